@@ -1,0 +1,25 @@
+#include "GlobalOptions.h"
+
+namespace semscope::cli {
+
+QList<QCommandLineOption> globalOptions()
+{
+    return {
+        {QStringLiteral("redis"),
+         QStringLiteral("Redis to use: redis://[user[:password]@]host[:port][/db], rediss://... (TLS) or "
+                        "unix:///path.sock[?db=N]. Password also from REDISCLI_AUTH."),
+         QStringLiteral("URL")},
+        {QStringLiteral("consul"),
+         QStringLiteral("Consul HTTP API to use, e.g. http://127.0.0.1:8500 (default from CONSUL_HTTP_ADDR). "
+                        "ACL token from CONSUL_HTTP_TOKEN."),
+         QStringLiteral("URL")},
+        {QStringLiteral("tls-ca"), QStringLiteral("CA certificate (PEM) to verify the server with."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("tls-cert"), QStringLiteral("Client certificate (PEM)."), QStringLiteral("FILE")},
+        {QStringLiteral("tls-key"), QStringLiteral("Client private key (PEM)."), QStringLiteral("FILE")},
+        {QStringLiteral("tls-insecure"), QStringLiteral("Do not verify the server certificate (warns).")},
+        {QStringLiteral("json"), QStringLiteral("Print machine-readable JSON on stdout.")},
+    };
+}
+
+} // namespace semscope::cli

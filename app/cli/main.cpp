@@ -1,0 +1,94 @@
+// semscope-cli: the headless face of semscope. QtCore and QtNetwork only.
+#include "CliCommand.h"
+#include "CliContext.h"
+#include "GlobalOptions.h"
+
+#include <QCoreApplication>
+#include <QSet>
+#include <QTextStream>
+
+using namespace semscope::cli;
+
+namespace {
+
+QString commandListText(const std::vector<std::unique_ptr<CliCommand>> &commands)
+{
+    QString text = QStringLiteral("Commands:\n");
+    for (const auto &c : commands) {
+        QString head = QStringLiteral("  ") + c->name();
+        if (!c->usage().isEmpty())
+            head += QLatin1Char(' ') + c->usage();
+        text += head + QStringLiteral("\n      ") + c->summary() + QLatin1Char('\n');
+    }
+    return text;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("semscope-cli"));
+    QCoreApplication::setOrganizationName(QStringLiteral("semscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SEMSCOPE_VERSION));
+
+    const auto commands = allCommands();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Inspect and steer distributed semaphores in Redis and Consul.\n\n") +
+        commandListText(commands));
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions(globalOptions());
+    QSet<QString> seen;
+    for (const auto &opt : globalOptions())
+        seen.unite(QSet<QString>(opt.names().cbegin(), opt.names().cend()));
+    for (const auto &c : commands) {
+        for (const auto &opt : c->options()) {
+            if (seen.contains(opt.names().constFirst()))
+                continue; // shared option, declared by an earlier command
+            seen.unite(QSet<QString>(opt.names().cbegin(), opt.names().cend()));
+            parser.addOption(opt);
+        }
+    }
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("What to do (see Commands)."));
+    parser.addPositionalArgument(QStringLiteral("args"), QStringLiteral("The command's arguments."),
+                                 QStringLiteral("[args...]"));
+
+    QTextStream err(stderr);
+    if (!parser.parse(QCoreApplication::arguments())) {
+        err << "semscope-cli: " << parser.errorText() << "\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        QTextStream(stdout) << "semscope-cli " << SEMSCOPE_VERSION << "\n";
+        return ExitOk;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return ExitOk;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty()) {
+        err << "semscope-cli: no command given; see semscope-cli --help\n";
+        return ExitUsage;
+    }
+    CliCommand *command = nullptr;
+    for (const auto &c : commands) {
+        if (c->name() == positional.constFirst())
+            command = c.get();
+    }
+    if (!command) {
+        err << "semscope-cli: unknown command '" << positional.constFirst() << "'; see semscope-cli --help\n";
+        return ExitUsage;
+    }
+
+    CliContext ctx(parser);
+    command->start(ctx);
+    if (ctx.finished())
+        return ctx.exitCode();
+    const int code = QCoreApplication::exec();
+    return ctx.finished() ? ctx.exitCode() : code;
+}

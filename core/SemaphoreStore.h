@@ -1,0 +1,88 @@
+#pragma once
+
+#include "Cancellation.h"
+#include "SemaphoreTypes.h"
+
+#include <QObject>
+#include <functional>
+
+namespace semscope::core {
+
+template <typename T>
+using Callback = std::function<void(T)>;
+
+struct DiscoverRequest {
+    QString match = QStringLiteral("*"); // glob on key names (Redis) or KV prefix (Consul)
+    int batch = 1000;                    // SCAN COUNT / page size
+    std::optional<Kind> kind;            // only this kind
+};
+
+// One semaphore found by discovery. `warnings` non-empty means it looked like a semaphore but
+// something about it is off; it is still listed.
+struct DiscoveredSemaphore {
+    SemaphoreRef ref;
+    QStringList keys;
+    QStringList warnings;
+};
+
+struct DiscoverProgress {
+    qint64 scannedKeys = 0;
+    qint64 totalKeys = -1; // -1 when unknown; Redis reports DBSIZE
+    QList<DiscoveredSemaphore> found; // found since the previous progress report
+};
+
+struct DiscoverResult {
+    bool ok = false;
+    bool cancelled = false;
+    QString error;
+    QList<DiscoveredSemaphore> semaphores;
+    qint64 scannedKeys = 0;
+};
+
+// The one interface that the GUI, the CLI, operator actions and the load tester use to talk to a
+// semaphore backend. Every call returns at once; the callback runs later on the thread that made
+// the call (the thread the store lives in). A store that is read-only refuses every write itself
+// with an Error result, whatever the caller's buttons say.
+class SemaphoreStore : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~SemaphoreStore() override = default;
+
+    virtual QString endpoint() const = 0; // "redis://host:port/0", "http://host:8500" (no secrets)
+    virtual Backend backend() const = 0;
+
+    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    bool isReadOnly() const { return m_readOnly; }
+
+    virtual void discover(const DiscoverRequest &request, Cancellation cancel,
+                          Callback<DiscoverProgress> progress, Callback<DiscoverResult> done) = 0;
+    virtual void snapshot(const SemaphoreRef &ref, Callback<Snapshot> done) = 0;
+
+    virtual void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                         Callback<AcquireResult> done) = 0;
+    virtual void refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) = 0;
+    virtual void release(const Grant &grant, Callback<ReleaseResult> done) = 0;
+    // Removes `observed` only if it is still exactly what the operator saw (same raw id and, where the
+    // layout has them, same token, slot or version).
+    virtual void forceRelease(const SemaphoreRef &ref, const Holder &observed, std::optional<qint64> observedVersion,
+                              Callback<ForceReleaseResult> done) = 0;
+
+    virtual void purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
+    virtual void repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
+    virtual void setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) = 0;
+
+Q_SIGNALS:
+    // Connection state, for status bars: "connected", "lost: <why>", "reconnecting in 2 s".
+    void connectionStateChanged(const QString &state);
+
+protected:
+    // Convenience for implementations: the message every refused write carries.
+    static QString readOnlyMessage() { return QStringLiteral("refused: this connection is read-only"); }
+
+private:
+    bool m_readOnly = false;
+};
+
+} // namespace semscope::core

@@ -1,0 +1,149 @@
+#pragma once
+
+#include "Kind.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVariantMap>
+#include <optional>
+
+namespace semscope::core {
+
+// How ZSET scores are to be read for layouts that do not say (research/redis-semaphores.md §7).
+enum class ScoreUnit { Auto, Seconds, Milliseconds };
+
+// Operator-supplied facts about a semaphore that its layout does not store (limit of `fair`/`zset`,
+// the timeout of `fair`). Values that were guessed rather than entered carry `inferred = true`.
+struct SemaphoreProfile {
+    std::optional<qint64> limit;
+    std::optional<qint64> timeoutMs;
+    ScoreUnit scoreUnit = ScoreUnit::Auto;
+    bool inferred = false;
+};
+
+// Identifies one semaphore on one connection.
+struct SemaphoreRef {
+    Kind kind = Kind::Leased;
+    QString name; // base name (Redis) or KV prefix (Consul), exactly as the layout uses it
+    SemaphoreProfile profile;
+
+    bool operator==(const SemaphoreRef &o) const { return kind == o.kind && name == o.name; }
+};
+
+enum class HolderState {
+    Live,           // holds a slot and its lease (if any) is running
+    ExpiredPresent, // lease ran out but the record is still there (nobody purged it yet)
+    Stale,          // recorded as holder but its owner is provably gone (Consul session gone) or too old
+    OverLimit,      // recorded as holder beyond the limit (rank >= limit, or more holders than slots)
+    Waiting,        // contender that does not hold a slot (Consul waiter, fair loser)
+    Orphan,         // leftover record that belongs to no one (Consul contender key without session)
+};
+
+QString holderStateName(HolderState state);
+QString holderStateDescription(HolderState state);
+
+struct Holder {
+    QString id;       // printable id (binary ids shown as hex)
+    QByteArray rawId; // exact bytes stored in the layout; force-release compares these
+    std::optional<qint64> slot;
+    std::optional<qint64> rank;
+    std::optional<qint64> token; // counter / fencing token / Consul ModifyIndex
+    std::optional<qint64> acquiredAtMs;
+    std::optional<qint64> expiresAtMs; // absolute, server clock
+    std::optional<qint64> firstSeenMs; // when semscope first observed this holder (client clock)
+    HolderState state = HolderState::Live;
+    QVariantMap details; // kind-specific: Consul session name/node/behavior/checks, hold count, ...
+
+    std::optional<qint64> ttlMs(qint64 nowMs) const
+    {
+        if (!expiresAtMs)
+            return std::nullopt;
+        return *expiresAtMs - nowMs;
+    }
+};
+
+enum class LimitSource { Stored, Profile, Inferred, Unknown };
+QString limitSourceName(LimitSource source);
+
+struct Snapshot {
+    SemaphoreRef ref;
+    std::optional<qint64> limit;
+    LimitSource limitSource = LimitSource::Unknown;
+    QList<Holder> holders;       // holders and, after them, waiters/orphans (see Holder::state)
+    QList<qint64> freeSlots;     // `slots` only
+    std::optional<qint64> counter; // fencing counter / RiA counter / Consul LockIndex
+    std::optional<qint64> version; // value compared by compare-and-act (Consul ModifyIndex)
+    qint64 serverNowMs = 0;        // "now" read in the same consistent read
+    QStringList keys;              // the keys (or KV paths) the layout is made of
+    QStringList warnings;          // anything odd; shown on the semaphore, never fatal
+    QVariantMap details;           // kind-specific extras (dialect, flags, available permits, ...)
+
+    // Holders that occupy a slot right now (live, expired-but-present, stale, over-limit).
+    qint64 usedCount() const;
+    std::optional<qint64> soonestExpiryMs() const;
+    qint64 countInState(HolderState state) const;
+};
+
+// What a successful acquire hands back: everything needed to refresh and release it later.
+struct Grant {
+    SemaphoreRef ref;
+    QString holder;
+    QByteArray rawHolder;
+    std::optional<qint64> slot;
+    std::optional<qint64> rank;
+    std::optional<qint64> token;
+    std::optional<qint64> expiresAtMs;
+    QVariantMap details; // kind-specific state a release needs (Consul session id, ...)
+};
+
+struct AcquireRequest {
+    QString holder;    // empty: the store makes a unique id
+    qint64 ttlMs = 30000;
+    qint64 waitMs = 0; // 0: try once; >0: wait up to this long for a slot
+};
+
+struct AcquireResult {
+    enum class Status { Granted, Busy, Error };
+    Status status = Status::Error;
+    Grant grant;                 // Granted
+    QList<Holder> holders;       // Busy: who holds the slots
+    std::optional<qint64> earliestExpiryMs;
+    QString error;               // Error: one line, names what failed
+    int attempts = 0;            // acquire attempts made (for waiting: at most one per wake-up)
+};
+
+struct RefreshResult {
+    enum class Status { Ok, Lost, Error };
+    Status status = Status::Error;
+    std::optional<qint64> expiresAtMs;
+    QString error;
+};
+
+struct ReleaseResult {
+    enum class Status { Ok, NotHeld, Error };
+    Status status = Status::Error;
+    QString error;
+};
+
+// Force-release is compare-and-act on what the operator saw.
+struct ForceReleaseResult {
+    enum class Status { Released, Changed, Gone, Error };
+    Status status = Status::Error;
+    QString message; // what changed / the error
+};
+QString forceReleaseStatusName(ForceReleaseResult::Status status);
+
+// Generic result of maintenance operations (purge, repair, set limit, destroy, invalidate).
+struct MaintenanceResult {
+    bool ok = false;
+    qint64 affected = 0; // holders purged, slots repaired, ...
+    QString message;
+};
+
+} // namespace semscope::core
+
+Q_DECLARE_METATYPE(semscope::core::Snapshot)
+Q_DECLARE_METATYPE(semscope::core::Grant)

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QString>
+#include <optional>
+
+namespace semscope::redis {
+
+// Everything needed to reach one Redis server. Built from a URL or from the connection dialog.
+// The password is kept here but never printed: endpoint() and describe() leave it out.
+struct ConnectionSettings {
+    enum class Transport { Tcp, Tls, Unix };
+
+    Transport transport = Transport::Tcp;
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 6379;
+    QString socketPath; // Unix
+    int db = 0;
+    QString user;       // ACL user; empty means "default"
+    QString password;   // empty: no AUTH (REDISCLI_AUTH is consulted by fromUrl)
+
+    // TLS
+    QString caFile;
+    QString certFile;
+    QString keyFile;
+    bool tlsInsecure = false; // skip certificate verification (warns every time it connects)
+    QString sniHost;          // empty: the host name
+
+    QString clientName = QStringLiteral("semscope");
+    int connectTimeoutMs = 5000;
+    int commandTimeoutMs = 10000; // 0: none (blocking commands manage their own)
+    bool autoReconnect = true;
+
+    // redis://[user[:password]@]host[:port][/db], rediss://... (TLS), unix:///path.sock[?db=N]
+    static std::optional<ConnectionSettings> fromUrl(const QString &url, QString *error = nullptr);
+    // "redis://host:port/db", "rediss://...", "unix:///path": safe to show and log.
+    QString endpoint() const;
+};
+
+} // namespace semscope::redis

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace semscope::redis {
+
+// A Lua script with its SHA1, run through EVALSHA with a NOSCRIPT fallback to EVAL.
+class LuaScript
+{
+public:
+    LuaScript() = default;
+    explicit LuaScript(QByteArray source);
+    // Loads ":/lua/<name>.lua" from the resources compiled into semscope_redis.
+    static LuaScript fromResource(const QString &name);
+
+    const QByteArray &source() const { return m_source; }
+    const QByteArray &sha1() const { return m_sha1; } // lower-case hex
+    bool isValid() const { return !m_source.isEmpty(); }
+
+private:
+    QByteArray m_source;
+    QByteArray m_sha1;
+};
+
+} // namespace semscope::redis
