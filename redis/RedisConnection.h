@@ -49,6 +49,14 @@ public:
 
     int pendingCount() const;
 
+    // Puts this connection into pub/sub mode (use a dedicated connection for it): every message on
+    // `channel` reaches `onMessage`. Subscriptions are renewed after a reconnect. `onSubscribed`
+    // fires each time the server confirms the subscription (so a waiter can re-check state it may
+    // have missed while not subscribed).
+    void subscribe(const QByteArray &channel, std::function<void(const QByteArray &message)> onMessage,
+                   std::function<void()> onSubscribed = {});
+    void unsubscribe(const QByteArray &channel);
+
 Q_SIGNALS:
     void stateChanged(semscope::redis::RedisConnection::State state);
     void connected();
