@@ -1,0 +1,18 @@
+#pragma once
+
+#include "RedisConnection.h"
+#include "core/SemaphoreStore.h"
+
+namespace semscope::redis {
+
+// Finds the semaphores kept on one Redis server: walks the keyspace with SCAN <cursor> MATCH COUNT
+// (never KEYS), reads TYPE and a small sample of each candidate key in pipelines, and hands the
+// fingerprints to core::recognizeSemaphores (core/KindRecognition.h), which groups keys into
+// semaphores. Reports progress after every SCAN page (with DBSIZE as the total) and the semaphores
+// found so far; `cancel` is checked between pages. Keys that look like a semaphore but are
+// malformed are listed with warnings, never dropped. `done` runs exactly once, on the thread that
+// owns `conn`. `conn` must outlive the walk.
+void discoverSemaphores(RedisConnection &conn, const core::DiscoverRequest &request, core::Cancellation cancel,
+                        core::Callback<core::DiscoverProgress> progress, core::Callback<core::DiscoverResult> done);
+
+} // namespace semscope::redis
