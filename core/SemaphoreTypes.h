@@ -103,6 +103,9 @@ struct AcquireRequest {
     QString holder;    // empty: the store makes a unique id
     qint64 ttlMs = 30000;
     qint64 waitMs = 0; // 0: try once; >0: wait up to this long for a slot
+    // Added for the load tester: how far this client's clock is off. Only layouts whose scores come
+    // from the client's clock (the seed-faithful training scenarios) use it; atomic kinds ignore it.
+    qint64 clientClockSkewMs = 0;
 };
 
 struct AcquireResult {
