@@ -1,0 +1,521 @@
+#include "KindRecognition.h"
+
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace semscope::core {
+
+namespace {
+
+// Suffixes and prefixes of the layouts in research/redis-semaphores.md §7.
+const QByteArray kSlotsList = "|list";
+const QByteArray kSlotsMap = "|map";
+const QByteArray kSlotsLease = "|lease";
+const QByteArray kFairOwner = ":owner";
+const QByteArray kFairCounter = ":counter";
+const QByteArray kFairLockPrefix = "lock:";
+const QByteArray kRedissonTimeout = ":timeout";
+const QByteArray kRedissonLockToken = "redisson_lock_token:";
+const QByteArray kNodeMutexPrefix = "mutex:";
+const QByteArray kNodeSemaphorePrefix = "semaphore:";
+
+// Strings only matter when their name says so; everything else in a big keyspace is data.
+bool lockishName(const QByteArray &key) {
+    const QByteArray lower = key.toLower();
+    return lower.contains("lock") || lower.contains("mutex");
+}
+
+// "{X}:suffix" -> X, else empty.
+QByteArray braceBase(const QByteArray &key, const QByteArray &suffix) {
+    if (key.size() > suffix.size() + 2 && key.startsWith('{') && key.endsWith(suffix)) {
+        const qsizetype close = key.size() - suffix.size() - 1;
+        if (key.at(close) == '}')
+            return key.mid(1, close - 1);
+    }
+    return {};
+}
+
+// "prefix{X}" -> X, else empty (Redisson's prefixName).
+QByteArray prefixedBraceBase(const QByteArray &key, const QByteArray &prefix) {
+    if (key.startsWith(prefix) && key.size() > prefix.size() + 2 && key.at(prefix.size()) == '{' &&
+        key.endsWith('}'))
+        return key.mid(prefix.size() + 1, key.size() - prefix.size() - 2);
+    return {};
+}
+
+bool isLeasedSuffix(const QByteArray &key, QByteArray *base) {
+    for (const char *suffix : {":holders", ":meta", ":owners"}) {
+        const QByteArray b = braceBase(key, suffix);
+        if (!b.isEmpty()) {
+            *base = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::optional<qint64> toInt(const QByteArray &s) {
+    bool ok = false;
+    const qint64 v = s.trimmed().toLongLong(&ok);
+    if (!ok || s.isEmpty())
+        return std::nullopt;
+    return v;
+}
+
+QString keyText(const QByteArray &key) {
+    return QString::fromUtf8(key);
+}
+
+QString typeWarning(const KeyFingerprint &fp, const char *expected) {
+    return QStringLiteral("%1 is a %2, expected a %3")
+        .arg(keyText(fp.key), QString::fromLatin1(fp.type), QString::fromLatin1(expected));
+}
+
+QString sizeText(qint64 bytes) {
+    if (bytes >= 1024 * 1024)
+        return QStringLiteral("%1 MB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
+    if (bytes >= 1024)
+        return QStringLiteral("%1 kB").arg(double(bytes) / 1024.0, 0, 'f', 1);
+    return QStringLiteral("%1 bytes").arg(bytes);
+}
+
+// Checks a string key that must hold a small integer (counters, Redisson permits).
+void checkIntegerString(const KeyFingerprint &fp, QStringList &warnings) {
+    if (fp.type != "string") {
+        warnings << typeWarning(fp, "string");
+        return;
+    }
+    if (fp.length > 64) {
+        warnings
+            << QStringLiteral("%1 holds %2, expected a number").arg(keyText(fp.key), sizeText(fp.length));
+        return;
+    }
+    if (!toInt(fp.value))
+        warnings << QStringLiteral("%1 is not an integer").arg(keyText(fp.key));
+}
+
+struct Group {
+    QByteArray base;
+    QHash<QByteArray, const KeyFingerprint *> byKey;
+    const KeyFingerprint *get(const QByteArray &key) const { return byKey.value(key, nullptr); }
+};
+
+DiscoveredSemaphore makeFound(Kind kind, const QByteArray &name, const QList<const KeyFingerprint *> &keys) {
+    DiscoveredSemaphore found;
+    found.ref.kind = kind;
+    found.ref.name = QString::fromUtf8(name);
+    for (const KeyFingerprint *fp : keys) {
+        if (fp)
+            found.keys << keyText(fp->key);
+    }
+    return found;
+}
+
+void recognizeSlots(const Group &g, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *list = g.get(g.base + kSlotsList);
+    const KeyFingerprint *map = g.get(g.base + kSlotsMap);
+    if (!list && !map)
+        return;
+    const KeyFingerprint *lease = g.get(g.base + kSlotsLease);
+    DiscoveredSemaphore found = makeFound(Kind::Slots, g.base, {list, map, lease});
+    if (list && list->type != "list")
+        found.warnings << typeWarning(*list, "list");
+    if (map && map->type != "hash")
+        found.warnings << typeWarning(*map, "hash");
+    if (list && list->type == "list") {
+        for (const QByteArray &item : list->members) {
+            const auto v = toInt(item);
+            if (!v || *v < 1) {
+                found.warnings << QStringLiteral("%1 holds %2, not a slot number")
+                                      .arg(keyText(list->key),
+                                           QString::fromUtf8(item.left(32).toPercentEncoding()));
+                break;
+            }
+        }
+    }
+    if (map && map->type == "hash") {
+        for (const QByteArray &value : map->values) {
+            const auto v = toInt(value);
+            if (!v || *v < 1) {
+                found.warnings << QStringLiteral("%1 maps a holder to %2, not a slot number")
+                                      .arg(keyText(map->key),
+                                           QString::fromUtf8(value.left(32).toPercentEncoding()));
+                break;
+            }
+        }
+    }
+    if (lease && lease->type != "zset")
+        found.warnings << typeWarning(*lease, "zset");
+    out << found;
+}
+
+void recognizeFair(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *owner = g.get(g.base + kFairOwner);
+    const KeyFingerprint *counter = g.get(g.base + kFairCounter);
+    const KeyFingerprint *times = g.get(g.base);
+    if (!owner && !(counter && times && times->type == "zset"))
+        return;
+    const KeyFingerprint *lock = g.get(kFairLockPrefix + g.base);
+    DiscoveredSemaphore found = makeFound(Kind::Fair, g.base, {times, owner, counter, lock});
+    if (owner && owner->type != "zset")
+        found.warnings << typeWarning(*owner, "zset");
+    if (owner && owner->type == "zset") {
+        for (const QByteArray &score : owner->values) {
+            bool ok = false;
+            const double v = score.toDouble(&ok);
+            if (!ok || !std::isfinite(v) || v != std::floor(v)) {
+                found.warnings << QStringLiteral("%1 has a non-counter score %2")
+                                      .arg(keyText(owner->key), QString::fromUtf8(score.left(32)));
+                break;
+            }
+        }
+    }
+    if (!times)
+        found.warnings << QStringLiteral("%1 is missing (every holder timed out, or it was deleted)")
+                              .arg(keyText(g.base));
+    else if (times->type != "zset")
+        found.warnings << typeWarning(*times, "zset");
+    else {
+        const ScoreReading reading = readScores(times->values, nowMs);
+        if (reading.nonNumeric)
+            found.warnings << QStringLiteral("%1 has non-numeric scores").arg(keyText(times->key));
+        else if (reading.unit && *reading.unit == ScoreUnit::Milliseconds)
+            found.ref.profile.scoreUnit = ScoreUnit::Milliseconds;
+        else if (reading.unit)
+            found.ref.profile.scoreUnit = ScoreUnit::Seconds;
+        if (reading.unit)
+            found.ref.profile.inferred = true;
+    }
+    if (counter)
+        checkIntegerString(*counter, found.warnings);
+    else
+        found.warnings << QStringLiteral("%1 is missing").arg(keyText(g.base + kFairCounter));
+    if (lock && lock->type == "string" && lock->pttl == -1)
+        found.warnings << QStringLiteral("%1 has no TTL: a crashed client left the acquire lock stuck")
+                              .arg(keyText(lock->key));
+    out << found;
+}
+
+void recognizeLeased(const Group &g, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *holders = g.get("{" + g.base + "}:holders");
+    const KeyFingerprint *meta = g.get("{" + g.base + "}:meta");
+    const KeyFingerprint *owners = g.get("{" + g.base + "}:owners");
+    if (!holders && !meta && !owners)
+        return;
+    DiscoveredSemaphore found = makeFound(Kind::Leased, g.base, {holders, meta, owners});
+    if (holders && holders->type != "zset")
+        found.warnings << typeWarning(*holders, "zset");
+    if (meta && meta->type != "hash")
+        found.warnings << typeWarning(*meta, "hash");
+    if (owners && owners->type != "hash")
+        found.warnings << typeWarning(*owners, "hash");
+    if (!meta)
+        found.warnings << QStringLiteral("{%1}:meta is missing: the limit is unknown").arg(keyText(g.base));
+    out << found;
+}
+
+void recognizePermitExpirable(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *timeout = g.get("{" + g.base + "}" + kRedissonTimeout);
+    if (!timeout)
+        return;
+    const KeyFingerprint *permits = g.get(g.base);
+    DiscoveredSemaphore found = makeFound(Kind::RedissonPermitExpirable, g.base, {permits, timeout});
+    if (timeout->type != "zset")
+        found.warnings << typeWarning(*timeout, "zset");
+    if (!permits)
+        found.warnings << QStringLiteral("%1 (available permits) is missing").arg(keyText(g.base));
+    else
+        checkIntegerString(*permits, found.warnings);
+    Q_UNUSED(nowMs);
+    out << found;
+}
+
+void recognizeRedissonLock(const Group &g, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *hash = g.get(g.base);
+    if (!hash || hash->type != "hash" || hash->members.isEmpty())
+        return;
+    qsizetype matching = 0;
+    for (const QByteArray &field : hash->members)
+        matching += looksLikeRedissonLockField(field) ? 1 : 0;
+    if (matching == 0)
+        return;
+    const KeyFingerprint *token = g.get(kRedissonLockToken + "{" + g.base + "}");
+    DiscoveredSemaphore found = makeFound(Kind::RedissonLock, g.base, {hash, token});
+    if (matching != hash->members.size())
+        found.warnings
+            << QStringLiteral("%1 has fields that are not <uuid>:<thread>").arg(keyText(hash->key));
+    for (const QByteArray &count : hash->values) {
+        if (!toInt(count)) {
+            found.warnings
+                << QStringLiteral("%1 has a hold count that is not an integer").arg(keyText(hash->key));
+            break;
+        }
+    }
+    if (hash->pttl == -1)
+        found.warnings << QStringLiteral("%1 has no TTL: the lock never expires").arg(keyText(hash->key));
+    out << found;
+}
+
+void recognizeZset(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *zset = g.get(g.base);
+    if (!zset || zset->type != "zset")
+        return;
+    const ScoreReading reading = readScores(zset->values, nowMs);
+    const bool nodeName =
+        g.base.startsWith(kNodeSemaphorePrefix) && g.base.size() > kNodeSemaphorePrefix.size();
+    // swarthy's Semaphore stores the last refresh time (in the past); the seed's ZSET stores expiries.
+    const bool node = nodeName && !reading.expiry && !reading.nonNumeric;
+    DiscoveredSemaphore found =
+        node ? makeFound(Kind::NodeSemaphore, g.base.mid(kNodeSemaphorePrefix.size()), {zset})
+             : makeFound(Kind::Zset, g.base, {zset});
+    if (reading.nonNumeric) {
+        found.warnings << QStringLiteral("%1 has non-numeric scores").arg(keyText(zset->key));
+    } else if (!reading.unit) {
+        if (!zset->values.isEmpty())
+            found.warnings << QStringLiteral(
+                                  "%1 has scores that are neither seconds nor milliseconds since the epoch")
+                                  .arg(keyText(zset->key));
+    } else {
+        found.ref.profile.scoreUnit = *reading.unit;
+        found.ref.profile.inferred = true;
+        if (reading.mixedUnits)
+            found.warnings
+                << QStringLiteral("%1 mixes second and millisecond scores").arg(keyText(zset->key));
+        if (!node && !reading.expiry)
+            found.warnings << QStringLiteral("%1 has scores in the past: expired holders, or acquire times "
+                                             "(then set the timeout in the profile)")
+                                  .arg(keyText(zset->key));
+    }
+    if (node && zset->pttl > 0 && !zset->values.isEmpty() && reading.unit) {
+        // lockTimeout ≈ PTTL + (now − newest score): every acquire and refresh resets both.
+        double newest = 0;
+        for (const QByteArray &s : zset->values)
+            newest = std::max(newest, s.toDouble());
+        const qint64 estimate = zset->pttl + (nowMs - scoreToMs(newest, *reading.unit));
+        if (estimate > 0)
+            found.ref.profile.timeoutMs = estimate;
+    }
+    out << found;
+}
+
+void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *fp = g.get(g.base);
+    if (!fp)
+        return;
+    if (g.base.startsWith(kNodeMutexPrefix) && g.base.size() > kNodeMutexPrefix.size()) {
+        DiscoveredSemaphore found = makeFound(Kind::NodeMutex, g.base.mid(kNodeMutexPrefix.size()), {fp});
+        if (fp->type != "string")
+            found.warnings << typeWarning(*fp, "string");
+        else if (fp->length > 1024)
+            found.warnings << QStringLiteral("%1 holds %2, far too long for an identifier")
+                                  .arg(keyText(fp->key), sizeText(fp->length));
+        if (fp->type == "string" && fp->pttl == -1)
+            found.warnings << QStringLiteral("%1 has no TTL: the mutex never expires").arg(keyText(fp->key));
+        out << found;
+        return;
+    }
+    if (fp->type != "string")
+        return;
+    if (fp->channelSeen) {
+        DiscoveredSemaphore found = makeFound(Kind::RedissonSemaphore, g.base, {fp});
+        checkIntegerString(*fp, found.warnings);
+        out << found;
+        return;
+    }
+    if (lockishName(g.base) && !toInt(fp->value)) {
+        DiscoveredSemaphore found = makeFound(Kind::Lock, g.base, {fp});
+        if (fp->length > 1024)
+            found.warnings << QStringLiteral("%1 holds %2, far too long for a lock token")
+                                  .arg(keyText(fp->key), sizeText(fp->length));
+        if (fp->pttl == -1)
+            found.warnings << QStringLiteral("%1 has no TTL: the lock never expires").arg(keyText(fp->key));
+        out << found;
+    }
+}
+
+} // namespace
+
+KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
+    KeyRole role;
+    if (key.isEmpty())
+        return role;
+    role.candidate = true;
+    if (key.endsWith(kSlotsList) && key.size() > kSlotsList.size()) {
+        role.base = key.chopped(kSlotsList.size());
+        return role;
+    }
+    if (key.endsWith(kSlotsMap) && key.size() > kSlotsMap.size()) {
+        role.base = key.chopped(kSlotsMap.size());
+        return role;
+    }
+    if (key.endsWith(kSlotsLease) && key.size() > kSlotsLease.size()) {
+        role.base = key.chopped(kSlotsLease.size());
+        return role;
+    }
+    QByteArray base;
+    if (isLeasedSuffix(key, &base)) {
+        role.base = base;
+        return role;
+    }
+    base = braceBase(key, kRedissonTimeout);
+    if (!base.isEmpty()) {
+        role.base = base;
+        return role;
+    }
+    base = prefixedBraceBase(key, kRedissonLockToken);
+    if (!base.isEmpty()) {
+        role.base = base;
+        return role;
+    }
+    if (key.endsWith(kFairOwner) && key.size() > kFairOwner.size()) {
+        role.base = key.chopped(kFairOwner.size());
+        return role;
+    }
+    if (key.endsWith(kFairCounter) && key.size() > kFairCounter.size() && type == "string") {
+        role.base = key.chopped(kFairCounter.size());
+        return role;
+    }
+    role.base = key;
+    if (type == "zset" || type == "hash")
+        return role; // plain ZSETs and Redisson lock hashes have arbitrary names
+    if (type == "string" && (key.startsWith(kNodeMutexPrefix) || lockishName(key)))
+        return role;
+    role.candidate = false;
+    return role;
+}
+
+QList<QByteArray> companionKeys(const QByteArray &key, const QByteArray &type) {
+    QList<QByteArray> companions;
+    const QByteArray permitBase = braceBase(key, kRedissonTimeout);
+    if (!permitBase.isEmpty())
+        companions << permitBase;
+    if (key.endsWith(kFairOwner) && key.size() > kFairOwner.size()) {
+        const QByteArray base = key.chopped(kFairOwner.size());
+        companions << base << base + kFairCounter << kFairLockPrefix + base;
+    }
+    if (type == "hash" && !key.endsWith(kSlotsMap))
+        companions << kRedissonLockToken + "{" + key + "}";
+    return companions;
+}
+
+QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys, qint64 nowMs,
+                                               std::optional<Kind> only) {
+    // std::map keeps the output ordered by name, which makes lists and tests stable.
+    std::map<QByteArray, Group> groups;
+    for (const KeyFingerprint &fp : keys) {
+        if (fp.type.isEmpty() || fp.type == "none")
+            continue;
+        QByteArray base = keyRole(fp.key, fp.type).base;
+        if (fp.key.startsWith(kFairLockPrefix))
+            base = fp.key.mid(kFairLockPrefix.size()); // joins a fair group if there is one
+        if (base.isEmpty())
+            continue;
+        Group &g = groups[base];
+        g.base = base;
+        g.byKey.insert(fp.key, &fp);
+        if (base != fp.key && fp.key.startsWith(kFairLockPrefix)) {
+            // A `lock:X` string may be a lock on its own (no fair semaphore X): keep it under its own name
+            // too.
+            Group &own = groups[fp.key];
+            own.base = fp.key;
+            own.byKey.insert(fp.key, &fp);
+        }
+    }
+
+    QList<DiscoveredSemaphore> out;
+    for (auto &[base, g] : groups) {
+        QList<DiscoveredSemaphore> found;
+        recognizeSlots(g, found);
+        recognizeLeased(g, found);
+        recognizePermitExpirable(g, nowMs, found);
+        recognizeFair(g, nowMs, found);
+        const bool fairOwnsBase = !found.isEmpty() && found.last().ref.kind == Kind::Fair;
+        const bool permitOwnsBase =
+            std::any_of(found.cbegin(), found.cend(), [](const DiscoveredSemaphore &d) {
+                return d.ref.kind == Kind::RedissonPermitExpirable;
+            });
+        if (!fairOwnsBase && !permitOwnsBase) {
+            recognizeRedissonLock(g, found);
+            recognizeZset(g, nowMs, found);
+            const bool ownedByAnother =
+                std::any_of(found.cbegin(), found.cend(),
+                            [&](const DiscoveredSemaphore &d) { return d.keys.contains(keyText(base)); });
+            if (!ownedByAnother)
+                recognizeStrings(g, found);
+        }
+        for (const DiscoveredSemaphore &d : found) {
+            if (!only || d.ref.kind == *only)
+                out << d;
+        }
+    }
+    // A `lock:X` that joined the fair semaphore X must not also be listed as a lock.
+    QSet<QString> fairLocks;
+    for (const DiscoveredSemaphore &d : out) {
+        if (d.ref.kind == Kind::Fair)
+            fairLocks.insert(QString::fromUtf8(kFairLockPrefix) + d.ref.name);
+    }
+    out.removeIf([&](const DiscoveredSemaphore &d) {
+        return d.ref.kind == Kind::Lock && fairLocks.contains(d.ref.name);
+    });
+    return out;
+}
+
+std::optional<ScoreUnit> guessScoreUnit(double score, qint64 nowMs) {
+    if (!std::isfinite(score))
+        return std::nullopt;
+    const double nowS = double(nowMs) / 1000.0;
+    if (std::abs(score - nowS) < 1e8)
+        return ScoreUnit::Seconds;
+    if (std::abs(score - double(nowMs)) < 1e11)
+        return ScoreUnit::Milliseconds;
+    return std::nullopt;
+}
+
+ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs) {
+    ScoreReading reading;
+    int seconds = 0, millis = 0, future = 0, past = 0;
+    for (const QByteArray &s : scores) {
+        bool ok = false;
+        const double v = s.toDouble(&ok);
+        if (!ok || !std::isfinite(v)) {
+            reading.nonNumeric = true;
+            continue;
+        }
+        if (qint64(v) == kRedissonNoLeaseScore)
+            continue;
+        const auto unit = guessScoreUnit(v, nowMs);
+        if (!unit)
+            continue;
+        (*unit == ScoreUnit::Seconds ? seconds : millis) += 1;
+        (scoreToMs(v, *unit) > nowMs ? future : past) += 1;
+    }
+    if (seconds + millis > 0)
+        reading.unit = millis > seconds ? ScoreUnit::Milliseconds : ScoreUnit::Seconds;
+    reading.mixedUnits = seconds > 0 && millis > 0;
+    reading.expiry = future > past;
+    return reading;
+}
+
+qint64 scoreToMs(double score, ScoreUnit unit) {
+    if (!std::isfinite(score))
+        return score > 0 ? std::numeric_limits<qint64>::max() : std::numeric_limits<qint64>::min();
+    const double ms = unit == ScoreUnit::Seconds ? score * 1000.0 : score;
+    if (ms >= 9.2e18)
+        return std::numeric_limits<qint64>::max();
+    if (ms <= -9.2e18)
+        return std::numeric_limits<qint64>::min();
+    return qint64(std::llround(ms));
+}
+
+bool looksLikeRedissonLockField(const QByteArray &field) {
+    static const QRegularExpression re(
+        QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\\d+$"));
+    return re.match(QString::fromLatin1(field)).hasMatch();
+}
+
+} // namespace semscope::core

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "SemaphoreStore.h"
+#include "SemaphoreTypes.h"
+
+#include <QByteArray>
+#include <QList>
+#include <optional>
+
+// Pure rules that turn key names, types and small samples into semaphores
+// (research/redis-semaphores.md §7). No network here: discovery feeds in what it read.
+namespace semscope::core {
+
+// What discovery read about one key. Only `key` and `type` are known after the SCAN phase; the rest
+// is filled by the sampling phase (small, bounded reads).
+struct KeyFingerprint {
+    QByteArray key;
+    QByteArray type;           // TYPE reply: string, list, hash, zset, set, stream, none
+    qint64 length = -1;        // STRLEN / LLEN / HLEN / ZCARD; -1 unknown
+    qint64 pttl = -2;          // PTTL; -1 no expiry, -2 gone/unknown
+    QByteArray value;          // string: the first bytes (GETRANGE 0 63)
+    QList<QByteArray> members; // zset members, hash fields, list items (a sample)
+    QList<QByteArray> values;  // zset scores, hash values (parallel to `members`)
+    bool channelSeen = false;  // a Redisson channel for this key was seen (PUBSUB CHANNELS)
+};
+
+// How a key takes part in a layout, decided from its name (and type) alone.
+struct KeyRole {
+    QByteArray base; // name of the semaphore this key would belong to
+    bool candidate = false;
+};
+
+// First phase: may this key belong to a semaphore? Cheap enough to run on every scanned key. Keys
+// that are not candidates are forgotten, so memory stays bounded on a keyspace of millions.
+KeyRole keyRole(const QByteArray &key, const QByteArray &type);
+
+// Keys that must be sampled with `key` although SCAN may not have returned them in the same batch
+// (Redisson's `N` next to `{N}:timeout`, the fair `S` next to `S:owner`).
+QList<QByteArray> companionKeys(const QByteArray &key, const QByteArray &type);
+
+// Second phase: group sampled keys into semaphores. Every group of keys that looks like a semaphore
+// is returned; malformed ones carry warnings. `only` restricts the result to one kind.
+QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys, qint64 nowMs,
+                                               std::optional<Kind> only = std::nullopt);
+
+// Score-unit heuristic for ZSET scores (§7): |score − now_s| < 1e8 is seconds, |score − now_ms| < 1e11
+// is milliseconds; anything else (small integers, counters) gives nullopt.
+std::optional<ScoreUnit> guessScoreUnit(double score, qint64 nowMs);
+
+// What a set of ZSET scores most likely means: unit, and whether they are expiry times (in the
+// future) or acquire/refresh times (in the past). Redisson's "no lease" marker is ignored.
+struct ScoreReading {
+    std::optional<ScoreUnit> unit;
+    bool expiry = false;     // most scores lie in the future
+    bool mixedUnits = false; // some look like seconds, others like milliseconds
+    bool nonNumeric = false; // a score did not parse
+};
+ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs);
+
+// Converts a score in `unit` to milliseconds (Auto is treated as milliseconds).
+qint64 scoreToMs(double score, ScoreUnit unit);
+
+// Redisson's score for a permit without a lease.
+inline constexpr qint64 kRedissonNoLeaseScore = 922337203685477LL;
+
+// True for 36-character UUIDs followed by ":<thread id>" (Redisson lock fields).
+bool looksLikeRedissonLockField(const QByteArray &field);
+
+} // namespace semscope::core

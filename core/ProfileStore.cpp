@@ -1,0 +1,119 @@
+#include "ProfileStore.h"
+
+#include <QUrl>
+
+namespace semscope::core {
+
+namespace {
+const QString kLimit = QStringLiteral("limit");
+const QString kTimeout = QStringLiteral("timeoutMs");
+const QString kUnit = QStringLiteral("scoreUnit");
+const QString kInferred = QStringLiteral("inferred");
+
+// Endpoints and names contain '/', which QSettings reads as a group separator.
+QString encode(const QString &part) {
+    return QString::fromLatin1(QUrl::toPercentEncoding(part));
+}
+} // namespace
+
+ProfileStore::ProfileStore()
+    : m_owned(std::make_unique<QSettings>())
+    , m_settings(m_owned.get()) {}
+
+ProfileStore::ProfileStore(QSettings *settings)
+    : m_settings(settings) {}
+
+ProfileStore::~ProfileStore() = default;
+
+QString ProfileStore::groupFor(const QString &endpoint, Kind kind, const QString &name) const {
+    return QStringLiteral("profiles/") + encode(endpoint) + QLatin1Char('/') + kindName(kind) +
+           QLatin1Char('/') + encode(name);
+}
+
+std::optional<SemaphoreProfile> ProfileStore::load(const QString &endpoint, Kind kind,
+                                                   const QString &name) const {
+    m_settings->beginGroup(groupFor(endpoint, kind, name));
+    const QStringList stored = m_settings->childKeys();
+    std::optional<SemaphoreProfile> result;
+    if (!stored.isEmpty()) {
+        SemaphoreProfile profile;
+        bool ok = false;
+        const qint64 limit = m_settings->value(kLimit).toLongLong(&ok);
+        if (ok && limit > 0)
+            profile.limit = limit;
+        const qint64 timeout = m_settings->value(kTimeout).toLongLong(&ok);
+        if (ok && timeout > 0)
+            profile.timeoutMs = timeout;
+        profile.scoreUnit = scoreUnitFromName(m_settings->value(kUnit).toString()).value_or(ScoreUnit::Auto);
+        profile.inferred = m_settings->value(kInferred, false).toBool();
+        result = profile;
+    }
+    m_settings->endGroup();
+    return result;
+}
+
+void ProfileStore::save(const QString &endpoint, Kind kind, const QString &name,
+                        const SemaphoreProfile &profile) {
+    m_settings->remove(groupFor(endpoint, kind, name));
+    m_settings->beginGroup(groupFor(endpoint, kind, name));
+    if (profile.limit)
+        m_settings->setValue(kLimit, *profile.limit);
+    if (profile.timeoutMs)
+        m_settings->setValue(kTimeout, *profile.timeoutMs);
+    m_settings->setValue(kUnit, scoreUnitName(profile.scoreUnit));
+    m_settings->setValue(kInferred, profile.inferred);
+    m_settings->endGroup();
+    m_settings->sync();
+}
+
+void ProfileStore::remove(const QString &endpoint, Kind kind, const QString &name) {
+    m_settings->remove(groupFor(endpoint, kind, name));
+    m_settings->sync();
+}
+
+SemaphoreProfile ProfileStore::resolve(const QString &endpoint, const SemaphoreRef &ref) const {
+    const std::optional<SemaphoreProfile> stored = load(endpoint, ref.kind, ref.name);
+    if (!stored)
+        return ref.profile;
+    SemaphoreProfile result = *stored;
+    bool usedGuess = stored->inferred;
+    if (!result.limit && ref.profile.limit) {
+        result.limit = ref.profile.limit;
+        usedGuess = usedGuess || ref.profile.inferred;
+    }
+    if (!result.timeoutMs && ref.profile.timeoutMs) {
+        result.timeoutMs = ref.profile.timeoutMs;
+        usedGuess = usedGuess || ref.profile.inferred;
+    }
+    if (result.scoreUnit == ScoreUnit::Auto && ref.profile.scoreUnit != ScoreUnit::Auto) {
+        result.scoreUnit = ref.profile.scoreUnit;
+        usedGuess = usedGuess || ref.profile.inferred;
+    }
+    result.inferred = usedGuess;
+    return result;
+}
+
+QString ProfileStore::scoreUnitName(ScoreUnit unit) {
+    switch (unit) {
+    case ScoreUnit::Seconds:
+        return QStringLiteral("s");
+    case ScoreUnit::Milliseconds:
+        return QStringLiteral("ms");
+    case ScoreUnit::Auto:
+        break;
+    }
+    return QStringLiteral("auto");
+}
+
+std::optional<ScoreUnit> ProfileStore::scoreUnitFromName(const QString &name) {
+    const QString n = name.trimmed().toLower();
+    if (n == QLatin1String("s") || n == QLatin1String("seconds"))
+        return ScoreUnit::Seconds;
+    if (n == QLatin1String("ms") || n == QLatin1String("milliseconds"))
+        return ScoreUnit::Milliseconds;
+    if (n == QLatin1String("auto"))
+        return ScoreUnit::Auto;
+    return std::nullopt;
+}
+
+} // namespace semscope::core

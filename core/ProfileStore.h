@@ -1,0 +1,41 @@
+#pragma once
+
+#include "SemaphoreTypes.h"
+
+#include <QSettings>
+#include <memory>
+#include <optional>
+
+namespace semscope::core {
+
+// Per-connection semaphore profiles: the limit, timeout and score unit of layouts that do not store
+// them (`fair`, `zset`, `slots` before initialisation, node-semaphore). Kept in QSettings, keyed by
+// connection endpoint + kind + name, never in the user's Redis. Entered values are saved with
+// inferred = false; a value semscope guessed keeps inferred = true so every view can mark it.
+class ProfileStore {
+public:
+    // Uses the application's default QSettings.
+    ProfileStore();
+    // Uses `settings` (not owned; must outlive the store). Tests pass an INI file here.
+    explicit ProfileStore(QSettings *settings);
+    ~ProfileStore();
+
+    std::optional<SemaphoreProfile> load(const QString &endpoint, Kind kind, const QString &name) const;
+    void save(const QString &endpoint, Kind kind, const QString &name, const SemaphoreProfile &profile);
+    void remove(const QString &endpoint, Kind kind, const QString &name);
+
+    // The profile to use for `ref` on `endpoint`: the stored one where it has a value, the
+    // inferred values in `ref.profile` for the rest (marked inferred if any of them is used).
+    SemaphoreProfile resolve(const QString &endpoint, const SemaphoreRef &ref) const;
+
+    static QString scoreUnitName(ScoreUnit unit);
+    static std::optional<ScoreUnit> scoreUnitFromName(const QString &name);
+
+private:
+    QString groupFor(const QString &endpoint, Kind kind, const QString &name) const;
+
+    std::unique_ptr<QSettings> m_owned;
+    QSettings *m_settings = nullptr;
+};
+
+} // namespace semscope::core

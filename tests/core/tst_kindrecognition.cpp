@@ -1,0 +1,234 @@
+#include "core/KindRecognition.h"
+
+#include <QTest>
+
+using namespace semscope::core;
+
+namespace {
+const qint64 kNowMs = 1'790'000'000'000LL; // a fixed "server now" in 2026
+
+KeyFingerprint fp(const QByteArray &key, const QByteArray &type, QList<QByteArray> members = {},
+                  QList<QByteArray> values = {}, QByteArray value = {}, qint64 pttl = -1) {
+    KeyFingerprint f;
+    f.key = key;
+    f.type = type;
+    f.members = members;
+    f.values = values;
+    f.value = value;
+    f.length = type == "string" ? value.size() : members.size();
+    f.pttl = pttl;
+    return f;
+}
+
+QByteArray num(double v) {
+    return QByteArray::number(v, 'f', 3);
+}
+
+const DiscoveredSemaphore *findByName(const QList<DiscoveredSemaphore> &all, const QString &name) {
+    for (const DiscoveredSemaphore &d : all) {
+        if (d.ref.name == name)
+            return &d;
+    }
+    return nullptr;
+}
+} // namespace
+
+class TestKindRecognition : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void scoreUnits_data() {
+        QTest::addColumn<double>("score");
+        QTest::addColumn<int>("unit"); // -1 none
+        QTest::newRow("seconds now") << double(kNowMs) / 1000.0 << int(ScoreUnit::Seconds);
+        QTest::newRow("seconds in 10 s") << double(kNowMs) / 1000.0 + 10 << int(ScoreUnit::Seconds);
+        QTest::newRow("ms in 30 s") << double(kNowMs + 30000) << int(ScoreUnit::Milliseconds);
+        QTest::newRow("ms an hour ago") << double(kNowMs - 3'600'000) << int(ScoreUnit::Milliseconds);
+        QTest::newRow("counter") << 42.0 << -1;
+        QTest::newRow("redisson no lease") << double(kRedissonNoLeaseScore) << -1;
+        QTest::newRow("inf") << std::numeric_limits<double>::infinity() << -1;
+    }
+    void scoreUnits() {
+        QFETCH(double, score);
+        QFETCH(int, unit);
+        const auto guessed = guessScoreUnit(score, kNowMs);
+        QCOMPARE(guessed.has_value() ? int(*guessed) : -1, unit);
+    }
+
+    void readScoresTellsExpiryFromAcquireTime() {
+        const ScoreReading expiries = readScores({num(kNowMs + 5000), num(kNowMs + 9000)}, kNowMs);
+        QCOMPARE(expiries.unit, std::optional(ScoreUnit::Milliseconds));
+        QVERIFY(expiries.expiry);
+        const ScoreReading acquired =
+            readScores({num(kNowMs / 1000.0 - 3), num(kNowMs / 1000.0 - 1)}, kNowMs);
+        QCOMPARE(acquired.unit, std::optional(ScoreUnit::Seconds));
+        QVERIFY(!acquired.expiry);
+        QVERIFY(readScores({"abc"}, kNowMs).nonNumeric);
+        QVERIFY(readScores({num(kNowMs / 1000.0), num(kNowMs)}, kNowMs).mixedUnits);
+    }
+
+    void candidatesByName_data() {
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<QByteArray>("type");
+        QTest::addColumn<bool>("candidate");
+        QTest::addColumn<QByteArray>("base");
+        QTest::newRow("slots list") << QByteArray("job|list") << QByteArray("list") << true
+                                    << QByteArray("job");
+        QTest::newRow("slots map") << QByteArray("job|map") << QByteArray("hash") << true
+                                   << QByteArray("job");
+        QTest::newRow("fair owner") << QByteArray("sem:owner") << QByteArray("zset") << true
+                                    << QByteArray("sem");
+        QTest::newRow("fair counter")
+            << QByteArray("sem:counter") << QByteArray("string") << true << QByteArray("sem");
+        QTest::newRow("permit timeout")
+            << QByteArray("{p}:timeout") << QByteArray("zset") << true << QByteArray("p");
+        QTest::newRow("leased holders")
+            << QByteArray("{q}:holders") << QByteArray("zset") << true << QByteArray("q");
+        QTest::newRow("plain zset") << QByteArray("anything") << QByteArray("zset") << true
+                                    << QByteArray("anything");
+        QTest::newRow("node mutex") << QByteArray("mutex:a") << QByteArray("string") << true
+                                    << QByteArray("mutex:a");
+        QTest::newRow("data string") << QByteArray("key:123") << QByteArray("string") << false
+                                     << QByteArray("key:123");
+        QTest::newRow("data list") << QByteArray("queue") << QByteArray("list") << false
+                                   << QByteArray("queue");
+    }
+    void candidatesByName() {
+        QFETCH(QByteArray, key);
+        QFETCH(QByteArray, type);
+        QFETCH(bool, candidate);
+        QFETCH(QByteArray, base);
+        const KeyRole role = keyRole(key, type);
+        QCOMPARE(role.candidate, candidate);
+        QCOMPARE(role.base, base);
+    }
+
+    void companions() {
+        QVERIFY(companionKeys("{p}:timeout", "zset").contains("p"));
+        const auto fair = companionKeys("sem:owner", "zset");
+        QVERIFY(fair.contains("sem"));
+        QVERIFY(fair.contains("sem:counter"));
+        QVERIFY(fair.contains("lock:sem"));
+    }
+
+    void recognizesEveryLayout() {
+        const QByteArray uuid = "0f8fad5b-d9cb-469f-a165-70867728950e";
+        const QList<KeyFingerprint> keys{
+            fp("job|list", "list", {"2", "3"}),
+            fp("job|map", "hash", {"10.0.0.1"}, {"1"}),
+            fp("sem", "zset", {"a", "b"}, {num(kNowMs / 1000.0 - 2), num(kNowMs / 1000.0 - 1)}),
+            fp("sem:owner", "zset", {"a", "b"}, {"7", "8"}),
+            fp("sem:counter", "string", {}, {}, "8"),
+            fp("semaphore:acquire", "zset", {"u1"}, {num(kNowMs + 30000)}),
+            fp("semaphore:node", "zset", {"id"}, {num(kNowMs - 1000)}, {}, 9000),
+            fp("mutex:m", "string", {}, {}, "ident", 5000),
+            fp("perm", "string", {}, {}, "2"),
+            fp("{perm}:timeout", "zset", {QByteArray(16, '\x01')}, {num(kNowMs + 1000)}),
+            fp("rl", "hash", {uuid + ":1"}, {"1"}, {}, 30000),
+            fp("{own}:holders", "zset", {"h"}, {num(kNowMs + 1000)}),
+            fp("{own}:meta", "hash", {"limit"}, {"5"}),
+            fp("cron.lock", "string", {}, {}, "token", 8000),
+        };
+        const auto found = recognizeSemaphores(keys, kNowMs);
+        auto kindOf = [&](const char *name) {
+            const DiscoveredSemaphore *d = findByName(found, QString::fromLatin1(name));
+            return d ? kindName(d->ref.kind) : QStringLiteral("(none)");
+        };
+        QCOMPARE(kindOf("job"), QStringLiteral("slots"));
+        QCOMPARE(kindOf("sem"), QStringLiteral("fair"));
+        QCOMPARE(kindOf("semaphore:acquire"), QStringLiteral("zset"));
+        QCOMPARE(kindOf("node"), QStringLiteral("node-semaphore"));
+        QCOMPARE(kindOf("m"), QStringLiteral("node-mutex"));
+        QCOMPARE(kindOf("perm"), QStringLiteral("redisson-permit"));
+        QCOMPARE(kindOf("rl"), QStringLiteral("redisson-lock"));
+        QCOMPARE(kindOf("own"), QStringLiteral("leased"));
+        QCOMPARE(kindOf("cron.lock"), QStringLiteral("lock"));
+        QCOMPARE(found.size(), 9);
+        for (const DiscoveredSemaphore &d : found)
+            QVERIFY2(d.warnings.isEmpty(),
+                     qPrintable(d.ref.name + QStringLiteral(": ") + d.warnings.join(QStringLiteral("; "))));
+
+        const DiscoveredSemaphore *fair = findByName(found, QStringLiteral("sem"));
+        QCOMPARE(fair->keys.size(), 3);
+        QCOMPARE(fair->ref.profile.scoreUnit, ScoreUnit::Seconds);
+        QVERIFY(fair->ref.profile.inferred);
+        const DiscoveredSemaphore *zset = findByName(found, QStringLiteral("semaphore:acquire"));
+        QCOMPARE(zset->ref.profile.scoreUnit, ScoreUnit::Milliseconds);
+        const DiscoveredSemaphore *node = findByName(found, QStringLiteral("node"));
+        QCOMPARE(node->ref.profile.timeoutMs, std::optional<qint64>(10000)); // PTTL 9000 + 1000 since refresh
+    }
+
+    void onlyOneKind() {
+        const QList<KeyFingerprint> keys{fp("job|list", "list", {"1"}),
+                                         fp("z", "zset", {"a"}, {num(kNowMs + 10)})};
+        const auto found = recognizeSemaphores(keys, kNowMs, Kind::Zset);
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().ref.kind, Kind::Zset);
+    }
+
+    void malformedAreListedWithWarnings_data() {
+        QTest::addColumn<QList<KeyFingerprint>>("keys");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("slots map of wrong type")
+            << QList<KeyFingerprint>{fp("a|list", "list", {"1"}), fp("a|map", "string", {}, {}, "x")}
+            << QStringLiteral("a") << QStringLiteral("a|map is a string, expected a hash");
+        QTest::newRow("slots list garbage") << QList<KeyFingerprint>{fp("b|list", "list", {"1", "banana"})}
+                                            << QStringLiteral("b") << QStringLiteral("not a slot number");
+        QTest::newRow("slots hash garbage") << QList<KeyFingerprint>{fp("c|map", "hash", {"h"}, {"zz"})}
+                                            << QStringLiteral("c") << QStringLiteral("not a slot number");
+        QTest::newRow("fair counter garbage")
+            << QList<KeyFingerprint>{fp("f", "zset", {"a"}, {num(kNowMs / 1000.0)}),
+                                     fp("f:owner", "zset", {"a"}, {"1"}),
+                                     fp("f:counter", "string", {}, {}, "seven")}
+            << QStringLiteral("f") << QStringLiteral("f:counter is not an integer");
+        KeyFingerprint huge = fp("g:counter", "string", {}, {}, QByteArray(64, 'x'));
+        huge.length = 10 * 1024 * 1024;
+        QTest::newRow("fair counter 10 MB")
+            << QList<KeyFingerprint>{fp("g:owner", "zset", {"a"}, {"1"}), huge} << QStringLiteral("g")
+            << QStringLiteral("10.0 MB");
+        QTest::newRow("fair owner non-counter")
+            << QList<KeyFingerprint>{fp("h:owner", "zset", {"a"}, {"1.5"}),
+                                     fp("h:counter", "string", {}, {}, "1")}
+            << QStringLiteral("h") << QStringLiteral("non-counter score");
+        QTest::newRow("fair stuck lock") << QList<KeyFingerprint>{fp("i:owner", "zset", {"a"}, {"1"}),
+                                                                  fp("i:counter", "string", {}, {}, "1"),
+                                                                  fp("lock:i", "string", {}, {}, "x", -1)}
+                                         << QStringLiteral("i") << QStringLiteral("lock:i has no TTL");
+        QTest::newRow("zset infinite scores") << QList<KeyFingerprint>{fp("j", "zset", {"a"}, {"inf"})}
+                                              << QStringLiteral("j") << QStringLiteral("non-numeric scores");
+        QTest::newRow("permit available garbage")
+            << QList<KeyFingerprint>{fp("k", "string", {}, {}, "lots"),
+                                     fp("{k}:timeout", "zset", {"x"}, {num(kNowMs)})}
+            << QStringLiteral("k") << QStringLiteral("k is not an integer");
+        QTest::newRow("permit available missing")
+            << QList<KeyFingerprint>{fp("l2", "hash", {"f"}, {"v"}),
+                                     fp("{l}:timeout", "zset", {"x"}, {num(kNowMs)})}
+            << QStringLiteral("l") << QStringLiteral("is missing");
+    }
+    void malformedAreListedWithWarnings() {
+        QFETCH(QList<KeyFingerprint>, keys);
+        QFETCH(QString, name);
+        QFETCH(QString, warning);
+        const auto found = recognizeSemaphores(keys, kNowMs);
+        const DiscoveredSemaphore *d = findByName(found, name);
+        QVERIFY2(d, qPrintable(name));
+        QVERIFY2(d->warnings.join(u'|').contains(warning), qPrintable(d->warnings.join(u'|')));
+    }
+
+    void redissonLockFields() {
+        QVERIFY(looksLikeRedissonLockField("0f8fad5b-d9cb-469f-a165-70867728950e:57"));
+        QVERIFY(!looksLikeRedissonLockField("0f8fad5b-d9cb-469f-a165-70867728950e"));
+        QVERIFY(!looksLikeRedissonLockField("user:1"));
+    }
+
+    void dataKeysAreNotSemaphores() {
+        const QList<KeyFingerprint> keys{fp("user:1", "hash", {"name"}, {"x"}),
+                                         fp("key:1", "string", {}, {}, "42")};
+        QVERIFY(recognizeSemaphores(keys, kNowMs).isEmpty());
+    }
+};
+
+Q_DECLARE_METATYPE(QList<semscope::core::KeyFingerprint>)
+
+QTEST_GUILESS_MAIN(TestKindRecognition)
+#include "tst_kindrecognition.moc"

@@ -1,0 +1,96 @@
+#include "core/ProfileStore.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace semscope::core;
+
+class TestProfileStore : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() {
+        QVERIFY(m_dir.isValid());
+        m_settings =
+            std::make_unique<QSettings>(m_dir.filePath(QStringLiteral("profiles.ini")), QSettings::IniFormat);
+        m_settings->clear();
+    }
+
+    void missingProfileIsEmpty() {
+        ProfileStore store(m_settings.get());
+        QVERIFY(!store.load(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Fair, QStringLiteral("sem")));
+    }
+
+    void roundTripSurvivesReopen() {
+        const QString endpoint = QStringLiteral("redis://127.0.0.1:6379/0");
+        const QString name = QStringLiteral("a/b|c {x}"); // separators QSettings would otherwise split on
+        {
+            ProfileStore store(m_settings.get());
+            SemaphoreProfile p;
+            p.limit = 5;
+            p.timeoutMs = 10000;
+            p.scoreUnit = ScoreUnit::Seconds;
+            store.save(endpoint, Kind::Fair, name, p);
+        }
+        m_settings =
+            std::make_unique<QSettings>(m_dir.filePath(QStringLiteral("profiles.ini")), QSettings::IniFormat);
+        ProfileStore store(m_settings.get());
+        const auto loaded = store.load(endpoint, Kind::Fair, name);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->limit, std::optional<qint64>(5));
+        QCOMPARE(loaded->timeoutMs, std::optional<qint64>(10000));
+        QCOMPARE(loaded->scoreUnit, ScoreUnit::Seconds);
+        QVERIFY(!loaded->inferred);
+    }
+
+    void keyedByEndpointKindAndName() {
+        ProfileStore store(m_settings.get());
+        SemaphoreProfile p;
+        p.limit = 3;
+        store.save(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Zset, QStringLiteral("z"), p);
+        QVERIFY(store.load(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Zset, QStringLiteral("z")));
+        QVERIFY(!store.load(QStringLiteral("redis://127.0.0.1:6380/0"), Kind::Zset, QStringLiteral("z")));
+        QVERIFY(!store.load(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Fair, QStringLiteral("z")));
+        QVERIFY(!store.load(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Zset, QStringLiteral("y")));
+        store.remove(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Zset, QStringLiteral("z"));
+        QVERIFY(!store.load(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Zset, QStringLiteral("z")));
+    }
+
+    void resolveMarksGuessesAsInferred() {
+        ProfileStore store(m_settings.get());
+        const QString endpoint = QStringLiteral("redis://h:1/0");
+        SemaphoreRef ref;
+        ref.kind = Kind::Zset;
+        ref.name = QStringLiteral("z");
+        ref.profile.scoreUnit = ScoreUnit::Milliseconds;
+        ref.profile.inferred = true;
+        // Nothing stored: the guess is used as it is.
+        QVERIFY(store.resolve(endpoint, ref).inferred);
+        // The operator entered a limit only: the unit is still the guess, so the profile is inferred.
+        SemaphoreProfile entered;
+        entered.limit = 4;
+        store.save(endpoint, Kind::Zset, ref.name, entered);
+        SemaphoreProfile resolved = store.resolve(endpoint, ref);
+        QCOMPARE(resolved.limit, std::optional<qint64>(4));
+        QCOMPARE(resolved.scoreUnit, ScoreUnit::Milliseconds);
+        QVERIFY(resolved.inferred);
+        // Everything entered: nothing is a guess any more.
+        entered.scoreUnit = ScoreUnit::Seconds;
+        store.save(endpoint, Kind::Zset, ref.name, entered);
+        resolved = store.resolve(endpoint, ref);
+        QCOMPARE(resolved.scoreUnit, ScoreUnit::Seconds);
+        QVERIFY(!resolved.inferred);
+    }
+
+    void unitNames() {
+        for (ScoreUnit u : {ScoreUnit::Auto, ScoreUnit::Seconds, ScoreUnit::Milliseconds})
+            QCOMPARE(ProfileStore::scoreUnitFromName(ProfileStore::scoreUnitName(u)), std::optional(u));
+        QVERIFY(!ProfileStore::scoreUnitFromName(QStringLiteral("fortnights")));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<QSettings> m_settings;
+};
+
+QTEST_GUILESS_MAIN(TestProfileStore)
+#include "tst_profilestore.moc"
