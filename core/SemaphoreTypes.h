@@ -116,6 +116,12 @@ struct AcquireResult {
     std::optional<qint64> earliestExpiryMs;
     QString error;               // Error: one line, names what failed
     int attempts = 0;            // acquire attempts made (for waiting: at most one per wake-up)
+    // Busy: how long (ms) until a retry can first succeed without anybody releasing (the lease
+    // expiry that would make room for this caller); unset when the layout cannot tell. Lets a
+    // waiting acquire sleep instead of polling.
+    std::optional<qint64> retryAfterMs;
+    // Busy, layouts with a waiter queue: this caller's place in it (0 = next).
+    std::optional<qint64> queuePosition;
 };
 
 struct RefreshResult {
