@@ -1,0 +1,28 @@
+-- fair: one acquire attempt doing, atomically, exactly what the book's (and the seed's) two round
+-- trips do (KEYS: S, S:owner, S:counter; ARGV: holder, limit, timeout ms). Scores stay in seconds
+-- as the seed writes them, taken from the Redis clock.
+-- Reply: {1, counter, rank, acquired_ms} granted; {0, counter, rank} over the limit (entries
+--        removed again, as the book does); {-2, message} unusable data.
+local holder, limit, timeoutMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+for i = 1, 3 do
+    local ty = redis.call('TYPE', KEYS[i]).ok
+    local want = i == 3 and 'string' or 'zset'
+    if ty ~= want and ty ~= 'none' then return {-2, KEYS[i] .. ' is a ' .. ty .. ', expected a ' .. want} end
+end
+if redis.call('TYPE', KEYS[3]).ok == 'string' and not tonumber(redis.call('GET', KEYS[3])) then
+    return {-2, KEYS[3] .. ' does not hold an integer'}
+end
+local t = redis.call('TIME')
+local nowS = tonumber(t[1]) + tonumber(t[2]) / 1000000
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowS - timeoutMs / 1000)
+redis.call('ZINTERSTORE', KEYS[2], 2, KEYS[2], KEYS[1], 'WEIGHTS', 1, 0)
+local counter = redis.call('INCR', KEYS[3])
+redis.call('ZADD', KEYS[1], string.format('%.6f', nowS), holder)
+redis.call('ZADD', KEYS[2], counter, holder)
+local rank = redis.call('ZRANK', KEYS[2], holder)
+if rank < limit then
+    return {1, counter, rank, math.floor(nowS * 1000)}
+end
+redis.call('ZREM', KEYS[1], holder)
+redis.call('ZREM', KEYS[2], holder)
+return {0, counter, rank}
