@@ -3,7 +3,7 @@
 # the .deb's control fields and file list, the TGZ, and the installed desktop files validated with
 # the freedesktop/AppStream tools. Run by ctest (tests/installer); usable by hand too.
 #
-# usage: check-package.sh --build-dir DIR --work-dir DIR [--expect-gui 0|1]
+# usage: check-package.sh --build-dir DIR --work-dir DIR [--expect-gui 0|1] [--cmake PATH] [--cpack PATH]
 set -eu
 
 APP_ID=io.github.semscope.Semscope
@@ -12,11 +12,15 @@ ICON_SIZES="16 22 24 32 48 64 128 256"
 build_dir=
 work_dir=
 expect_gui=1
+cmake=cmake
+cpack=cpack
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-dir) build_dir=$2; shift 2 ;;
         --work-dir) work_dir=$2; shift 2 ;;
         --expect-gui) expect_gui=$2; shift 2 ;;
+        --cmake) cmake=$2; shift 2 ;;
+        --cpack) cpack=$2; shift 2 ;;
         *) echo "check-package.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -28,7 +32,8 @@ pass() { echo "ok:   $*"; }
 need_tool() {
     command -v "$1" >/dev/null 2>&1 || { echo "check-package.sh: '$1' is missing (install package $2)" >&2; exit 2; }
 }
-need_tool cpack cmake
+need_tool "$cmake" cmake
+need_tool "$cpack" cmake
 need_tool dpkg-deb dpkg
 need_tool dpkg-shlibdeps dpkg-dev
 need_tool file file
@@ -45,7 +50,7 @@ if [ "$expect_gui" != 1 ]; then
 fi
 
 # --- 1. Build the packages (into the work dir, so the build tree's own packages stay untouched) --
-if ! cpack --config "$build_dir/CPackConfig.cmake" -G "DEB;TGZ" -B "$work_dir/packages" >"$work_dir/cpack.log" 2>&1; then
+if ! "$cpack" --config "$build_dir/CPackConfig.cmake" -G "DEB;TGZ" -B "$work_dir/packages" >"$work_dir/cpack.log" 2>&1; then
     cat "$work_dir/cpack.log" >&2
     echo "FAIL: cpack could not build the packages" >&2
     exit 1
@@ -137,7 +142,7 @@ done
 
 # --- 5. Installed layout validates with the desktop tools ----------------------------------------
 stage="$work_dir/stage"
-if ! DESTDIR="$stage" cmake --install "$build_dir" --prefix /usr >"$work_dir/install.log" 2>&1; then
+if ! DESTDIR="$stage" "$cmake" --install "$build_dir" --prefix /usr >"$work_dir/install.log" 2>&1; then
     cat "$work_dir/install.log" >&2
     fail "cmake --install into a staging root failed"
 else
