@@ -17,9 +17,31 @@ namespace semscope::redis {
 // TransportError at once, then the connection reconnects with backoff (if autoReconnect).
 //
 // Sentinel and Cluster fit on top of this class: a router owns several RedisConnection objects
-// (one per node), and MOVED/ASK replies are plain Error replies it can inspect and resend.
-class RedisConnection : public QObject
-{
+// (one per node), and MOVED/ASK replies are plain Error replies it can inspect and resend. For
+// Sentinel the router asks a sentinel connection for the master's address, builds the master's
+// ConnectionSettings and re-resolves on connectionLost(); for Cluster it keeps the slot map and
+// one connection per node. This class stays single-node and does no routing.
+//
+// Details callers can rely on:
+// - Commands issued before the handshake is done, or while reconnecting, wait in a queue for the
+//   current or next connection attempt. If that attempt fails they fail with its reason, so a
+//   command never waits for more than one attempt (plus the backoff delay) or its command timeout.
+//   Commands issued while Disconnected (never opened, closed, or autoReconnect off after a drop)
+//   fail at once (from the event loop) with "not connected".
+// - A command that sees no reply within commandTimeoutMs fails the whole connection: RESP has no
+//   way to skip one reply, so every pending command gets a TransportError and it reconnects.
+//   A command still waiting in the queue when its time is up fails alone.
+// - Reconnects back off from 100 ms, doubling up to 5 s; a successful handshake resets the delay.
+//   A rejected AUTH or SELECT counts as a failed attempt (it is retried the same way).
+// - Callbacks never run inside the call that issued the command. A callback may issue new
+//   commands, close() or delete the connection; each pending callback still fires exactly once.
+//   Destroying the connection drops the callbacks of commands still pending without calling them
+//   (call close() first to have them fail instead).
+// - In pub/sub mode, arrays starting with "message"/"subscribe"/"unsubscribe" are taken as push
+//   messages; hence a subscribing connection should not also carry ordinary commands.
+// - connectionLost() is emitted for every failed attempt and every drop, not for close().
+// - TLS with tlsInsecure emits warning() on each connect.
+class RedisConnection : public QObject {
     Q_OBJECT
 public:
     enum class State { Disconnected, Connecting, Connected, Reconnecting };
@@ -42,7 +64,8 @@ public:
 
     void command(const QList<QByteArray> &args, ReplyCallback callback);
     // Several commands written in one go; the callback gets the replies in order.
-    void pipeline(const QList<QList<QByteArray>> &commands, std::function<void(const QList<RedisReply> &)> callback);
+    void pipeline(const QList<QList<QByteArray>> &commands,
+                  std::function<void(const QList<RedisReply> &)> callback);
     // EVALSHA, and on NOSCRIPT the same call as EVAL (which also caches the script on the server).
     void eval(const LuaScript &script, const QList<QByteArray> &keys, const QList<QByteArray> &args,
               ReplyCallback callback);

@@ -1,0 +1,154 @@
+#include "ConnectionSettings.h"
+
+#include <QUrl>
+#include <QUrlQuery>
+#include <QtGlobal>
+
+namespace semscope::redis {
+
+namespace {
+
+// The URL as given, with any password replaced by "***", for error messages. Works on text that
+// QUrl refuses too, because a malformed URL may still carry a password.
+QString redactedUrl(const QString &url) {
+    const qsizetype schemeEnd = url.indexOf(QStringLiteral("://"));
+    const qsizetype authorityStart = schemeEnd < 0 ? 0 : schemeEnd + 3;
+    qsizetype authorityEnd = url.indexOf(QLatin1Char('/'), authorityStart);
+    if (authorityEnd < 0)
+        authorityEnd = url.size();
+    const qsizetype at = url.lastIndexOf(QLatin1Char('@'), authorityEnd - 1);
+    if (at < authorityStart)
+        return url;
+    const qsizetype colon = url.indexOf(QLatin1Char(':'), authorityStart);
+    if (colon < 0 || colon > at)
+        return url;
+    return url.left(colon + 1) + QStringLiteral("***") + url.mid(at);
+}
+
+bool fail(QString *error, const QString &url, const QString &what) {
+    if (error)
+        *error = QStringLiteral("malformed Redis URL '%1': %2").arg(redactedUrl(url), what);
+    return false;
+}
+
+std::optional<int> parseDb(const QString &text) {
+    bool ok = false;
+    const int db = text.toInt(&ok);
+    if (!ok || db < 0)
+        return std::nullopt;
+    return db;
+}
+
+} // namespace
+
+std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &urlText, QString *error) {
+    const QString trimmed = urlText.trimmed();
+    if (trimmed.isEmpty()) {
+        fail(error, trimmed, QStringLiteral("empty"));
+        return std::nullopt;
+    }
+    const QUrl url(trimmed, QUrl::StrictMode);
+    if (!url.isValid()) {
+        fail(error, trimmed,
+             QStringLiteral("not a valid URL (expected redis://[user[:password]@]host[:port][/db])"));
+        return std::nullopt;
+    }
+    ConnectionSettings s;
+    const QString scheme = url.scheme().toLower();
+    const QUrlQuery query(url);
+    for (const auto &item : query.queryItems()) {
+        if (item.first != QLatin1String("db")) {
+            fail(error, trimmed,
+                 QStringLiteral("unknown parameter '%1' (only db=N is understood)").arg(item.first));
+            return std::nullopt;
+        }
+    }
+    if (query.hasQueryItem(QStringLiteral("db"))) {
+        const auto db = parseDb(query.queryItemValue(QStringLiteral("db")));
+        if (!db) {
+            fail(error, trimmed, QStringLiteral("db must be a number >= 0"));
+            return std::nullopt;
+        }
+        s.db = *db;
+    }
+    if (url.hasFragment()) {
+        fail(error, trimmed, QStringLiteral("unexpected '#' part"));
+        return std::nullopt;
+    }
+
+    if (scheme == QLatin1String("unix")) {
+        s.transport = Transport::Unix;
+        if (!url.host().isEmpty()) {
+            fail(error, trimmed, QStringLiteral("a unix URL takes an absolute path: unix:///path/to.sock"));
+            return std::nullopt;
+        }
+        s.socketPath = url.path();
+        if (s.socketPath.isEmpty() || !s.socketPath.startsWith(QLatin1Char('/')) ||
+            s.socketPath.endsWith(QLatin1Char('/'))) {
+            fail(error, trimmed, QStringLiteral("a unix URL takes an absolute path: unix:///path/to.sock"));
+            return std::nullopt;
+        }
+        s.host.clear();
+        s.port = 0;
+    } else if (scheme == QLatin1String("redis") || scheme == QLatin1String("rediss")) {
+        s.transport = scheme == QLatin1String("rediss") ? Transport::Tls : Transport::Tcp;
+        s.host = url.host();
+        if (s.host.isEmpty()) {
+            fail(error, trimmed, QStringLiteral("no host"));
+            return std::nullopt;
+        }
+        const int port = url.port(6379);
+        if (port <= 0 || port > 65535) {
+            fail(error, trimmed, QStringLiteral("port must be 1-65535"));
+            return std::nullopt;
+        }
+        s.port = quint16(port);
+        QString path = url.path();
+        if (path.startsWith(QLatin1Char('/')))
+            path.remove(0, 1);
+        if (!path.isEmpty()) {
+            if (query.hasQueryItem(QStringLiteral("db"))) {
+                fail(error, trimmed, QStringLiteral("db given twice"));
+                return std::nullopt;
+            }
+            const auto db = parseDb(path);
+            if (!db) {
+                fail(error, trimmed, QStringLiteral("the path must be a database number, e.g. /0"));
+                return std::nullopt;
+            }
+            s.db = *db;
+        }
+        s.user = url.userName(QUrl::FullyDecoded);
+        s.password = url.password(QUrl::FullyDecoded);
+    } else {
+        fail(error, trimmed,
+             scheme.isEmpty()
+                 ? QStringLiteral("no scheme (use redis://, rediss:// or unix://)")
+                 : QStringLiteral("unknown scheme '%1' (use redis://, rediss:// or unix://)").arg(scheme));
+        return std::nullopt;
+    }
+    // Like redis-cli: a password in the environment keeps it out of the process list.
+    if (s.password.isEmpty())
+        s.password = qEnvironmentVariable("REDISCLI_AUTH");
+    return s;
+}
+
+QString ConnectionSettings::endpoint() const {
+    switch (transport) {
+    case Transport::Unix: {
+        QString e = QStringLiteral("unix://") + socketPath;
+        if (db != 0)
+            e += QStringLiteral("?db=") + QString::number(db);
+        return e;
+    }
+    case Transport::Tcp:
+    case Transport::Tls:
+        break;
+    }
+    const QString shownHost =
+        host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
+    return (transport == Transport::Tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) +
+           shownHost + QLatin1Char(':') + QString::number(port) + QLatin1Char('/') + QString::number(db);
+}
+
+} // namespace semscope::redis

@@ -1,0 +1,25 @@
+#include "LuaScript.h"
+
+#include "transport/Logging.h"
+#include <QCryptographicHash>
+#include <QFile>
+
+namespace semscope::redis {
+
+LuaScript::LuaScript(QByteArray source)
+    : m_source(std::move(source))
+    , m_sha1(QCryptographicHash::hash(m_source, QCryptographicHash::Sha1).toHex()) {}
+
+LuaScript LuaScript::fromResource(const QString &name) {
+    const QString path = QStringLiteral(":/lua/") + name + QStringLiteral(".lua");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        // A missing script is a build mistake; the invalid script makes eval() fail with a clear
+        // error instead of sending an empty script.
+        qCWarning(lcRedisTransport) << "Lua script resource missing:" << path;
+        return {};
+    }
+    return LuaScript(file.readAll());
+}
+
+} // namespace semscope::redis

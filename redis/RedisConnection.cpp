@@ -1,0 +1,554 @@
+#include "RedisConnection.h"
+
+#include "transport/Logging.h"
+#include "transport/RespEncoder.h"
+#include "transport/RespParser.h"
+#include "transport/SocketTransport.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QPointer>
+#include <QTimer>
+#include <deque>
+
+namespace semscope::redis {
+
+namespace {
+
+constexpr int kInitialBackoffMs = 100;
+constexpr int kMaxBackoffMs = 5000;
+
+struct Pending {
+    RedisConnection::ReplyCallback callback;
+    QByteArray name;     // the command's name for timeout messages; never its arguments
+    qint64 deadline = 0; // on the connection's monotonic clock; 0: none
+};
+
+struct Queued {
+    QByteArray wire;
+    Pending pending;
+};
+
+struct Subscription {
+    std::function<void(const QByteArray &)> onMessage;
+    std::function<void()> onSubscribed;
+};
+
+QByteArray commandName(const QList<QByteArray> &args) {
+    return args.isEmpty() ? QByteArray() : args.constFirst().left(32).toUpper();
+}
+
+} // namespace
+
+class RedisConnection::Private {
+public:
+    Private(RedisConnection *owner, ConnectionSettings s)
+        : q(owner)
+        , settings(std::move(s)) {
+        clock.start();
+        connectTimer.setSingleShot(true);
+        reconnectTimer.setSingleShot(true);
+        commandTimer.setSingleShot(true);
+        QObject::connect(&connectTimer, &QTimer::timeout, q, [this]() {
+            failConnection(QStringLiteral("connect timed out after %1 ms").arg(settings.connectTimeoutMs));
+        });
+        QObject::connect(&reconnectTimer, &QTimer::timeout, q, [this]() { startAttempt(); });
+        QObject::connect(&commandTimer, &QTimer::timeout, q, [this]() { checkTimeouts(); });
+    }
+
+    RedisConnection *q;
+    ConnectionSettings settings;
+    SocketTransport *socket = nullptr;
+    RespParser parser;
+    std::deque<Pending> inFlight; // written, waiting for their replies, in order
+    std::deque<Queued> queue;     // not written yet: waiting for the handshake
+    State state = State::Disconnected;
+    bool handshakeDone = false;
+    int handshakeLeft = 0;
+    QTimer connectTimer;
+    QTimer reconnectTimer;
+    QTimer commandTimer;
+    QElapsedTimer clock;
+    int backoffMs = kInitialBackoffMs;
+    // Bumped whenever the current connection ends; code that ran callbacks compares it to know
+    // whether the connection it was serving is still the same one.
+    quint64 generation = 0;
+    // Shared with running dispatch loops so they notice when a callback deleted the connection.
+    std::shared_ptr<bool> alive = std::make_shared<bool>(true);
+    int dispatchDepth = 0;
+    QHash<QByteArray, Subscription> subscriptions;
+    bool pubsubUsed = false;
+
+    QString endpoint() const { return settings.endpoint(); }
+    qint64 deadlineFromNow() const {
+        return settings.commandTimeoutMs > 0 ? clock.elapsed() + settings.commandTimeoutMs : 0;
+    }
+
+    void setState(State s) {
+        if (state == s)
+            return;
+        state = s;
+        Q_EMIT q->stateChanged(s);
+    }
+
+    void ensureSocket() {
+        if (socket)
+            return;
+        socket = new SocketTransport(settings, q);
+        QObject::connect(socket, &SocketTransport::ready, q, [this]() { onReady(); });
+        QObject::connect(socket, &SocketTransport::readyRead, q, [this]() { onReadyRead(); });
+        QObject::connect(socket, &SocketTransport::failed, q,
+                         [this](const QString &reason) { failConnection(reason); });
+        QObject::connect(socket, &SocketTransport::warning, q, [this](const QString &message) {
+            qCWarning(lcRedisTransport).noquote() << endpoint() << message;
+            Q_EMIT q->warning(endpoint() + QStringLiteral(": ") + message);
+        });
+    }
+
+    void startAttempt() {
+        parser.reset();
+        handshakeDone = false;
+        handshakeLeft = 0;
+        qCDebug(lcRedisTransport).noquote() << "connecting to" << endpoint();
+        if (settings.connectTimeoutMs > 0)
+            connectTimer.start(settings.connectTimeoutMs);
+        socket->connectToServer();
+    }
+
+    void onReady() {
+        // AUTH, SELECT and CLIENT SETNAME go out in one write; queued commands only after their
+        // replies, so they never run unauthenticated or in the wrong database.
+        struct Step {
+            QList<QByteArray> args;
+            QString what;
+            bool required;
+        };
+        QList<Step> steps;
+        if (!settings.password.isEmpty()) {
+            QList<QByteArray> auth = {QByteArrayLiteral("AUTH")};
+            if (!settings.user.isEmpty())
+                auth << settings.user.toUtf8();
+            auth << settings.password.toUtf8();
+            steps.append({auth, QStringLiteral("authentication failed"), true});
+        }
+        if (settings.db != 0) {
+            steps.append({{QByteArrayLiteral("SELECT"), QByteArray::number(settings.db)},
+                          QStringLiteral("SELECT %1 failed").arg(settings.db),
+                          true});
+        }
+        if (!settings.clientName.isEmpty()) {
+            QByteArray name = settings.clientName.toUtf8();
+            for (char &c : name) {
+                if (c <= ' ' || c == 127)
+                    c = '-'; // Redis refuses names with spaces or control characters
+            }
+            steps.append({{QByteArrayLiteral("CLIENT"), QByteArrayLiteral("SETNAME"), name},
+                          QStringLiteral("CLIENT SETNAME failed"),
+                          false});
+        }
+        if (steps.isEmpty()) {
+            finishHandshake();
+            return;
+        }
+        handshakeLeft = int(steps.size());
+        QByteArray wire;
+        const quint64 gen = generation;
+        for (const Step &step : steps) {
+            wire += encodeCommand(step.args);
+            Pending p;
+            p.name = step.args.constFirst();
+            p.callback = [this, gen, what = step.what, required = step.required](const RedisReply &reply) {
+                if (reply.isTransportError() || gen != generation)
+                    return; // the connection failed; failConnection() handles it
+                if (reply.isServerError()) {
+                    if (required) {
+                        failConnection(what + QStringLiteral(": ") + reply.errorMessage());
+                        return;
+                    }
+                    const auto guard = alive;
+                    Q_EMIT q->warning(endpoint() + QStringLiteral(": ") + what + QStringLiteral(": ") +
+                                      reply.errorMessage());
+                    if (!*guard || gen != generation)
+                        return;
+                }
+                if (--handshakeLeft == 0)
+                    finishHandshake();
+            };
+            inFlight.push_back(std::move(p));
+        }
+        socket->write(wire);
+    }
+
+    void finishHandshake() {
+        handshakeDone = true;
+        connectTimer.stop();
+        backoffMs = kInitialBackoffMs;
+        qCDebug(lcRedisTransport).noquote() << "connected to" << endpoint();
+        // Write everything before telling anyone, so commands issued from the signals below queue
+        // up behind the ones that waited.
+        if (!subscriptions.isEmpty()) {
+            QList<QByteArray> args = {QByteArrayLiteral("SUBSCRIBE")};
+            args << subscriptions.keys();
+            socket->write(encodeCommand(args));
+        }
+        if (!queue.empty()) {
+            QByteArray wire;
+            for (Queued &item : queue) {
+                wire += item.wire;
+                inFlight.push_back(std::move(item.pending));
+            }
+            queue.clear();
+            socket->write(wire);
+        }
+        armCommandTimer();
+        const auto guard = alive;
+        setState(State::Connected);
+        if (*guard && state == State::Connected)
+            Q_EMIT q->connected();
+    }
+
+    void send(QByteArray wire, Pending pending) {
+        if (state == State::Connected && handshakeDone) {
+            socket->write(wire);
+            inFlight.push_back(std::move(pending));
+        } else {
+            queue.push_back({std::move(wire), std::move(pending)});
+        }
+        armCommandTimer();
+    }
+
+    void postReply(ReplyCallback callback, RedisReply reply) {
+        if (!callback)
+            return;
+        QTimer::singleShot(0, q,
+                           [callback = std::move(callback), reply = std::move(reply)]() { callback(reply); });
+    }
+
+    void onReadyRead() {
+        parser.feed(socket->readAll());
+        const auto guard = alive;
+        const quint64 gen = generation;
+        ++dispatchDepth;
+        for (;;) {
+            std::optional<RedisReply> reply = parser.next();
+            if (!reply)
+                break;
+            dispatch(*reply);
+            if (!*guard)
+                return; // a callback deleted the connection; touch nothing
+            if (gen != generation) {
+                --dispatchDepth;
+                return; // a callback closed it, or the reply ended it; the rest belongs to the old one
+            }
+        }
+        --dispatchDepth;
+        if (parser.hasError())
+            failConnection(parser.errorString());
+    }
+
+    bool dispatchPush(const RedisReply &reply) {
+        if (!pubsubUsed || !reply.isArray() || reply.elements.size() < 3 ||
+            !reply.elements.constFirst().isString())
+            return false;
+        const QByteArray kind = reply.elements.constFirst().str.toLower();
+        if (kind == "message") {
+            const auto it = subscriptions.constFind(reply.elements.at(1).str);
+            if (it != subscriptions.constEnd() && it->onMessage) {
+                const auto onMessage = it->onMessage; // the handler may unsubscribe itself
+                onMessage(reply.elements.at(2).str);
+            }
+            return true;
+        }
+        if (kind == "subscribe") {
+            const auto it = subscriptions.constFind(reply.elements.at(1).str);
+            if (it != subscriptions.constEnd() && it->onSubscribed) {
+                const auto onSubscribed = it->onSubscribed;
+                onSubscribed();
+            }
+            return true;
+        }
+        return kind == "unsubscribe" || kind == "psubscribe" || kind == "punsubscribe" || kind == "pmessage";
+    }
+
+    void dispatch(const RedisReply &reply) {
+        if (dispatchPush(reply))
+            return;
+        if (inFlight.empty()) {
+            failConnection(QStringLiteral("protocol error: a reply arrived that no command was waiting for"));
+            return;
+        }
+        Pending pending = std::move(inFlight.front());
+        inFlight.pop_front();
+        if (pending.callback)
+            pending.callback(reply);
+    }
+
+    void armCommandTimer() {
+        if (settings.commandTimeoutMs <= 0 || commandTimer.isActive())
+            return;
+        qint64 earliest = 0;
+        // FIFO order with one timeout for all: each queue's front has its earliest deadline.
+        if (!inFlight.empty() && inFlight.front().deadline > 0)
+            earliest = inFlight.front().deadline;
+        if (!queue.empty() && queue.front().pending.deadline > 0 &&
+            (earliest == 0 || queue.front().pending.deadline < earliest))
+            earliest = queue.front().pending.deadline;
+        if (earliest == 0)
+            return;
+        commandTimer.start(
+            int(qBound<qint64>(0, earliest - clock.elapsed(), qint64(settings.commandTimeoutMs))));
+    }
+
+    void checkTimeouts() {
+        const qint64 now = clock.elapsed();
+        if (!inFlight.empty() && inFlight.front().deadline > 0 && inFlight.front().deadline <= now) {
+            failConnection(QStringLiteral("%1 timed out after %2 ms")
+                               .arg(QString::fromUtf8(inFlight.front().name))
+                               .arg(settings.commandTimeoutMs));
+            return;
+        }
+        std::deque<Pending> expired;
+        while (!queue.empty() && queue.front().pending.deadline > 0 &&
+               queue.front().pending.deadline <= now) {
+            expired.push_back(std::move(queue.front().pending));
+            queue.pop_front();
+        }
+        armCommandTimer();
+        const auto guard = alive;
+        if (!expired.empty())
+            ++dispatchDepth;
+        for (Pending &p : expired) {
+            if (p.callback) {
+                p.callback(RedisReply::transportError(
+                    QStringLiteral("%1: %2 timed out after %3 ms waiting for the connection")
+                        .arg(endpoint(), QString::fromUtf8(p.name))
+                        .arg(settings.commandTimeoutMs)));
+            }
+        }
+        if (!expired.empty() && *guard)
+            --dispatchDepth;
+    }
+
+    // Ends the current connection or attempt: every pending command fails once with `reason`,
+    // then (unless closing) a reconnect is scheduled.
+    void failConnection(const QString &reason, bool closing = false) {
+        const QString message = endpoint() + QStringLiteral(": ") + reason;
+        ++generation;
+        if (socket)
+            socket->abort();
+        connectTimer.stop();
+        commandTimer.stop();
+        reconnectTimer.stop();
+        parser.reset();
+        handshakeDone = false;
+        handshakeLeft = 0;
+        std::deque<Pending> failed;
+        failed.swap(inFlight);
+        std::deque<Queued> waiting;
+        waiting.swap(queue);
+
+        const bool reconnect = !closing && settings.autoReconnect;
+        int delay = 0;
+        if (reconnect) {
+            delay = backoffMs;
+            backoffMs = qMin(backoffMs * 2, kMaxBackoffMs);
+            reconnectTimer.start(delay);
+        }
+        if (closing)
+            qCDebug(lcRedisTransport).noquote() << message;
+        else
+            qCInfo(lcRedisTransport).noquote()
+                << message << (reconnect ? QStringLiteral("(retrying in %1 ms)").arg(delay) : QString());
+
+        const auto guard = alive;
+        ++dispatchDepth;
+        // From here on a signal or callback may delete the connection: check the guard after each
+        // one, but keep calling the callbacks we took, which no longer belong to it.
+        setState(reconnect ? State::Reconnecting : State::Disconnected);
+        if (*guard && !closing)
+            Q_EMIT q->connectionLost(message);
+        if (*guard && reconnect && reconnectTimer.isActive())
+            Q_EMIT q->reconnectScheduled(delay);
+        const RedisReply error = RedisReply::transportError(message);
+        for (Pending &p : failed) {
+            if (p.callback)
+                p.callback(error);
+        }
+        for (Queued &item : waiting) {
+            if (item.pending.callback)
+                item.pending.callback(error);
+        }
+        if (*guard)
+            --dispatchDepth;
+    }
+};
+
+RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>(this, settings))
+    , m_settingsCopy(std::move(settings)) {}
+
+RedisConnection::~RedisConnection() {
+    *d->alive = false;
+    if (d->socket) {
+        d->socket->disconnect(this);
+        d->socket->abort();
+        if (d->dispatchDepth > 0) {
+            // We are inside one of the socket's own signals; let it unwind before it goes.
+            d->socket->setParent(nullptr);
+            d->socket->deleteLater();
+        } else {
+            delete d->socket;
+        }
+        d->socket = nullptr;
+    }
+}
+
+RedisConnection::State RedisConnection::state() const {
+    return d->state;
+}
+
+void RedisConnection::open() {
+    if (d->state != State::Disconnected)
+        return;
+    d->ensureSocket();
+    d->backoffMs = kInitialBackoffMs;
+    d->setState(State::Connecting);
+    d->startAttempt();
+}
+
+void RedisConnection::close() {
+    if (d->state == State::Disconnected)
+        return;
+    d->failConnection(QStringLiteral("connection closed"), true);
+}
+
+void RedisConnection::command(const QList<QByteArray> &args, ReplyCallback callback) {
+    if (args.isEmpty()) {
+        d->postReply(std::move(callback), RedisReply::error(QByteArrayLiteral("ERR empty command")));
+        return;
+    }
+    if (d->state == State::Disconnected) {
+        d->postReply(std::move(callback),
+                     RedisReply::transportError(endpoint() + QStringLiteral(": not connected")));
+        return;
+    }
+    Pending pending;
+    pending.callback = std::move(callback);
+    pending.name = commandName(args);
+    pending.deadline = d->deadlineFromNow();
+    d->send(encodeCommand(args), std::move(pending));
+}
+
+void RedisConnection::pipeline(const QList<QList<QByteArray>> &commands,
+                               std::function<void(const QList<RedisReply> &)> callback) {
+    struct Collector {
+        QList<RedisReply> replies;
+        qsizetype left = 0;
+        std::function<void(const QList<RedisReply> &)> callback;
+    };
+    if (commands.isEmpty()) {
+        if (callback)
+            QTimer::singleShot(0, this, [callback = std::move(callback)]() { callback({}); });
+        return;
+    }
+    for (const auto &args : commands) {
+        if (args.isEmpty()) {
+            QList<RedisReply> replies(commands.size(),
+                                      RedisReply::error(QByteArrayLiteral("ERR empty command in pipeline")));
+            if (callback)
+                QTimer::singleShot(0, this,
+                                   [callback = std::move(callback), replies]() { callback(replies); });
+            return;
+        }
+    }
+    if (d->state == State::Disconnected) {
+        QList<RedisReply> replies(commands.size(),
+                                  RedisReply::transportError(endpoint() + QStringLiteral(": not connected")));
+        if (callback)
+            QTimer::singleShot(0, this, [callback = std::move(callback), replies]() { callback(replies); });
+        return;
+    }
+    auto collector = std::make_shared<Collector>();
+    collector->replies.resize(commands.size());
+    collector->left = commands.size();
+    collector->callback = std::move(callback);
+    QByteArray wire;
+    std::deque<Pending> pendings;
+    const qint64 deadline = d->deadlineFromNow();
+    for (qsizetype i = 0; i < commands.size(); ++i) {
+        wire += encodeCommand(commands.at(i));
+        Pending p;
+        p.name = commandName(commands.at(i));
+        p.deadline = deadline;
+        p.callback = [collector, i](const RedisReply &reply) {
+            collector->replies[i] = reply;
+            if (--collector->left == 0 && collector->callback)
+                collector->callback(collector->replies);
+        };
+        pendings.push_back(std::move(p));
+    }
+    if (d->state == State::Connected && d->handshakeDone) {
+        d->socket->write(wire);
+        for (Pending &p : pendings)
+            d->inFlight.push_back(std::move(p));
+    } else {
+        // Queued as one write (the first entry) plus empty writes that only hold their callbacks.
+        bool first = true;
+        for (Pending &p : pendings) {
+            d->queue.push_back({first ? wire : QByteArray(), std::move(p)});
+            first = false;
+        }
+    }
+    d->armCommandTimer();
+}
+
+void RedisConnection::eval(const LuaScript &script, const QList<QByteArray> &keys,
+                           const QList<QByteArray> &args, ReplyCallback callback) {
+    if (!script.isValid()) {
+        d->postReply(std::move(callback),
+                     RedisReply::error(QByteArrayLiteral("ERR empty Lua script (missing resource?)")));
+        return;
+    }
+    QList<QByteArray> tail;
+    tail.reserve(1 + keys.size() + args.size());
+    tail << QByteArray::number(keys.size()) << keys << args;
+    QList<QByteArray> evalsha = {QByteArrayLiteral("EVALSHA"), script.sha1()};
+    evalsha << tail;
+    QPointer<RedisConnection> self(this);
+    command(evalsha,
+            [self, source = script.source(), tail, callback = std::move(callback)](const RedisReply &reply) {
+                if (reply.isServerError() && reply.str.startsWith("NOSCRIPT") && self) {
+                    // EVAL runs the script and leaves it cached for the next EVALSHA.
+                    QList<QByteArray> evalArgs = {QByteArrayLiteral("EVAL"), source};
+                    evalArgs << tail;
+                    self->command(evalArgs, callback);
+                    return;
+                }
+                if (callback)
+                    callback(reply);
+            });
+}
+
+int RedisConnection::pendingCount() const {
+    return int((d->handshakeDone ? d->inFlight.size() : 0) + d->queue.size());
+}
+
+void RedisConnection::subscribe(const QByteArray &channel, std::function<void(const QByteArray &)> onMessage,
+                                std::function<void()> onSubscribed) {
+    d->pubsubUsed = true;
+    const bool known = d->subscriptions.contains(channel);
+    d->subscriptions.insert(channel, {std::move(onMessage), std::move(onSubscribed)});
+    if (!known && d->state == State::Connected && d->handshakeDone)
+        d->socket->write(encodeCommand({QByteArrayLiteral("SUBSCRIBE"), channel}));
+    // Otherwise the handshake subscribes to everything in `subscriptions`.
+}
+
+void RedisConnection::unsubscribe(const QByteArray &channel) {
+    if (d->subscriptions.remove(channel) == 0)
+        return;
+    if (d->state == State::Connected && d->handshakeDone)
+        d->socket->write(encodeCommand({QByteArrayLiteral("UNSUBSCRIBE"), channel}));
+}
+
+} // namespace semscope::redis

@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+
+namespace semscope::redis {
+
+// One command in RESP (an array of bulk strings), as hiredis' redisFormatCommandArgv writes it.
+// Binary-safe: arguments may hold any bytes, including NUL and CRLF.
+QByteArray encodeCommand(const QList<QByteArray> &args);
+
+} // namespace semscope::redis

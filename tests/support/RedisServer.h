@@ -1,0 +1,91 @@
+#pragma once
+
+#include "redis/ConnectionSettings.h"
+#include "redis/RedisReply.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+namespace semscope::redis {
+class RedisConnection;
+}
+
+namespace semscope::test {
+
+class TlsMaterial;
+
+// A real redis-server for tests: started on a free loopback port in its own temporary directory,
+// without persistence, and always stopped by PID (never by name, so parallel test runs do not hurt
+// each other).
+//
+// Options:
+// - tls: only the TLS port listens (`--port 0 --tls-port P`); a CA, a server certificate (SAN
+//   127.0.0.1, ::1, localhost) and a client certificate are made with openssl at start. The server
+//   requires client certificates (Redis' default), settings() carries them.
+// - unixSocket: the server also listens on <dir>/redis.sock; url() and settings() use it.
+// - aclUser/aclPassword: an ACL user with every permission is created and the `default` user is
+//   switched off, so an unauthenticated connection gets NOAUTH. settings() carries the credentials.
+// - extraArgs: appended to the redis-server command line (e.g. "--maxmemory", "10mb").
+//
+// DEBUG is enabled for local connections (`--enable-debug-command local`) so tests can make the
+// server slow (DEBUG SLEEP).
+class RedisServer {
+public:
+    struct Options {
+        bool tls = false;
+        bool unixSocket = false;
+        QString aclUser;
+        QString aclPassword;
+        QStringList extraArgs;
+    };
+
+    RedisServer();
+    ~RedisServer(); // stops the server (by PID)
+    RedisServer(const RedisServer &) = delete;
+    RedisServer &operator=(const RedisServer &) = delete;
+
+    // Picks a free loopback port, makes a temporary directory, starts redis-server and waits until
+    // it answers PING. False (and errorString()) on failure.
+    bool start(const Options &options);
+    bool start(); // plain TCP, no ACL
+    // SIGTERM by PID and wait; SIGKILL if it does not go.
+    void stop();
+    // SIGKILL by PID (a crash); the directory and port stay for restart().
+    void kill();
+    // Starts again on the same port with the same options (and TLS material).
+    bool restart();
+    bool isRunning() const;
+    qint64 pid() const;
+
+    quint16 port() const;
+    QString host() const; // "127.0.0.1"
+    QString unixSocketPath() const;
+    // redis://127.0.0.1:<port>, rediss://127.0.0.1:<port> with tls, unix://<path> with unixSocket.
+    // Credentials are not part of it.
+    QString url() const;
+    // Ready-to-use settings: transport, TLS files, ACL user and password.
+    redis::ConnectionSettings settings() const;
+
+    QString caFile() const;
+    QString certFile() const;
+    QString keyFile() const;
+    QString directory() const;
+    QString errorString() const;
+
+    // Synchronous helper for test set-up and inspection only: runs one command on a private
+    // connection with its own event loop (10 s timeout). Transport failures come back as
+    // TransportError replies.
+    redis::RedisReply command(const QList<QByteArray> &args);
+
+private:
+    bool launch();
+    QStringList arguments() const;
+
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace semscope::test
