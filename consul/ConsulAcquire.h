@@ -1,0 +1,58 @@
+#pragma once
+
+#include "ConsulClient.h"
+#include "PrefixView.h"
+#include "core/Cancellation.h"
+#include "core/SemaphoreStore.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+namespace semscope::consul {
+
+class ConsulSemaphoreStore;
+
+// One acquire of a Consul semaphore slot, following api.Semaphore (research/consul.md §1.4):
+// session (TTL, behaviour delete) -> read the prefix -> prune dead holders -> if a slot is free,
+// one /v1/txn that takes the contender key with the session and CASes `.lock` with the holder
+// added (in the dialect it was read, with its flags) -> otherwise write the contender key and wait
+// on a blocking query until the prefix changes. Deletes itself when done.
+class ConsulAcquire : public QObject {
+public:
+    ConsulAcquire(ConsulSemaphoreStore *store, const core::SemaphoreRef &ref,
+                  const core::AcquireRequest &request, core::Cancellation cancel,
+                  core::Callback<core::AcquireResult> done);
+    void start();
+
+private:
+    void createSession();
+    void read();
+    void onView(const PrefixView &view);
+    void take(const PrefixView &view, const QStringList &liveHolders, qint64 limit);
+    void writeContender(const PrefixView &view);
+    void fail(const QString &message);
+    void finish(core::AcquireResult result);
+    qint64 remainingMs() const;
+    void checkCancelled();
+
+    ConsulSemaphoreStore *m_store;
+    ConsulClient &m_client;
+    core::SemaphoreRef m_ref;
+    QString m_prefix;
+    core::AcquireRequest m_request;
+    core::Cancellation m_cancel;
+    core::Callback<core::AcquireResult> m_done;
+    QString m_sid;
+    bool m_contenderWritten = false;
+    quint64 m_waitIndex = 0;
+    int m_attempts = 0;
+    int m_raceRetries = 0;
+    int m_readRetries = 0;
+    bool m_finished = false;
+    std::optional<ConsulClient::RequestId> m_inflight;
+    QElapsedTimer m_elapsed;
+    QTimer m_cancelTimer;
+};
+
+} // namespace semscope::consul
