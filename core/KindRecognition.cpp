@@ -30,6 +30,15 @@ bool lockishName(const QByteArray &key) {
     return lower.contains("lock") || lower.contains("mutex");
 }
 
+bool semaphoreishName(const QByteArray &key) {
+    const QByteArray lower = key.toLower();
+    for (const char *word : {"sem", "lock", "mutex", "permit", "slot", "lease"}) {
+        if (lower.contains(word))
+            return true;
+    }
+    return false;
+}
+
 // "{X}:suffix" -> X, else empty.
 QByteArray braceBase(const QByteArray &key, const QByteArray &suffix) {
     if (key.size() > suffix.size() + 2 && key.startsWith('{') && key.endsWith(suffix)) {
@@ -266,6 +275,10 @@ void recognizeZset(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
     if (!zset || zset->type != "zset")
         return;
     const ScoreReading reading = readScores(zset->values, nowMs);
+    // Any ZSET could be data (a leaderboard, a queue): only time-like scores or a name that says
+    // "semaphore" make it one.
+    if (!reading.unit && !semaphoreishName(g.base))
+        return;
     const bool nodeName =
         g.base.startsWith(kNodeSemaphorePrefix) && g.base.size() > kNodeSemaphorePrefix.size();
     // swarthy's Semaphore stores the last refresh time (in the past); the seed's ZSET stores expiries.

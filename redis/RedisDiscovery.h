@@ -12,7 +12,8 @@ namespace semscope::redis {
 // found so far; `cancel` is checked between pages. Keys that look like a semaphore but are
 // malformed are listed with warnings, never dropped. `done` runs exactly once, on the thread that
 // owns `conn`. `conn` must outlive the walk.
-void discoverSemaphores(RedisConnection &conn, const core::DiscoverRequest &request, core::Cancellation cancel,
-                        core::Callback<core::DiscoverProgress> progress, core::Callback<core::DiscoverResult> done);
+void discoverSemaphores(RedisConnection &conn, const core::DiscoverRequest &request,
+                        core::Cancellation cancel, core::Callback<core::DiscoverProgress> progress,
+                        core::Callback<core::DiscoverResult> done);
 
 } // namespace semscope::redis

@@ -194,8 +194,9 @@ private Q_SLOTS:
                                                                   fp("i:counter", "string", {}, {}, "1"),
                                                                   fp("lock:i", "string", {}, {}, "x", -1)}
                                          << QStringLiteral("i") << QStringLiteral("lock:i has no TTL");
-        QTest::newRow("zset infinite scores") << QList<KeyFingerprint>{fp("j", "zset", {"a"}, {"inf"})}
-                                              << QStringLiteral("j") << QStringLiteral("non-numeric scores");
+        QTest::newRow("zset infinite scores")
+            << QList<KeyFingerprint>{fp("j-sem", "zset", {"a"}, {"inf"})} << QStringLiteral("j-sem")
+            << QStringLiteral("non-numeric scores");
         QTest::newRow("permit available garbage")
             << QList<KeyFingerprint>{fp("k", "string", {}, {}, "lots"),
                                      fp("{k}:timeout", "zset", {"x"}, {num(kNowMs)})}
@@ -223,7 +224,8 @@ private Q_SLOTS:
 
     void dataKeysAreNotSemaphores() {
         const QList<KeyFingerprint> keys{fp("user:1", "hash", {"name"}, {"x"}),
-                                         fp("key:1", "string", {}, {}, "42")};
+                                         fp("key:1", "string", {}, {}, "42"),
+                                         fp("leaderboard", "zset", {"ann", "bob"}, {"12", "40"})};
         QVERIFY(recognizeSemaphores(keys, kNowMs).isEmpty());
     }
 };

@@ -1,0 +1,253 @@
+#include "RedisDiscovery.h"
+
+#include "core/KindRecognition.h"
+#include "kinds/KindReplies.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QSet>
+#include <map>
+#include <memory>
+
+namespace semscope::redis {
+
+namespace {
+
+// Keys sampled per script call: large enough to keep round trips few, small enough that one call
+// never blocks the server noticeably.
+constexpr int kSampleBatch = 200;
+
+// State of one discovery walk, kept alive by the callbacks that still refer to it.
+struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
+    RedisConnection &conn;
+    core::DiscoverRequest request;
+    core::Cancellation cancel;
+    core::Callback<core::DiscoverProgress> progress;
+    core::Callback<core::DiscoverResult> done;
+    LuaScript sampleScript = LuaScript::fromResource(QStringLiteral("discovery_sample"));
+
+    qint64 serverNowAtStart = 0; // Redis TIME when the walk began
+    QElapsedTimer sinceStart;
+    qint64 scanned = 0;
+    qint64 total = -1;
+    // base name -> keys to sample (candidates seen by SCAN and their companions).
+    std::map<QByteArray, QSet<QByteArray>> groups;
+    QSet<QByteArray> redissonChannelNames; // N of every redisson_sc:{N} with subscribers
+    QList<core::DiscoveredSemaphore> found;
+    std::vector<QList<QByteArray>> batches;
+    size_t nextBatch = 0;
+    bool finished = false;
+
+    DiscoveryJob(RedisConnection &c, core::DiscoverRequest r, core::Cancellation cn,
+                 core::Callback<core::DiscoverProgress> p, core::Callback<core::DiscoverResult> d)
+        : conn(c)
+        , request(std::move(r))
+        , cancel(std::move(cn))
+        , progress(std::move(p))
+        , done(std::move(d)) {}
+
+    void finish(bool ok, const QString &error = {}) {
+        if (finished)
+            return;
+        finished = true;
+        core::DiscoverResult result;
+        result.ok = ok;
+        result.cancelled = cancel.isCancelled();
+        result.error = error;
+        result.semaphores = found;
+        result.scannedKeys = scanned;
+        done(result);
+    }
+
+    bool stopIfCancelled() {
+        if (!cancel.isCancelled())
+            return false;
+        finish(false, QStringLiteral("cancelled"));
+        return true;
+    }
+
+    void report(const QList<core::DiscoveredSemaphore> &newlyFound) {
+        if (!progress)
+            return;
+        core::DiscoverProgress p;
+        p.scannedKeys = scanned;
+        p.totalKeys = total;
+        p.found = newlyFound;
+        progress(p);
+    }
+
+    void addKey(const QByteArray &base, const QByteArray &key) {
+        if (!base.isEmpty())
+            groups[base].insert(key);
+    }
+
+    void start() {
+        // DBSIZE for the progress total; Redisson RSemaphores are bare integer strings that only
+        // their channel (while clients wait) tells apart from any other counter.
+        auto self = shared_from_this();
+        sinceStart.start();
+        conn.pipeline({{"DBSIZE"}, {"PUBSUB", "CHANNELS", "redisson_sc:*"}, {"TIME"}},
+                      [self](const QList<RedisReply> &replies) {
+                          if (replies.value(0).isTransportError()) {
+                              self->finish(false,
+                                           kinds::failureText(QStringLiteral("discovery"), replies.value(0)));
+                              return;
+                          }
+                          self->total = replies.value(0).toInteger().value_or(-1);
+                          const RedisReply &time = replies.value(2);
+                          self->serverNowAtStart = kinds::integerAt(time, 0).value_or(0) * 1000 +
+                                                   kinds::integerAt(time, 1).value_or(0) / 1000;
+                          for (const RedisReply &ch : replies.value(1).elements) {
+                              QByteArray n = ch.str.mid(int(qstrlen("redisson_sc:")));
+                              if (n.startsWith('{') && n.endsWith('}'))
+                                  n = n.mid(1, n.size() - 2);
+                              if (!n.isEmpty())
+                                  self->redissonChannelNames.insert(n);
+                          }
+                          self->scanPage("0");
+                      });
+    }
+
+    void scanPage(const QByteArray &cursor) {
+        if (stopIfCancelled())
+            return;
+        auto self = shared_from_this();
+        const QByteArray match = request.match.isEmpty() ? QByteArray("*") : request.match.toUtf8();
+        conn.command(
+            {"SCAN", cursor, "MATCH", match, "COUNT", QByteArray::number(std::max(10, request.batch))},
+            [self](const RedisReply &reply) { self->onScanPage(reply); });
+    }
+
+    void onScanPage(const RedisReply &reply) {
+        if (finished)
+            return;
+        if (reply.isError() || !reply.isArray() || reply.elements.size() < 2 ||
+            !reply.elements.at(1).isArray()) {
+            finish(false, kinds::failureText(QStringLiteral("SCAN"), reply));
+            return;
+        }
+        const QByteArray next = reply.elements.at(0).str;
+        QList<QByteArray> keys;
+        for (const RedisReply &k : reply.elements.at(1).elements)
+            keys << k.str;
+        const bool last = next == "0";
+        auto self = shared_from_this();
+        if (keys.isEmpty()) {
+            afterTypes(last);
+        } else {
+            QList<QList<QByteArray>> typeCommands;
+            typeCommands.reserve(keys.size());
+            for (const QByteArray &k : keys)
+                typeCommands.append({"TYPE", k});
+            conn.pipeline(typeCommands, [self, keys, last](const QList<RedisReply> &types) {
+                if (self->finished)
+                    return;
+                if (!types.isEmpty() && types.first().isTransportError()) {
+                    self->finish(false, kinds::failureText(QStringLiteral("TYPE"), types.first()));
+                    return;
+                }
+                for (qsizetype i = 0; i < keys.size(); ++i) {
+                    const QByteArray type = types.value(i).str;
+                    self->classify(keys.at(i), type);
+                }
+                self->afterTypes(last);
+            });
+        }
+        // The next page goes out right behind the TYPE pipeline: replies come back in order, so
+        // the types of this page are handled before the next page arrives.
+        if (!last && !cancel.isCancelled())
+            scanPage(next);
+        scanned += keys.size();
+    }
+
+    void classify(const QByteArray &key, const QByteArray &type) {
+        const core::KeyRole role = core::keyRole(key, type);
+        const bool redissonSemaphore = type == "string" && redissonChannelNames.contains(key);
+        if (!role.candidate && !redissonSemaphore)
+            return;
+        QByteArray base = role.base;
+        if (key.startsWith("lock:"))
+            base = key.mid(5); // may be the acquire lock of a fair semaphore
+        addKey(base, key);
+        for (const QByteArray &companion : core::companionKeys(key, type))
+            addKey(base, companion);
+    }
+
+    void afterTypes(bool last) {
+        report({});
+        if (!last)
+            return;
+        if (stopIfCancelled())
+            return;
+        // Redisson semaphores whose key SCAN did not return under MATCH are not added: MATCH rules.
+        QList<QByteArray> batch;
+        for (auto &[base, keys] : groups) {
+            for (const QByteArray &k : std::as_const(keys))
+                batch << k;
+            if (batch.size() >= kSampleBatch) {
+                batches.push_back(batch);
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty())
+            batches.push_back(batch);
+        groups.clear();
+        sampleNext();
+    }
+
+    void sampleNext() {
+        if (finished || stopIfCancelled())
+            return;
+        if (nextBatch >= batches.size()) {
+            finish(true);
+            return;
+        }
+        const QList<QByteArray> keys = batches.at(nextBatch++);
+        auto self = shared_from_this();
+        conn.eval(sampleScript, keys, {},
+                  [self, keys](const RedisReply &reply) { self->onSample(keys, reply); });
+    }
+
+    void onSample(const QList<QByteArray> &keys, const RedisReply &reply) {
+        if (finished)
+            return;
+        if (reply.isError() || !reply.isArray()) {
+            finish(false, kinds::failureText(QStringLiteral("reading key samples"), reply));
+            return;
+        }
+        QList<core::KeyFingerprint> fps;
+        fps.reserve(keys.size());
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            const RedisReply &e = kinds::elementAt(reply, int(i));
+            core::KeyFingerprint fp;
+            fp.key = keys.at(i);
+            fp.type = kinds::elementAt(e, 0).str;
+            fp.length = kinds::integerAt(e, 1).value_or(-1);
+            fp.pttl = kinds::integerAt(e, 2).value_or(-2);
+            fp.value = kinds::elementAt(e, 3).str;
+            for (const RedisReply &m : kinds::elementAt(e, 4).elements)
+                fp.members << m.str;
+            for (const RedisReply &v : kinds::elementAt(e, 5).elements)
+                fp.values << v.str;
+            fp.channelSeen = redissonChannelNames.contains(fp.key);
+            fps << fp;
+        }
+        const QList<core::DiscoveredSemaphore> batchFound =
+            core::recognizeSemaphores(fps, serverNowAtStart + sinceStart.elapsed(), request.kind);
+        found << batchFound;
+        report(batchFound);
+        sampleNext();
+    }
+};
+
+} // namespace
+
+void discoverSemaphores(RedisConnection &conn, const core::DiscoverRequest &request,
+                        core::Cancellation cancel, core::Callback<core::DiscoverProgress> progress,
+                        core::Callback<core::DiscoverResult> done) {
+    auto job = std::make_shared<DiscoveryJob>(conn, request, std::move(cancel), std::move(progress),
+                                              std::move(done));
+    job->start();
+}
+
+} // namespace semscope::redis

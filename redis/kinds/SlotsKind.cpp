@@ -1,0 +1,349 @@
+#include "SlotsKind.h"
+
+#include "KindReplies.h"
+#include "SeedKindSupport.h"
+
+#include <QHash>
+#include <QSet>
+
+namespace semscope::redis {
+
+using namespace kinds;
+
+namespace {
+
+QStringList keyNames(const QList<QByteArray> &keys) {
+    QStringList names;
+    for (const QByteArray &k : keys)
+        names << QString::fromUtf8(k);
+    return names;
+}
+
+QByteArray holderBytes(const QByteArray &raw, const QString &printable) {
+    return raw.isEmpty() ? printable.toUtf8() : raw;
+}
+
+} // namespace
+
+SlotsKind::SlotsKind()
+    : m_snapshot(LuaScript::fromResource(QStringLiteral("slots_snapshot")))
+    , m_acquire(LuaScript::fromResource(QStringLiteral("slots_acquire")))
+    , m_refresh(LuaScript::fromResource(QStringLiteral("slots_refresh")))
+    , m_release(LuaScript::fromResource(QStringLiteral("slots_release")))
+    , m_forceRelease(LuaScript::fromResource(QStringLiteral("slots_force_release")))
+    , m_purge(LuaScript::fromResource(QStringLiteral("slots_purge")))
+    , m_repair(LuaScript::fromResource(QStringLiteral("slots_repair"))) {}
+
+QList<QByteArray> SlotsKind::keysOf(const QString &name) const {
+    const QByteArray n = name.toUtf8();
+    return {n + "|list", n + "|map", n + "|lease"};
+}
+
+core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
+                                        const RedisReply &reply) {
+    if (reply.isError() || !reply.isArray() || reply.elements.size() < 9)
+        return failedSnapshot(ref, keys, QStringLiteral("reading the slot semaphore"), reply);
+    core::Snapshot snap;
+    snap.ref = ref;
+    snap.keys = keys;
+    const qint64 now = integerAt(reply, 0).value_or(0);
+    snap.serverNowMs = now;
+    const QByteArray listType = bytesAt(reply, 1), mapType = bytesAt(reply, 2), leaseType = bytesAt(reply, 3);
+    const QByteArray name = ref.name.toUtf8();
+    const bool listOk = checkType(name + "|list", listType, "list", snap.warnings);
+    const bool mapOk = checkType(name + "|map", mapType, "hash", snap.warnings);
+    checkType(name + "|lease", leaseType, "zset", snap.warnings);
+    const qint64 listLen = listOk ? integerAt(reply, 4).value_or(0) : 0;
+    const qint64 mapLen = mapOk ? integerAt(reply, 5).value_or(0) : 0;
+
+    // Free slots; duplicates and garbage are corruption worth a warning each.
+    QHash<qint64, int> freeCount;
+    const RedisReply &items = elementAt(reply, 6);
+    int garbageFree = 0;
+    for (const RedisReply &item : items.elements) {
+        const auto slot = strictInteger(item.str);
+        if (!slot || *slot < 1) {
+            ++garbageFree;
+            continue;
+        }
+        snap.freeSlots << *slot;
+        freeCount[*slot] += 1;
+    }
+    if (garbageFree > 0)
+        snap.warnings << QStringLiteral("%1 holds %2 entries that are not slot numbers")
+                             .arg(keys.value(0))
+                             .arg(garbageFree);
+    if (listLen > items.elements.size())
+        snap.warnings << QStringLiteral("%1 has %2 entries; only the first %3 were read")
+                             .arg(keys.value(0))
+                             .arg(listLen)
+                             .arg(items.elements.size());
+
+    // Leases (semscope-created semaphores only).
+    QHash<QByteArray, qint64> leases;
+    bool owned = false;
+    for (const auto &[member, score] : pairsAt(reply, 8)) {
+        if (member == kOwnedMarker) {
+            owned = true;
+            continue;
+        }
+        bool ok = false;
+        const double v = score.toDouble(&ok);
+        if (ok)
+            leases.insert(member, qint64(v));
+    }
+    snap.details.insert(QStringLiteral("lease"), owned);
+
+    // Holders.
+    const RedisReply &map = elementAt(reply, 7);
+    QHash<qint64, QStringList> holdersOfSlot;
+    qint64 maxSlot = 0;
+    for (qsizetype i = 0; i + 2 < map.elements.size(); i += 3) {
+        core::Holder h;
+        h.rawId = map.elements.at(i).str;
+        h.id = printableId(h.rawId);
+        const QByteArray value = map.elements.at(i + 1).str;
+        const qint64 valueLen = map.elements.at(i + 2).toInteger().value_or(value.size());
+        const auto slot = strictInteger(value);
+        if (!slot || *slot < 1) {
+            snap.warnings << QStringLiteral("%1: holder %2 maps to %3, not a slot number")
+                                 .arg(keys.value(1), h.id,
+                                      valueLen > 64 ? byteSize(valueLen)
+                                                    : QStringLiteral("\"%1\"").arg(QString::fromUtf8(value)));
+            h.state = core::HolderState::Stale;
+        } else {
+            h.slot = *slot;
+            h.rank = *slot;
+            holdersOfSlot[*slot] << h.id;
+            maxSlot = std::max(maxSlot, *slot);
+        }
+        if (leases.contains(h.rawId)) {
+            h.expiresAtMs = leases.value(h.rawId);
+            if (*h.expiresAtMs <= now)
+                h.state = core::HolderState::ExpiredPresent;
+        }
+        snap.holders << h;
+    }
+    if (mapLen > snap.holders.size())
+        snap.warnings << QStringLiteral("%1 has %2 holders; only the first %3 were read")
+                             .arg(keys.value(1))
+                             .arg(mapLen)
+                             .arg(snap.holders.size());
+    for (qint64 s : std::as_const(snap.freeSlots))
+        maxSlot = std::max(maxSlot, s);
+
+    // N: the profile's if given, else what the layout implies.
+    if (ref.profile.limit) {
+        snap.limit = *ref.profile.limit;
+        snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
+    } else if (listLen + mapLen > 0) {
+        snap.limit = std::max<qint64>(
+            maxSlot, qint64(QSet<qint64>(snap.freeSlots.cbegin(), snap.freeSlots.cend()).size()) +
+                         qint64(holdersOfSlot.size()));
+        snap.limitSource = core::LimitSource::Stored;
+    }
+
+    // Consistency checks of research §7 (A).
+    QList<qint64> duplicatesFree, inBoth, duplicateHeld;
+    for (auto it = freeCount.cbegin(); it != freeCount.cend(); ++it) {
+        if (it.value() > 1)
+            duplicatesFree << it.key();
+        if (holdersOfSlot.contains(it.key()))
+            inBoth << it.key();
+    }
+    for (auto it = holdersOfSlot.cbegin(); it != holdersOfSlot.cend(); ++it) {
+        if (it.value().size() > 1)
+            duplicateHeld << it.key();
+    }
+    if (!duplicatesFree.isEmpty())
+        snap.warnings << QStringLiteral("duplicate free slots in %1: %2 (repair drops them)")
+                             .arg(keys.value(0), numberRanges(duplicatesFree));
+    if (!inBoth.isEmpty())
+        snap.warnings << QStringLiteral("slots both free and held: %1 (repair drops them from the free list)")
+                             .arg(numberRanges(inBoth));
+    if (!duplicateHeld.isEmpty())
+        snap.warnings
+            << QStringLiteral("slots held by more than one holder: %1").arg(numberRanges(duplicateHeld));
+    if (snap.limit && listLen == items.elements.size() && mapLen == snap.holders.size()) {
+        QList<qint64> missing;
+        for (qint64 s = 1; s <= *snap.limit && missing.size() < 1000; ++s) {
+            if (!freeCount.contains(s) && !holdersOfSlot.contains(s))
+                missing << s;
+        }
+        if (!missing.isEmpty())
+            snap.warnings << QStringLiteral(
+                                 "slots neither free nor held (leaked): %1 (repair re-pushes them)")
+                                 .arg(numberRanges(missing));
+        if (listLen + mapLen > *snap.limit)
+            snap.warnings << QStringLiteral("%1 free + %2 held is more than the limit %3")
+                                 .arg(listLen)
+                                 .arg(mapLen)
+                                 .arg(*snap.limit);
+    }
+    // Holders beyond the limit, and the second holder of a doubly held slot, are over the limit.
+    QSet<qint64> seenSlots;
+    for (core::Holder &h : snap.holders) {
+        if (!h.slot)
+            continue;
+        const bool beyond = snap.limit && *h.slot > *snap.limit;
+        if (beyond || seenSlots.contains(*h.slot))
+            h.state = core::HolderState::OverLimit;
+        seenSlots.insert(*h.slot);
+    }
+    std::sort(snap.holders.begin(), snap.holders.end(), [](const core::Holder &a, const core::Holder &b) {
+        return a.slot.value_or(std::numeric_limits<qint64>::max()) <
+               b.slot.value_or(std::numeric_limits<qint64>::max());
+    });
+    return snap;
+}
+
+void SlotsKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+                         core::Callback<core::Snapshot> done) {
+    const QList<QByteArray> keys = keysOf(ref.name);
+    conn.eval(
+        m_snapshot, keys, {QByteArray::number(kSnapshotCap)},
+        [ref, keys, done](const RedisReply &reply) { done(parseSnapshot(ref, keyNames(keys), reply)); });
+}
+
+void SlotsKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+                           const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
+    const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;
+    const QList<QByteArray> keys = keysOf(ref.name);
+    const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(ref.profile.limit.value_or(0)),
+                                 QByteArray::number(std::max<qint64>(0, request.ttlMs))};
+    RedisConnection *c = &conn;
+    const bool wantHolders = request.waitMs <= 0; // a one-shot caller shows who holds the slots
+    conn.eval(m_acquire, keys, args,
+              [this, c, ref, holder, keys, wantHolders, done](const RedisReply &reply) {
+                  core::AcquireResult result;
+                  result.attempts = 1;
+                  const auto code = integerAt(reply, 0);
+                  if (reply.isError() || !code || *code == -2) {
+                      result.status = core::AcquireResult::Status::Error;
+                      result.error = code && *code == -2 ? QStringLiteral("acquire refused: ") +
+                                                               QString::fromUtf8(bytesAt(reply, 1))
+                                                         : failureText(QStringLiteral("acquire"), reply);
+                      done(result);
+                      return;
+                  }
+                  if (*code > 0) {
+                      result.status = core::AcquireResult::Status::Granted;
+                      result.grant.ref = ref;
+                      result.grant.holder = holder;
+                      result.grant.rawHolder = holder.toUtf8();
+                      result.grant.slot = *code;
+                      result.grant.rank = *code;
+                      const qint64 expiry = integerAt(reply, 1).value_or(-1);
+                      if (expiry > 0)
+                          result.grant.expiresAtMs = expiry;
+                      done(result);
+                      return;
+                  }
+                  result.status = core::AcquireResult::Status::Busy;
+                  if (*code == 0)
+                      result.error = QStringLiteral("%1 already holds slot %2")
+                                         .arg(holder)
+                                         .arg(integerAt(reply, 1).value_or(-1));
+                  const qint64 earliest = integerAt(reply, 2).value_or(-1);
+                  if (*code == -1 && earliest > 0)
+                      result.earliestExpiryMs = earliest;
+                  if (!wantHolders) {
+                      done(result);
+                      return;
+                  }
+                  c->eval(m_snapshot, keys, {QByteArray::number(kSnapshotCap)},
+                          [ref, keys, result, done](const RedisReply &snapReply) mutable {
+                              const core::Snapshot snap = parseSnapshot(ref, keyNames(keys), snapReply);
+                              result.holders = snap.holders;
+                              if (snap.serverNowMs > 0 && result.earliestExpiryMs)
+                                  result.retryAfterMs =
+                                      std::max<qint64>(0, *result.earliestExpiryMs - snap.serverNowMs);
+                              done(result);
+                          });
+              });
+}
+
+void SlotsKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+                        core::Callback<core::RefreshResult> done) {
+    const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
+                                 grant.slot ? QByteArray::number(*grant.slot) : QByteArray(),
+                                 QByteArray::number(std::max<qint64>(0, ttlMs))};
+    conn.eval(m_refresh, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+        core::RefreshResult result;
+        const auto code = integerAt(reply, 0);
+        if (reply.isError() || !code) {
+            result.error = failureText(QStringLiteral("refresh"), reply);
+        } else if (*code == 1) {
+            result.status = core::RefreshResult::Status::Ok;
+            const qint64 expiry = integerAt(reply, 1).value_or(-1);
+            if (expiry > 0)
+                result.expiresAtMs = expiry;
+        } else {
+            result.status = core::RefreshResult::Status::Lost;
+        }
+        done(result);
+    });
+}
+
+void SlotsKind::release(RedisConnection &conn, const core::Grant &grant,
+                        core::Callback<core::ReleaseResult> done) {
+    const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
+                                 grant.slot ? QByteArray::number(*grant.slot) : QByteArray()};
+    conn.eval(m_release, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+        core::ReleaseResult result;
+        if (reply.isError() || !reply.toInteger()) {
+            result.error = failureText(QStringLiteral("release"), reply);
+        } else {
+            result.status = *reply.toInteger() == 1 ? core::ReleaseResult::Status::Ok
+                                                    : core::ReleaseResult::Status::NotHeld;
+        }
+        done(result);
+    });
+}
+
+void SlotsKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+                             const core::Holder &observed, std::optional<qint64> observedVersion,
+                             core::Callback<core::ForceReleaseResult> done) {
+    if (!observed.slot) {
+        done({core::ForceReleaseResult::Status::Error,
+              QStringLiteral("force-release of %1 needs the slot it was seen holding").arg(observed.id)});
+        return;
+    }
+    const QList<QByteArray> args{holderBytes(observed.rawId, observed.id),
+                                 QByteArray::number(*observed.slot)};
+    const QString id = observed.id;
+    const qint64 slot = *observed.slot;
+    conn.eval(m_forceRelease, keysOf(ref.name), args, [id, slot, done](const RedisReply &reply) {
+        done(forceReleaseFromReply(reply, id, QStringLiteral("was seen with slot %1").arg(slot)));
+    });
+}
+
+void SlotsKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+                             core::Callback<core::MaintenanceResult> done) {
+    conn.eval(m_purge, keysOf(ref.name), {}, [done](const RedisReply &reply) {
+        if (reply.isError() || !reply.toInteger()) {
+            done({false, 0, failureText(QStringLiteral("purge"), reply)});
+            return;
+        }
+        const qint64 n = *reply.toInteger();
+        done({true, n, QStringLiteral("reclaimed %1 holders whose lease ran out").arg(n)});
+    });
+}
+
+void SlotsKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+                       core::Callback<core::MaintenanceResult> done) {
+    conn.eval(m_repair, keysOf(ref.name), {QByteArray::number(ref.profile.limit.value_or(0))},
+              [done](const RedisReply &reply) {
+                  const auto code = integerAt(reply, 0);
+                  const QString message = QString::fromUtf8(bytesAt(reply, 1));
+                  if (reply.isError() || !code) {
+                      done({false, 0, failureText(QStringLiteral("repair"), reply)});
+                  } else if (*code < 0) {
+                      done({false, 0, QStringLiteral("repair refused: ") + message});
+                  } else {
+                      done({true, *code, message});
+                  }
+              });
+}
+
+} // namespace semscope::redis

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "redis/RedisKind.h"
+
+namespace semscope::redis {
+
+// The Lua slot semaphore of seed 000, for a semaphore R:
+//   R|list   LIST of free slot numbers (1..N)
+//   R|map    HASH holder -> slot number
+//   R|lease  ZSET holder -> lease expiry (ms, Redis clock), plus the member "semscope:owned" (score
+//            +inf): only on semaphores semscope initialised itself. Foreign semaphores have no TTL
+//            and are never annotated.
+// N is not stored: HLEN + LLEN once initialised, else the profile's limit. The acquire script does
+// what the seed's does (RPUSH missing slots up to N, LPOP, HSET) with every key passed in KEYS, so
+// the seed's clients and semscope can share a semaphore.
+class SlotsKind : public RedisKind {
+public:
+    SlotsKind();
+
+    core::Kind kind() const override { return core::Kind::Slots; }
+    QList<QByteArray> keysOf(const QString &name) const override;
+
+    void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+                  core::Callback<core::Snapshot> done) override;
+    void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                    core::Callback<core::AcquireResult> done) override;
+    void refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+                 core::Callback<core::RefreshResult> done) override;
+    void release(RedisConnection &conn, const core::Grant &grant,
+                 core::Callback<core::ReleaseResult> done) override;
+    void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+                      std::optional<qint64> observedVersion,
+                      core::Callback<core::ForceReleaseResult> done) override;
+    void purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+                      core::Callback<core::MaintenanceResult> done) override;
+    void repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+                core::Callback<core::MaintenanceResult> done) override;
+
+    // Parses the reply of slots_snapshot.lua (public for tests of the bad-data rules).
+    static core::Snapshot parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
+                                        const RedisReply &reply);
+
+    static constexpr const char *kOwnedMarker = "semscope:owned";
+
+private:
+    LuaScript m_snapshot;
+    LuaScript m_acquire;
+    LuaScript m_refresh;
+    LuaScript m_release;
+    LuaScript m_forceRelease;
+    LuaScript m_purge;
+    LuaScript m_repair;
+};
+
+} // namespace semscope::redis

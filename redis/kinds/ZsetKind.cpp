@@ -1,0 +1,271 @@
+#include "ZsetKind.h"
+
+#include "KindReplies.h"
+#include "SeedKindSupport.h"
+#include "core/KindRecognition.h"
+
+#include <cmath>
+
+namespace semscope::redis {
+
+using namespace kinds;
+
+namespace {
+
+QByteArray holderBytes(const QByteArray &raw, const QString &printable) {
+    return raw.isEmpty() ? printable.toUtf8() : raw;
+}
+
+} // namespace
+
+ZsetKind::ZsetKind()
+    : m_snapshot(LuaScript::fromResource(QStringLiteral("zset_snapshot")))
+    , m_acquire(LuaScript::fromResource(QStringLiteral("zset_acquire")))
+    , m_refresh(LuaScript::fromResource(QStringLiteral("zset_refresh")))
+    , m_release(LuaScript::fromResource(QStringLiteral("zset_release")))
+    , m_forceRelease(LuaScript::fromResource(QStringLiteral("zset_force_release")))
+    , m_purge(LuaScript::fromResource(QStringLiteral("zset_purge"))) {}
+
+QList<QByteArray> ZsetKind::keysOf(const QString &name) const {
+    return {name.toUtf8()};
+}
+
+QByteArray ZsetKind::unitArgument(core::ScoreUnit unit) {
+    switch (unit) {
+    case core::ScoreUnit::Seconds:
+        return "s";
+    case core::ScoreUnit::Milliseconds:
+        return "ms";
+    case core::ScoreUnit::Auto:
+        break;
+    }
+    return "auto";
+}
+
+core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
+                                       const RedisReply &reply, Scores scores) {
+    if (reply.isError() || !reply.isArray() || reply.elements.size() < 5)
+        return failedSnapshot(ref, keys, QStringLiteral("reading the ZSET"), reply);
+    core::Snapshot snap;
+    snap.ref = ref;
+    snap.keys = keys;
+    const qint64 now = integerAt(reply, 0).value_or(0);
+    snap.serverNowMs = now;
+    const QByteArray type = bytesAt(reply, 1);
+    if (!checkType(keys.value(0).toUtf8(), type, "zset", snap.warnings) || type == "none")
+        return snap;
+    const qint64 card = integerAt(reply, 2).value_or(0);
+    const qint64 pttl = integerAt(reply, 4).value_or(-2);
+    const auto entries = pairsAt(reply, 3);
+
+    QList<QByteArray> rawScores;
+    for (const auto &e : entries)
+        rawScores << e.second;
+    const core::ScoreReading reading = core::readScores(rawScores, now);
+    core::ScoreUnit unit = ref.profile.scoreUnit;
+    if (unit == core::ScoreUnit::Auto) {
+        unit = reading.unit.value_or(core::ScoreUnit::Milliseconds);
+        snap.details.insert(QStringLiteral("score_unit_inferred"), true);
+    }
+    snap.details.insert(QStringLiteral("score_unit"),
+                        unit == core::ScoreUnit::Seconds ? QStringLiteral("s") : QStringLiteral("ms"));
+    if (reading.nonNumeric)
+        snap.warnings << QStringLiteral("%1 has non-numeric (infinite) scores").arg(keys.value(0));
+    if (reading.mixedUnits)
+        snap.warnings << QStringLiteral("%1 mixes second and millisecond scores").arg(keys.value(0));
+
+    std::optional<qint64> timeout = ref.profile.timeoutMs;
+    if (scores == Scores::RefreshTime) {
+        if (!timeout && pttl > 0 && !entries.isEmpty()) {
+            // Every acquire and refresh resets both the newest score and the key's PEXPIRE.
+            double newest = 0;
+            for (const auto &e : entries)
+                newest = std::max(newest, e.second.toDouble());
+            timeout = pttl + (now - core::scoreToMs(newest, unit));
+            snap.details.insert(QStringLiteral("timeout_inferred"), true);
+        }
+        if (timeout)
+            snap.details.insert(QStringLiteral("timeout_ms"), *timeout);
+        else
+            snap.warnings << QStringLiteral(
+                "the lock timeout is not stored: set it in the profile to see expiries");
+    } else if (pttl >= 0) {
+        snap.details.insert(QStringLiteral("key_pttl_ms"), pttl);
+    }
+
+    if (ref.profile.limit) {
+        snap.limit = *ref.profile.limit;
+        snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
+    } else {
+        snap.warnings << QStringLiteral("the limit is not stored in Redis: set it in the profile");
+    }
+
+    qint64 rank = 0, live = 0;
+    for (const auto &[member, score] : entries) {
+        core::Holder h;
+        h.rawId = member;
+        h.id = printableId(member);
+        h.rank = rank++;
+        h.details.insert(QStringLiteral("score"), QString::fromLatin1(score));
+        bool ok = false;
+        const double v = score.toDouble(&ok);
+        if (!ok || !std::isfinite(v)) {
+            h.state = core::HolderState::Stale;
+            snap.holders << h;
+            continue;
+        }
+        const qint64 ms = core::scoreToMs(v, unit);
+        if (scores == Scores::Expiry) {
+            h.expiresAtMs = ms;
+        } else {
+            h.acquiredAtMs = ms; // last acquire or refresh
+            if (timeout)
+                h.expiresAtMs = ms + *timeout;
+        }
+        if (h.expiresAtMs && *h.expiresAtMs <= now)
+            h.state = core::HolderState::ExpiredPresent;
+        else if (snap.limit && live++ >= *snap.limit)
+            h.state = core::HolderState::OverLimit;
+        snap.holders << h;
+    }
+    if (card > entries.size())
+        snap.warnings << QStringLiteral("%1 has %2 entries; only the first %3 were read")
+                             .arg(keys.value(0))
+                             .arg(card)
+                             .arg(entries.size());
+    const qint64 over = snap.countInState(core::HolderState::OverLimit);
+    if (over > 0)
+        snap.warnings << QStringLiteral("%1 more live holders than the limit %2").arg(over).arg(*snap.limit);
+    return snap;
+}
+
+void ZsetKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+                        core::Callback<core::Snapshot> done) {
+    conn.eval(m_snapshot, keysOf(ref.name), {QByteArray::number(kSnapshotCap)},
+              [ref, done](const RedisReply &reply) {
+                  done(parseSnapshot(ref, {ref.name}, reply, Scores::Expiry));
+              });
+}
+
+void ZsetKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+                          const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
+    if (!ref.profile.limit || *ref.profile.limit < 1) {
+        core::AcquireResult result;
+        result.error =
+            QStringLiteral("acquire refused: the ZSET semaphore %1 does not store its limit; give one "
+                           "(--limit, or the profile)")
+                .arg(ref.name);
+        done(result);
+        return;
+    }
+    const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;
+    const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(*ref.profile.limit),
+                                 QByteArray::number(std::max<qint64>(1, request.ttlMs)),
+                                 unitArgument(ref.profile.scoreUnit)};
+    RedisConnection *c = &conn;
+    const bool wantHolders = request.waitMs <= 0;
+    conn.eval(m_acquire, keysOf(ref.name), args,
+              [this, c, ref, holder, wantHolders, done](const RedisReply &reply) {
+                  core::AcquireResult result;
+                  result.attempts = 1;
+                  const auto code = integerAt(reply, 0);
+                  if (reply.isError() || !code || *code == -2) {
+                      result.error = code && *code == -2 ? QStringLiteral("acquire refused: ") +
+                                                               QString::fromUtf8(bytesAt(reply, 1))
+                                                         : failureText(QStringLiteral("acquire"), reply);
+                      done(result);
+                      return;
+                  }
+                  if (*code == 1) {
+                      result.status = core::AcquireResult::Status::Granted;
+                      result.grant.ref = ref;
+                      result.grant.holder = holder;
+                      result.grant.rawHolder = holder.toUtf8();
+                      result.grant.expiresAtMs = integerAt(reply, 1);
+                      result.grant.rank = integerAt(reply, 2);
+                      done(result);
+                      return;
+                  }
+                  result.status = core::AcquireResult::Status::Busy;
+                  if (*code == 0)
+                      result.error = QStringLiteral("%1 already holds a slot").arg(holder);
+                  const qint64 earliest = integerAt(reply, 1).value_or(-1);
+                  if (earliest > 0)
+                      result.earliestExpiryMs = earliest;
+                  if (!wantHolders) {
+                      done(result);
+                      return;
+                  }
+                  c->eval(m_snapshot, keysOf(ref.name), {QByteArray::number(kSnapshotCap)},
+                          [ref, result, done](const RedisReply &snapReply) mutable {
+                              const core::Snapshot snap =
+                                  parseSnapshot(ref, {ref.name}, snapReply, Scores::Expiry);
+                              result.holders = snap.holders;
+                              if (result.earliestExpiryMs && snap.serverNowMs > 0)
+                                  result.retryAfterMs =
+                                      std::max<qint64>(0, *result.earliestExpiryMs - snap.serverNowMs);
+                              done(result);
+                          });
+              });
+}
+
+void ZsetKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+                       core::Callback<core::RefreshResult> done) {
+    const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
+                                 QByteArray::number(std::max<qint64>(1, ttlMs)),
+                                 unitArgument(grant.ref.profile.scoreUnit)};
+    conn.eval(m_refresh, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+        core::RefreshResult result;
+        const auto code = integerAt(reply, 0);
+        if (reply.isError() || !code) {
+            result.error = failureText(QStringLiteral("refresh"), reply);
+        } else if (*code == 1) {
+            result.status = core::RefreshResult::Status::Ok;
+            result.expiresAtMs = integerAt(reply, 1);
+        } else {
+            result.status = core::RefreshResult::Status::Lost;
+        }
+        done(result);
+    });
+}
+
+void ZsetKind::release(RedisConnection &conn, const core::Grant &grant,
+                       core::Callback<core::ReleaseResult> done) {
+    conn.eval(m_release, keysOf(grant.ref.name), {holderBytes(grant.rawHolder, grant.holder)},
+              [done](const RedisReply &reply) {
+                  core::ReleaseResult result;
+                  if (reply.isError() || !reply.toInteger())
+                      result.error = failureText(QStringLiteral("release"), reply);
+                  else
+                      result.status = *reply.toInteger() == 1 ? core::ReleaseResult::Status::Ok
+                                                              : core::ReleaseResult::Status::NotHeld;
+                  done(result);
+              });
+}
+
+void ZsetKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+                            const core::Holder &observed, std::optional<qint64> observedVersion,
+                            core::Callback<core::ForceReleaseResult> done) {
+    // The score the operator saw identifies the acquisition: a re-acquire or refresh changes it.
+    const QByteArray score = observed.details.value(QStringLiteral("score")).toString().toLatin1();
+    const QString id = observed.id;
+    conn.eval(m_forceRelease, keysOf(ref.name), {holderBytes(observed.rawId, observed.id), score},
+              [id, done](const RedisReply &reply) {
+                  done(forceReleaseFromReply(reply, id, QStringLiteral("re-acquired or refreshed, score")));
+              });
+}
+
+void ZsetKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+                            core::Callback<core::MaintenanceResult> done) {
+    conn.eval(m_purge, keysOf(ref.name), {unitArgument(ref.profile.scoreUnit)},
+              [done](const RedisReply &reply) {
+                  if (reply.isError() || !reply.toInteger()) {
+                      done({false, 0, failureText(QStringLiteral("purge"), reply)});
+                      return;
+                  }
+                  const qint64 n = *reply.toInteger();
+                  done({true, n, QStringLiteral("removed %1 expired holders").arg(n)});
+              });
+}
+
+} // namespace semscope::redis
