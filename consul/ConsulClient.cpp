@@ -14,7 +14,7 @@
 #include <QUrlQuery>
 #include <limits>
 
-Q_LOGGING_CATEGORY(lcConsulHttp, "semscope.consul.http")
+Q_LOGGING_CATEGORY(lcConsulHttp, "semscope.consul.http", QtInfoMsg)
 
 namespace semscope::consul {
 

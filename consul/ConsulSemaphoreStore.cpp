@@ -8,7 +8,7 @@
 #include <QLoggingCategory>
 #include <QTimer>
 
-Q_LOGGING_CATEGORY(lcConsulStore, "semscope.consul.store")
+Q_LOGGING_CATEGORY(lcConsulStore, "semscope.consul.store", QtInfoMsg)
 
 namespace semscope::consul {
 
