@@ -1,0 +1,44 @@
+#pragma once
+
+#include "Distribution.h"
+#include "core/SemaphoreTypes.h"
+
+#include <QString>
+#include <optional>
+
+namespace semscope::core {
+
+// Everything one load-test run needs besides the stores themselves.
+struct LoadTestConfig {
+    SemaphoreRef ref; // kind and name; ref.profile.limit is set from `limit` by normalized()
+    int limit = 5;
+    int clients = 10;    // virtual clients
+    int connections = 1; // stores (each with its own connection), shared round-robin by clients
+    int threads = 0;     // worker threads, each with its own event loop; 0: min(connections, cores)
+    Distribution hold = Distribution::fixed(0);
+    Distribution think = Distribution::fixed(0);
+    // Pause after a Busy reply in try-once mode before the client asks again.
+    Distribution retry = Distribution::uniform(1'000'000, 5'000'000);
+    qint64 ttlMs = 10'000;
+    qint64 refreshIntervalMs = 0; // 0: a third of the TTL
+    qint64 waitMs = 0;            // 0: try once (then retry after `retry`); >0: waiting acquire
+    qint64 durationMs = 10'000;   // used when `ops` is 0
+    qint64 ops = 0;               // >0: stop after this many acquire/release pairs
+    double crashRate = 0.0;       // share of clients that crash once while holding
+    qint64 skewMs = 0;            // each client's clock is off by a value drawn from [-skew, +skew]
+    quint64 seed = 0;             // 0: random
+    // Longest a run may take to let clients release and outstanding calls come back after the end.
+    qint64 drainTimeoutMs = 15'000;
+    // Ask the first store to set the limit before the run (kinds that store their limit).
+    bool setLimitFirst = false;
+    QString holderPrefix; // empty: "lt-<random>"; holders are "<prefix>-c<client>"
+
+    qint64 effectiveRefreshIntervalMs() const;
+    int effectiveThreads() const;
+    // Clamps and fills in derived values (limit into ref.profile, defaults).
+    LoadTestConfig normalized() const;
+    // Empty when usable, otherwise one line saying what is wrong.
+    QString validate() const;
+};
+
+} // namespace semscope::core

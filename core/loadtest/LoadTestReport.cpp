@@ -1,0 +1,187 @@
+#include "LoadTestReport.h"
+
+#include "core/Kind.h"
+
+#include <QJsonArray>
+#include <QTextStream>
+#include <cmath>
+
+namespace semscope::core {
+
+namespace {
+
+double ms(qint64 ns) {
+    return static_cast<double>(ns) / 1e6;
+}
+
+double round3(double v) {
+    return std::round(v * 1000.0) / 1000.0;
+}
+
+QJsonObject histogramJson(const LatencyHistogram &h) {
+    return QJsonObject{
+        {QStringLiteral("count"), h.count()},
+        {QStringLiteral("p50_ms"), round3(h.percentileMs(50))},
+        {QStringLiteral("p90_ms"), round3(h.percentileMs(90))},
+        {QStringLiteral("p99_ms"), round3(h.percentileMs(99))},
+        {QStringLiteral("max_ms"), round3(h.maxMs())},
+        {QStringLiteral("mean_ms"), round3(h.meanNs() / 1e6)},
+    };
+}
+
+} // namespace
+
+QJsonObject LoadTestReport::toJson() const {
+    QJsonObject o;
+    o[QStringLiteral("run")] = label;
+    o[QStringLiteral("ok")] = ok;
+    o[QStringLiteral("cancelled")] = cancelled;
+    if (!error.isEmpty())
+        o[QStringLiteral("error")] = error;
+    if (!endpoint.isEmpty())
+        o[QStringLiteral("endpoint")] = endpoint;
+
+    QJsonObject cfg;
+    cfg[QStringLiteral("kind")] = kindName(config.ref.kind);
+    cfg[QStringLiteral("name")] = config.ref.name;
+    cfg[QStringLiteral("limit")] = config.limit;
+    cfg[QStringLiteral("clients")] = config.clients;
+    cfg[QStringLiteral("connections")] = config.connections;
+    cfg[QStringLiteral("threads")] = config.threads;
+    cfg[QStringLiteral("hold")] = config.hold.toString();
+    cfg[QStringLiteral("think")] = config.think.toString();
+    cfg[QStringLiteral("ttl_ms")] = config.ttlMs;
+    cfg[QStringLiteral("refresh_ms")] = config.refreshIntervalMs;
+    cfg[QStringLiteral("wait_ms")] = config.waitMs;
+    if (config.ops > 0)
+        cfg[QStringLiteral("ops")] = config.ops;
+    else
+        cfg[QStringLiteral("duration_ms")] = config.durationMs;
+    cfg[QStringLiteral("crash_rate")] = config.crashRate;
+    cfg[QStringLiteral("skew_ms")] = config.skewMs;
+    o[QStringLiteral("config")] = cfg;
+
+    // The headline figures scripts look for, flat at the top level.
+    o[QStringLiteral("elapsed_ms")] = elapsedMs;
+    o[QStringLiteral("grants")] = grants;
+    o[QStringLiteral("releases")] = releases;
+    o[QStringLiteral("attempts")] = attempts;
+    o[QStringLiteral("busy_replies")] = busyReplies;
+    o[QStringLiteral("errors")] = errors;
+    o[QStringLiteral("refreshes")] = refreshes;
+    o[QStringLiteral("lost_refreshes")] = lostRefreshes;
+    o[QStringLiteral("not_held_releases")] = notHeldReleases;
+    o[QStringLiteral("pairs_per_s")] = round3(pairsPerSecond);
+    o[QStringLiteral("attempts_per_grant")] = round3(attemptsPerGrant);
+    o[QStringLiteral("acquire_p50_ms")] = round3(acquireWait.percentileMs(50));
+    o[QStringLiteral("acquire_p90_ms")] = round3(acquireWait.percentileMs(90));
+    o[QStringLiteral("acquire_p99_ms")] = round3(acquireWait.percentileMs(99));
+    o[QStringLiteral("acquire_max_ms")] = round3(acquireWait.maxMs());
+    o[QStringLiteral("jain_fairness")] = round3(fairness.jainIndex);
+    o[QStringLiteral("longest_wait_ms")] = round3(ms(longestWaitNs));
+    o[QStringLiteral("over_admissions")] = safety.overAdmissions;
+    o[QStringLiteral("over_admitted_ms")] = round3(ms(safety.overAdmittedNs));
+    o[QStringLiteral("max_concurrent_holders")] = safety.maxConcurrentHolders;
+    o[QStringLiteral("token_violations")] = safety.tokenViolations;
+    o[QStringLiteral("tokens_checked")] = safety.tokensChecked;
+    o[QStringLiteral("crashes")] = recovery.crashes;
+    o[QStringLiteral("crashes_recovered")] = recovery.recovered;
+    o[QStringLiteral("recovery_max_ms")] = round3(ms(recovery.maxRecoveryNs));
+    o[QStringLiteral("slots_leaked")] = static_cast<qint64>(recovery.leakedHolders.size());
+
+    o[QStringLiteral("acquire_wait")] = histogramJson(acquireWait);
+    o[QStringLiteral("acquire_call")] = histogramJson(acquireLatency);
+    o[QStringLiteral("release_call")] = histogramJson(releaseLatency);
+    o[QStringLiteral("fairness")] = QJsonObject{
+        {QStringLiteral("jain"), round3(fairness.jainIndex)},
+        {QStringLiteral("clients"), fairness.clients},
+        {QStringLiteral("min_grants"), fairness.minGrants},
+        {QStringLiteral("max_grants"), fairness.maxGrants},
+        {QStringLiteral("starved_clients"), fairness.starvedClients},
+    };
+
+    QJsonArray episodes;
+    for (const OverAdmission &e : safety.episodes)
+        episodes.append(QJsonObject{
+            {QStringLiteral("at_ms"), round3(ms(e.atNs))},
+            {QStringLiteral("until_ms"), round3(ms(e.untilNs))},
+            {QStringLiteral("max_holders"), e.maxHolders},
+            {QStringLiteral("holder_count"), e.holderCount},
+            {QStringLiteral("holders"), QJsonArray::fromStringList(e.holders)},
+        });
+    o[QStringLiteral("over_admission_episodes")] = episodes;
+
+    QJsonArray violations;
+    for (const TokenViolation &v : safety.violations)
+        violations.append(QJsonObject{
+            {QStringLiteral("at_ms"), round3(ms(v.atNs))},
+            {QStringLiteral("holder"), v.holder},
+            {QStringLiteral("token"), v.token},
+            {QStringLiteral("earlier_holder"), v.earlierHolder},
+            {QStringLiteral("earlier_token"), v.earlierToken},
+        });
+    o[QStringLiteral("token_violation_list")] = violations;
+
+    QJsonArray recoveries;
+    for (qint64 r : recovery.recoveryNs)
+        recoveries.append(round3(ms(r)));
+    o[QStringLiteral("recovery_ms")] = recoveries;
+    o[QStringLiteral("leaked_holders")] = QJsonArray::fromStringList(recovery.leakedHolders);
+    if (!errorSamples.isEmpty())
+        o[QStringLiteral("error_samples")] = QJsonArray::fromStringList(errorSamples);
+    return o;
+}
+
+QString LoadTestReport::csvHeader() {
+    return QStringLiteral(
+        "run,elapsed_ms,pairs_per_s,acquire_p50_ms,acquire_p90_ms,acquire_p99_ms,acquire_max_ms,"
+        "grants,attempts,busy_replies,errors,crashes,holders,max_holders,limit,over_admissions\n");
+}
+
+QString LoadTestReport::timelineCsv() const {
+    QString out;
+    QTextStream s(&out);
+    // Labels come from a fixed list of kind and scenario names; quote anyway in case that changes.
+    const QString run = QLatin1Char('"') + QString(label).replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+                        QLatin1Char('"');
+    for (const LoadTestProgress &p : timeline) {
+        s << run << ',' << p.elapsedMs << ',' << round3(p.pairsPerSecond) << ',' << round3(p.acquireP50Ms)
+          << ',' << round3(p.acquireP90Ms) << ',' << round3(p.acquireP99Ms) << ',' << round3(p.acquireMaxMs)
+          << ',' << p.grants << ',' << p.attempts << ',' << p.busyReplies << ',' << p.errors << ','
+          << p.crashes << ',' << p.holders << ',' << p.maxHolders << ',' << p.limit << ',' << p.overAdmissions
+          << '\n';
+    }
+    return out;
+}
+
+QString LoadTestReport::summaryText() const {
+    QString out;
+    QTextStream s(&out);
+    s.setRealNumberNotation(QTextStream::FixedNotation);
+    s.setRealNumberPrecision(2);
+    s << label << ": " << grants << " grants in " << elapsedMs << " ms = " << pairsPerSecond << " pairs/s, "
+      << attemptsPerGrant << " attempts/grant\n";
+    s << "  acquire wait p50 " << acquireWait.percentileMs(50) << " ms, p90 " << acquireWait.percentileMs(90)
+      << " ms, p99 " << acquireWait.percentileMs(99) << " ms, max " << acquireWait.maxMs() << " ms\n";
+    s << "  fairness (Jain) " << fairness.jainIndex << ", longest wait " << ms(longestWaitNs)
+      << " ms, busy replies " << busyReplies << ", errors " << errors << "\n";
+    s << "  safety: " << safety.overAdmissions << " over-admissions (max " << safety.maxConcurrentHolders
+      << " holders at once, limit " << config.limit << "), " << safety.tokenViolations
+      << " token violations\n";
+    if (recovery.crashes > 0) {
+        s << "  crashes: " << recovery.crashes << ", slots back: " << recovery.recovered << " (slowest "
+          << ms(recovery.maxRecoveryNs) << " ms), leaked: " << recovery.leakedHolders.size() << "\n";
+    }
+    if (!safety.episodes.isEmpty()) {
+        const OverAdmission &e = safety.episodes.first();
+        s << "  first over-admission at " << ms(e.atNs) << " ms: " << e.maxHolders << " holders ("
+          << e.holders.join(QStringLiteral(", ")) << ")\n";
+    }
+    for (const QString &e : errorSamples)
+        s << "  error: " << e << "\n";
+    if (!error.isEmpty())
+        s << "  failed: " << error << "\n";
+    return out;
+}
+
+} // namespace semscope::core
