@@ -15,8 +15,8 @@
 namespace semscope::test {
 
 template <typename T>
-T awaitKind(const std::function<void(std::function<void(T)>)> &issue, bool *answered = nullptr, int timeoutMs = 20000)
-{
+T awaitKind(const std::function<void(std::function<void(T)>)> &issue, bool *answered = nullptr,
+            int timeoutMs = 20000) {
     auto out = std::make_shared<std::optional<T>>();
     issue([out](T value) { *out = std::move(value); });
     waitFor([out] { return out->has_value(); }, timeoutMs);
@@ -26,18 +26,14 @@ T awaitKind(const std::function<void(std::function<void(T)>)> &issue, bool *answ
 }
 
 // Wraps one RedisKind with synchronous calls for readable tests.
-class KindDriver
-{
+class KindDriver {
 public:
     KindDriver(redis::RedisKind &kind, redis::RedisConnection &conn)
         : m_kind(kind)
-        , m_conn(conn)
-    {
-    }
+        , m_conn(conn) {}
 
     core::SemaphoreRef ref(const QString &name, std::optional<qint64> limit = std::nullopt,
-                           std::optional<qint64> timeoutMs = std::nullopt) const
-    {
+                           std::optional<qint64> timeoutMs = std::nullopt) const {
         core::SemaphoreRef r;
         r.kind = m_kind.kind();
         r.name = name;
@@ -45,36 +41,30 @@ public:
         r.profile.timeoutMs = timeoutMs;
         return r;
     }
-    core::Snapshot snapshot(const core::SemaphoreRef &r)
-    {
+    core::Snapshot snapshot(const core::SemaphoreRef &r) {
         return awaitKind<core::Snapshot>([&](auto done) { m_kind.snapshot(m_conn, r, done); });
     }
-    core::AcquireResult acquire(const core::SemaphoreRef &r, const QString &holder, qint64 ttlMs = 30000)
-    {
+    core::AcquireResult acquire(const core::SemaphoreRef &r, const QString &holder, qint64 ttlMs = 30000) {
         core::AcquireRequest req;
         req.holder = holder;
         req.ttlMs = ttlMs;
         return awaitKind<core::AcquireResult>([&](auto done) { m_kind.tryAcquire(m_conn, r, req, done); });
     }
-    core::RefreshResult refresh(const core::Grant &g, qint64 ttlMs = 30000)
-    {
+    core::RefreshResult refresh(const core::Grant &g, qint64 ttlMs = 30000) {
         return awaitKind<core::RefreshResult>([&](auto done) { m_kind.refresh(m_conn, g, ttlMs, done); });
     }
-    core::ReleaseResult release(const core::Grant &g)
-    {
+    core::ReleaseResult release(const core::Grant &g) {
         return awaitKind<core::ReleaseResult>([&](auto done) { m_kind.release(m_conn, g, done); });
     }
     core::ForceReleaseResult forceRelease(const core::SemaphoreRef &r, const core::Holder &h,
-                                          std::optional<qint64> version = std::nullopt)
-    {
-        return awaitKind<core::ForceReleaseResult>([&](auto done) { m_kind.forceRelease(m_conn, r, h, version, done); });
+                                          std::optional<qint64> version = std::nullopt) {
+        return awaitKind<core::ForceReleaseResult>(
+            [&](auto done) { m_kind.forceRelease(m_conn, r, h, version, done); });
     }
-    core::MaintenanceResult purge(const core::SemaphoreRef &r)
-    {
+    core::MaintenanceResult purge(const core::SemaphoreRef &r) {
         return awaitKind<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(m_conn, r, done); });
     }
-    core::MaintenanceResult repair(const core::SemaphoreRef &r)
-    {
+    core::MaintenanceResult repair(const core::SemaphoreRef &r) {
         return awaitKind<core::MaintenanceResult>([&](auto done) { m_kind.repair(m_conn, r, done); });
     }
 
@@ -83,8 +73,7 @@ private:
     redis::RedisConnection &m_conn;
 };
 
-inline const core::Holder *holderById(const core::Snapshot &snap, const QString &id)
-{
+inline const core::Holder *holderById(const core::Snapshot &snap, const QString &id) {
     for (const core::Holder &h : snap.holders) {
         if (h.id == id)
             return &h;
@@ -92,8 +81,7 @@ inline const core::Holder *holderById(const core::Snapshot &snap, const QString 
     return nullptr;
 }
 
-inline bool warningContains(const core::Snapshot &snap, const QString &text)
-{
+inline bool warningContains(const core::Snapshot &snap, const QString &text) {
     for (const QString &w : snap.warnings) {
         if (w.contains(text))
             return true;
@@ -101,8 +89,7 @@ inline bool warningContains(const core::Snapshot &snap, const QString &text)
     return false;
 }
 
-inline QByteArray readTestFile(const QString &path)
-{
+inline QByteArray readTestFile(const QString &path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return {};

@@ -11,8 +11,7 @@ using semscope::test::holderById;
 using semscope::test::KindDriver;
 using semscope::test::warningContains;
 
-class TestSlotsKind : public QObject
-{
+class TestSlotsKind : public QObject {
     Q_OBJECT
 
 private:
@@ -25,16 +24,15 @@ private:
 
     RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
     // The seed's lock(): EVAL of its script with the semaphore name as the only key.
-    qint64 seedAcquire(const QByteArray &name, const QByteArray &ip, int count)
-    {
-        return cmd({"EVAL", m_seedAcquire, "1", name, ip, QByteArray::number(count)}).toInteger().value_or(-99);
+    qint64 seedAcquire(const QByteArray &name, const QByteArray &ip, int count) {
+        return cmd({"EVAL", m_seedAcquire, "1", name, ip, QByteArray::number(count)})
+            .toInteger()
+            .value_or(-99);
     }
-    qint64 seedRelease(const QByteArray &name, const QByteArray &ip)
-    {
+    qint64 seedRelease(const QByteArray &name, const QByteArray &ip) {
         return cmd({"EVAL", m_seedRelease, "1", name, ip}).toInteger().value_or(-99);
     }
-    QList<QByteArray> list(const QByteArray &key)
-    {
+    QList<QByteArray> list(const QByteArray &key) {
         QList<QByteArray> out;
         for (const RedisReply &r : cmd({"LRANGE", key, "0", "-1"}).elements)
             out << r.str;
@@ -42,8 +40,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         m_seedAcquire = test::readTestFile(QFINDTESTDATA("seeds/slots_seed_acquire.lua"));
         m_seedRelease = test::readTestFile(QFINDTESTDATA("seeds/slots_seed_release.lua"));
         QVERIFY(!m_seedAcquire.isEmpty());
@@ -55,15 +52,13 @@ private Q_SLOTS:
         m_driver = std::make_unique<KindDriver>(*m_kind, *m_conn);
     }
     void init() { cmd({"FLUSHALL"}); }
-    void cleanupTestCase()
-    {
+    void cleanupTestCase() {
         m_driver.reset();
         m_conn.reset();
         m_server.stop();
     }
 
-    void seedStateReadExactly()
-    {
+    void seedStateReadExactly() {
         QCOMPARE(seedAcquire("R", "10.0.0.1", 3), 1);
         QCOMPARE(seedAcquire("R", "10.0.0.2", 3), 2);
         QCOMPARE(seedAcquire("R", "10.0.0.1", 3), 0); // the seed's "already held"
@@ -82,8 +77,7 @@ private Q_SLOTS:
         QCOMPARE(snap.keys.size(), 3);
     }
 
-    void semscopeAndSeedShareASemaphore()
-    {
+    void semscopeAndSeedShareASemaphore() {
         const auto r = m_driver->ref(QStringLiteral("R"));
         QCOMPARE(seedAcquire("R", "10.0.0.1", 3), 1);
         QCOMPARE(seedAcquire("R", "10.0.0.2", 3), 2);
@@ -113,8 +107,7 @@ private Q_SLOTS:
         QCOMPARE(list("R|list"), QList<QByteArray>{"1"});
     }
 
-    void createdBySemscopeKeepsLeases()
-    {
+    void createdBySemscopeKeepsLeases() {
         const auto r = m_driver->ref(QStringLiteral("own"), 2);
         const core::AcquireResult a = m_driver->acquire(r, QStringLiteral("a"), 400);
         QCOMPARE(a.status, core::AcquireResult::Status::Granted);
@@ -132,7 +125,8 @@ private Q_SLOTS:
         const core::RefreshResult refreshed = m_driver->refresh(a.grant, 400);
         QCOMPARE(refreshed.status, core::RefreshResult::Status::Ok);
         // Once a's lease runs out, the next acquire reclaims its slot; the seed's holder stays.
-        QTRY_VERIFY_WITH_TIMEOUT(m_driver->snapshot(r).countInState(core::HolderState::ExpiredPresent) == 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_driver->snapshot(r).countInState(core::HolderState::ExpiredPresent) == 1,
+                                 10000);
         const core::AcquireResult b = m_driver->acquire(r, QStringLiteral("b"), 30000);
         QCOMPARE(b.status, core::AcquireResult::Status::Granted);
         QCOMPARE(b.grant.slot, std::optional<qint64>(1));
@@ -143,12 +137,14 @@ private Q_SLOTS:
         QCOMPARE(seedRelease("own", "10.0.0.9"), 1);
     }
 
-    void purgeReclaimsExpiredLeases()
-    {
+    void purgeReclaimsExpiredLeases() {
         const auto r = m_driver->ref(QStringLiteral("p"), 3);
-        QCOMPARE(m_driver->acquire(r, QStringLiteral("short"), 200).status, core::AcquireResult::Status::Granted);
-        QCOMPARE(m_driver->acquire(r, QStringLiteral("long"), 60000).status, core::AcquireResult::Status::Granted);
-        QTRY_VERIFY_WITH_TIMEOUT(m_driver->snapshot(r).countInState(core::HolderState::ExpiredPresent) == 1, 10000);
+        QCOMPARE(m_driver->acquire(r, QStringLiteral("short"), 200).status,
+                 core::AcquireResult::Status::Granted);
+        QCOMPARE(m_driver->acquire(r, QStringLiteral("long"), 60000).status,
+                 core::AcquireResult::Status::Granted);
+        QTRY_VERIFY_WITH_TIMEOUT(m_driver->snapshot(r).countInState(core::HolderState::ExpiredPresent) == 1,
+                                 10000);
         const core::MaintenanceResult purged = m_driver->purge(r);
         QVERIFY(purged.ok);
         QCOMPARE(purged.affected, 1);
@@ -157,8 +153,7 @@ private Q_SLOTS:
         QCOMPARE(snap.freeSlots.size(), 2);
     }
 
-    void forceReleaseComparesTheSlotSeen()
-    {
+    void forceReleaseComparesTheSlotSeen() {
         const auto r = m_driver->ref(QStringLiteral("F"));
         QCOMPARE(seedAcquire("F", "10.0.0.1", 2), 1);
         const core::Snapshot seen = m_driver->snapshot(r);
@@ -182,31 +177,35 @@ private Q_SLOTS:
         QCOMPARE(seedAcquire("F", "10.0.0.5", 2), 1);
     }
 
-    void badData_data()
-    {
+    void badData_data() {
         QTest::addColumn<QList<QList<QByteArray>>>("setup");
         QTest::addColumn<QString>("warning");
         QTest::addColumn<bool>("repairable");
         using Cmds = QList<QList<QByteArray>>;
         QTest::newRow("map of wrong type") << Cmds{{"RPUSH", "B|list", "1"}, {"SET", "B|map", "x"}}
                                            << QStringLiteral("B|map is a string, expected a hash") << false;
-        QTest::newRow("list of wrong type")
-            << Cmds{{"SADD", "B|list", "1"}, {"HSET", "B|map", "h", "2"}} << QStringLiteral("B|list is a set") << false;
-        QTest::newRow("duplicate free slot") << Cmds{{"RPUSH", "B|list", "1", "2", "2"}, {"HSET", "B|map", "h", "3"}}
-                                             << QStringLiteral("duplicate free slots in B|list: 2") << true;
-        QTest::newRow("slot missing from list and map") << Cmds{{"RPUSH", "B|list", "1"}, {"HSET", "B|map", "h", "3"}}
-                                                        << QStringLiteral("leaked): 2") << true;
-        QTest::newRow("slot both free and held") << Cmds{{"RPUSH", "B|list", "1", "2"}, {"HSET", "B|map", "h", "2"}}
-                                                 << QStringLiteral("slots both free and held: 2") << true;
-        QTest::newRow("garbage in the hash") << Cmds{{"RPUSH", "B|list", "1"}, {"HSET", "B|map", "h", "banana"}}
-                                             << QStringLiteral("maps to \"banana\", not a slot number") << false;
-        QTest::newRow("garbage in the list") << Cmds{{"RPUSH", "B|list", "1", "pear"}, {"HSET", "B|map", "h", "2"}}
-                                             << QStringLiteral("not slot numbers") << true;
-        QTest::newRow("10 MB value") << Cmds{{"RPUSH", "B|list", "1"}, {"HSET", "B|map", "h", QByteArray(10 << 20, 'x')}}
+        QTest::newRow("list of wrong type") << Cmds{{"SADD", "B|list", "1"}, {"HSET", "B|map", "h", "2"}}
+                                            << QStringLiteral("B|list is a set") << false;
+        QTest::newRow("duplicate free slot")
+            << Cmds{{"RPUSH", "B|list", "1", "2", "2"}, {"HSET", "B|map", "h", "3"}}
+            << QStringLiteral("duplicate free slots in B|list: 2") << true;
+        QTest::newRow("slot missing from list and map")
+            << Cmds{{"RPUSH", "B|list", "1"}, {"HSET", "B|map", "h", "3"}} << QStringLiteral("leaked): 2")
+            << true;
+        QTest::newRow("slot both free and held")
+            << Cmds{{"RPUSH", "B|list", "1", "2"}, {"HSET", "B|map", "h", "2"}}
+            << QStringLiteral("slots both free and held: 2") << true;
+        QTest::newRow("garbage in the hash")
+            << Cmds{{"RPUSH", "B|list", "1"}, {"HSET", "B|map", "h", "banana"}}
+            << QStringLiteral("maps to \"banana\", not a slot number") << false;
+        QTest::newRow("garbage in the list")
+            << Cmds{{"RPUSH", "B|list", "1", "pear"}, {"HSET", "B|map", "h", "2"}}
+            << QStringLiteral("not slot numbers") << true;
+        QTest::newRow("10 MB value") << Cmds{{"RPUSH", "B|list", "1"},
+                                             {"HSET", "B|map", "h", QByteArray(10 << 20, 'x')}}
                                      << QStringLiteral("10.0 MB") << false;
     }
-    void badData()
-    {
+    void badData() {
         QFETCH(QList<QList<QByteArray>>, setup);
         QFETCH(QString, warning);
         QFETCH(bool, repairable);
@@ -231,18 +230,18 @@ private Q_SLOTS:
         const auto ok = m_driver->ref(QStringLiteral("ok"));
         const core::Snapshot good = m_driver->snapshot(ok);
         QVERIFY2(good.warnings.isEmpty(), qPrintable(good.warnings.join(QStringLiteral("; "))));
-        QCOMPARE(m_driver->acquire(ok, QStringLiteral("second")).status, core::AcquireResult::Status::Granted);
+        QCOMPARE(m_driver->acquire(ok, QStringLiteral("second")).status,
+                 core::AcquireResult::Status::Granted);
     }
 
-    void unknownLimitIsARefusal()
-    {
-        const core::AcquireResult r = m_driver->acquire(m_driver->ref(QStringLiteral("new")), QStringLiteral("x"));
+    void unknownLimitIsARefusal() {
+        const core::AcquireResult r =
+            m_driver->acquire(m_driver->ref(QStringLiteral("new")), QStringLiteral("x"));
         QCOMPARE(r.status, core::AcquireResult::Status::Error);
         QVERIFY2(r.error.contains(QStringLiteral("limit is unknown")), qPrintable(r.error));
         QCOMPARE(cmd({"EXISTS", "new|list", "new|map", "new|lease"}).toInteger(), 0);
     }
 };
-
 
 QTEST_GUILESS_MAIN(TestSlotsKind)
 #include "tst_slotskind.moc"
