@@ -1,0 +1,314 @@
+// Other libraries' layouts against a real redis-server: Redisson RSemaphore,
+// RPermitExpirableSemaphore and RLock, node redis-semaphore's Mutex and Semaphore. The state is
+// written with the commands those libraries' scripts run (research/redis-semaphores.md §1, §2);
+// semscope reads it without changing it and force-releases compare-and-act.
+#include "SeedKindTest.h"
+#include "redis/kinds/NodeMutexKind.h"
+#include "redis/kinds/NodeSemaphoreKind.h"
+#include "redis/kinds/RedissonLockKind.h"
+#include "redis/kinds/RedissonPermitExpirableKind.h"
+#include "redis/kinds/RedissonSemaphoreKind.h"
+
+#include <QtTest>
+
+using namespace semscope;
+using namespace semscope::redis;
+using semscope::test::holderById;
+using semscope::test::KindDriver;
+using semscope::test::warningContains;
+
+namespace {
+const QByteArray kUuid = "0f8fad5b-d9cb-469f-a165-70867728950e";
+} // namespace
+
+class TestForeignKinds : public QObject {
+    Q_OBJECT
+
+private:
+    test::RedisServer m_server;
+    std::unique_ptr<RedisConnection> m_conn;
+    std::unique_ptr<RedisConnection> m_subscriber;
+    QList<QPair<QByteArray, QByteArray>> m_messages; // channel, message
+
+    RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
+    static qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+    void listen(const QByteArray &channel) {
+        bool subscribed = false;
+        m_subscriber->subscribe(
+            channel,
+            [this, channel](const QByteArray &message) {
+                m_messages.append({channel, message});
+            },
+            [&subscribed] { subscribed = true; });
+        QVERIFY(test::waitFor([&] { return subscribed; }, 10000));
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_conn = std::make_unique<RedisConnection>(m_server.settings());
+        m_conn->open();
+        m_subscriber = std::make_unique<RedisConnection>(m_server.settings());
+        m_subscriber->open();
+    }
+    void init() {
+        cmd({"FLUSHALL"});
+        m_messages.clear();
+    }
+    void cleanupTestCase() {
+        m_subscriber.reset();
+        m_conn.reset();
+        m_server.stop();
+    }
+
+    void redissonSemaphore() {
+        RedissonSemaphoreKind kind;
+        KindDriver driver(kind, *m_conn);
+        QCOMPARE(kind.releaseChannel(QStringLiteral("sem")), QByteArray("redisson_sc:{sem}"));
+        // trySetPermits(3), then two tryAcquire(1): DECRBY.
+        cmd({"SET", "sem", "3"});
+        cmd({"DECRBY", "sem", "1"});
+        cmd({"DECRBY", "sem", "1"});
+        const auto r = driver.ref(QStringLiteral("sem"), 3);
+        const core::Snapshot snap = driver.snapshot(r);
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(snap.details.value(QStringLiteral("available")).toLongLong(), 1);
+        QCOMPARE(snap.details.value(QStringLiteral("in_use")).toLongLong(), 2);
+        QCOMPARE(snap.version, std::optional<qint64>(1));
+        QVERIFY(snap.holders.isEmpty()); // Redisson records no holders
+        QCOMPARE(cmd({"GET", "sem"}).str, QByteArray("1"));
+
+        listen("redisson_sc:{sem}");
+        // Someone releases meanwhile: the count the operator saw is stale, nothing happens.
+        cmd({"INCRBY", "sem", "1"});
+        QCOMPARE(driver.forceRelease(r, core::Holder{}, snap.version).status,
+                 core::ForceReleaseResult::Status::Changed);
+        QCOMPARE(cmd({"GET", "sem"}).str, QByteArray("2"));
+        // On the current count, one permit goes back and waiters hear the new count.
+        const core::ForceReleaseResult released = driver.forceRelease(r, core::Holder{}, 2);
+        QCOMPARE(released.status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"GET", "sem"}).str, QByteArray("3"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_messages.size(), 1, 10000);
+        QCOMPARE(m_messages.first().second, QByteArray("3"));
+        m_subscriber->unsubscribe("redisson_sc:{sem}");
+    }
+
+    void redissonPermitExpirable() {
+        RedissonPermitExpirableKind kind;
+        KindDriver driver(kind, *m_conn);
+        const QByteArray live = QByteArray::fromHex("00112233445566778899aabbccddeeff");
+        const QByteArray noLease = QByteArray::fromHex("ffeeddccbbaa99887766554433221100");
+        const QByteArray expired = QByteArray::fromHex("0102030405060708090a0b0c0d0e0f10");
+        // trySetPermits(4), then three acquisitions: one with a 60 s lease, one without lease, one
+        // whose lease ran out (not reclaimed yet: Redisson reclaims lazily).
+        cmd({"SET", "perm", "1"});
+        cmd({"ZADD", "{perm}:timeout", QByteArray::number(nowMs() + 60000), live});
+        cmd({"ZADD", "{perm}:timeout", "922337203685477", noLease});
+        cmd({"ZADD", "{perm}:timeout", QByteArray::number(nowMs() - 1000), expired});
+        const auto r = driver.ref(QStringLiteral("perm"));
+        const core::Snapshot snap = driver.snapshot(r);
+        QCOMPARE(snap.limit, std::optional<qint64>(4)); // capacity = available + ZCARD
+        QCOMPARE(snap.details.value(QStringLiteral("available")).toLongLong(), 1);
+        QCOMPARE(snap.details.value(QStringLiteral("effective_available")).toLongLong(), 2);
+        QCOMPARE(snap.holders.size(), 3);
+        const core::Holder *h = holderById(snap, QStringLiteral("00112233445566778899aabbccddeeff"));
+        QVERIFY(h);
+        QCOMPARE(h->rawId, live);
+        QCOMPARE(h->state, core::HolderState::Live);
+        const qint64 ttl = *h->ttlMs(snap.serverNowMs);
+        QVERIFY2(ttl > 50000 && ttl <= 61000, qPrintable(QString::number(ttl)));
+        QVERIFY(!holderById(snap, QStringLiteral("ffeeddccbbaa99887766554433221100"))->expiresAtMs);
+        QCOMPARE(holderById(snap, QStringLiteral("0102030405060708090a0b0c0d0e0f10"))->state,
+                 core::HolderState::ExpiredPresent);
+        // Reading changed nothing (Redisson's availablePermits() would have reclaimed and published).
+        QCOMPARE(cmd({"GET", "perm"}).str, QByteArray("1"));
+        QCOMPARE(cmd({"ZCARD", "{perm}:timeout"}).toInteger(), 3);
+
+        listen("redisson_sc:{perm}");
+        // The holder's lease is updated (updateLeaseTime) after the operator looked: changed.
+        cmd({"ZADD", "{perm}:timeout", QByteArray::number(nowMs() + 90000), live});
+        QCOMPARE(driver.forceRelease(r, *h).status, core::ForceReleaseResult::Status::Changed);
+        QCOMPARE(cmd({"ZCARD", "{perm}:timeout"}).toInteger(), 3);
+        const core::Holder now =
+            *holderById(driver.snapshot(r), QStringLiteral("00112233445566778899aabbccddeeff"));
+        QCOMPARE(driver.forceRelease(r, now).status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"ZSCORE", "{perm}:timeout", live}).type, RedisReply::Type::Nil);
+        QCOMPARE(cmd({"GET", "perm"}).str, QByteArray("2"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_messages.size(), 1, 10000);
+        QCOMPARE(m_messages.first().second, QByteArray("2"));
+        QCOMPARE(driver.forceRelease(r, now).status, core::ForceReleaseResult::Status::Gone);
+        m_subscriber->unsubscribe("redisson_sc:{perm}");
+    }
+
+    void redissonLock() {
+        RedissonLockKind kind;
+        KindDriver driver(kind, *m_conn);
+        const QByteArray field = kUuid + ":57";
+        // lock(): HINCRBY K field 1 twice (re-entered), PEXPIRE 30000; RFencedLock's token.
+        cmd({"HINCRBY", "rl", field, "1"});
+        cmd({"HINCRBY", "rl", field, "1"});
+        cmd({"PEXPIRE", "rl", "30000"});
+        cmd({"SET", "redisson_lock_token:{rl}", "12"});
+        const auto r = driver.ref(QStringLiteral("rl"));
+        const core::Snapshot snap = driver.snapshot(r);
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(snap.holders.size(), 1);
+        const core::Holder h = snap.holders.first();
+        QCOMPARE(h.id, QString::fromLatin1(field));
+        QCOMPARE(h.details.value(QStringLiteral("hold_count")).toLongLong(), 2);
+        QCOMPARE(h.details.value(QStringLiteral("thread")).toString(), QStringLiteral("57"));
+        QCOMPARE(h.token, std::optional<qint64>(12));
+        QVERIFY(*h.ttlMs(snap.serverNowMs) > 20000);
+
+        listen("redisson_lock__channel:{rl}");
+        // Another thread holds it now: changed.
+        cmd({"DEL", "rl"});
+        cmd({"HINCRBY", "rl", kUuid + ":58", "1"});
+        QCOMPARE(driver.forceRelease(r, h).status, core::ForceReleaseResult::Status::Changed);
+        QCOMPARE(cmd({"EXISTS", "rl"}).toInteger(), 1);
+        const core::Holder now = driver.snapshot(r).holders.first();
+        QCOMPARE(driver.forceRelease(r, now).status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"EXISTS", "rl"}).toInteger(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(m_messages.size(), 1, 10000);
+        QCOMPARE(m_messages.first().second, QByteArray("0")); // Redisson's UNLOCK_MESSAGE
+        QCOMPARE(driver.forceRelease(r, now).status, core::ForceReleaseResult::Status::Gone);
+        m_subscriber->unsubscribe("redisson_lock__channel:{rl}");
+    }
+
+    void nodeMutex() {
+        NodeMutexKind kind;
+        KindDriver driver(kind, *m_conn);
+        // Mutex acquire: SET mutex:<key> id PX lockTimeout NX.
+        QCOMPARE(cmd({"SET", "mutex:jobs", "id-1", "PX", "10000", "NX"}).str, QByteArray("OK"));
+        const auto r = driver.ref(QStringLiteral("jobs"));
+        const core::Snapshot snap = driver.snapshot(r);
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(snap.keys, QStringList{QStringLiteral("mutex:jobs")});
+        QCOMPARE(snap.holders.size(), 1);
+        const core::Holder h = snap.holders.first();
+        QCOMPARE(h.id, QStringLiteral("id-1"));
+        QVERIFY(*h.ttlMs(snap.serverNowMs) > 5000);
+        // The mutex changes hands (expired and re-acquired by id-2) before the operator acts.
+        cmd({"SET", "mutex:jobs", "id-2", "PX", "10000"});
+        QCOMPARE(driver.forceRelease(r, h).status, core::ForceReleaseResult::Status::Changed);
+        QCOMPARE(cmd({"GET", "mutex:jobs"}).str, QByteArray("id-2"));
+        const core::Holder now = driver.snapshot(r).holders.first();
+        QCOMPARE(driver.forceRelease(r, now).status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"EXISTS", "mutex:jobs"}).toInteger(), 0);
+        // No TTL: flagged.
+        cmd({"SET", "mutex:forever", "x"});
+        QVERIFY(warningContains(driver.snapshot(driver.ref(QStringLiteral("forever"))),
+                                QStringLiteral("no TTL")));
+    }
+
+    void nodeSemaphore() {
+        NodeSemaphoreKind kind;
+        KindDriver driver(kind, *m_conn);
+        // Semaphore acquire (limit 3, lockTimeout 10000): ZADD now id; PEXPIRE 10000. One holder
+        // refreshed 2 s ago, one now.
+        const qint64 now = nowMs();
+        cmd({"ZADD", "semaphore:pool", QByteArray::number(now - 2000), "id-old"});
+        cmd({"ZADD", "semaphore:pool", QByteArray::number(now), "id-new"});
+        cmd({"PEXPIRE", "semaphore:pool", "10000"});
+        const auto r = driver.ref(QStringLiteral("pool"), 3);
+        const core::Snapshot snap = driver.snapshot(r);
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QVERIFY(snap.details.value(QStringLiteral("timeout_inferred")).toBool());
+        const qint64 timeout = snap.details.value(QStringLiteral("timeout_ms")).toLongLong();
+        QVERIFY2(timeout > 9000 && timeout <= 10500, qPrintable(QString::number(timeout)));
+        const core::Holder old = *holderById(snap, QStringLiteral("id-old"));
+        QCOMPARE(old.acquiredAtMs, std::optional<qint64>(now - 2000));
+        QCOMPARE(old.expiresAtMs, std::optional<qint64>(now - 2000 + timeout));
+        // It refreshes (new score) before the operator acts.
+        cmd({"ZADD", "semaphore:pool", QByteArray::number(now + 5), "id-old"});
+        QCOMPARE(driver.forceRelease(r, old).status, core::ForceReleaseResult::Status::Changed);
+        const core::Holder current = *holderById(driver.snapshot(r), QStringLiteral("id-old"));
+        QCOMPARE(driver.forceRelease(r, current).status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"ZCARD", "semaphore:pool"}).toInteger(), 1);
+    }
+
+    void foreignKindsRefuseWrites() {
+        RedissonSemaphoreKind kind;
+        KindDriver driver(kind, *m_conn);
+        cmd({"SET", "sem", "1"});
+        const core::AcquireResult a = driver.acquire(driver.ref(QStringLiteral("sem")), QStringLiteral("x"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Error);
+        QCOMPARE(cmd({"GET", "sem"}).str, QByteArray("1"));
+    }
+
+    void badData_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QList<QList<QByteArray>>>("setup");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("warning");
+        using Cmds = QList<QList<QByteArray>>;
+        QTest::newRow("semaphore not a number")
+            << int(core::Kind::RedissonSemaphore) << Cmds{{"SET", "b", "many"}} << QStringLiteral("b")
+            << QStringLiteral("does not hold a permit count");
+        QTest::newRow("semaphore 10 MB")
+            << int(core::Kind::RedissonSemaphore) << Cmds{{"SET", "b", QByteArray(10 << 20, '1')}}
+            << QStringLiteral("b") << QStringLiteral("10.0 MB");
+        QTest::newRow("semaphore wrong type")
+            << int(core::Kind::RedissonSemaphore) << Cmds{{"LPUSH", "b", "1"}} << QStringLiteral("b")
+            << QStringLiteral("b is a list");
+        QTest::newRow("permit timeout wrong type")
+            << int(core::Kind::RedissonPermitExpirable)
+            << Cmds{{"SET", "b", "1"}, {"SET", "{b}:timeout", "x"}} << QStringLiteral("b")
+            << QStringLiteral("{b}:timeout is a string");
+        QTest::newRow("lock count garbage")
+            << int(core::Kind::RedissonLock) << Cmds{{"HSET", "b", kUuid + ":1", "lots"}}
+            << QStringLiteral("b") << QStringLiteral("hold count");
+        QTest::newRow("lock field garbage")
+            << int(core::Kind::RedissonLock) << Cmds{{"HSET", "b", "nobody", "1"}} << QStringLiteral("b")
+            << QStringLiteral("not <client uuid>");
+        QTest::newRow("mutex 10 MB") << int(core::Kind::NodeMutex)
+                                     << Cmds{{"SET", "mutex:b", QByteArray(10 << 20, 'x')}}
+                                     << QStringLiteral("b") << QStringLiteral("10.0 MB");
+        QTest::newRow("node semaphore wrong type")
+            << int(core::Kind::NodeSemaphore) << Cmds{{"HSET", "semaphore:b", "f", "v"}}
+            << QStringLiteral("b") << QStringLiteral("semaphore:b is a hash");
+    }
+    void badData() {
+        QFETCH(int, kind);
+        QFETCH(QList<QList<QByteArray>>, setup);
+        QFETCH(QString, name);
+        QFETCH(QString, warning);
+        for (const auto &c : setup)
+            QVERIFY(!cmd(c).isError());
+        std::unique_ptr<RedisKind> k;
+        switch (core::Kind(kind)) {
+        case core::Kind::RedissonSemaphore:
+            k = std::make_unique<RedissonSemaphoreKind>();
+            break;
+        case core::Kind::RedissonPermitExpirable:
+            k = std::make_unique<RedissonPermitExpirableKind>();
+            break;
+        case core::Kind::RedissonLock:
+            k = std::make_unique<RedissonLockKind>();
+            break;
+        case core::Kind::NodeMutex:
+            k = std::make_unique<NodeMutexKind>();
+            break;
+        default:
+            k = std::make_unique<NodeSemaphoreKind>();
+            break;
+        }
+        KindDriver driver(*k, *m_conn);
+        const core::Snapshot snap = driver.snapshot(driver.ref(name));
+        QVERIFY2(warningContains(snap, warning), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        // Force-release of whatever is shown answers with a result, never crashes or corrupts.
+        for (const core::Holder &h : snap.holders) {
+            const core::ForceReleaseResult fr = driver.forceRelease(driver.ref(name), h, snap.version);
+            QVERIFY(!fr.message.isEmpty());
+        }
+        // A healthy neighbour still reads fine.
+        cmd({"SET", "mutex:ok", "id", "PX", "10000"});
+        NodeMutexKind mutex;
+        KindDriver okDriver(mutex, *m_conn);
+        QVERIFY(okDriver.snapshot(okDriver.ref(QStringLiteral("ok"))).warnings.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestForeignKinds)
+#include "tst_foreignkinds.moc"
