@@ -158,7 +158,8 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
         reply->deleteLater();
         HttpResult r;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        r.body = reply->readAll();
+        if (reply->isOpen())
+            r.body = reply->readAll();
         r.headers = reply->rawHeaderPairs();
         r.aborted = reply->property("semscope_aborted").toBool();
         bool ok = false;
