@@ -1,0 +1,404 @@
+#include "RedisSemaphoreStore.h"
+
+#include "RedisDiscovery.h"
+#include "kinds/BuiltinKinds.h"
+#include "kinds/KindReplies.h"
+#include "kinds/WaitQueueKind.h"
+
+#include <QDeadlineTimer>
+#include <QTimer>
+#include <algorithm>
+#include <climits>
+
+namespace semscope::redis {
+
+using core::AcquireResult;
+
+namespace {
+constexpr qint64 kFirstBackoffMs = 25;
+constexpr qint64 kMaxBackoffMs = 1000;
+constexpr int kCancelCheckMs = 100;
+} // namespace
+
+struct RedisSemaphoreStore::Waiter {
+    quint64 id = 0;
+    RedisKind *kind = nullptr;
+    WaitQueueKind *queue = nullptr; // set when the layout has a waiter queue and a release channel
+    QByteArray channel;
+    core::SemaphoreRef ref;
+    core::AcquireRequest request;
+    core::Cancellation cancel;
+    core::Callback<AcquireResult> done;
+    QDeadlineTimer deadline;
+    QTimer *retryTimer = nullptr;
+    QTimer *cancelTimer = nullptr;
+    bool started = false;     // made its first attempt
+    bool inFlight = false;    // an attempt is on the wire
+    bool wakePending = false; // woken while an attempt was on the wire: retry once it answers busy
+    int attempts = 0;
+    qint64 backoffMs = kFirstBackoffMs;
+    AcquireResult lastBusy;
+};
+
+// Waiters of one release channel, in arrival order (which is the order of their first attempts and
+// so of their places in the Redis queue).
+struct RedisSemaphoreStore::Channel {
+    bool subscribing = false;
+    bool subscribed = false;
+    QList<quint64> waiters;
+};
+
+RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings, QObject *parent)
+    : RedisSemaphoreStore(std::move(settings), builtinRedisKinds(), parent) {}
+
+RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
+                                         std::vector<std::unique_ptr<RedisKind>> kinds, QObject *parent)
+    : core::SemaphoreStore(parent)
+    , m_conn(std::make_unique<RedisConnection>(std::move(settings)))
+    , m_kinds(std::move(kinds)) {
+    connect(m_conn.get(), &RedisConnection::connected, this,
+            [this] { Q_EMIT connectionStateChanged(QStringLiteral("connected")); });
+    connect(m_conn.get(), &RedisConnection::connectionLost, this, [this](const QString &reason) {
+        Q_EMIT connectionStateChanged(QStringLiteral("lost: ") + reason);
+    });
+    connect(m_conn.get(), &RedisConnection::reconnectScheduled, this, [this](int delayMs) {
+        Q_EMIT connectionStateChanged(
+            QStringLiteral("reconnecting in %1 s")
+                .arg(QString::number(delayMs / 1000.0, 'f', delayMs < 1000 ? 1 : 0)));
+    });
+    m_conn->open();
+}
+
+RedisSemaphoreStore::~RedisSemaphoreStore() {
+    // Connections may answer their pending callbacks while they close; none of them may reach a
+    // half-destroyed store or a waiter's caller.
+    m_shuttingDown = true;
+    for (auto &[id, w] : m_waiters) {
+        delete w->retryTimer;
+        delete w->cancelTimer;
+    }
+    m_waiters.clear();
+    m_pubsub.reset();
+    m_conn.reset();
+}
+
+QString RedisSemaphoreStore::endpoint() const {
+    return m_conn->endpoint();
+}
+
+RedisKind *RedisSemaphoreStore::kindFor(core::Kind kind) const {
+    for (const auto &k : m_kinds) {
+        if (k->kind() == kind)
+            return k.get();
+    }
+    return nullptr;
+}
+
+QString RedisSemaphoreStore::noKindMessage(core::Kind kind) const {
+    return QStringLiteral("kind %1 is not a Redis layout this store knows").arg(core::kindName(kind));
+}
+
+RedisConnection &RedisSemaphoreStore::pubsub() {
+    if (!m_pubsub) {
+        ConnectionSettings settings = m_conn->settings();
+        settings.clientName += QStringLiteral("-pubsub");
+        settings.commandTimeoutMs = 0; // a subscription is silent for as long as nobody releases
+        m_pubsub = std::make_unique<RedisConnection>(settings);
+        m_pubsub->open();
+    }
+    return *m_pubsub;
+}
+
+void RedisSemaphoreStore::discover(const core::DiscoverRequest &request, core::Cancellation cancel,
+                                   core::Callback<core::DiscoverProgress> progress,
+                                   core::Callback<core::DiscoverResult> done) {
+    discoverSemaphores(*m_conn, request, std::move(cancel), std::move(progress), std::move(done));
+}
+
+void RedisSemaphoreStore::snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) {
+    RedisKind *kind = kindFor(ref.kind);
+    if (!kind) {
+        core::Snapshot snap;
+        snap.ref = ref;
+        snap.warnings << noKindMessage(ref.kind);
+        done(snap);
+        return;
+    }
+    kind->snapshot(*m_conn, ref, std::move(done));
+}
+
+void RedisSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                                  core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
+    AcquireResult refused;
+    RedisKind *kind = kindFor(ref.kind);
+    if (isReadOnly())
+        refused.error = readOnlyMessage();
+    else if (!kind)
+        refused.error = noKindMessage(ref.kind);
+    if (!refused.error.isEmpty()) {
+        done(refused);
+        return;
+    }
+    core::AcquireRequest req = request;
+    if (req.holder.isEmpty())
+        req.holder = kinds::makeHolderId();
+    if (req.waitMs <= 0) {
+        kind->tryAcquire(*m_conn, ref, req, std::move(done));
+        return;
+    }
+    auto w = std::make_unique<Waiter>();
+    w->id = m_nextWaiterId++;
+    w->kind = kind;
+    w->ref = ref;
+    w->request = req;
+    w->cancel = std::move(cancel);
+    w->done = std::move(done);
+    w->deadline = QDeadlineTimer(req.waitMs);
+    w->queue = dynamic_cast<WaitQueueKind *>(kind);
+    w->channel = kind->releaseChannel(ref.name);
+    if (w->channel.isEmpty())
+        w->queue = nullptr;
+    startWaiting(std::move(w));
+}
+
+void RedisSemaphoreStore::startWaiting(std::unique_ptr<Waiter> waiter) {
+    const quint64 id = waiter->id;
+    Waiter &w = *waiter;
+    w.retryTimer = new QTimer(this);
+    w.retryTimer->setSingleShot(true);
+    connect(w.retryTimer, &QTimer::timeout, this, [this, id] { attempt(id); });
+    w.cancelTimer = new QTimer(this);
+    w.cancelTimer->setInterval(kCancelCheckMs);
+    connect(w.cancelTimer, &QTimer::timeout, this, [this, id] {
+        auto it = m_waiters.find(id);
+        if (it != m_waiters.end() && it->second->cancel.isCancelled() && !it->second->inFlight) {
+            AcquireResult r;
+            r.error = QStringLiteral("acquire cancelled");
+            finishWaiter(id, r, true);
+        }
+    });
+    w.cancelTimer->start();
+    m_waiters.emplace(id, std::move(waiter));
+
+    if (!w.queue) {
+        attempt(id);
+        return;
+    }
+    std::shared_ptr<Channel> &ch = m_channels[w.channel];
+    if (!ch)
+        ch = std::make_shared<Channel>();
+    ch->waiters << id;
+    if (ch->subscribed) {
+        attempt(id);
+        return;
+    }
+    // Until the subscription is confirmed the waiter only sleeps; should it never be confirmed, the
+    // deadline still ends the wait with one last attempt.
+    w.retryTimer->start(static_cast<int>(std::clamp<qint64>(w.deadline.remainingTime(), 0, INT_MAX)));
+    if (!ch->subscribing) {
+        ch->subscribing = true;
+        const QByteArray channel = w.channel;
+        pubsub().subscribe(
+            channel, [this, channel](const QByteArray &message) { onReleaseMessage(channel, message); },
+            [this, channel] { onSubscribed(channel); });
+    }
+}
+
+void RedisSemaphoreStore::onSubscribed(const QByteArray &channel) {
+    if (m_shuttingDown)
+        return;
+    const std::shared_ptr<Channel> ch = m_channels.value(channel);
+    if (!ch)
+        return;
+    ch->subscribed = true;
+    // First confirmation: the queued waiters make their first attempts, in arrival order. A later
+    // confirmation follows a reconnect, when release messages may have been missed: everyone retries.
+    const QList<quint64> ids = ch->waiters;
+    for (quint64 id : ids)
+        attempt(id);
+}
+
+void RedisSemaphoreStore::onReleaseMessage(const QByteArray &channel, const QByteArray &message) {
+    if (m_shuttingDown)
+        return;
+    const std::shared_ptr<Channel> ch = m_channels.value(channel);
+    if (!ch)
+        return;
+    const QList<QByteArray> named = message.split('\n');
+    const QList<quint64> ids = ch->waiters;
+    for (quint64 id : ids) {
+        auto it = m_waiters.find(id);
+        if (it == m_waiters.end() || !it->second->started)
+            continue;
+        const QByteArray raw = it->second->request.holder.toUtf8();
+        if (message.isEmpty() || named.contains(raw))
+            attempt(id);
+    }
+}
+
+void RedisSemaphoreStore::attempt(quint64 id) {
+    auto it = m_waiters.find(id);
+    if (it == m_waiters.end())
+        return;
+    Waiter &w = *it->second;
+    if (w.inFlight) {
+        w.wakePending = true;
+        return;
+    }
+    if (w.cancel.isCancelled()) {
+        AcquireResult r;
+        r.error = QStringLiteral("acquire cancelled");
+        finishWaiter(id, r, w.started);
+        return;
+    }
+    w.retryTimer->stop();
+    w.started = true;
+    w.inFlight = true;
+    w.wakePending = false;
+    ++w.attempts;
+    core::AcquireRequest req = w.request;
+    // Still waiting: a queue layout keeps (or puts) this waiter in its queue.
+    req.waitMs = std::max<qint64>(1, w.deadline.remainingTime());
+    w.kind->tryAcquire(*m_conn, w.ref, req, [this, id](const AcquireResult &r) {
+        if (!m_shuttingDown)
+            onAttemptResult(id, r);
+    });
+}
+
+void RedisSemaphoreStore::onAttemptResult(quint64 id, AcquireResult result) {
+    auto it = m_waiters.find(id);
+    if (it == m_waiters.end())
+        return;
+    Waiter &w = *it->second;
+    w.inFlight = false;
+    if (result.status == AcquireResult::Status::Granted) {
+        finishWaiter(id, result, false);
+        return;
+    }
+    if (result.status == AcquireResult::Status::Error) {
+        finishWaiter(id, result, true);
+        return;
+    }
+    w.lastBusy = result;
+    if (w.cancel.isCancelled()) {
+        AcquireResult r;
+        r.error = QStringLiteral("acquire cancelled");
+        finishWaiter(id, r, true);
+        return;
+    }
+    const qint64 remaining = w.deadline.remainingTime();
+    if (remaining <= 0) {
+        finishWaiter(id, result, true);
+        return;
+    }
+    if (w.wakePending) {
+        attempt(id);
+        return;
+    }
+    qint64 delay = 0;
+    if (w.queue) {
+        // Woken by release messages; otherwise at the expiry that makes room, and in time to
+        // renew the waiter lease.
+        delay = w.queue->waiterLeaseMs() / 2;
+        if (result.retryAfterMs)
+            delay = std::min(delay, *result.retryAfterMs + 1);
+    } else {
+        delay = w.backoffMs;
+        w.backoffMs = std::min(w.backoffMs * 2, kMaxBackoffMs);
+        if (result.retryAfterMs)
+            delay = std::min(delay, *result.retryAfterMs + 1);
+    }
+    scheduleRetry(w, std::min(delay, remaining));
+}
+
+void RedisSemaphoreStore::scheduleRetry(Waiter &w, qint64 delayMs) {
+    w.retryTimer->start(static_cast<int>(std::clamp<qint64>(delayMs, 0, INT_MAX)));
+}
+
+void RedisSemaphoreStore::finishWaiter(quint64 id, AcquireResult result, bool leaveQueue) {
+    auto it = m_waiters.find(id);
+    if (it == m_waiters.end())
+        return;
+    std::unique_ptr<Waiter> w = std::move(it->second);
+    m_waiters.erase(it);
+    w->retryTimer->stop();
+    w->retryTimer->deleteLater();
+    w->cancelTimer->stop();
+    w->cancelTimer->deleteLater();
+    if (w->queue) {
+        if (const std::shared_ptr<Channel> ch = m_channels.value(w->channel))
+            ch->waiters.removeOne(id);
+        if (leaveQueue && w->started)
+            w->queue->leaveQueue(*m_conn, w->ref, w->request.holder.toUtf8(), {});
+    }
+    result.attempts = w->attempts;
+    if (result.status == AcquireResult::Status::Busy && w->lastBusy.status == AcquireResult::Status::Busy &&
+        result.holders.isEmpty())
+        result.holders = w->lastBusy.holders;
+    w->done(result);
+}
+
+void RedisSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
+                                  core::Callback<core::RefreshResult> done) {
+    RedisKind *kind = kindFor(grant.ref.kind);
+    if (isReadOnly() || !kind) {
+        done(core::RefreshResult{core::RefreshResult::Status::Error, std::nullopt,
+                                 isReadOnly() ? readOnlyMessage() : noKindMessage(grant.ref.kind)});
+        return;
+    }
+    kind->refresh(*m_conn, grant, ttlMs, std::move(done));
+}
+
+void RedisSemaphoreStore::release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
+    RedisKind *kind = kindFor(grant.ref.kind);
+    if (isReadOnly() || !kind) {
+        done(core::ReleaseResult{core::ReleaseResult::Status::Error,
+                                 isReadOnly() ? readOnlyMessage() : noKindMessage(grant.ref.kind)});
+        return;
+    }
+    kind->release(*m_conn, grant, std::move(done));
+}
+
+void RedisSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                                       std::optional<qint64> observedVersion,
+                                       core::Callback<core::ForceReleaseResult> done) {
+    RedisKind *kind = kindFor(ref.kind);
+    if (isReadOnly() || !kind) {
+        done(core::ForceReleaseResult{core::ForceReleaseResult::Status::Error,
+                                      isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+        return;
+    }
+    kind->forceRelease(*m_conn, ref, observed, observedVersion, std::move(done));
+}
+
+void RedisSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
+                                       core::Callback<core::MaintenanceResult> done) {
+    RedisKind *kind = kindFor(ref.kind);
+    if (isReadOnly() || !kind) {
+        done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+        return;
+    }
+    kind->purgeExpired(*m_conn, ref, std::move(done));
+}
+
+void RedisSemaphoreStore::repair(const core::SemaphoreRef &ref,
+                                 core::Callback<core::MaintenanceResult> done) {
+    RedisKind *kind = kindFor(ref.kind);
+    if (isReadOnly() || !kind) {
+        done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+        return;
+    }
+    kind->repair(*m_conn, ref, std::move(done));
+}
+
+void RedisSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
+                                   core::Callback<core::MaintenanceResult> done) {
+    RedisKind *kind = kindFor(ref.kind);
+    if (isReadOnly() || !kind) {
+        done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+        return;
+    }
+    kind->setLimit(*m_conn, ref, limit, std::move(done));
+}
+
+} // namespace semscope::redis

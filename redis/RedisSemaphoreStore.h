@@ -1,0 +1,84 @@
+#pragma once
+
+#include "RedisConnection.h"
+#include "RedisKind.h"
+#include "core/SemaphoreStore.h"
+
+#include <QHash>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace semscope::redis {
+
+class WaitQueueKind;
+
+// core::SemaphoreStore over one Redis server. Commands go through one pipelined RedisConnection;
+// waiting acquires of layouts with a release channel use a second connection in pub/sub mode,
+// opened on first need. Every call is dispatched to the RedisKind registered for SemaphoreRef::kind.
+//
+// Waiting (AcquireRequest::waitMs > 0):
+// - layouts with a waiter queue (`leased`): the waiter subscribes to the release channel *before*
+//   its first attempt (so no release can slip by unseen), joins the FIFO queue on that attempt, and
+//   retries only when a release message names it, or at the lease expiry that would make room for
+//   it, or to renew its waiter lease. No polling.
+// - other layouts: retries at the earliest lease expiry the layout reports, or with a capped
+//   backoff (25 ms doubling to 1 s) when it reports none.
+// Cancellation is noticed within 100 ms (a local check, no Redis traffic); a waiter that gives up
+// leaves the queue.
+class RedisSemaphoreStore : public core::SemaphoreStore {
+    Q_OBJECT
+public:
+    // With every built-in kind (builtinRedisKinds()).
+    explicit RedisSemaphoreStore(ConnectionSettings settings, QObject *parent = nullptr);
+    RedisSemaphoreStore(ConnectionSettings settings, std::vector<std::unique_ptr<RedisKind>> kinds,
+                        QObject *parent = nullptr);
+    ~RedisSemaphoreStore() override;
+
+    QString endpoint() const override;
+    core::Backend backend() const override { return core::Backend::Redis; }
+
+    RedisConnection &connection() { return *m_conn; }
+    RedisKind *kindFor(core::Kind kind) const;
+
+    void discover(const core::DiscoverRequest &request, core::Cancellation cancel,
+                  core::Callback<core::DiscoverProgress> progress,
+                  core::Callback<core::DiscoverResult> done) override;
+    void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
+    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                 core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
+    void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
+    void release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
+    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                      std::optional<qint64> observedVersion,
+                      core::Callback<core::ForceReleaseResult> done) override;
+    void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void setLimit(const core::SemaphoreRef &ref, qint64 limit,
+                  core::Callback<core::MaintenanceResult> done) override;
+
+private:
+    struct Waiter;
+    struct Channel;
+
+    QString noKindMessage(core::Kind kind) const;
+    void startWaiting(std::unique_ptr<Waiter> waiter);
+    void attempt(quint64 id);
+    void onAttemptResult(quint64 id, core::AcquireResult result);
+    void wake(quint64 id);
+    void onReleaseMessage(const QByteArray &channel, const QByteArray &message);
+    void onSubscribed(const QByteArray &channel);
+    void scheduleRetry(Waiter &w, qint64 delayMs);
+    void finishWaiter(quint64 id, core::AcquireResult result, bool leaveQueue);
+    RedisConnection &pubsub();
+
+    std::unique_ptr<RedisConnection> m_conn;
+    std::unique_ptr<RedisConnection> m_pubsub;
+    std::vector<std::unique_ptr<RedisKind>> m_kinds;
+    std::map<quint64, std::unique_ptr<Waiter>> m_waiters;
+    QHash<QByteArray, std::shared_ptr<Channel>> m_channels;
+    quint64 m_nextWaiterId = 1;
+    bool m_shuttingDown = false;
+};
+
+} // namespace semscope::redis

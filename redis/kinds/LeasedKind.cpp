@@ -1,0 +1,447 @@
+#include "LeasedKind.h"
+
+#include "KindReplies.h"
+
+namespace semscope::redis {
+
+using namespace kinds;
+using core::AcquireResult;
+using core::ForceReleaseResult;
+using core::HolderState;
+using core::MaintenanceResult;
+using core::RefreshResult;
+using core::ReleaseResult;
+
+namespace {
+
+const QStringList kKeySuffixes{QStringLiteral(":holders"), QStringLiteral(":meta"), QStringLiteral(":owners"),
+                               QStringLiteral(":waiters"), QStringLiteral(":waiter-leases")};
+const QList<QByteArray> kExpectedTypes{"zset", "hash", "hash", "zset", "zset"};
+
+// Write scripts are the shared helpers followed by the operation, so each stays one EVALSHA.
+LuaScript writeScript(const QString &name) {
+    return LuaScript(LuaScript::fromResource(QStringLiteral("leased_common")).source() + '\n' +
+                     LuaScript::fromResource(name).source());
+}
+
+struct OwnerRecord {
+    std::optional<qint64> token;
+    std::optional<qint64> acquiredAtMs;
+    QString info;
+    bool wellFormed = false;
+};
+
+// "<token>|<acquired ms>|<client info>"; the info may itself contain '|'.
+OwnerRecord parseOwner(const QByteArray &record) {
+    OwnerRecord r;
+    const qsizetype first = record.indexOf('|');
+    const qsizetype second = first < 0 ? -1 : record.indexOf('|', first + 1);
+    if (second < 0)
+        return r;
+    bool tokenOk = false;
+    bool acquiredOk = false;
+    const qint64 token = record.left(first).toLongLong(&tokenOk);
+    const qint64 acquired = record.mid(first + 1, second - first - 1).toLongLong(&acquiredOk);
+    if (tokenOk)
+        r.token = token;
+    if (acquiredOk)
+        r.acquiredAtMs = acquired;
+    r.info = QString::fromUtf8(record.mid(second + 1));
+    r.wellFormed = tokenOk && acquiredOk;
+    return r;
+}
+
+void applyOwner(core::Holder &holder, const OwnerRecord &owner) {
+    holder.token = owner.token;
+    holder.acquiredAtMs = owner.acquiredAtMs;
+    if (!owner.info.isEmpty())
+        holder.details.insert(QStringLiteral("client"), owner.info);
+}
+
+QByteArray number(qint64 v) {
+    return QByteArray::number(v);
+}
+
+bool validHolderId(const QByteArray &raw) {
+    return !raw.isEmpty() && !raw.contains('\n');
+}
+
+} // namespace
+
+LeasedKind::LeasedKind()
+    : m_snapshot(LuaScript::fromResource(QStringLiteral("leased_snapshot")))
+    , m_acquire(writeScript(QStringLiteral("leased_acquire")))
+    , m_refresh(writeScript(QStringLiteral("leased_refresh")))
+    , m_release(writeScript(QStringLiteral("leased_release")))
+    , m_forceRelease(writeScript(QStringLiteral("leased_force_release")))
+    , m_purge(writeScript(QStringLiteral("leased_purge")))
+    , m_repair(writeScript(QStringLiteral("leased_repair")))
+    , m_setLimit(writeScript(QStringLiteral("leased_set_limit")))
+    , m_leave(writeScript(QStringLiteral("leased_leave"))) {}
+
+QList<QByteArray> LeasedKind::keysOf(const QString &name) const {
+    QList<QByteArray> keys;
+    const QByteArray tag = '{' + name.toUtf8() + '}';
+    for (const QString &suffix : kKeySuffixes)
+        keys << tag + suffix.toUtf8();
+    return keys;
+}
+
+QByteArray LeasedKind::releaseChannel(const QString &name) const {
+    return '{' + name.toUtf8() + "}:released";
+}
+
+void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+                          core::Callback<core::Snapshot> done) {
+    const QList<QByteArray> keys = keysOf(ref.name);
+    conn.eval(m_snapshot, keys, {number(kSnapshotCap)}, [ref, keys, done](const RedisReply &reply) {
+        core::Snapshot snap;
+        snap.ref = ref;
+        for (const QByteArray &k : keys)
+            snap.keys << QString::fromUtf8(k);
+        if (reply.isError() || !reply.isArray() || reply.elements.size() < 8) {
+            snap.warnings << failureText(QStringLiteral("reading the semaphore"), reply);
+            done(snap);
+            return;
+        }
+        const qint64 now = integerAt(reply, 0).value_or(0);
+        snap.serverNowMs = now;
+
+        const RedisReply &types = elementAt(reply, 1);
+        for (int i = 0; i < kExpectedTypes.size(); ++i) {
+            const QByteArray type = elementAt(types, i).str;
+            if (type != "none" && type != kExpectedTypes.at(i))
+                snap.warnings << QStringLiteral("key %1 is a %2, expected a %3; it was not read")
+                                     .arg(snap.keys.at(i), QString::fromUtf8(type),
+                                          QString::fromUtf8(kExpectedTypes.at(i)));
+        }
+
+        // meta
+        QHash<QByteArray, QByteArray> meta;
+        const RedisReply &metaReply = elementAt(reply, 2);
+        for (int i = 0; i + 1 < metaReply.elements.size(); i += 2)
+            meta.insert(metaReply.elements.at(i).str, metaReply.elements.at(i + 1).str);
+        if (meta.contains("limit")) {
+            bool ok = false;
+            const qint64 limit = meta.value("limit").toLongLong(&ok);
+            if (ok && limit >= 1) {
+                snap.limit = limit;
+                snap.limitSource = core::LimitSource::Stored;
+            } else {
+                snap.warnings << QStringLiteral("stored limit '%1' is not a positive integer")
+                                     .arg(QString::fromUtf8(meta.value("limit").left(40)));
+            }
+        }
+        if (!snap.limit && ref.profile.limit) {
+            snap.limit = ref.profile.limit;
+            snap.limitSource =
+                ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
+        }
+        if (meta.contains("fence")) {
+            bool ok = false;
+            const qint64 fence = meta.value("fence").toLongLong(&ok);
+            if (ok)
+                snap.counter = fence;
+            else
+                snap.warnings << QStringLiteral("fencing counter is not an integer");
+        }
+        if (meta.contains("ttl"))
+            snap.details.insert(QStringLiteral("default_ttl_ms"), meta.value("ttl").toLongLong());
+        if (meta.contains("created"))
+            snap.details.insert(QStringLiteral("created_ms"), meta.value("created").toLongLong());
+
+        // holders, in expiry order
+        const RedisReply &holders = elementAt(reply, 3);
+        const RedisReply &records = elementAt(reply, 4);
+        qint64 live = 0;
+        for (int i = 0; i + 1 < holders.elements.size(); i += 2) {
+            core::Holder h;
+            h.rawId = holders.elements.at(i).str;
+            h.id = printableId(h.rawId);
+            h.rank = i / 2;
+            const std::optional<double> score = holders.elements.at(i + 1).toDouble();
+            if (score)
+                h.expiresAtMs = static_cast<qint64>(*score);
+            else
+                snap.warnings << QStringLiteral("holder %1 has a non-numeric expiry").arg(h.id);
+            const RedisReply &record = elementAt(records, i / 2);
+            if (record.isString()) {
+                const OwnerRecord owner = parseOwner(record.str);
+                applyOwner(h, owner);
+                if (!owner.wellFormed)
+                    snap.warnings << QStringLiteral("owner record of %1 is malformed").arg(h.id);
+            } else if (types.elements.value(2).str == "hash") {
+                snap.warnings << QStringLiteral("holder %1 has no owner record (token unknown)").arg(h.id);
+            }
+            if (h.expiresAtMs && *h.expiresAtMs <= now) {
+                h.state = HolderState::ExpiredPresent;
+            } else {
+                h.state = snap.limit && live >= *snap.limit ? HolderState::OverLimit : HolderState::Live;
+                ++live;
+            }
+            snap.holders << h;
+        }
+
+        // waiters, in arrival order
+        const RedisReply &waiters = elementAt(reply, 5);
+        const RedisReply &leases = elementAt(reply, 6);
+        QHash<QByteArray, qint64> leaseOf;
+        for (int i = 0; i + 1 < leases.elements.size(); i += 2)
+            leaseOf.insert(leases.elements.at(i).str, leases.elements.at(i + 1).toInteger().value_or(0));
+        for (int i = 0; i + 1 < waiters.elements.size(); i += 2) {
+            core::Holder w;
+            w.rawId = waiters.elements.at(i).str;
+            w.id = printableId(w.rawId);
+            w.rank = i / 2;
+            w.state = HolderState::Waiting;
+            w.details.insert(QStringLiteral("ticket"), waiters.elements.at(i + 1).toInteger().value_or(0));
+            if (leaseOf.contains(w.rawId))
+                w.expiresAtMs = leaseOf.value(w.rawId);
+            snap.holders << w;
+        }
+
+        const RedisReply &counts = elementAt(reply, 7);
+        const qint64 holderCount = integerAt(counts, 0).value_or(0);
+        const qint64 ownerCount = integerAt(counts, 1).value_or(0);
+        const qint64 waiterCount = integerAt(counts, 2).value_or(0);
+        if (holderCount > kSnapshotCap)
+            snap.warnings << QStringLiteral("showing %1 of %2 holders").arg(kSnapshotCap).arg(holderCount);
+        if (waiterCount > kSnapshotCap)
+            snap.warnings << QStringLiteral("showing %1 of %2 waiters").arg(kSnapshotCap).arg(waiterCount);
+        if (ownerCount > holderCount)
+            snap.warnings << QStringLiteral("%1 owner record(s) without a holder; repair removes them")
+                                 .arg(ownerCount - holderCount);
+        if (snap.limit && live > *snap.limit)
+            snap.warnings
+                << QStringLiteral("%1 live holders exceed the limit of %2").arg(live).arg(*snap.limit);
+        if (!meta.contains("limit") && holderCount > 0)
+            snap.warnings
+                << QStringLiteral("holders exist but no limit is stored in %1").arg(snap.keys.at(1));
+        snap.details.insert(QStringLiteral("waiters"), waiterCount);
+        done(snap);
+    });
+}
+
+void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+                            const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
+    const QByteArray holder = request.holder.toUtf8();
+    if (!validHolderId(holder) || request.ttlMs <= 0) {
+        AcquireResult r;
+        r.error = !validHolderId(holder) ? QStringLiteral("holder id must be non-empty and on one line")
+                                         : QStringLiteral("ttl must be positive");
+        done(r);
+        return;
+    }
+    const qint64 createLimit = ref.profile.limit.value_or(1) >= 1 ? ref.profile.limit.value_or(1) : 1;
+    const QList<QByteArray> args{holder,
+                                 number(request.ttlMs),
+                                 number(createLimit),
+                                 clientInfo().toUtf8(),
+                                 request.waitMs > 0 ? QByteArray("1") : QByteArray("0"),
+                                 number(kWaiterLeaseMs),
+                                 releaseChannel(ref.name)};
+    conn.eval(m_acquire, keysOf(ref.name), args, [ref, holder, done](const RedisReply &reply) {
+        AcquireResult r;
+        r.attempts = 1;
+        const QByteArray status = elementAt(reply, 0).str;
+        if (reply.isError() || !reply.isArray()) {
+            r.error = failureText(QStringLiteral("acquire"), reply);
+        } else if (status == "ok") {
+            r.status = AcquireResult::Status::Granted;
+            r.grant.ref = ref;
+            r.grant.rawHolder = holder;
+            r.grant.holder = printableId(holder);
+            r.grant.token = integerAt(reply, 1);
+            r.grant.expiresAtMs = integerAt(reply, 2);
+            r.grant.rank = integerAt(reply, 4);
+        } else if (status == "busy") {
+            r.status = AcquireResult::Status::Busy;
+            const qint64 now = integerAt(reply, 1).value_or(0);
+            const qint64 wake = integerAt(reply, 2).value_or(-1);
+            const qint64 pos = integerAt(reply, 3).value_or(-1);
+            if (wake >= 0)
+                r.retryAfterMs = std::max<qint64>(0, wake - now);
+            if (pos >= 0)
+                r.queuePosition = pos;
+            for (int i = 4; i + 2 < reply.elements.size(); i += 3) {
+                core::Holder h;
+                h.rawId = reply.elements.at(i).str;
+                h.id = printableId(h.rawId);
+                h.rank = (i - 4) / 3;
+                h.expiresAtMs = reply.elements.at(i + 1).toInteger();
+                applyOwner(h, parseOwner(reply.elements.at(i + 2).str));
+                if (h.expiresAtMs && (!r.earliestExpiryMs || *h.expiresAtMs < *r.earliestExpiryMs))
+                    r.earliestExpiryMs = h.expiresAtMs;
+                r.holders << h;
+            }
+        } else if (status == "held") {
+            const OwnerRecord owner = parseOwner(elementAt(reply, 2).str);
+            r.error = QStringLiteral("%1 already holds a slot of %2%3; refresh or release it")
+                          .arg(printableId(holder), ref.name,
+                               owner.token ? QStringLiteral(" (token %1)").arg(*owner.token) : QString());
+        } else {
+            r.error = failureText(QStringLiteral("acquire"), reply);
+        }
+        done(r);
+    });
+}
+
+void LeasedKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+                         core::Callback<core::RefreshResult> done) {
+    if (ttlMs <= 0) {
+        done(RefreshResult{RefreshResult::Status::Error, std::nullopt,
+                           QStringLiteral("ttl must be positive")});
+        return;
+    }
+    const QByteArray holder = grant.rawHolder.isEmpty() ? grant.holder.toUtf8() : grant.rawHolder;
+    const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(), number(ttlMs),
+                                 releaseChannel(grant.ref.name)};
+    conn.eval(m_refresh, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+        RefreshResult r;
+        const std::optional<qint64> ok = integerAt(reply, 0);
+        if (reply.isError() || !ok) {
+            r.error = failureText(QStringLiteral("refresh"), reply);
+        } else if (*ok == 1) {
+            r.status = RefreshResult::Status::Ok;
+            r.expiresAtMs = integerAt(reply, 1);
+        } else {
+            r.status = RefreshResult::Status::Lost;
+            const QByteArray why = elementAt(reply, 1).str;
+            r.error = why == "expired" ? QStringLiteral("the lease had expired")
+                      : why == "token" ? QStringLiteral("the slot now belongs to a different acquisition")
+                                       : QStringLiteral("the holder is gone (released or force-released)");
+        }
+        done(r);
+    });
+}
+
+void LeasedKind::release(RedisConnection &conn, const core::Grant &grant,
+                         core::Callback<core::ReleaseResult> done) {
+    const QByteArray holder = grant.rawHolder.isEmpty() ? grant.holder.toUtf8() : grant.rawHolder;
+    const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(),
+                                 releaseChannel(grant.ref.name)};
+    conn.eval(m_release, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+        ReleaseResult r;
+        if (reply.isError() || !reply.isInteger()) {
+            r.error = failureText(QStringLiteral("release"), reply);
+        } else if (reply.integer == 1) {
+            r.status = ReleaseResult::Status::Ok;
+        } else {
+            r.status = ReleaseResult::Status::NotHeld;
+            r.error = reply.integer == 0 ? QStringLiteral("not held (expired, released or force-released)")
+                                         : QStringLiteral("the slot now belongs to a different acquisition");
+        }
+        done(r);
+    });
+}
+
+void LeasedKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+                              const core::Holder &observed, std::optional<qint64>,
+                              core::Callback<core::ForceReleaseResult> done) {
+    if (!observed.token) {
+        done(ForceReleaseResult{ForceReleaseResult::Status::Error,
+                                QStringLiteral("the observed holder carries no token to compare; read the "
+                                               "semaphore again")});
+        return;
+    }
+    const QByteArray holder = observed.rawId.isEmpty() ? observed.id.toUtf8() : observed.rawId;
+    const qint64 token = *observed.token;
+    const QList<QByteArray> args{holder, number(token), releaseChannel(ref.name)};
+    conn.eval(m_forceRelease, keysOf(ref.name), args, [done, token](const RedisReply &reply) {
+        ForceReleaseResult r;
+        const QByteArray status = elementAt(reply, 0).str;
+        if (reply.isError() || !reply.isArray()) {
+            r.message = failureText(QStringLiteral("force-release"), reply);
+        } else if (status == "released") {
+            r.status = ForceReleaseResult::Status::Released;
+            r.message = QStringLiteral("released the slot held with token %1").arg(token);
+        } else if (status == "gone") {
+            r.status = ForceReleaseResult::Status::Gone;
+            r.message = QStringLiteral("the holder is no longer there; nothing was done");
+        } else if (status == "changed") {
+            r.status = ForceReleaseResult::Status::Changed;
+            const QByteArray now = elementAt(reply, 1).str;
+            r.message = QStringLiteral("the holder now has token %1, not the observed %2; nothing was done")
+                            .arg(now.isEmpty() ? QStringLiteral("(none)") : QString::fromUtf8(now))
+                            .arg(token);
+        } else {
+            r.message = failureText(QStringLiteral("force-release"), reply);
+        }
+        done(r);
+    });
+}
+
+void LeasedKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+                              core::Callback<core::MaintenanceResult> done) {
+    conn.eval(m_purge, keysOf(ref.name), {releaseChannel(ref.name)}, [done](const RedisReply &reply) {
+        MaintenanceResult r;
+        const std::optional<qint64> holders = integerAt(reply, 0);
+        const std::optional<qint64> waiters = integerAt(reply, 1);
+        if (reply.isError() || !holders || !waiters) {
+            r.message = failureText(QStringLiteral("purge"), reply);
+        } else {
+            r.ok = true;
+            r.affected = *holders + *waiters;
+            r.message = QStringLiteral("removed %1 expired holder(s) and %2 dead waiter(s)")
+                            .arg(*holders)
+                            .arg(*waiters);
+        }
+        done(r);
+    });
+}
+
+void LeasedKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+                        core::Callback<core::MaintenanceResult> done) {
+    conn.eval(m_repair, keysOf(ref.name), {releaseChannel(ref.name)}, [done](const RedisReply &reply) {
+        MaintenanceResult r;
+        const std::optional<qint64> orphans = integerAt(reply, 0);
+        const std::optional<qint64> stray = integerAt(reply, 1);
+        const std::optional<qint64> raised = integerAt(reply, 2);
+        if (reply.isError() || !orphans || !stray || !raised) {
+            r.message = failureText(QStringLiteral("repair"), reply);
+        } else {
+            r.ok = true;
+            r.affected = *orphans + *stray + *raised;
+            r.message =
+                QStringLiteral("dropped %1 owner record(s) without a holder and %2 stray queue entr%3%4")
+                    .arg(*orphans)
+                    .arg(*stray)
+                    .arg(*stray == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
+                    .arg(*raised ? QStringLiteral("; raised the fencing counter") : QString());
+        }
+        done(r);
+    });
+}
+
+void LeasedKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+                          core::Callback<core::MaintenanceResult> done) {
+    if (limit < 1) {
+        done(MaintenanceResult{false, 0, QStringLiteral("limit must be at least 1")});
+        return;
+    }
+    conn.eval(m_setLimit, keysOf(ref.name), {number(limit), releaseChannel(ref.name)},
+              [done, limit](const RedisReply &reply) {
+                  MaintenanceResult r;
+                  if (reply.isError() || !reply.isInteger()) {
+                      r.message = failureText(QStringLiteral("set limit"), reply);
+                  } else {
+                      r.ok = true;
+                      r.affected = 1;
+                      r.message =
+                          reply.integer < 0
+                              ? QStringLiteral("limit set to %1").arg(limit)
+                              : QStringLiteral("limit changed from %1 to %2").arg(reply.integer).arg(limit);
+                  }
+                  done(r);
+              });
+}
+
+void LeasedKind::leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
+                            std::function<void()> done) {
+    conn.eval(m_leave, keysOf(ref.name), {waiter, releaseChannel(ref.name)}, [done](const RedisReply &) {
+        if (done)
+            done();
+    });
+}
+
+} // namespace semscope::redis
