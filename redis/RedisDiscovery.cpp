@@ -175,9 +175,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
 
     void afterTypes(bool last) {
         report({});
-        if (!last)
-            return;
-        if (stopIfCancelled())
+        if (stopIfCancelled() || !last)
             return;
         // Redisson semaphores whose key SCAN did not return under MATCH are not added: MATCH rules.
         QList<QByteArray> batch;

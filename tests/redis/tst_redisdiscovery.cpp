@@ -1,0 +1,282 @@
+// Discovery against a real redis-server: SCAN + TYPE + bounded samples, grouped by the recognition
+// rules. The large case (10,000 semaphores among 1,000,000 keys) runs as its own ctest entry,
+// tst_redisdiscovery_large, labelled `slow`.
+#include "SeedKindTest.h"
+#include "redis/RedisDiscovery.h"
+
+#include <QElapsedTimer>
+#include <QtTest>
+
+using namespace semscope;
+using namespace semscope::redis;
+
+namespace {
+
+struct Walk {
+    core::DiscoverResult result;
+    QList<core::DiscoverProgress> progress;
+    bool answered = false;
+    int doneCalls = 0;
+};
+
+const core::DiscoveredSemaphore *findByName(const QList<core::DiscoveredSemaphore> &all,
+                                            const QString &name) {
+    for (const auto &d : all) {
+        if (d.ref.name == name)
+            return &d;
+    }
+    return nullptr;
+}
+
+// Creates `count` semaphores of three seed layouts in one script (a third each).
+const QByteArray kPopulateSemaphores = R"LUA(
+local t = redis.call('TIME')
+local s = tonumber(t[1])
+for i = 1, tonumber(ARGV[1]) do
+    local m = i % 3
+    if m == 0 then
+        redis.call('RPUSH', 'slots:' .. i .. '|list', 2, 3)
+        redis.call('HSET', 'slots:' .. i .. '|map', 'h' .. i, 1)
+    elseif m == 1 then
+        redis.call('ZADD', 'zsem:' .. i, s * 1000 + 600000, 'h' .. i)
+    else
+        redis.call('ZADD', 'fair:' .. i, s, 'h' .. i)
+        redis.call('ZADD', 'fair:' .. i .. ':owner', 1, 'h' .. i)
+        redis.call('SET', 'fair:' .. i .. ':counter', 1)
+    end
+end
+return 1
+)LUA";
+
+} // namespace
+
+class TestRedisDiscovery : public QObject {
+    Q_OBJECT
+
+private:
+    test::RedisServer m_server;
+    std::unique_ptr<RedisConnection> m_conn;
+
+    RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
+
+    Walk discover(const core::DiscoverRequest &request, core::Cancellation cancel = {}, int timeoutMs = 60000,
+                  std::function<void(const core::DiscoverProgress &)> onProgress = {}) {
+        auto walk = std::make_shared<Walk>();
+        discoverSemaphores(
+            *m_conn, request, cancel,
+            [walk, onProgress](core::DiscoverProgress p) {
+                if (onProgress)
+                    onProgress(p);
+                walk->progress << p;
+            },
+            [walk](core::DiscoverResult r) {
+                walk->result = r;
+                walk->answered = true;
+                ++walk->doneCalls;
+            });
+        test::waitFor([walk] { return walk->answered; }, timeoutMs);
+        return *walk;
+    }
+
+    static QList<core::DiscoveredSemaphore> foundInProgress(const Walk &walk) {
+        QList<core::DiscoveredSemaphore> all;
+        for (const auto &p : walk.progress)
+            all << p.found;
+        return all;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_conn = std::make_unique<RedisConnection>(m_server.settings());
+        m_conn->open();
+    }
+    void init() { cmd({"FLUSHALL"}); }
+    void cleanupTestCase() {
+        m_conn.reset();
+        m_server.stop();
+    }
+
+    void recognisesEveryLayoutAmongData() {
+        const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+        const QByteArray nowS = QByteArray::number(nowMs / 1000);
+        // Semaphores, as their clients leave them.
+        cmd({"RPUSH", "jobs|list", "2", "3"});
+        cmd({"HSET", "jobs|map", "10.0.0.1", "1"});
+        cmd({"ZADD", "semname", nowS, "a"});
+        cmd({"ZADD", "semname:owner", "1", "a"});
+        cmd({"SET", "semname:counter", "1"});
+        cmd({"ZADD", "semaphore:acquire", QByteArray::number(nowMs + 30000), "u1"});
+        cmd({"SET", "perm", "2"});
+        cmd({"ZADD", "{perm}:timeout", QByteArray::number(nowMs + 30000),
+             QByteArray::fromHex("00112233445566778899aabbccddeeff")});
+        cmd({"HSET", "rlock", "0f8fad5b-d9cb-469f-a165-70867728950e:1", "1"});
+        cmd({"PEXPIRE", "rlock", "30000"});
+        cmd({"SET", "mutex:m", "id", "PX", "30000"});
+        cmd({"ZADD", "semaphore:pool", QByteArray::number(nowMs - 100), "id"});
+        cmd({"PEXPIRE", "semaphore:pool", "10000"});
+        cmd({"ZADD", "{own}:holders", QByteArray::number(nowMs + 30000), "h"});
+        cmd({"HSET", "{own}:meta", "limit", "3"});
+        cmd({"SET", "rsem", "4"});
+        // Malformed ones: listed, with warnings.
+        cmd({"RPUSH", "bad|list", "1"});
+        cmd({"SET", "bad|map", "oops"});
+        cmd({"ZADD", "broken", nowS, "a"});
+        cmd({"ZADD", "broken:owner", "1", "a"});
+        cmd({"SET", "broken:counter", QByteArray(10 << 20, 'x')});
+        // Data that is not a semaphore.
+        for (int i = 0; i < 500; ++i)
+            cmd({"SET", "cache:" + QByteArray::number(i), "v"});
+        cmd({"HSET", "user:1", "name", "ann"});
+        cmd({"ZADD", "leaderboard", "12", "ann", "40", "bob"});
+        cmd({"LPUSH", "queue", "job"});
+        // A Redisson client waiting on rsem makes its channel visible.
+        RedisConnection waiter(m_server.settings());
+        waiter.open();
+        bool subscribed = false;
+        waiter.subscribe(
+            "redisson_sc:{rsem}", [](const QByteArray &) {}, [&subscribed] { subscribed = true; });
+        QVERIFY(test::waitFor([&] { return subscribed; }, 10000));
+
+        core::DiscoverRequest request;
+        request.batch = 100;
+        const Walk walk = discover(request);
+        QVERIFY(walk.answered);
+        QCOMPARE(walk.doneCalls, 1);
+        QVERIFY2(walk.result.ok, qPrintable(walk.result.error));
+        const auto &found = walk.result.semaphores;
+        auto kindOf = [&](const char *name) {
+            const auto *d = findByName(found, QString::fromLatin1(name));
+            return d ? core::kindName(d->ref.kind) : QStringLiteral("(missing)");
+        };
+        QCOMPARE(kindOf("jobs"), QStringLiteral("slots"));
+        QCOMPARE(kindOf("semname"), QStringLiteral("fair"));
+        QCOMPARE(kindOf("semaphore:acquire"), QStringLiteral("zset"));
+        QCOMPARE(kindOf("perm"), QStringLiteral("redisson-permit"));
+        QCOMPARE(kindOf("rlock"), QStringLiteral("redisson-lock"));
+        QCOMPARE(kindOf("m"), QStringLiteral("node-mutex"));
+        QCOMPARE(kindOf("pool"), QStringLiteral("node-semaphore"));
+        QCOMPARE(kindOf("own"), QStringLiteral("leased"));
+        QCOMPARE(kindOf("rsem"), QStringLiteral("redisson-semaphore"));
+        QCOMPARE(kindOf("bad"), QStringLiteral("slots"));
+        QCOMPARE(kindOf("broken"), QStringLiteral("fair"));
+        QCOMPARE(found.size(), 11);
+        QVERIFY(findByName(found, QStringLiteral("bad"))
+                    ->warnings.join(u' ')
+                    .contains(QStringLiteral("expected a hash")));
+        QVERIFY(findByName(found, QStringLiteral("broken"))
+                    ->warnings.join(u' ')
+                    .contains(QStringLiteral("10.0 MB")));
+        for (const char *healthy :
+             {"jobs", "semname", "semaphore:acquire", "perm", "rlock", "m", "pool", "own", "rsem"}) {
+            const auto *d = findByName(found, QString::fromLatin1(healthy));
+            QVERIFY2(d->warnings.isEmpty(), qPrintable(QString::fromLatin1(healthy) + QStringLiteral(": ") +
+                                                       d->warnings.join(QStringLiteral("; "))));
+        }
+        QCOMPARE(findByName(found, QStringLiteral("semname"))->keys.size(), 3);
+        // Progress: every report knows the total, the scan count only grows, and the semaphores
+        // reported along the way are exactly the result.
+        QVERIFY(walk.progress.size() >= 2);
+        const qint64 dbsize = cmd({"DBSIZE"}).toInteger().value_or(-1);
+        qint64 last = 0;
+        for (const auto &p : walk.progress) {
+            QCOMPARE(p.totalKeys, dbsize);
+            QVERIFY(p.scannedKeys >= last);
+            last = p.scannedKeys;
+        }
+        QCOMPARE(walk.result.scannedKeys, dbsize);
+        QCOMPARE(foundInProgress(walk).size(), found.size());
+    }
+
+    void matchAndKindNarrowTheWalk() {
+        const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+        cmd({"ZADD", "semaphore:a", QByteArray::number(nowMs + 30000), "u1"});
+        cmd({"ZADD", "other", QByteArray::number(nowMs + 30000), "u1"});
+        cmd({"RPUSH", "semaphore:b|list", "1"});
+        core::DiscoverRequest request;
+        request.match = QStringLiteral("semaphore:*");
+        Walk walk = discover(request);
+        QVERIFY(walk.result.ok);
+        QCOMPARE(walk.result.semaphores.size(), 2);
+        request.kind = core::Kind::Zset;
+        walk = discover(request);
+        QCOMPARE(walk.result.semaphores.size(), 1);
+        QCOMPARE(walk.result.semaphores.first().ref.name, QStringLiteral("semaphore:a"));
+    }
+
+    void emptyDatabase() {
+        const Walk walk = discover({});
+        QVERIFY(walk.result.ok);
+        QVERIFY(walk.result.semaphores.isEmpty());
+        QCOMPARE(walk.result.scannedKeys, 0);
+    }
+
+    void cancellationStopsTheWalk() {
+        QVERIFY(!cmd({"DEBUG", "POPULATE", "50000", "key", "8"}).isError());
+        core::Cancellation cancel;
+        core::DiscoverRequest request;
+        request.batch = 100;
+        const Walk walk =
+            discover(request, cancel, 60000, [cancel](const core::DiscoverProgress &) { cancel.cancel(); });
+        QVERIFY(walk.answered);
+        QCOMPARE(walk.doneCalls, 1);
+        QVERIFY(walk.result.cancelled);
+        QVERIFY(!walk.result.ok);
+        QVERIFY(walk.result.scannedKeys < 50000);
+    }
+
+    void serverGoneIsAnError() {
+        test::RedisServer doomed;
+        QVERIFY2(doomed.start(), qPrintable(doomed.errorString()));
+        QVERIFY(!doomed.command({"DEBUG", "POPULATE", "1000", "key", "8"}).isError());
+        RedisConnection conn(doomed.settings());
+        conn.open();
+        doomed.kill();
+        auto walk = std::make_shared<Walk>();
+        discoverSemaphores(conn, {}, {}, {}, [walk](core::DiscoverResult r) {
+            walk->result = r;
+            walk->answered = true;
+        });
+        QVERIFY(test::waitFor([walk] { return walk->answered; }, 30000));
+        QVERIFY(!walk->result.ok);
+        QVERIFY(!walk->result.error.isEmpty());
+        conn.close();
+    }
+
+    // 10,000 semaphores among 1,000,000 keys. Run by the `slow` ctest entry only.
+    void largeKeyspace() {
+        if (!QCoreApplication::arguments().contains(QStringLiteral("largeKeyspace")))
+            QSKIP("runs as tst_redisdiscovery_large (label slow)");
+        QVERIFY(!cmd({"DEBUG", "POPULATE", "990000", "key", "8"}).isError());
+        QVERIFY(!cmd({"EVAL", kPopulateSemaphores, "0", "10000"}).isError());
+        const qint64 dbsize = cmd({"DBSIZE"}).toInteger().value_or(-1);
+        QVERIFY2(dbsize >= 1000000, qPrintable(QString::number(dbsize)));
+
+        QElapsedTimer timer;
+        timer.start();
+        core::DiscoverRequest request;
+        request.batch = 1000;
+        const Walk walk = discover(request, {}, 240000);
+        QVERIFY(walk.answered);
+        QVERIFY2(walk.result.ok, qPrintable(walk.result.error));
+        QCOMPARE(walk.result.semaphores.size(), 10000);
+        QCOMPARE(walk.result.scannedKeys, dbsize);
+        QVERIFY(walk.progress.size() > 100); // progressive, page by page
+        int slotsCount = 0, fairCount = 0, zsetCount = 0;
+        for (const auto &d : walk.result.semaphores) {
+            QVERIFY2(d.warnings.isEmpty(),
+                     qPrintable(d.ref.name + QStringLiteral(": ") + d.warnings.join(u' ')));
+            slotsCount += d.ref.kind == core::Kind::Slots;
+            fairCount += d.ref.kind == core::Kind::Fair;
+            zsetCount += d.ref.kind == core::Kind::Zset;
+        }
+        QCOMPARE(slotsCount, 3333);
+        QCOMPARE(zsetCount, 3334);
+        QCOMPARE(fairCount, 3333);
+        qInfo("discovered %lld semaphores among %lld keys in %lld ms (%lld progress reports)",
+              qint64(walk.result.semaphores.size()), dbsize, timer.elapsed(), qint64(walk.progress.size()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRedisDiscovery)
+#include "tst_redisdiscovery.moc"
