@@ -1,0 +1,332 @@
+// semscope's own `leased` layout against a real redis-server: exact snapshots, fencing tokens,
+// compare-and-act, lost leases, the FIFO gate and bad data.
+#include "AsyncCall.h"
+#include "RedisServer.h"
+#include "redis/RedisConnection.h"
+#include "redis/kinds/LeasedKind.h"
+
+#include <QtTest>
+
+using namespace semscope;
+using namespace semscope::redis;
+using semscope::test::awaitCall;
+
+class TestLeasedKind : public QObject {
+    Q_OBJECT
+
+private:
+    test::RedisServer m_server;
+    std::unique_ptr<RedisConnection> m_conn;
+    LeasedKind m_kind;
+
+    core::SemaphoreRef ref(const QString &name, qint64 limit = 5) {
+        core::SemaphoreRef r;
+        r.kind = core::Kind::Leased;
+        r.name = name;
+        r.profile.limit = limit;
+        return r;
+    }
+
+    core::AcquireResult acquire(const core::SemaphoreRef &r, const QString &holder, qint64 ttlMs = 30000,
+                                bool queue = false) {
+        core::AcquireRequest req;
+        req.holder = holder;
+        req.ttlMs = ttlMs;
+        req.waitMs = queue ? 60000 : 0;
+        const auto res =
+            awaitCall<core::AcquireResult>([&](auto done) { m_kind.tryAcquire(*m_conn, r, req, done); });
+        return res.value_or(core::AcquireResult{});
+    }
+
+    core::Snapshot snapshot(const core::SemaphoreRef &r) {
+        return awaitCall<core::Snapshot>([&](auto done) { m_kind.snapshot(*m_conn, r, done); })
+            .value_or(core::Snapshot{});
+    }
+
+    const core::Holder *holder(const core::Snapshot &s, const QString &id) {
+        for (const auto &h : s.holders) {
+            if (h.id == id)
+                return &h;
+        }
+        return nullptr;
+    }
+
+    RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_conn = std::make_unique<RedisConnection>(m_server.settings());
+        m_conn->open();
+    }
+
+    void init() { cmd({"FLUSHALL"}); }
+
+    void cleanupTestCase() {
+        m_conn.reset();
+        m_server.stop();
+    }
+
+    void keysAreHashTagged() {
+        const auto keys = m_kind.keysOf(QStringLiteral("orders"));
+        QCOMPARE(keys, (QList<QByteArray>{"{orders}:holders", "{orders}:meta", "{orders}:owners",
+                                          "{orders}:waiters", "{orders}:waiter-leases"}));
+        QCOMPARE(m_kind.releaseChannel(QStringLiteral("orders")), QByteArray("{orders}:released"));
+    }
+
+    void snapshotIsExact() {
+        const auto r = ref(QStringLiteral("orders"), 5);
+        QCOMPARE(acquire(r, QStringLiteral("alpha"), 30000).status, core::AcquireResult::Status::Granted);
+        QCOMPARE(acquire(r, QStringLiteral("beta"), 60000).status, core::AcquireResult::Status::Granted);
+        QCOMPARE(acquire(r, QStringLiteral("gamma"), 10000).status, core::AcquireResult::Status::Granted);
+
+        const core::Snapshot s = snapshot(r);
+        QVERIFY2(s.warnings.isEmpty(), qPrintable(s.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(s.limit, std::optional<qint64>(5));
+        QCOMPARE(s.limitSource, core::LimitSource::Stored);
+        QCOMPARE(s.counter, std::optional<qint64>(3));
+        QCOMPARE(s.keys.size(), 5);
+        QCOMPARE(s.holders.size(), 3);
+        QVERIFY(s.serverNowMs > 0);
+        // Rank is expiry order: gamma (10 s), alpha (30 s), beta (60 s).
+        QCOMPARE(s.holders.at(0).id, QStringLiteral("gamma"));
+        QCOMPARE(s.holders.at(1).id, QStringLiteral("alpha"));
+        QCOMPARE(s.holders.at(2).id, QStringLiteral("beta"));
+        const struct {
+            const char *id;
+            qint64 token;
+            qint64 ttl;
+        } expected[] = {{"gamma", 3, 10000}, {"alpha", 1, 30000}, {"beta", 2, 60000}};
+        for (int i = 0; i < 3; ++i) {
+            const core::Holder &h = s.holders.at(i);
+            QCOMPARE(h.rank, std::optional<qint64>(i));
+            QCOMPARE(h.token, std::optional<qint64>(expected[i].token));
+            QCOMPARE(h.state, core::HolderState::Live);
+            const qint64 ttl = *h.ttlMs(s.serverNowMs);
+            QVERIFY2(ttl <= expected[i].ttl && ttl > expected[i].ttl - 10000,
+                     qPrintable(QString::number(ttl)));
+            // The expiry shown is exactly what Redis holds.
+            const RedisReply score = cmd({"ZSCORE", "{orders}:holders", expected[i].id});
+            QCOMPARE(score.toInteger(), h.expiresAtMs);
+            QVERIFY(h.acquiredAtMs.has_value());
+            QVERIFY(h.details.value(QStringLiteral("client")).toString().contains(QStringLiteral("pid")));
+        }
+        QCOMPARE(cmd({"HGET", "{orders}:meta", "limit"}).toInteger(), std::optional<qint64>(5));
+    }
+
+    void busyCarriesHoldersAndTokensRise() {
+        const auto r = ref(QStringLiteral("pair"), 2);
+        const auto a = acquire(r, QStringLiteral("a"), 20000);
+        const auto b = acquire(r, QStringLiteral("b"), 40000);
+        QCOMPARE(a.grant.token, std::optional<qint64>(1));
+        QCOMPARE(b.grant.token, std::optional<qint64>(2));
+        const auto c = acquire(r, QStringLiteral("c"));
+        QCOMPARE(c.status, core::AcquireResult::Status::Busy);
+        QCOMPARE(c.holders.size(), 2);
+        QCOMPARE(c.holders.at(0).id, QStringLiteral("a"));
+        QCOMPARE(c.holders.at(0).token, std::optional<qint64>(1));
+        QCOMPARE(c.earliestExpiryMs, a.grant.expiresAtMs);
+        QVERIFY(c.retryAfterMs && *c.retryAfterMs <= 20000 && *c.retryAfterMs > 0);
+
+        const auto released =
+            awaitCall<core::ReleaseResult>([&](auto done) { m_kind.release(*m_conn, a.grant, done); });
+        QCOMPARE(released->status, core::ReleaseResult::Status::Ok);
+        const auto c2 = acquire(r, QStringLiteral("c"));
+        QCOMPARE(c2.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(c2.grant.token, std::optional<qint64>(3));
+        // The limit stored by the first acquire wins over a later caller's profile.
+        QCOMPARE(acquire(ref(QStringLiteral("pair"), 10), QStringLiteral("d")).status,
+                 core::AcquireResult::Status::Busy);
+    }
+
+    void acquiringTwiceIsAnError() {
+        const auto r = ref(QStringLiteral("twice"));
+        QCOMPARE(acquire(r, QStringLiteral("x")).status, core::AcquireResult::Status::Granted);
+        const auto again = acquire(r, QStringLiteral("x"));
+        QCOMPARE(again.status, core::AcquireResult::Status::Error);
+        QVERIFY(again.error.contains(QStringLiteral("already holds")));
+        QCOMPARE(snapshot(r).counter, std::optional<qint64>(1));
+    }
+
+    void refreshExtendsAndNeverReacquires() {
+        const auto r = ref(QStringLiteral("lease"));
+        const auto g = acquire(r, QStringLiteral("worker"), 5000);
+        auto ok =
+            awaitCall<core::RefreshResult>([&](auto done) { m_kind.refresh(*m_conn, g.grant, 60000, done); });
+        QCOMPARE(ok->status, core::RefreshResult::Status::Ok);
+        QVERIFY(*ok->expiresAtMs > *g.grant.expiresAtMs);
+        QCOMPARE(cmd({"ZSCORE", "{lease}:holders", "worker"}).toInteger(), ok->expiresAtMs);
+
+        // The lease runs out (expiry moved into the past): refresh says Lost and removes the record.
+        cmd({"ZADD", "{lease}:holders", "XX", "1", "worker"});
+        auto lost =
+            awaitCall<core::RefreshResult>([&](auto done) { m_kind.refresh(*m_conn, g.grant, 60000, done); });
+        QCOMPARE(lost->status, core::RefreshResult::Status::Lost);
+        QVERIFY(cmd({"ZSCORE", "{lease}:holders", "worker"}).isNil());
+        QVERIFY(cmd({"HGET", "{lease}:owners", "worker"}).isNil());
+
+        // Force-released: Lost too, and nothing is re-created.
+        const auto g2 = acquire(r, QStringLiteral("worker2"));
+        const core::Snapshot s = snapshot(r);
+        auto forced = awaitCall<core::ForceReleaseResult>([&](auto done) {
+            m_kind.forceRelease(*m_conn, r, *holder(s, QStringLiteral("worker2")), std::nullopt, done);
+        });
+        QCOMPARE(forced->status, core::ForceReleaseResult::Status::Released);
+        lost = awaitCall<core::RefreshResult>(
+            [&](auto done) { m_kind.refresh(*m_conn, g2.grant, 60000, done); });
+        QCOMPARE(lost->status, core::RefreshResult::Status::Lost);
+        QCOMPARE(cmd({"ZCARD", "{lease}:holders"}).toInteger(), std::optional<qint64>(0));
+
+        // A release with a stale grant does not remove the next acquisition of the same id.
+        const auto again = acquire(r, QStringLiteral("worker2"));
+        QVERIFY(*again.grant.token > *g2.grant.token);
+        auto stale =
+            awaitCall<core::ReleaseResult>([&](auto done) { m_kind.release(*m_conn, g2.grant, done); });
+        QCOMPARE(stale->status, core::ReleaseResult::Status::NotHeld);
+        QVERIFY(!cmd({"ZSCORE", "{lease}:holders", "worker2"}).isNil());
+    }
+
+    void forceReleaseIsCompareAndAct() {
+        const auto r = ref(QStringLiteral("cas"));
+        const auto first = acquire(r, QStringLiteral("victim"));
+        const core::Holder observed = *holder(snapshot(r), QStringLiteral("victim"));
+        QCOMPARE(observed.token, first.grant.token);
+
+        // The holder re-acquires between the operator's look and the force-release.
+        QCOMPARE(awaitCall<core::ReleaseResult>([&](auto done) {
+                     m_kind.release(*m_conn, first.grant, done);
+                 })->status,
+                 core::ReleaseResult::Status::Ok);
+        const auto second = acquire(r, QStringLiteral("victim"));
+        QVERIFY(*second.grant.token > *first.grant.token);
+
+        auto changed = awaitCall<core::ForceReleaseResult>(
+            [&](auto done) { m_kind.forceRelease(*m_conn, r, observed, std::nullopt, done); });
+        QCOMPARE(changed->status, core::ForceReleaseResult::Status::Changed);
+        QVERIFY(changed->message.contains(QString::number(*second.grant.token)));
+        QCOMPARE(snapshot(r).holders.size(), 1); // nothing removed
+
+        const core::Holder fresh = *holder(snapshot(r), QStringLiteral("victim"));
+        auto released = awaitCall<core::ForceReleaseResult>(
+            [&](auto done) { m_kind.forceRelease(*m_conn, r, fresh, std::nullopt, done); });
+        QCOMPARE(released->status, core::ForceReleaseResult::Status::Released);
+        auto gone = awaitCall<core::ForceReleaseResult>(
+            [&](auto done) { m_kind.forceRelease(*m_conn, r, fresh, std::nullopt, done); });
+        QCOMPARE(gone->status, core::ForceReleaseResult::Status::Gone);
+    }
+
+    void expiredButPresentIsFlaggedAndPurged() {
+        const auto r = ref(QStringLiteral("stale"), 2);
+        acquire(r, QStringLiteral("live"));
+        acquire(r, QStringLiteral("dead"));
+        cmd({"ZADD", "{stale}:holders", "XX", "1000", "dead"});
+        const core::Snapshot s = snapshot(r);
+        QCOMPARE(holder(s, QStringLiteral("dead"))->state, core::HolderState::ExpiredPresent);
+        QCOMPARE(holder(s, QStringLiteral("live"))->state, core::HolderState::Live);
+        auto purged =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
+        QVERIFY(purged->ok);
+        QCOMPARE(purged->affected, 1);
+        QCOMPARE(snapshot(r).holders.size(), 1);
+        QVERIFY(cmd({"HGET", "{stale}:owners", "dead"}).isNil());
+    }
+
+    void overLimitHoldersAreFlagged() {
+        const auto r = ref(QStringLiteral("over"), 3);
+        for (const char *h : {"a", "b", "c"})
+            acquire(r, QString::fromLatin1(h));
+        auto lowered =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.setLimit(*m_conn, r, 2, done); });
+        QVERIFY(lowered->ok);
+        const core::Snapshot s = snapshot(r);
+        QCOMPARE(s.limit, std::optional<qint64>(2));
+        QCOMPARE(s.countInState(core::HolderState::OverLimit), 1);
+        QVERIFY(!s.warnings.isEmpty());
+        QCOMPARE(acquire(r, QStringLiteral("d")).status, core::AcquireResult::Status::Busy);
+        auto bad =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.setLimit(*m_conn, r, 0, done); });
+        QVERIFY(!bad->ok);
+    }
+
+    void fifoGateHoldsBackNewcomers() {
+        const auto r = ref(QStringLiteral("queue"), 1);
+        const auto a = acquire(r, QStringLiteral("a"));
+        const auto b = acquire(r, QStringLiteral("b"), 30000, true);
+        const auto c = acquire(r, QStringLiteral("c"), 30000, true);
+        QCOMPARE(b.queuePosition, std::optional<qint64>(0));
+        QCOMPARE(c.queuePosition, std::optional<qint64>(1));
+        QCOMPARE(snapshot(r).countInState(core::HolderState::Waiting), 2);
+
+        awaitCall<core::ReleaseResult>([&](auto done) { m_kind.release(*m_conn, a.grant, done); });
+        // A slot is free, but b and c queued first: the newcomer and c must wait, b gets it.
+        QCOMPARE(acquire(r, QStringLiteral("newcomer")).status, core::AcquireResult::Status::Busy);
+        QCOMPARE(acquire(r, QStringLiteral("c"), 30000, true).status, core::AcquireResult::Status::Busy);
+        QCOMPARE(acquire(r, QStringLiteral("b"), 30000, true).status, core::AcquireResult::Status::Granted);
+
+        // A waiter that gives up leaves the queue.
+        bool left = false;
+        m_kind.leaveQueue(*m_conn, r, "c", [&left] { left = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
+        QCOMPARE(cmd({"ZCARD", "{queue}:waiters"}).toInteger(), std::optional<qint64>(0));
+        QCOMPARE(cmd({"ZCARD", "{queue}:waiter-leases"}).toInteger(), std::optional<qint64>(0));
+
+        // A waiter that stops renewing drops out of the queue by itself.
+        acquire(r, QStringLiteral("ghost"), 30000, true);
+        cmd({"ZADD", "{queue}:waiter-leases", "XX", "1", "ghost"});
+        auto purged =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
+        QCOMPARE(purged->affected, 1);
+    }
+
+    void wrongTypeIsAWarningNotACrash() {
+        const auto r = ref(QStringLiteral("broken"));
+        cmd({"SET", "{broken}:meta", "not a hash"});
+        const core::Snapshot s = snapshot(r);
+        QVERIFY(!s.warnings.isEmpty());
+        QVERIFY2(s.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("is a string")),
+                 qPrintable(s.warnings.join(QLatin1Char(' '))));
+        const auto a = acquire(r, QStringLiteral("x"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Error);
+        QVERIFY(a.error.contains(QStringLiteral("WRONGTYPE")));
+        // The string was not touched, and other semaphores still work.
+        QCOMPARE(cmd({"GET", "{broken}:meta"}).str, QByteArray("not a hash"));
+        QCOMPARE(acquire(ref(QStringLiteral("fine")), QStringLiteral("x")).status,
+                 core::AcquireResult::Status::Granted);
+    }
+
+    void garbageIsReportedAndRepaired() {
+        const auto r = ref(QStringLiteral("junk"));
+        acquire(r, QStringLiteral("good"));
+        cmd({"ZADD", "{junk}:holders", "99999999999999", "nobody", "99999999999999", "norecord"});
+        cmd({"HSET", "{junk}:owners", "orphan", "9|1|x", "nobody", "5|1|x", "good", "garbage"});
+        cmd({"HSET", "{junk}:meta", "fence", "zero"});
+        const core::Snapshot s = snapshot(r);
+        const QString all = s.warnings.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QStringLiteral("malformed")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("no owner record")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("fencing counter")), qPrintable(all));
+
+        auto repaired =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.repair(*m_conn, r, done); });
+        QVERIFY2(repaired->ok, qPrintable(repaired->message));
+        QVERIFY(cmd({"HGET", "{junk}:owners", "orphan"}).isNil());
+        QCOMPARE(cmd({"HGET", "{junk}:meta", "fence"}).toInteger(), std::optional<qint64>(5));
+        // Tokens keep rising after the repair.
+        QCOMPARE(acquire(r, QStringLiteral("next")).grant.token, std::optional<qint64>(6));
+    }
+
+    void hugeAndBinaryHolderIds() {
+        const auto r = ref(QStringLiteral("bin"));
+        const QByteArray raw("\x01\x02\xff\x00z", 5);
+        cmd({"ZADD", "{bin}:holders", "99999999999999", raw});
+        const core::Snapshot s = snapshot(r);
+        QCOMPARE(s.holders.size(), 1);
+        QCOMPARE(s.holders.at(0).id, QStringLiteral("0x0102ff007a"));
+        QCOMPARE(s.holders.at(0).rawId, raw);
+        const auto bad = acquire(r, QStringLiteral("two\nlines"));
+        QCOMPARE(bad.status, core::AcquireResult::Status::Error);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLeasedKind)
+#include "tst_leasedkind.moc"
