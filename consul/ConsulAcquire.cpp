@@ -3,6 +3,7 @@
 #include "ConsulSemaphoreStore.h"
 
 #include <QDateTime>
+#include <algorithm>
 
 namespace semscope::consul {
 
@@ -65,6 +66,7 @@ void ConsulAcquire::checkCancelled() {
 void ConsulAcquire::createSession() {
     ConsulClient::SessionRequest s;
     s.name = m_request.holder.isEmpty() ? ConsulSemaphoreStore::defaultSessionName() : m_request.holder;
+    m_sessionName = s.name;
     s.ttl = ttlText(std::max<qint64>(m_request.ttlMs, 1));
     s.behavior = QStringLiteral("delete");
     m_inflight = m_client.sessionCreate(s, [this](ConsulClient::CreateSessionResult r) {
@@ -140,8 +142,55 @@ void ConsulAcquire::onView(const PrefixView &view) {
     }
     if (!m_contenderWritten)
         return writeContender(view);
-    m_waitIndex = ConsulClient::nextWaitIndex(m_waitIndex, view.index);
-    read();
+    waitForChange(view);
+}
+
+void ConsulAcquire::waitForChange(const PrefixView &view) {
+    // Waiters in contender order (CreateIndex). The first watches the whole prefix, so it sees
+    // releases and dead holders at once; every later one watches only the waiter ahead of it,
+    // which changes when that waiter is granted (its contender value turns to "holding") or
+    // leaves. So one release wakes one or two waiters, not all of them, while every waiter still
+    // waits on a blocking query. The slice bounds how long a stuck waiter ahead can delay us.
+    QList<const KvEntry *> waiters;
+    const QStringList live = view.liveHolders();
+    for (const auto &c : view.contenders) {
+        const QString sid = c.key.section(QLatin1Char('/'), -1);
+        if (!c.session.isEmpty() && !live.contains(sid))
+            waiters.append(&c);
+    }
+    std::sort(waiters.begin(), waiters.end(),
+              [](const KvEntry *a, const KvEntry *b) { return a->createIndex < b->createIndex; });
+    qsizetype position = -1;
+    for (qsizetype i = 0; i < waiters.size(); ++i) {
+        if (waiters[i]->session == m_sid)
+            position = i;
+    }
+    if (position <= 0) {
+        m_waitIndex = ConsulClient::nextWaitIndex(m_waitIndex, view.index);
+        return read();
+    }
+    const KvEntry ahead = *waiters[position - 1];
+    ConsulClient::KvGetOptions opts;
+    opts.recurse = true; // a one-key "prefix": its index is that key's own, not the whole KV table's
+    opts.index = std::max<quint64>(ahead.modifyIndex, 1);
+    opts.waitMs = std::max<qint64>(1, std::min(m_store->acquireWaitSliceMs(), remainingMs()));
+    m_inflight = m_client.kvGet(ahead.key, opts, [this](ConsulClient::KvResult r) {
+        m_inflight.reset();
+        if (m_finished)
+            return;
+        if (!r.http.ok() && ++m_readRetries > kMaxReadRetries)
+            return fail(QStringLiteral("failed to read prefix %1: %2").arg(m_prefix, r.http.error));
+        m_waitIndex = 0;
+        read();
+    });
+}
+
+QByteArray ConsulAcquire::contenderValue(const char *state) const {
+    // Contender values are the client's own data in the Go API (SemaphoreOptions.Value); semscope
+    // says who it is and whether it holds, which also wakes the waiter queued behind it.
+    RawJson v = RawJson::object({{QStringLiteral("Holder"), RawJson::string(m_sessionName)},
+                                 {QStringLiteral("State"), RawJson::string(QString::fromLatin1(state))}});
+    return v.toCompact();
 }
 
 void ConsulAcquire::writeContender(const PrefixView &view) {
@@ -150,7 +199,8 @@ void ConsulAcquire::writeContender(const PrefixView &view) {
     opts.flags = view.lockFlags();
     const quint64 seenIndex = view.index;
     m_inflight = m_client.kvPut(
-        view.contenderKey(m_sid), QByteArray(""), opts, [this, seenIndex](ConsulClient::BoolResult r) {
+        view.contenderKey(m_sid), contenderValue("waiting"), opts,
+        [this, seenIndex](ConsulClient::BoolResult r) {
             m_inflight.reset();
             if (m_finished)
                 return;
@@ -174,12 +224,10 @@ void ConsulAcquire::take(const PrefixView &view, const QStringList &liveHolders,
     ConsulClient::TxnOp contender;
     contender.key = view.contenderKey(m_sid);
     contender.session = m_sid;
-    if (m_contenderWritten) {
-        contender.verb = QStringLiteral("check-session"); // our session must still be alive
-    } else {
-        contender.verb = QStringLiteral("lock");
-        contender.flags = flags;
-    }
+    // "lock" by our own session: fails (and rolls back the txn) if the session is gone.
+    contender.verb = QStringLiteral("lock");
+    contender.flags = flags;
+    contender.value = contenderValue("holding");
     ConsulClient::TxnOp cas;
     cas.verb = QStringLiteral("cas");
     cas.key = view.lockKey();

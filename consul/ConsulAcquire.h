@@ -31,6 +31,8 @@ private:
     void onView(const PrefixView &view);
     void take(const PrefixView &view, const QStringList &liveHolders, qint64 limit);
     void writeContender(const PrefixView &view);
+    void waitForChange(const PrefixView &view);
+    QByteArray contenderValue(const char *state) const;
     void fail(const QString &message);
     void finish(core::AcquireResult result);
     qint64 remainingMs() const;
@@ -44,6 +46,7 @@ private:
     core::Cancellation m_cancel;
     core::Callback<core::AcquireResult> m_done;
     QString m_sid;
+    QString m_sessionName;
     bool m_contenderWritten = false;
     quint64 m_waitIndex = 0;
     int m_attempts = 0;

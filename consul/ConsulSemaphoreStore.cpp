@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QHostInfo>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QTimer>
 
 Q_LOGGING_CATEGORY(lcConsulStore, "semscope.consul.store", QtInfoMsg)
@@ -29,6 +30,33 @@ core::MaintenanceResult maintenance(bool ok, const QString &message, qint64 affe
 QString sessionOf(const core::Grant &grant) {
     const QString sid = grant.details.value(QStringLiteral("session")).toString();
     return sid.isEmpty() ? grant.holder : sid;
+}
+
+// Shell-style glob where '*' also crosses '/', as KV prefixes are not paths to Consul.
+QRegularExpression globToRegex(const QString &glob) {
+    QString re = QStringLiteral("^");
+    for (qsizetype i = 0; i < glob.size(); ++i) {
+        const QChar c = glob.at(i);
+        if (c == QLatin1Char('*')) {
+            re += QStringLiteral(".*");
+        } else if (c == QLatin1Char('?')) {
+            re += QLatin1Char('.');
+        } else if (c == QLatin1Char('\\') && i + 1 < glob.size()) {
+            re += QRegularExpression::escape(QString(glob.at(++i)));
+        } else if (c == QLatin1Char('[')) {
+            const qsizetype end = glob.indexOf(QLatin1Char(']'), i + 1);
+            if (end < 0) {
+                re += QStringLiteral("\\[");
+                continue;
+            }
+            re += QLatin1Char('[') + QRegularExpression::escape(glob.mid(i + 1, end - i - 1)) +
+                  QLatin1Char(']');
+            i = end;
+        } else {
+            re += QRegularExpression::escape(QString(c));
+        }
+    }
+    return QRegularExpression(re + QLatin1Char('$'));
 }
 
 } // namespace
@@ -133,94 +161,114 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
         done(r);
         return;
     }
-    QString prefix = request.match;
-    while (prefix.endsWith(QLatin1Char('*')))
-        prefix.chop(1);
-    while (prefix.startsWith(QLatin1Char('/')))
-        prefix.remove(0, 1);
-    m_client->kvKeys(prefix, {}, {}, [this, request, cancel, progress, done](ConsulClient::KeysResult keys) {
-        core::DiscoverResult result;
-        if (!keys.http.ok()) {
-            result.error = QStringLiteral("listing keys failed: %1").arg(keys.http.error);
-            done(result);
-            return;
+    // `match` is a KV prefix or a glob ("semaphore/*", "*jobs*"): list under its literal head, then
+    // keep the `.lock` keys whose semaphore prefix matches the whole glob.
+    QString pattern = request.match.trimmed();
+    while (pattern.startsWith(QLatin1Char('/')))
+        pattern.remove(0, 1);
+    if (pattern.isEmpty())
+        pattern = QStringLiteral("*");
+    const bool glob = pattern.contains(QRegularExpression(QStringLiteral("[*?\\[]")));
+    QString prefix;
+    for (qsizetype i = 0; i < pattern.size(); ++i) {
+        const QChar c = pattern.at(i);
+        if (c == QLatin1Char('*') || c == QLatin1Char('?') || c == QLatin1Char('['))
+            break;
+        if (c == QLatin1Char('\\')) {
+            if (++i < pattern.size())
+                prefix += pattern.at(i);
+            continue;
         }
-        result.scannedKeys = keys.keys.size();
-        QStringList locks;
-        for (const auto &k : keys.keys) {
-            if (k.endsWith(QLatin1String("/.lock")))
-                locks.append(k);
-        }
-        // Classify each `.lock` by its flags and JSON, a few requests at a time.
-        struct State {
-            QStringList todo;
-            int running = 0;
+        prefix += c;
+    }
+    const QRegularExpression matcher =
+        glob ? globToRegex(pattern)
+             : QRegularExpression(QStringLiteral("^") + QRegularExpression::escape(pattern) +
+                                  QStringLiteral(".*$"));
+    m_client->kvKeys(
+        prefix, {}, {}, [this, request, matcher, cancel, progress, done](ConsulClient::KeysResult keys) {
             core::DiscoverResult result;
-            bool finished = false;
-        };
-        auto st = std::make_shared<State>();
-        st->todo = locks;
-        st->result = result;
-        auto pump = std::make_shared<std::function<void()>>();
-        *pump = [this, st, pump, request, cancel, progress, done] {
-            if (st->finished)
-                return;
-            if (cancel.isCancelled()) {
-                st->finished = true;
-                st->result.cancelled = true;
-                st->result.ok = false;
-                auto self = std::move(*pump); // break the cycle before finishing
-                done(st->result);
+            if (!keys.http.ok()) {
+                result.error = QStringLiteral("listing keys failed: %1").arg(keys.http.error);
+                done(result);
                 return;
             }
-            if (st->todo.isEmpty() && st->running == 0) {
-                st->finished = true;
-                st->result.ok = true;
-                auto self = std::move(*pump);
-                done(st->result);
-                return;
+            result.scannedKeys = keys.keys.size();
+            QStringList locks;
+            for (const auto &k : keys.keys) {
+                if (k.endsWith(QLatin1String("/.lock")) && matcher.match(k.left(k.size() - 6)).hasMatch())
+                    locks.append(k);
             }
-            while (st->running < kDiscoverParallel && !st->todo.isEmpty()) {
-                const QString key = st->todo.takeFirst();
-                ++st->running;
-                m_client->kvGet(key, {}, [st, pump, key, request, progress](ConsulClient::KvResult r) {
-                    --st->running;
-                    if (st->finished)
-                        return;
-                    core::DiscoveredSemaphore d;
-                    d.ref.name = key.left(key.size() - 6);
-                    d.ref.kind = core::Kind::Consul;
-                    d.keys.append(key);
-                    if (!r.http.ok()) {
-                        d.warnings.append(QStringLiteral("could not read %1: %2").arg(key, r.http.error));
-                    } else if (r.found && !r.entries.isEmpty()) {
-                        const KvEntry &e = r.entries.first();
-                        if (e.flags == kLockFlagValue) {
-                            d.ref.kind = core::Kind::ConsulMutex;
-                            d.ref.profile.limit = 1;
-                        } else {
-                            QString error;
-                            if (auto doc = LockDocument::parse(e.value, &error))
-                                d.ref.profile.limit = doc->limit();
-                            else
-                                d.warnings.append(error);
+            // Classify each `.lock` by its flags and JSON, a few requests at a time.
+            struct State {
+                QStringList todo;
+                int running = 0;
+                core::DiscoverResult result;
+                bool finished = false;
+            };
+            auto st = std::make_shared<State>();
+            st->todo = locks;
+            st->result = result;
+            auto pump = std::make_shared<std::function<void()>>();
+            *pump = [this, st, pump, request, cancel, progress, done] {
+                if (st->finished)
+                    return;
+                if (cancel.isCancelled()) {
+                    st->finished = true;
+                    st->result.cancelled = true;
+                    st->result.ok = false;
+                    auto self = std::move(*pump); // break the cycle before finishing
+                    done(st->result);
+                    return;
+                }
+                if (st->todo.isEmpty() && st->running == 0) {
+                    st->finished = true;
+                    st->result.ok = true;
+                    auto self = std::move(*pump);
+                    done(st->result);
+                    return;
+                }
+                while (st->running < kDiscoverParallel && !st->todo.isEmpty()) {
+                    const QString key = st->todo.takeFirst();
+                    ++st->running;
+                    m_client->kvGet(key, {}, [st, pump, key, request, progress](ConsulClient::KvResult r) {
+                        --st->running;
+                        if (st->finished)
+                            return;
+                        core::DiscoveredSemaphore d;
+                        d.ref.name = key.left(key.size() - 6);
+                        d.ref.kind = core::Kind::Consul;
+                        d.keys.append(key);
+                        if (!r.http.ok()) {
+                            d.warnings.append(QStringLiteral("could not read %1: %2").arg(key, r.http.error));
+                        } else if (r.found && !r.entries.isEmpty()) {
+                            const KvEntry &e = r.entries.first();
+                            if (e.flags == kLockFlagValue) {
+                                d.ref.kind = core::Kind::ConsulMutex;
+                                d.ref.profile.limit = 1;
+                            } else {
+                                QString error;
+                                if (auto doc = LockDocument::parse(e.value, &error))
+                                    d.ref.profile.limit = doc->limit();
+                                else
+                                    d.warnings.append(error);
+                            }
                         }
-                    }
-                    if (!request.kind || *request.kind == d.ref.kind) {
-                        st->result.semaphores.append(d);
-                        core::DiscoverProgress p;
-                        p.scannedKeys = st->result.scannedKeys;
-                        p.totalKeys = st->result.scannedKeys;
-                        p.found.append(d);
-                        if (progress)
-                            progress(p);
-                    }
-                    (*pump)();
-                });
-            }
-        };
-        (*pump)();
-    });
+                        if (!request.kind || *request.kind == d.ref.kind) {
+                            st->result.semaphores.append(d);
+                            core::DiscoverProgress p;
+                            p.scannedKeys = st->result.scannedKeys;
+                            p.totalKeys = st->result.scannedKeys;
+                            p.found.append(d);
+                            if (progress)
+                                progress(p);
+                        }
+                        (*pump)();
+                    });
+                }
+            };
+            (*pump)();
+        });
 }
 
 // -------------------------------------------------------------------------------------------------

@@ -179,6 +179,7 @@ int ConsulDouble::openBlockingQueries() const {
 
 void ConsulDouble::onNewConnection() {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); // no Nagle stalls on small replies
         m_connections.insert(socket, std::make_shared<Connection>());
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
         connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
