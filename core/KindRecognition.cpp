@@ -58,7 +58,7 @@ QByteArray prefixedBraceBase(const QByteArray &key, const QByteArray &prefix) {
 }
 
 bool isLeasedSuffix(const QByteArray &key, QByteArray *base) {
-    for (const char *suffix : {":holders", ":meta", ":owners"}) {
+    for (const char *suffix : {":holders", ":meta", ":owners", ":waiters", ":waiter-leases"}) {
         const QByteArray b = braceBase(key, suffix);
         if (!b.isEmpty()) {
             *base = b;
@@ -214,9 +214,12 @@ void recognizeLeased(const Group &g, QList<DiscoveredSemaphore> &out) {
     const KeyFingerprint *holders = g.get("{" + g.base + "}:holders");
     const KeyFingerprint *meta = g.get("{" + g.base + "}:meta");
     const KeyFingerprint *owners = g.get("{" + g.base + "}:owners");
-    if (!holders && !meta && !owners)
+    const KeyFingerprint *waiters = g.get("{" + g.base + "}:waiters");
+    const KeyFingerprint *waiterLeases = g.get("{" + g.base + "}:waiter-leases");
+    if (!holders && !meta && !owners && !waiters && !waiterLeases)
         return;
-    DiscoveredSemaphore found = makeFound(Kind::Leased, g.base, {holders, meta, owners});
+    DiscoveredSemaphore found =
+        makeFound(Kind::Leased, g.base, {holders, meta, owners, waiters, waiterLeases});
     if (holders && holders->type != "zset")
         found.warnings << typeWarning(*holders, "zset");
     if (meta && meta->type != "hash")
