@@ -49,6 +49,8 @@ QString LoadTestConfig::validate() const {
         return QStringLiteral("give a positive duration or operation count");
     if (crashRate < 0.0 || crashRate > 1.0)
         return QStringLiteral("crash rate must be between 0 and 1");
+    if (crashWindowMs < 0)
+        return QStringLiteral("crash window must not be negative");
     if (skewMs < 0)
         return QStringLiteral("skew must not be negative");
     if (waitMs < 0)

@@ -25,8 +25,11 @@ struct LoadTestConfig {
     qint64 durationMs = 10'000;   // used when `ops` is 0
     qint64 ops = 0;               // >0: stop after this many acquire/release pairs
     double crashRate = 0.0;       // share of clients that crash once while holding
-    qint64 skewMs = 0;            // each client's clock is off by a value drawn from [-skew, +skew]
-    quint64 seed = 0;             // 0: random
+    // Crashers crash on their first grant after a moment drawn from [0, crashWindowMs]; 0: the
+    // first half of a timed run (at once in a run by operation count).
+    qint64 crashWindowMs = 0;
+    qint64 skewMs = 0; // each client's clock is off by a value drawn from [-skew, +skew]
+    quint64 seed = 0;  // 0: random
     // Longest a run may take to let clients release and outstanding calls come back after the end.
     qint64 drainTimeoutMs = 15'000;
     // Ask the first store to set the limit before the run (kinds that store their limit).

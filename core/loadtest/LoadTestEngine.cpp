@@ -61,8 +61,8 @@ std::vector<LoadTestWorker::ClientPlan> LoadTestEngine::planClients() const {
         if (m_config.skewMs > 0)
             p.skewMs = std::uniform_int_distribution<qint64>(-m_config.skewMs, m_config.skewMs)(rng);
     }
-    // Crashers: a fixed share, picked at random. In a timed run each crashes while holding its
-    // first grant after a random moment in the first half, so the rest of the run shows recovery.
+    // Crashers: a fixed share, picked at random. Each crashes while holding its first grant after a
+    // random moment early in the run, so the rest of the run shows recovery.
     const int crashers = static_cast<int>(std::lround(m_config.crashRate * m_config.clients));
     std::vector<int> order(static_cast<size_t>(m_config.clients));
     for (int i = 0; i < m_config.clients; ++i)
@@ -71,8 +71,11 @@ std::vector<LoadTestWorker::ClientPlan> LoadTestEngine::planClients() const {
     for (int k = 0; k < crashers; ++k) {
         auto &p = plans[static_cast<size_t>(order[static_cast<size_t>(k)])];
         p.crasher = true;
-        if (m_config.ops <= 0 && m_config.durationMs > 1)
-            p.crashAfterNs = std::uniform_int_distribution<qint64>(0, m_config.durationMs * msNs / 2)(rng);
+        const qint64 window = m_config.crashWindowMs > 0 ? m_config.crashWindowMs
+                              : m_config.ops <= 0        ? m_config.durationMs / 2
+                                                         : 0;
+        if (window > 0)
+            p.crashAfterNs = std::uniform_int_distribution<qint64>(0, window * msNs)(rng);
     }
     return plans;
 }

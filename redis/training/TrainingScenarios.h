@@ -1,0 +1,36 @@
+#pragma once
+
+#include "core/Kind.h"
+#include "core/SemaphoreStore.h"
+#include "redis/ConnectionSettings.h"
+
+#include <QList>
+#include <QString>
+#include <memory>
+
+namespace semscope::redis {
+
+// One training scenario: a seed's unsafe design, replayed faithfully, and the atomic kind that
+// does the same job safely. Both run side by side in a load test.
+struct TrainingScenario {
+    QString name;              // --scenario value, e.g. "fair-without-lock"
+    QString title;             // one line
+    QString explanation;       // a short paragraph shown in the GUI and printed by the CLI
+    core::Kind counterpart;    // the atomic kind run beside it (and the layout it writes)
+    int defaultLimit = 5;      // lock scenarios: 1
+    int raceWindowMs = 0;      // default pause inserted where the seed's sequence can be interrupted
+    qint64 defaultSkewMs = 0;  // clock skew the scenario needs to show its flaw
+    bool showsLeak = false;    // the flaw is a leak after crashes, not an over-admission
+    bool needsCrashes = false; // only bites when clients crash (crash rate > 0)
+};
+
+QList<TrainingScenario> trainingScenarios();
+const TrainingScenario *findTrainingScenario(const QString &name);
+QStringList trainingScenarioNames();
+
+// The unsafe store of scenario `name` over `settings`; nullptr for an unknown name.
+// raceWindowMs < 0 uses the scenario's default.
+std::unique_ptr<core::SemaphoreStore>
+makeTrainingStore(const QString &name, const ConnectionSettings &settings, int raceWindowMs = -1);
+
+} // namespace semscope::redis

@@ -1,0 +1,182 @@
+#include "RedisServer.h"
+#include "core/loadtest/LoadTestEngine.h"
+#include "redis/RedisSemaphoreStore.h"
+#include "redis/training/TrainingScenarios.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace semscope;
+using namespace semscope::core;
+
+namespace {
+
+// Generous: these runs must survive a loaded 2-core CI machine.
+constexpr int finishTimeoutMs = 120'000;
+
+LoadTestReport run(LoadTestEngine &engine) {
+    QSignalSpy finished(&engine, &LoadTestEngine::finished);
+    engine.start();
+    if (!finished.wait(finishTimeoutMs))
+        return {};
+    return finished.first().first().value<LoadTestReport>();
+}
+
+// 50 clients hammering one semaphore, try-once with a short back-off, short holds.
+LoadTestConfig contended(Kind kind, const QString &name, int limit) {
+    LoadTestConfig c;
+    c.ref.kind = kind;
+    c.ref.name = name;
+    c.limit = limit;
+    c.clients = 50;
+    c.connections = 4;
+    c.threads = 2;
+    c.hold = Distribution::uniform(1'000'000, 5'000'000);
+    c.think = Distribution::fixed(0);
+    c.retry = Distribution::uniform(1'000'000, 5'000'000);
+    c.ttlMs = 10'000;
+    c.durationMs = 3000;
+    c.seed = 20261122;
+    return c;
+}
+
+} // namespace
+
+class TestLoadTestRedis : public QObject {
+    Q_OBJECT
+private:
+    test::RedisServer m_server;
+
+    StoreFactory atomicFactory() const {
+        const redis::ConnectionSettings settings = m_server.settings();
+        return [settings]() -> std::unique_ptr<SemaphoreStore> {
+            return std::make_unique<redis::RedisSemaphoreStore>(settings);
+        };
+    }
+    StoreFactory trainingFactory(const QString &scenario) const {
+        const redis::ConnectionSettings settings = m_server.settings();
+        return [settings, scenario] { return redis::makeTrainingStore(scenario, settings); };
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
+
+    // Every atomic kind, 50 clients, 10 % of them crash while holding: never more holders than
+    // the limit, tokens rising, and every crashed slot back once its lease has run out.
+    void atomicKindsStaySafeAndRecover_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<qint64>("ttlMs");
+        QTest::addColumn<qint64>("holdMaxMs");
+        QTest::newRow("leased") << int(Kind::Leased) << 5 << 1000LL << 40LL;
+        // One slot: each crash blocks everybody for a TTL, so shorter leases and holds.
+        QTest::newRow("lock") << int(Kind::Lock) << 1 << 500LL << 10LL;
+        QTest::newRow("slots (lease kept by semscope)") << int(Kind::Slots) << 5 << 1000LL << 40LL;
+        QTest::newRow("fair") << int(Kind::Fair) << 5 << 1000LL << 40LL;
+        QTest::newRow("zset") << int(Kind::Zset) << 5 << 1000LL << 40LL;
+    }
+    void atomicKindsStaySafeAndRecover() {
+        QFETCH(int, kind);
+        QFETCH(int, limit);
+        QFETCH(qint64, ttlMs);
+        QFETCH(qint64, holdMaxMs);
+        LoadTestConfig c = contended(Kind(kind), QStringLiteral("lt-safe-%1").arg(kind), limit);
+        c.crashRate = 0.1;
+        c.ttlMs = ttlMs;
+        c.refreshIntervalMs = holdMaxMs / 2;
+        c.hold = Distribution::uniform(1'000'000, holdMaxMs * 1'000'000); // the longer holds are refreshed
+        // A client that just released would otherwise ask again before the others' back-off ends
+        // and keep its slot; every crasher must get a turn.
+        c.think = Distribution::uniform(1'000'000, 20'000'000);
+        c.crashWindowMs = 500; // crashers crash on their first grant after a moment in the first 0.5 s
+        c.durationMs = 7000;   // leaves time for every crasher's turn and its lease to run out
+        LoadTestEngine engine(c, atomicFactory());
+        const LoadTestReport r = run(engine);
+        qInfo().noquote() << r.summaryText();
+        QVERIFY2(r.ok, qPrintable(r.error + QLatin1Char(' ') + r.errorSamples.join(QStringLiteral("; "))));
+        QVERIFY2(r.safety.overAdmissions == 0, qPrintable(r.summaryText()));
+        QVERIFY2(r.safety.tokenViolations == 0, qPrintable(r.summaryText()));
+        QVERIFY(r.safety.maxConcurrentHolders <= limit);
+        QVERIFY(r.grants > 20);
+        QCOMPARE(r.recovery.crashes, 5LL);
+        QVERIFY2(r.recovery.recovered == r.recovery.crashes, qPrintable(r.summaryText()));
+        // A crashed holder's lease ends at most one TTL after its last refresh, and it refreshed
+        // within one refresh period before vanishing. The slack covers waiters noticing on a
+        // loaded machine; it does not make a leak pass.
+        const qint64 boundNs = (c.ttlMs + c.refreshIntervalMs + 1500) * 1'000'000;
+        QVERIFY2(r.recovery.maxRecoveryNs <= boundNs, qPrintable(r.summaryText()));
+    }
+
+    // The seeds' unsafe sequences, replayed against the same server, over-admit.
+    void unsafeScenariosOverAdmit_data() {
+        QTest::addColumn<QString>("scenario");
+        for (const QString &name : {QStringLiteral("fair-without-lock"), QStringLiteral("zset-skewed-clocks"),
+                                    QStringLiteral("incr-lock"), QStringLiteral("set-del-lock")})
+            QTest::newRow(qPrintable(name)) << name;
+    }
+    void unsafeScenariosOverAdmit() {
+        QFETCH(QString, scenario);
+        const redis::TrainingScenario *s = redis::findTrainingScenario(scenario);
+        QVERIFY(s);
+        LoadTestConfig c =
+            contended(s->counterpart, QStringLiteral("lt-unsafe-") + scenario, s->defaultLimit);
+        c.skewMs = s->defaultSkewMs;
+        LoadTestEngine engine(c, trainingFactory(scenario));
+        engine.setLabel(scenario);
+        const LoadTestReport r = run(engine);
+        qInfo().noquote() << r.summaryText();
+        QVERIFY2(r.ok, qPrintable(r.error + QLatin1Char(' ') + r.errorSamples.join(QStringLiteral("; "))));
+        QVERIFY(r.grants > 0);
+        QVERIFY2(r.safety.overAdmissions > 0, qPrintable(r.summaryText()));
+        QVERIFY(r.safety.maxConcurrentHolders > c.limit);
+        QVERIFY(!s->explanation.isEmpty());
+    }
+
+    // The seed's slot semaphore has no TTL: crashed holders keep their slots for good.
+    void slotsWithoutTtlLeak() {
+        LoadTestConfig c = contended(Kind::Slots, QStringLiteral("lt-leak"), 5);
+        c.crashRate = 0.1;
+        c.durationMs = 4000;
+        LoadTestEngine engine(c, trainingFactory(QStringLiteral("slots-crash-leak")));
+        const LoadTestReport r = run(engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.safety.overAdmissions, 0LL); // atomic scripts: it leaks, it does not over-admit
+        QCOMPARE(r.recovery.crashes, 5LL);
+        QCOMPARE(r.recovery.recovered, 0LL);
+        QCOMPARE(r.recovery.leakedHolders.size(), 5);
+        // Still there after the run: every crashed holder still owns a slot in R|map.
+        const redis::RedisReply held = m_server.command({"HLEN", "lt-leak|map"});
+        QCOMPARE(held.integer, 5LL);
+        const redis::RedisReply free = m_server.command({"LLEN", "lt-leak|list"});
+        QCOMPARE(free.integer, 0LL);
+    }
+
+    void scenarioRegistryIsComplete() {
+        const QStringList names = redis::trainingScenarioNames();
+        QCOMPARE(names, (QStringList{"fair-without-lock", "zset-skewed-clocks", "incr-lock", "set-del-lock",
+                                     "slots-crash-leak"}));
+        for (const QString &n : names) {
+            auto store = redis::makeTrainingStore(n, m_server.settings());
+            QVERIFY(store);
+            QVERIFY(store->endpoint().contains(QString::number(m_server.port())));
+        }
+        QVERIFY(!redis::makeTrainingStore(QStringLiteral("nonsense"), m_server.settings()));
+    }
+
+    void readOnlyTrainingStoreRefusesWrites() {
+        auto store = redis::makeTrainingStore(QStringLiteral("set-del-lock"), m_server.settings());
+        store->setReadOnly(true);
+        SemaphoreRef ref;
+        ref.kind = Kind::Lock;
+        ref.name = QStringLiteral("lt-readonly");
+        std::optional<AcquireResult> result;
+        store->acquire(ref, AcquireRequest{}, Cancellation(), [&](const AcquireResult &r) { result = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10'000);
+        QCOMPARE(result->status, AcquireResult::Status::Error);
+        QVERIFY(result->error.contains(QStringLiteral("read-only")));
+        QCOMPARE(m_server.command({"EXISTS", "lt-readonly"}).integer, 0LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadTestRedis)
+#include "tst_loadtest_redis.moc"
