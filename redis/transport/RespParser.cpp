@@ -1,5 +1,8 @@
 #include "RespParser.h"
 
+extern "C" { // sds.h has no C++ guard; it must come before hiredis.h, which includes it too
+#include <hiredis/sds.h>
+}
 #include <hiredis/hiredis.h>
 
 namespace semscope::redis {
@@ -90,12 +93,29 @@ std::optional<RedisReply> RespParser::next() {
             return std::nullopt;
         }
         const qsizetype slice = qMin(kSliceBytes, m_input.size() - m_inputPos);
-        if (redisReaderFeed(m_reader, m_input.constData() + m_inputPos, size_t(slice)) != REDIS_OK) {
+        if (!reserveForLargeReply(slice) ||
+            redisReaderFeed(m_reader, m_input.constData() + m_inputPos, size_t(slice)) != REDIS_OK) {
             m_error = QStringLiteral("protocol error: out of memory");
             return std::nullopt;
         }
         m_inputPos += slice;
     }
+}
+
+bool RespParser::reserveForLargeReply(qsizetype incoming) {
+    // hiredis grows its buffer by 1 MiB at a time once it is past 1 MiB. Where realloc cannot
+    // move pages (sanitizers, other allocators) a 64 MiB reply then copies ~2 GiB. Growing it
+    // ahead, to twice what the unfinished reply holds, keeps that linear. The reader frees big
+    // idle buffers itself (maxbuf) once the reply is taken.
+    constexpr size_t kGrowFrom = 1024 * 1024;
+    const size_t unread = m_reader->len - m_reader->pos;
+    if (unread < kGrowFrom || sdsavail(m_reader->buf) >= size_t(incoming))
+        return true;
+    sds grown = sdsMakeRoomFor(m_reader->buf, unread);
+    if (!grown)
+        return false;
+    m_reader->buf = grown;
+    return true;
 }
 
 void RespParser::reset() {

@@ -38,6 +38,8 @@ public:
     qsizetype bufferedBytes() const;
 
 private:
+    bool reserveForLargeReply(qsizetype incoming);
+
     redisReader *m_reader = nullptr;
     QByteArray m_input;
     qsizetype m_inputPos = 0;

@@ -1,0 +1,230 @@
+// Connection settings from URLs: what is accepted, what is refused and how, and that a password
+// never shows up where it could be printed.
+#include "redis/ConnectionSettings.h"
+
+#include <QTest>
+
+using semscope::redis::ConnectionSettings;
+using Transport = semscope::redis::ConnectionSettings::Transport;
+
+Q_DECLARE_METATYPE(semscope::redis::ConnectionSettings::Transport)
+
+class TestConnectionSettings : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { qunsetenv("REDISCLI_AUTH"); }
+    void cleanup() { qunsetenv("REDISCLI_AUTH"); }
+
+    void validUrls_data();
+    void validUrls();
+    void malformedUrls_data();
+    void malformedUrls();
+    void passwordFromEnvironment();
+    void urlPasswordWinsOverEnvironment();
+    void endpointNeverShowsThePassword();
+    void defaults();
+};
+
+void TestConnectionSettings::validUrls_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<Transport>("transport");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QString>("socketPath");
+    QTest::addColumn<int>("db");
+    QTest::addColumn<QString>("user");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<QString>("endpoint");
+
+    QTest::newRow("host only") << "redis://localhost" << Transport::Tcp << "localhost" << 6379 << "" << 0
+                               << ""
+                               << ""
+                               << "redis://localhost:6379/0";
+    QTest::newRow("port and db") << "redis://127.0.0.1:6380/2" << Transport::Tcp << "127.0.0.1" << 6380 << ""
+                                 << 2 << ""
+                                 << ""
+                                 << "redis://127.0.0.1:6380/2";
+    QTest::newRow("trailing slash") << "redis://127.0.0.1:6380/" << Transport::Tcp << "127.0.0.1" << 6380
+                                    << "" << 0 << ""
+                                    << ""
+                                    << "redis://127.0.0.1:6380/0";
+    QTest::newRow("user and password") << "redis://alice:s3cret@db.example:7000/15" << Transport::Tcp
+                                       << "db.example" << 7000 << "" << 15 << "alice"
+                                       << "s3cret"
+                                       << "redis://db.example:7000/15";
+    QTest::newRow("password only") << "redis://:s3cret@host" << Transport::Tcp << "host" << 6379 << "" << 0
+                                   << ""
+                                   << "s3cret"
+                                   << "redis://host:6379/0";
+    QTest::newRow("encoded password")
+        << "redis://bob:p%40ss%3Aw%2Fd@host" << Transport::Tcp << "host" << 6379 << "" << 0 << "bob"
+        << "p@ss:w/d"
+        << "redis://host:6379/0";
+    QTest::newRow("tls") << "rediss://cache.internal:6380/1" << Transport::Tls << "cache.internal" << 6380
+                         << "" << 1 << ""
+                         << ""
+                         << "rediss://cache.internal:6380/1";
+    QTest::newRow("upper-case scheme") << "REDIS://h:1" << Transport::Tcp << "h" << 1 << "" << 0 << ""
+                                       << ""
+                                       << "redis://h:1/0";
+    QTest::newRow("ipv6") << "redis://[::1]:7001/3" << Transport::Tcp << "::1" << 7001 << "" << 3 << ""
+                          << ""
+                          << "redis://[::1]:7001/3";
+    QTest::newRow("db as query") << "redis://h?db=4" << Transport::Tcp << "h" << 6379 << "" << 4 << ""
+                                 << ""
+                                 << "redis://h:6379/4";
+    QTest::newRow("unix") << "unix:///run/redis/redis.sock" << Transport::Unix << "" << 0
+                          << "/run/redis/redis.sock" << 0 << ""
+                          << ""
+                          << "unix:///run/redis/redis.sock";
+    QTest::newRow("unix with db") << "unix:///tmp/r.sock?db=5" << Transport::Unix << "" << 0 << "/tmp/r.sock"
+                                  << 5 << ""
+                                  << ""
+                                  << "unix:///tmp/r.sock?db=5";
+    QTest::newRow("surrounding spaces") << "  redis://h:2  " << Transport::Tcp << "h" << 2 << "" << 0 << ""
+                                        << ""
+                                        << "redis://h:2/0";
+}
+
+void TestConnectionSettings::validUrls() {
+    QFETCH(QString, url);
+    QFETCH(Transport, transport);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(QString, socketPath);
+    QFETCH(int, db);
+    QFETCH(QString, user);
+    QFETCH(QString, password);
+    QFETCH(QString, endpoint);
+
+    QString error;
+    const auto s = ConnectionSettings::fromUrl(url, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    QVERIFY(error.isEmpty());
+    QCOMPARE(s->transport, transport);
+    if (transport != Transport::Unix) {
+        QCOMPARE(s->host, host);
+        QCOMPARE(int(s->port), port);
+    }
+    QCOMPARE(s->socketPath, socketPath);
+    QCOMPARE(s->db, db);
+    QCOMPARE(s->user, user);
+    QCOMPARE(s->password, password);
+    QCOMPARE(s->endpoint(), endpoint);
+    // What endpoint() prints is itself a URL that reads back to the same place.
+    const auto again = ConnectionSettings::fromUrl(s->endpoint());
+    QVERIFY(again.has_value());
+    QCOMPARE(again->endpoint(), s->endpoint());
+}
+
+void TestConnectionSettings::malformedUrls_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("expected"); // part of the message
+
+    QTest::newRow("empty") << ""
+                           << "empty";
+    QTest::newRow("blank") << "   "
+                           << "empty";
+    QTest::newRow("no scheme") << "localhost:6379"
+                               << "scheme";
+    QTest::newRow("http") << "http://localhost:6379"
+                          << "unknown scheme 'http'";
+    QTest::newRow("no host") << "redis://"
+                             << "no host";
+    QTest::newRow("no host but port") << "redis://:6379"
+                                      << "no host";
+    QTest::newRow("port zero") << "redis://h:0"
+                               << "port";
+    QTest::newRow("port too big") << "redis://h:99999"
+                                  << "valid URL";
+    QTest::newRow("port not a number") << "redis://h:abc"
+                                       << "valid URL";
+    QTest::newRow("db not a number") << "redis://h/abc"
+                                     << "database number";
+    QTest::newRow("db negative") << "redis://h/-1"
+                                 << "database number";
+    QTest::newRow("db path with more") << "redis://h/1/2"
+                                       << "database number";
+    QTest::newRow("db twice") << "redis://h/1?db=2"
+                              << "db given twice";
+    QTest::newRow("bad db query") << "unix:///tmp/s?db=x"
+                                  << "db must be";
+    QTest::newRow("unknown parameter") << "redis://h?timeout=5"
+                                       << "unknown parameter 'timeout'";
+    QTest::newRow("fragment") << "redis://h#x"
+                              << "'#'";
+    QTest::newRow("unix relative") << "unix://relative.sock"
+                                   << "absolute path";
+    QTest::newRow("unix no path") << "unix://"
+                                  << "absolute path";
+    QTest::newRow("unix directory") << "unix:///"
+                                    << "absolute path";
+    QTest::newRow("spaces in host") << "redis://my host:1"
+                                    << "valid URL";
+}
+
+void TestConnectionSettings::malformedUrls() {
+    QFETCH(QString, url);
+    QFETCH(QString, expected);
+    QString error;
+    const auto s = ConnectionSettings::fromUrl(url, &error);
+    QVERIFY(!s.has_value());
+    QVERIFY2(error.startsWith(QStringLiteral("malformed Redis URL")), qPrintable(error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    QVERIFY(!error.contains(QLatin1Char('\n')));
+    // Refused without a place to put the message is fine too.
+    QVERIFY(!ConnectionSettings::fromUrl(url).has_value());
+}
+
+void TestConnectionSettings::passwordFromEnvironment() {
+    qputenv("REDISCLI_AUTH", "from-env");
+    const auto tcp = ConnectionSettings::fromUrl(QStringLiteral("redis://alice@h"));
+    QVERIFY(tcp.has_value());
+    QCOMPARE(tcp->user, QStringLiteral("alice"));
+    QCOMPARE(tcp->password, QStringLiteral("from-env"));
+    const auto socket = ConnectionSettings::fromUrl(QStringLiteral("unix:///tmp/r.sock"));
+    QVERIFY(socket.has_value());
+    QCOMPARE(socket->password, QStringLiteral("from-env"));
+    QVERIFY(!tcp->endpoint().contains(QStringLiteral("from-env")));
+}
+
+void TestConnectionSettings::urlPasswordWinsOverEnvironment() {
+    qputenv("REDISCLI_AUTH", "from-env");
+    const auto s = ConnectionSettings::fromUrl(QStringLiteral("redis://:from-url@h"));
+    QVERIFY(s.has_value());
+    QCOMPARE(s->password, QStringLiteral("from-url"));
+}
+
+void TestConnectionSettings::endpointNeverShowsThePassword() {
+    const QStringList withPassword = {QStringLiteral("redis://alice:hunter2@h:1/2"),
+                                      QStringLiteral("rediss://:hunter2@h"),
+                                      QStringLiteral("redis://u:hunter2@[::1]:5/0")};
+    for (const QString &url : withPassword) {
+        const auto s = ConnectionSettings::fromUrl(url);
+        QVERIFY2(s.has_value(), qPrintable(url));
+        QCOMPARE(s->password, QStringLiteral("hunter2"));
+        QVERIFY2(!s->endpoint().contains(QStringLiteral("hunter2")), qPrintable(s->endpoint()));
+    }
+    // A malformed URL may still carry a password: the message must not repeat it.
+    const QStringList malformed = {
+        QStringLiteral("redis://alice:hunter2@h:notaport"), QStringLiteral("redis://alice:hunter2@h/notadb"),
+        QStringLiteral("http://alice:hunter2@h"), QStringLiteral("redis://:hunter2@")};
+    for (const QString &url : malformed) {
+        QString error;
+        QVERIFY2(!ConnectionSettings::fromUrl(url, &error).has_value(), qPrintable(url));
+        QVERIFY2(!error.isEmpty(), qPrintable(url));
+        QVERIFY2(!error.contains(QStringLiteral("hunter2")), qPrintable(error));
+    }
+}
+
+void TestConnectionSettings::defaults() {
+    const ConnectionSettings s;
+    QCOMPARE(s.transport, Transport::Tcp);
+    QCOMPARE(s.endpoint(), QStringLiteral("redis://127.0.0.1:6379/0"));
+    QVERIFY(s.connectTimeoutMs > 0);
+    QVERIFY(s.commandTimeoutMs > 0);
+    QVERIFY(s.autoReconnect);
+}
+
+QTEST_GUILESS_MAIN(TestConnectionSettings)
+#include "tst_connectionsettings.moc"

@@ -1,0 +1,326 @@
+// The RESP side of the transport, on raw bytes (no server): hiredis' reader behind RespParser,
+// the encoder, and the RedisReply helpers. Big and broken replies live here because a real server
+// will not cut a reply in half on request.
+#include "redis/RedisReply.h"
+#include "redis/transport/RespEncoder.h"
+#include "redis/transport/RespParser.h"
+
+#include <QTest>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+using semscope::redis::encodeCommand;
+using semscope::redis::RedisReply;
+using semscope::redis::RespParser;
+using Type = semscope::redis::RedisReply::Type;
+
+Q_DECLARE_METATYPE(semscope::redis::RedisReply::Type)
+Q_DECLARE_METATYPE(semscope::redis::RedisReply)
+
+namespace {
+
+// All replies in `bytes`, fed in pieces of `piece` bytes (0: all at once).
+QList<RedisReply> parseAll(const QByteArray &bytes, qsizetype piece = 0, QString *error = nullptr) {
+    RespParser parser;
+    QList<RedisReply> out;
+    const qsizetype step = piece > 0 ? piece : qMax<qsizetype>(1, bytes.size());
+    for (qsizetype pos = 0; pos < bytes.size(); pos += step) {
+        parser.feed(bytes.mid(pos, step));
+        while (auto r = parser.next())
+            out.append(*r);
+    }
+    if (error)
+        *error = parser.errorString();
+    return out;
+}
+
+// Plain appends: QStringBuilder copies byte by byte in unoptimised (sanitizer) builds, which
+// makes a 64 MiB payload slow.
+QByteArray bulk(const QByteArray &s) {
+    QByteArray out;
+    out.reserve(s.size() + 32);
+    out.append('$').append(QByteArray::number(s.size())).append("\r\n").append(s).append("\r\n");
+    return out;
+}
+
+int digits(int n) {
+    int d = 1;
+    while (n >= 10) {
+        n /= 10;
+        ++d;
+    }
+    return d;
+}
+
+} // namespace
+
+class TestRedisReply : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void scalarReplies_data();
+    void scalarReplies();
+    void nestedArrays();
+    void tooDeepNestingIsAProtocolError();
+    void cutOffRepliesWaitForTheRest();
+    void manySmallRepliesInOneFeedKeepOrder();
+    void garbageIsAProtocolErrorAndResetRecovers();
+    void bulkString64MiB();
+    void array1MillionElements();
+    void encoderIsBinarySafe();
+    void numbers_data();
+    void numbers();
+    void describe();
+};
+
+void TestRedisReply::scalarReplies_data() {
+    QTest::addColumn<QByteArray>("raw");
+    QTest::addColumn<Type>("type");
+    QTest::addColumn<QByteArray>("str");
+    QTest::addColumn<qint64>("integer");
+
+    QTest::newRow("status") << QByteArray("+OK\r\n") << Type::Status << QByteArray("OK") << qint64(0);
+    QTest::newRow("error") << QByteArray("-WRONGTYPE Operation against a key\r\n") << Type::Error
+                           << QByteArray("WRONGTYPE Operation against a key") << qint64(0);
+    QTest::newRow("integer") << QByteArray(":42\r\n") << Type::Integer << QByteArray() << qint64(42);
+    QTest::newRow("negative integer") << QByteArray(":-7\r\n") << Type::Integer << QByteArray() << qint64(-7);
+    QTest::newRow("int64 max") << QByteArray(":9223372036854775807\r\n") << Type::Integer << QByteArray()
+                               << std::numeric_limits<qint64>::max();
+    QTest::newRow("bulk") << QByteArray("$3\r\nabc\r\n") << Type::String << QByteArray("abc") << qint64(0);
+    QTest::newRow("empty bulk") << QByteArray("$0\r\n\r\n") << Type::String << QByteArray() << qint64(0);
+    QTest::newRow("binary bulk") << QByteArray("$6\r\na\0\r\nb\xff\r\n", 12) << Type::String
+                                 << QByteArray("a\0\r\nb\xff", 6) << qint64(0);
+    QTest::newRow("nil bulk") << QByteArray("$-1\r\n") << Type::Nil << QByteArray() << qint64(0);
+    QTest::newRow("nil array") << QByteArray("*-1\r\n") << Type::Nil << QByteArray() << qint64(0);
+    QTest::newRow("empty array") << QByteArray("*0\r\n") << Type::Array << QByteArray() << qint64(0);
+}
+
+void TestRedisReply::scalarReplies() {
+    QFETCH(QByteArray, raw);
+    QFETCH(Type, type);
+    QFETCH(QByteArray, str);
+    QFETCH(qint64, integer);
+    QString error;
+    const auto replies = parseAll(raw, 0, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(replies.size(), 1);
+    QCOMPARE(replies.at(0).type, type);
+    QCOMPARE(replies.at(0).str, str);
+    QCOMPARE(replies.at(0).integer, integer);
+    QVERIFY(replies.at(0).elements.isEmpty());
+}
+
+void TestRedisReply::nestedArrays() {
+    // [[1, "two", nil], [], [["deep", [-3]]], "tail"]
+    const QByteArray raw = "*4\r\n"
+                           "*3\r\n:1\r\n$3\r\ntwo\r\n$-1\r\n"
+                           "*0\r\n"
+                           "*1\r\n*2\r\n$4\r\ndeep\r\n*1\r\n:-3\r\n"
+                           "+tail\r\n";
+    for (const qsizetype piece : {qsizetype(0), qsizetype(1), qsizetype(5)}) {
+        const auto replies = parseAll(raw, piece);
+        QCOMPARE(replies.size(), 1);
+        const RedisReply &r = replies.at(0);
+        QVERIFY(r.isArray());
+        QCOMPARE(r.elements.size(), 4);
+        QCOMPARE(r.elements[0].elements.size(), 3);
+        QCOMPARE(r.elements[0].elements[0].integer, 1);
+        QCOMPARE(r.elements[0].elements[1].str, QByteArray("two"));
+        QVERIFY(r.elements[0].elements[2].isNil());
+        QVERIFY(r.elements[1].isArray());
+        QCOMPARE(r.elements[1].elements.size(), 0);
+        QCOMPARE(r.elements[2].elements[0].elements[0].str, QByteArray("deep"));
+        QCOMPARE(r.elements[2].elements[0].elements[1].elements[0].integer, -3);
+        QCOMPARE(r.elements[3].type, Type::Status);
+        QCOMPARE(r.elements[3].str, QByteArray("tail"));
+    }
+}
+
+void TestRedisReply::tooDeepNestingIsAProtocolError() {
+    // hiredis 0.14 supports 7 levels; deeper must be an error, never a crash.
+    QByteArray raw;
+    for (int i = 0; i < 12; ++i)
+        raw += "*1\r\n";
+    raw += ":1\r\n";
+    QString error;
+    const auto replies = parseAll(raw, 0, &error);
+    QVERIFY(replies.isEmpty());
+    QVERIFY2(error.startsWith(QStringLiteral("protocol error:")), qPrintable(error));
+}
+
+void TestRedisReply::cutOffRepliesWaitForTheRest() {
+    const QByteArray raw = "*3\r\n$5\r\nhello\r\n:12345\r\n*2\r\n+OK\r\n-ERR no\r\n";
+    // Every prefix is incomplete: no reply, no error. The rest completes it.
+    for (qsizetype cut = 0; cut < raw.size(); ++cut) {
+        RespParser parser;
+        parser.feed(raw.left(cut));
+        QVERIFY2(!parser.next().has_value(), qPrintable(QStringLiteral("cut at %1").arg(cut)));
+        QVERIFY(!parser.hasError());
+        parser.feed(raw.mid(cut));
+        const auto reply = parser.next();
+        QVERIFY(reply.has_value());
+        QCOMPARE(reply->elements.size(), 3);
+        QCOMPARE(reply->elements[0].str, QByteArray("hello"));
+        QCOMPARE(reply->elements[1].integer, 12345);
+        QCOMPARE(reply->elements[2].elements[1].type, Type::Error);
+        QVERIFY(!parser.next().has_value());
+        QCOMPARE(parser.bufferedBytes(), 0);
+    }
+}
+
+void TestRedisReply::manySmallRepliesInOneFeedKeepOrder() {
+    constexpr int kCount = 200000;
+    QByteArray raw;
+    for (int i = 0; i < kCount; ++i)
+        raw += ':' + QByteArray::number(i) + "\r\n";
+    const auto replies = parseAll(raw);
+    QCOMPARE(replies.size(), kCount);
+    for (int i = 0; i < kCount; ++i) {
+        if (replies.at(i).integer != i)
+            QFAIL(qPrintable(QStringLiteral("reply %1 is %2").arg(i).arg(replies.at(i).integer)));
+    }
+}
+
+void TestRedisReply::garbageIsAProtocolErrorAndResetRecovers() {
+    RespParser parser;
+    parser.feed("+OK\r\nhello world\r\n+LATER\r\n");
+    const auto first = parser.next();
+    QVERIFY(first.has_value());
+    QCOMPARE(first->str, QByteArray("OK"));
+    QVERIFY(!parser.next().has_value());
+    QVERIFY(parser.hasError());
+    QVERIFY2(parser.errorString().startsWith(QStringLiteral("protocol error:")),
+             qPrintable(parser.errorString()));
+    // Broken stays broken (the stream cannot be trusted) until reset.
+    parser.feed("+OK\r\n");
+    QVERIFY(!parser.next().has_value());
+    parser.reset();
+    QVERIFY(!parser.hasError());
+    parser.feed("+OK\r\n");
+    QCOMPARE(parser.next()->str, QByteArray("OK"));
+}
+
+void TestRedisReply::bulkString64MiB() {
+    constexpr qsizetype kSize = 64 * 1024 * 1024;
+    // A 4093-byte block (prime, so it never lines up with read or slice sizes) repeated: a lost,
+    // doubled or shifted piece anywhere changes the result.
+    QByteArray block(4093, Qt::Uninitialized);
+    for (qsizetype i = 0; i < block.size(); ++i)
+        block[i] = char(i * 131 % 251);
+    const QByteArray payload = block.repeated(kSize / block.size() + 1).left(kSize);
+    QByteArray raw = bulk(payload);
+    raw.append("+after\r\n");
+    // As a socket delivers it (64 KiB reads), and as one big read.
+    for (const qsizetype piece : {qsizetype(64 * 1024), qsizetype(0)}) {
+        const auto replies = parseAll(raw, piece);
+        QCOMPARE(replies.size(), 2);
+        QCOMPARE(replies.at(0).type, Type::String);
+        QCOMPARE(replies.at(0).str.size(), kSize);
+        QVERIFY(replies.at(0).str == payload);
+        QCOMPARE(replies.at(1).str, QByteArray("after"));
+    }
+}
+
+void TestRedisReply::array1MillionElements() {
+    // Integers and bulk strings mixed, written and checked without a temporary per element (the
+    // sanitizer build pays for every allocation).
+    constexpr int kCount = 1000000;
+    QByteArray raw;
+    raw.reserve(kCount * 16);
+    raw.append("*1000000\r\n");
+    char line[64];
+    for (int i = 0; i < kCount; ++i) {
+        const int n = i % 3 == 0 ? std::snprintf(line, sizeof line, ":%d\r\n", i)
+                                 : std::snprintf(line, sizeof line, "$%d\r\nm%d\r\n", digits(i) + 1, i);
+        raw.append(line, n);
+    }
+    const auto replies = parseAll(raw, 64 * 1024);
+    QCOMPARE(replies.size(), 1);
+    const RedisReply &r = replies.at(0);
+    QVERIFY(r.isArray());
+    QCOMPARE(r.elements.size(), kCount);
+    for (int i = 0; i < kCount; ++i) {
+        const RedisReply &e = r.elements.at(i);
+        bool ok = false;
+        if (i % 3 == 0) {
+            ok = e.type == Type::Integer && e.integer == i;
+        } else if (e.type == Type::String && e.str.size() > 1 && e.str.at(0) == 'm') {
+            int value = -1;
+            const auto [end, ec] =
+                std::from_chars(e.str.constData() + 1, e.str.constData() + e.str.size(), value);
+            ok = ec == std::errc() && end == e.str.constData() + e.str.size() && value == i;
+        }
+        if (!ok)
+            QFAIL(qPrintable(QStringLiteral("element %1 is %2").arg(i).arg(e.describe())));
+    }
+}
+
+void TestRedisReply::encoderIsBinarySafe() {
+    QCOMPARE(encodeCommand({"SET", "key", QByteArray("v\0\r\n", 4)}),
+             QByteArray("*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$4\r\nv\0\r\n\r\n", 32));
+    QCOMPARE(encodeCommand({"GET", ""}), QByteArray("*2\r\n$3\r\nGET\r\n$0\r\n\r\n"));
+    // What we encode, the parser reads back as an array of the same strings.
+    const QList<QByteArray> args = {"EVALSHA", QByteArray(1000, 'x'), "0", QByteArray("\xff\x00", 2)};
+    const auto replies = parseAll(encodeCommand(args));
+    QCOMPARE(replies.size(), 1);
+    QCOMPARE(replies.at(0).elements.size(), args.size());
+    for (qsizetype i = 0; i < args.size(); ++i)
+        QCOMPARE(replies.at(0).elements.at(i).str, args.at(i));
+}
+
+void TestRedisReply::numbers_data() {
+    QTest::addColumn<RedisReply>("reply");
+    QTest::addColumn<bool>("hasInteger");
+    QTest::addColumn<qint64>("integer");
+    QTest::addColumn<bool>("hasDouble");
+    QTest::addColumn<double>("number");
+
+    QTest::newRow("integer") << RedisReply::integerReply(-5) << true << qint64(-5) << true << -5.0;
+    QTest::newRow("decimal string") << RedisReply::string("1700000000123") << true << qint64(1700000000123)
+                                    << true << 1700000000123.0;
+    QTest::newRow("float string") << RedisReply::string("2.5") << false << qint64(0) << true << 2.5;
+    QTest::newRow("inf") << RedisReply::string("inf") << false << qint64(0) << true
+                         << std::numeric_limits<double>::infinity();
+    QTest::newRow("-inf") << RedisReply::string("-inf") << false << qint64(0) << true
+                          << -std::numeric_limits<double>::infinity();
+    QTest::newRow("text") << RedisReply::string("abc") << false << qint64(0) << false << 0.0;
+    QTest::newRow("empty") << RedisReply::string("") << false << qint64(0) << false << 0.0;
+    QTest::newRow("nil") << RedisReply::nil() << false << qint64(0) << false << 0.0;
+    QTest::newRow("error") << RedisReply::error("ERR 5") << false << qint64(0) << false << 0.0;
+}
+
+void TestRedisReply::numbers() {
+    QFETCH(RedisReply, reply);
+    QFETCH(bool, hasInteger);
+    QFETCH(qint64, integer);
+    QFETCH(bool, hasDouble);
+    QFETCH(double, number);
+    QCOMPARE(reply.toInteger().has_value(), hasInteger);
+    if (hasInteger)
+        QCOMPARE(*reply.toInteger(), integer);
+    QCOMPARE(reply.toDouble().has_value(), hasDouble);
+    if (hasDouble)
+        QCOMPARE(*reply.toDouble(), number);
+}
+
+void TestRedisReply::describe() {
+    QCOMPARE(RedisReply::nil().describe(), QStringLiteral("(nil)"));
+    QCOMPARE(RedisReply::integerReply(3).describe(), QStringLiteral("(integer) 3"));
+    QCOMPARE(RedisReply::string("abc").describe(), QStringLiteral("\"abc\""));
+    RedisReply ok;
+    ok.type = Type::Status;
+    ok.str = "OK";
+    QCOMPARE(ok.describe(), QStringLiteral("OK"));
+    RedisReply array;
+    array.type = Type::Array;
+    array.elements = {RedisReply::nil(), RedisReply::nil(), RedisReply::nil()};
+    QCOMPARE(array.describe(), QStringLiteral("[3 elements]"));
+    QVERIFY(RedisReply::transportError(QStringLiteral("x")).isError());
+    QVERIFY(RedisReply::transportError(QStringLiteral("x")).isTransportError());
+    QVERIFY(!RedisReply::transportError(QStringLiteral("x")).isServerError());
+    QVERIFY(RedisReply::error("ERR").isServerError());
+    QVERIFY(RedisReply::string(QByteArray(1000, 'x')).describe().size() < 100);
+}
+
+QTEST_GUILESS_MAIN(TestRedisReply)
+#include "tst_redisreply.moc"
