@@ -46,6 +46,11 @@ quint64 DoubleState::prefixIndex(const QString &prefix) const {
     quint64 idx = 0;
     for (auto it = m_kv.lowerBound(prefix); it != m_kv.cend() && it.key().startsWith(prefix); ++it)
         idx = std::max(idx, it->modifyIndex);
+    if (prefix.isEmpty() || prefix.endsWith(QLatin1Char('/'))) {
+        // Folder prefixes are kept up to date on every delete: deleted contender keys pile up as
+        // tombstones under a busy semaphore, and scanning them on every wake-up would be quadratic.
+        return std::max(idx, m_tombstoneMaxByFolder.value(prefix, 0));
+    }
     for (auto it = m_tombstones.lowerBound(prefix); it != m_tombstones.cend() && it.key().startsWith(prefix);
          ++it)
         idx = std::max(idx, it.value());
@@ -138,6 +143,12 @@ bool DoubleState::applyDelete(const QString &key, quint64 index) {
     if (!m_kv.remove(key))
         return false;
     m_tombstones.insert(key, index);
+    quint64 &root = m_tombstoneMaxByFolder[QString()];
+    root = std::max(root, index);
+    for (qsizetype i = key.indexOf(QLatin1Char('/')); i >= 0; i = key.indexOf(QLatin1Char('/'), i + 1)) {
+        quint64 &folder = m_tombstoneMaxByFolder[key.left(i + 1)];
+        folder = std::max(folder, index);
+    }
     m_kvIndex = index;
     m_index = std::max(m_index, index);
     return true;
@@ -327,6 +338,7 @@ DoubleState::TxnResult DoubleState::applyTxn(const QList<TxnOp> &ops) {
     // Work on copies; commit only if every op succeeds. QMap/QHash copies are shared until written.
     const auto kv = m_kv;
     const auto tombs = m_tombstones;
+    const auto tombFolders = m_tombstoneMaxByFolder;
     const quint64 kvIndex = m_kvIndex;
     const quint64 globalIndex = m_index;
     const quint64 index = m_index + 1;
@@ -335,6 +347,7 @@ DoubleState::TxnResult DoubleState::applyTxn(const QList<TxnOp> &ops) {
     auto rollback = [&](int op, QString what) {
         m_kv = kv;
         m_tombstones = tombs;
+        m_tombstoneMaxByFolder = tombFolders;
         m_kvIndex = kvIndex;
         m_index = globalIndex;
         r.ok = false;

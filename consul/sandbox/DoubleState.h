@@ -102,7 +102,10 @@ public:
     // Returns true/false like the endpoint; *error set means a 500 with that text.
     bool put(const QString &key, const QByteArray &value, const PutOptions &opts, QString *error);
     bool remove(const QString &key, bool recurse, std::optional<quint64> cas);
-    void reapTombstones() { m_tombstones.clear(); }
+    void reapTombstones() {
+        m_tombstones.clear();
+        m_tombstoneMaxByFolder.clear();
+    }
 
     // --- sessions ---
     // Returns the new session id, or empty with *error (the 500 body).
@@ -145,6 +148,7 @@ private:
     quint64 m_sessionsIndex = 1;
     QMap<QString, KvEntry> m_kv; // sorted like Consul's radix tree
     QMap<QString, quint64> m_tombstones;
+    QHash<QString, quint64> m_tombstoneMaxByFolder; // "" and every "a/", "a/b/" above a tombstone
     QHash<QString, qint64> m_lockDelayUntil;
     QMap<QString, Session> m_sessions;
     int m_ttlMultiplier = 2;
