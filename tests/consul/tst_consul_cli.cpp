@@ -1,0 +1,168 @@
+// semscope-cli against an in-process Consul API double: the Consul-only commands (`sessions`,
+// `invalidate`, `sandbox consul`) and the generic semaphore commands with --consul.
+#include "ConsulTestTarget.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace semscope::consul;
+
+class TestConsulCli : public QObject {
+    Q_OBJECT
+
+    QString m_cli;
+    std::unique_ptr<ConsulDouble> m_double;
+    std::unique_ptr<ConsulClient> m_raw;
+
+    struct Run {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    // Runs the CLI without blocking the event loop, so the in-process double keeps answering.
+    Run cli(const QStringList &args) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
+        env.remove(QStringLiteral("CONSUL_HTTP_TOKEN"));
+        p.setProcessEnvironment(env);
+        QSignalSpy finished(&p, &QProcess::finished);
+        p.start(m_cli, args);
+        Run r;
+        if (!p.waitForStarted(30000))
+            return r;
+        if (!finished.wait(120000)) {
+            p.kill();
+            p.waitForFinished();
+            return r;
+        }
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+
+    QString session(const QByteArray &json) {
+        const HttpResult r = syncRequest(*m_raw, "PUT", QStringLiteral("/v1/session/create"), json);
+        return QRegularExpression(QStringLiteral("\"ID\":\"([^\"]+)\""))
+            .match(QString::fromUtf8(r.body))
+            .captured(1);
+    }
+
+    bool cliHasCommand(const QString &name) {
+        const Run help = cli({QStringLiteral("--help")});
+        return QRegularExpression(QStringLiteral("\\n  %1[ \\n]").arg(name))
+            .match(QString::fromUtf8(help.out))
+            .hasMatch();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_cli = qEnvironmentVariable("SEMSCOPE_CLI");
+        QVERIFY2(!m_cli.isEmpty(), "SEMSCOPE_CLI is not set (run through ctest)");
+    }
+
+    void init() {
+        m_double = std::make_unique<ConsulDouble>();
+        QVERIFY(m_double->listen());
+        ConsulConfig config;
+        config.address = m_double->url();
+        m_raw = std::make_unique<ConsulClient>(config);
+    }
+
+    void cleanup() {
+        m_raw.reset();
+        m_double.reset();
+    }
+
+    void sessionsListsEverySession() {
+        const QString a = session(R"({"Name":"worker a","TTL":"30s","Behavior":"delete"})");
+        const QString b = session(R"({"Name":"worker b"})");
+        Run r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("sessions")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(a.toUtf8()));
+        QVERIFY(r.out.contains(b.toUtf8()));
+        QVERIFY(r.out.contains("worker a"));
+        r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("--json"),
+                 QStringLiteral("sessions")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray list = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(list.size(), 2);
+        QCOMPARE(list[0].toObject().value(QStringLiteral("id")).toString(), a);
+        QCOMPARE(list[0].toObject().value(QStringLiteral("behavior")).toString(), QStringLiteral("delete"));
+        QCOMPARE(list[0].toObject().value(QStringLiteral("ttl")).toString(), QStringLiteral("30s"));
+    }
+
+    void invalidateDestroysTheSession() {
+        const QString a = session(R"({"Name":"doomed"})");
+        Run r =
+            cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("invalidate"), a});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(m_double->state().session(a) == nullptr);
+        r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("invalidate"), a});
+        QCOMPARE(r.exitCode, 1); // gone now: nothing to invalidate
+        QVERIFY2(r.err.startsWith(
+                     QByteArray("semscope-cli: " + m_double->url().toString().toUtf8() + ": no session")),
+                 r.err);
+    }
+
+    void unreachableConsulIsAUsageError() {
+        const quint16 port = m_double->port();
+        m_double.reset(); // nobody listens there now
+        const Run r = cli({QStringLiteral("--consul"), QStringLiteral("http://127.0.0.1:%1").arg(port),
+                           QStringLiteral("sessions")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("listing sessions failed"), r.err);
+    }
+
+    void sandboxRunsUntilTerminated() {
+        QProcess p;
+        p.start(m_cli, {QStringLiteral("sandbox"), QStringLiteral("consul")});
+        QVERIFY(p.waitForStarted(30000));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += p.readAllStandardOutput()).contains("listening on"), 30000);
+        const QString url = QRegularExpression(QStringLiteral("listening on (http://\\S+)"))
+                                .match(QString::fromUtf8(out))
+                                .captured(1);
+        QVERIFY(!url.isEmpty());
+        ConsulConfig config;
+        config.address = QUrl(url);
+        ConsulClient client(config);
+        const HttpResult put = syncRequest(client, "PUT", QStringLiteral("/v1/kv/hello"), "world");
+        QCOMPARE(put.body, QByteArray("true"));
+        QCOMPARE(syncRequest(client, "GET", QStringLiteral("/v1/kv/hello?raw"), {}).body,
+                 QByteArray("world"));
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardOutput().contains("sandbox stopped"));
+    }
+
+    void showWorksWithConsul() {
+        if (!cliHasCommand(QStringLiteral("show")))
+            QSKIP("this semscope-cli has no `show` command");
+        const QString holder = session(R"({"Name":"seed client"})");
+        QCOMPARE(
+            syncRequest(*m_raw, "PUT", QStringLiteral("/v1/kv/semaphore/jobs/%1?acquire=%1").arg(holder), "")
+                .body,
+            QByteArray("true"));
+        QCOMPARE(syncRequest(*m_raw, "PUT", QStringLiteral("/v1/kv/semaphore/jobs/.lock?cas=0"),
+                             QStringLiteral(R"({"limit":3,"holders":["%1"]})").arg(holder).toUtf8())
+                     .body,
+                 QByteArray("true"));
+        const Run r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("show"),
+                           QStringLiteral("semaphore/jobs")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        QVERIFY2(r.out.contains(holder.toUtf8()), r.out);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConsulCli)
+#include "tst_consul_cli.moc"
