@@ -9,8 +9,12 @@ for i = 1, 3 do
     local want = i == 3 and 'string' or 'zset'
     if ty ~= want and ty ~= 'none' then return {-2, KEYS[i] .. ' is a ' .. ty .. ', expected a ' .. want} end
 end
-if redis.call('TYPE', KEYS[3]).ok == 'string' and not tonumber(redis.call('GET', KEYS[3])) then
-    return {-2, KEYS[3] .. ' does not hold an integer'}
+if redis.call('TYPE', KEYS[3]).ok == 'string' then
+    -- INCR would fail on anything but a 64-bit integer; refuse with a reason instead.
+    local len = redis.call('STRLEN', KEYS[3])
+    if len > 19 or not string.match(redis.call('GET', KEYS[3]), '^%-?%d+$') then
+        return {-2, KEYS[3] .. ' does not hold an integer'}
+    end
 end
 local t = redis.call('TIME')
 local nowS = tonumber(t[1]) + tonumber(t[2]) / 1000000

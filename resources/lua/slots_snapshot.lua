@@ -1,7 +1,7 @@
 #!lua flags=no-writes
 -- slots: one consistent read of a slot semaphore (KEYS: R|list, R|map, R|lease; ARGV: cap).
 -- Never fails on bad data: a key of the wrong type is reported by its type and not read, long values
--- are cut to 64 bytes (with their full length) so a 10 MB value does not travel.
+-- are cut to 64 bytes (with their full length; holder ids to 1024) so a 10 MB value does not travel.
 -- Reply: {now_ms, listType, mapType, leaseType, listLen, mapLen, {list items}, {field, value, len, ...},
 --         {member, score, ...}}
 local cap = tonumber(ARGV[1]) or 10000
@@ -10,8 +10,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local listType = redis.call('TYPE', KEYS[1]).ok
 local mapType = redis.call('TYPE', KEYS[2]).ok
 local leaseType = redis.call('TYPE', KEYS[3]).ok
-local function cut(v)
-    if #v > 64 then return string.sub(v, 1, 64) end
+local function cut(v, n)
+    n = n or 64
+    if #v > n then return string.sub(v, 1, n) end
     return v
 end
 local listLen, mapLen, items, map, lease = 0, 0, {}, {}, {}
@@ -30,7 +31,7 @@ if mapType == 'hash' then
         local kv = page[2]
         for i = 1, #kv, 2 do
             if n < cap then
-                map[#map + 1] = cut(kv[i])
+                map[#map + 1] = cut(kv[i], 1024) -- holder ids: long enough for any real one
                 map[#map + 1] = cut(kv[i + 1])
                 map[#map + 1] = #kv[i + 1]
                 n = n + 1
