@@ -3,13 +3,15 @@
 # dependencies from the archive), run the installed semscope-cli against a private redis-server,
 # and start the installed GUI on the offscreen platform.
 #
-# usage: ci-install-check.sh [--deb PATH] [--gui-seconds N] [--remove-after]
-#   --deb PATH       the package (default: the one semscope_*.deb in the current directory)
+# usage: ci-install-check.sh [BUILD_DIR] [--deb PATH] [--gui-seconds N] [--remove-after]
+#   BUILD_DIR        a built tree: the .deb is made there first with cpack (so it matches the build)
+#   --deb PATH       the package (default: the one semscope_*.deb in BUILD_DIR or the current directory)
 #   --gui-seconds N  how long the GUI must stay up to count as started (default 10)
 #   --remove-after   uninstall the package at the end
 # Needs root (or password-less sudo) for apt-get, and redis-server on PATH.
 set -eu
 
+build_dir=
 deb=
 gui_seconds=10
 remove_after=0
@@ -18,12 +20,22 @@ while [ $# -gt 0 ]; do
         --deb) deb=$2; shift 2 ;;
         --gui-seconds) gui_seconds=$2; shift 2 ;;
         --remove-after) remove_after=1; shift ;;
-        *) echo "ci-install-check.sh: unknown argument '$1'" >&2; exit 2 ;;
+        -*) echo "ci-install-check.sh: unknown option '$1'" >&2; exit 2 ;;
+        *) [ -z "$build_dir" ] || { echo "ci-install-check.sh: more than one build dir" >&2; exit 2; }
+           build_dir=$1; shift ;;
     esac
 done
+if [ -n "$build_dir" ]; then
+    [ -f "$build_dir/CPackConfig.cmake" ] || { echo "ci-install-check.sh: $build_dir is not a configured build tree" >&2; exit 2; }
+    if [ -z "$deb" ]; then
+        echo "== cpack -G DEB in $build_dir"
+        rm -f "$build_dir"/semscope_*.deb
+        (cd "$build_dir" && cpack -G DEB) || { echo "FAIL: cpack could not build the package" >&2; exit 1; }
+    fi
+fi
 if [ -z "$deb" ]; then
-    set -- ./semscope_*.deb
-    [ $# -eq 1 ] && [ -f "$1" ] || { echo "ci-install-check.sh: need exactly one ./semscope_*.deb here (or --deb PATH)" >&2; exit 2; }
+    set -- "${build_dir:-.}"/semscope_*.deb
+    [ $# -eq 1 ] && [ -f "$1" ] || { echo "ci-install-check.sh: need exactly one semscope_*.deb in ${build_dir:-.} (or --deb PATH)" >&2; exit 2; }
     deb=$1
 fi
 [ -f "$deb" ] || { echo "ci-install-check.sh: $deb: no such file" >&2; exit 2; }
@@ -49,7 +61,9 @@ die() { echo "FAIL: $*" >&2; exit 1; }
 
 # --- 1. Install ---------------------------------------------------------------------------------
 step "apt-get install $deb"
-as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" || die "apt-get could not install $deb"
+# --reinstall: a CI machine may still have this version from an earlier run, and apt would then
+# keep the old files instead of the ones just built.
+as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --reinstall "$deb" || die "apt-get could not install $deb"
 dpkg -s semscope >/dev/null 2>&1 || die "dpkg does not list semscope as installed"
 cli=/usr/bin/semscope-cli
 gui=/usr/bin/semscope
