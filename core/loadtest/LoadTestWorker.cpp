@@ -181,16 +181,20 @@ void LoadTestWorker::onAcquired(int i, const AcquireResult &result) {
         schedule(i, hold, c.crashing ? &LoadTestWorker::vanish : &LoadTestWorker::endHold);
         return;
     }
-    case AcquireResult::Status::Busy:
+    case AcquireResult::Status::Busy: {
         m_counters->busy.fetch_add(1);
         if (m_counters->stopping.load()) {
             finishClient(i);
             return;
         }
         c.state = State::Thinking;
-        // A waiting acquire that came back Busy has already waited its full time: ask again now.
-        schedule(i, m_config.waitMs > 0 ? 0 : m_config.retry.sampleNs(m_rng), &LoadTestWorker::beginAcquire);
+        // A waiting acquire that came back Busy after waiting its time asks again at once; a store
+        // that answered sooner (it does not wait, like the training scenarios) gets the back-off,
+        // so it is not hammered in a tight loop.
+        const bool waited = m_config.waitMs > 0 && received - c.sentNs >= m_config.waitMs * msNs / 2;
+        schedule(i, waited ? 0 : m_config.retry.sampleNs(m_rng), &LoadTestWorker::beginAcquire);
         return;
+    }
     case AcquireResult::Status::Error:
         if (m_counters->stopping.load()) {
             finishClient(i); // cancelled waits end here
