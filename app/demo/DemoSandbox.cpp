@@ -1,0 +1,420 @@
+#include "DemoSandbox.h"
+
+#include "consul/ConsulSemaphoreStore.h"
+#include "consul/sandbox/ConsulDouble.h"
+#include "redis/RedisConnection.h"
+#include "redis/RedisSemaphoreStore.h"
+
+#include <QDateTime>
+#include <QLoggingCategory>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <csignal>
+#include <sys/prctl.h>
+
+Q_LOGGING_CATEGORY(lcDemo, "semscope.demo")
+
+namespace semscope::app {
+
+using namespace semscope::core;
+
+namespace {
+const QString kJobs = QStringLiteral("demo:jobs");              // leased, limit 5, busy
+const QString kReports = QStringLiteral("demo:reports");        // leased, one expired-but-present holder
+const QString kPrinters = QStringLiteral("demo:printers");      // slots, limit 3, one stuck holder
+const QString kFair = QStringLiteral("demo:fair-queue");        // fair, limit 3
+const QString kRate = QStringLiteral("demo:rate-limit");        // zset, limit 4
+const QString kLock = QStringLiteral("demo:lock:migrations");   // lock
+const QString kConsulApi = QStringLiteral("demo/service-a");    // consul, limit 3, busy
+const QString kConsulDeploy = QStringLiteral("demo/deploy");    // consul, limit 1
+const QString kConsulBatch = QStringLiteral("demo/batch-jobs"); // consul, limit 2, one stale holder, no load
+const QString kConsulMutex = QStringLiteral("demo/backup");     // `consul lock -n 1` mutex
+const QString kRedissonSemaphore = QStringLiteral("demo:lock-pool"); // Redisson RSemaphore
+
+quint16 freeLoopbackPort() {
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort();
+}
+
+QByteArray num(qint64 v) {
+    return QByteArray::number(v);
+}
+} // namespace
+
+DemoSandbox::DemoSandbox(QObject *parent)
+    : QObject(parent)
+    , m_dir(QDir::tempPath() + QStringLiteral("/semscope-demo-XXXXXX")) {
+    m_redisId = QStringLiteral("demo-redis");
+    m_consulId = QStringLiteral("demo-consul");
+    m_profileSettings = std::make_unique<QSettings>(settingsFile(), QSettings::IniFormat);
+    m_profiles = std::make_unique<ProfileStore>(m_profileSettings.get());
+    m_load.setInterval(700);
+    connect(&m_load, &QTimer::timeout, this, &DemoSandbox::loadTick);
+    m_startTimeout.setSingleShot(true);
+    m_startTimeout.setInterval(30000);
+    connect(&m_startTimeout, &QTimer::timeout, this,
+            [this] { fail(tr("the demo servers did not come up within 30 s")); });
+}
+
+DemoSandbox::~DemoSandbox() {
+    stop();
+}
+
+QList<SemaphoreRef> DemoSandbox::seededSemaphores() {
+    auto ref = [](Kind k, const QString &n) {
+        SemaphoreRef r;
+        r.kind = k;
+        r.name = n;
+        return r;
+    };
+    return {ref(Kind::Leased, kJobs),
+            ref(Kind::Leased, kReports),
+            ref(Kind::Slots, kPrinters),
+            ref(Kind::Fair, kFair),
+            ref(Kind::Zset, kRate),
+            ref(Kind::Lock, kLock),
+            ref(Kind::RedissonSemaphore, kRedissonSemaphore),
+            ref(Kind::RedissonPermitExpirable, QStringLiteral("demo-permits")),
+            ref(Kind::RedissonLock, QStringLiteral("demo-lock:redisson")),
+            ref(Kind::NodeMutex, QStringLiteral("demo-cron")),
+            ref(Kind::NodeSemaphore, QStringLiteral("demo-uploads")),
+            ref(Kind::Consul, kConsulApi),
+            ref(Kind::Consul, kConsulDeploy),
+            ref(Kind::Consul, kConsulBatch),
+            ref(Kind::ConsulMutex, kConsulMutex)};
+}
+
+model::ConnectionConfig DemoSandbox::redisConnection() const {
+    model::ConnectionConfig c;
+    c.id = m_redisId;
+    c.name = QStringLiteral("demo redis");
+    c.backend = Backend::Redis;
+    c.environment = model::Environment::Production;
+    c.host = QStringLiteral("127.0.0.1");
+    c.port = m_redisPort;
+    return c;
+}
+
+model::ConnectionConfig DemoSandbox::consulConnection() const {
+    model::ConnectionConfig c;
+    c.id = m_consulId;
+    c.name = QStringLiteral("demo consul");
+    c.backend = Backend::Consul;
+    c.environment = model::Environment::Development;
+    c.discoverMatch = QStringLiteral("demo/");
+    c.address = m_consul ? m_consul->url().toString() : QString();
+    return c;
+}
+
+qint64 DemoSandbox::redisPid() const {
+    return m_redis.processId();
+}
+
+void DemoSandbox::fail(const QString &message) {
+    if (m_failed || m_ready)
+        return;
+    m_failed = true;
+    qCWarning(lcDemo) << "demo sandbox:" << message;
+    Q_EMIT failed(message);
+}
+
+void DemoSandbox::start() {
+    if (!m_dir.isValid()) {
+        fail(tr("cannot create a temporary folder: %1").arg(m_dir.errorString()));
+        return;
+    }
+    const QString server = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
+    if (server.isEmpty()) {
+        fail(tr("redis-server is not on PATH; install it (apt install redis-server) to run the demo"));
+        return;
+    }
+    m_startTimeout.start();
+
+    // Consul first: it is in-process and cannot fail to start except for a port.
+    m_consul = std::make_unique<consul::ConsulDouble>();
+    if (!m_consul->listen(QHostAddress::LocalHost, 0)) {
+        fail(tr("the Consul sandbox could not listen: %1").arg(m_consul->errorString()));
+        return;
+    }
+
+    m_redisPort = freeLoopbackPort();
+    if (m_redisPort == 0) {
+        fail(tr("no free loopback port for redis-server"));
+        return;
+    }
+    m_redis.setProgram(server);
+    m_redis.setArguments({QStringLiteral("--port"), QString::number(m_redisPort), QStringLiteral("--bind"),
+                          QStringLiteral("127.0.0.1"), QStringLiteral("--save"), QString(),
+                          QStringLiteral("--appendonly"), QStringLiteral("no"), QStringLiteral("--dir"),
+                          m_dir.path(), QStringLiteral("--daemonize"), QStringLiteral("no"),
+                          QStringLiteral("--protected-mode"), QStringLiteral("yes")});
+    m_redis.setWorkingDirectory(m_dir.path());
+    m_redis.setProcessChannelMode(QProcess::MergedChannels);
+    // If the app is killed, the kernel stops the server with it.
+    m_redis.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    connect(&m_redis, &QProcess::errorOccurred, this,
+            [this](QProcess::ProcessError) { fail(tr("redis-server: %1").arg(m_redis.errorString())); });
+    connect(&m_redis, &QProcess::finished, this, [this](int code) {
+        if (!m_ready)
+            fail(tr("redis-server exited (code %1): %2")
+                     .arg(code)
+                     .arg(QString::fromLocal8Bit(m_redis.readAll()).trimmed().right(300)));
+    });
+    Q_EMIT progress(tr("Starting redis-server on 127.0.0.1:%1…").arg(m_redisPort));
+    m_redis.start();
+
+    redis::ConnectionSettings settings;
+    settings.host = QStringLiteral("127.0.0.1");
+    settings.port = m_redisPort;
+    settings.clientName = QStringLiteral("semscope-demo");
+    m_raw = std::make_unique<redis::RedisConnection>(settings);
+    connect(m_raw.get(), &redis::RedisConnection::connected, this, &DemoSandbox::onRedisUp);
+    m_raw->open();
+}
+
+void DemoSandbox::onRedisUp() {
+    if (m_seeding || m_ready || m_failed)
+        return;
+    m_seeding = true;
+    redis::ConnectionSettings settings;
+    settings.host = QStringLiteral("127.0.0.1");
+    settings.port = m_redisPort;
+    settings.clientName = QStringLiteral("semscope-demo-load");
+    m_redisStore = std::make_unique<redis::RedisSemaphoreStore>(settings);
+    consul::ConsulConfig cc;
+    cc.address = m_consul->url();
+    m_consulStore = std::make_unique<consul::ConsulSemaphoreStore>(cc);
+
+    // Profiles for the layouts that do not store their limit, as an operator would have entered them.
+    const QString endpoint = redisConnection().endpoint();
+    SemaphoreProfile fair;
+    fair.limit = 3;
+    fair.timeoutMs = 20000;
+    m_profiles->save(endpoint, Kind::Fair, kFair, fair);
+    SemaphoreProfile rate;
+    rate.limit = 4;
+    m_profiles->save(endpoint, Kind::Zset, kRate, rate);
+    SemaphoreProfile printers;
+    printers.limit = 3;
+    m_profiles->save(endpoint, Kind::Slots, kPrinters, printers);
+    SemaphoreProfile uploads;
+    uploads.limit = 2;
+    uploads.timeoutMs = 10000;
+    m_profiles->save(endpoint, Kind::NodeSemaphore, QStringLiteral("demo-uploads"), uploads);
+    SemaphoreProfile redissonSem;
+    redissonSem.limit = 4;
+    m_profiles->save(endpoint, Kind::RedissonSemaphore, kRedissonSemaphore, redissonSem);
+
+    Q_EMIT progress(tr("Creating the demo semaphores…"));
+    seedRedis();
+    seedConsul();
+}
+
+SemaphoreRef DemoSandbox::refFor(Kind kind, const QString &name, std::optional<qint64> limit) const {
+    SemaphoreRef r;
+    r.kind = kind;
+    r.name = name;
+    r.profile.limit = limit;
+    if (kind == Kind::Fair)
+        r.profile.timeoutMs = 20000;
+    return r;
+}
+
+void DemoSandbox::rawCommand(const QList<QByteArray> &args) {
+    ++m_pendingSeeds;
+    const QString what = QString::fromUtf8(args.value(0) + ' ' + args.value(1));
+    m_raw->command(args, [this, what](const redis::RedisReply &reply) {
+        seedDone(what, !reply.isError(), reply.errorMessage());
+    });
+}
+
+void DemoSandbox::seedDone(const QString &what, bool ok, const QString &message) {
+    if (!ok)
+        qCWarning(lcDemo) << "demo seed" << what << "failed:" << message;
+    if (--m_pendingSeeds > 0 || m_ready || m_failed)
+        return;
+    m_ready = true;
+    m_startTimeout.stop();
+    m_load.start();
+    Q_EMIT progress(tr("Demo ready: redis on 127.0.0.1:%1, Consul on %2")
+                        .arg(m_redisPort)
+                        .arg(m_consul->url().toString()));
+    Q_EMIT ready();
+}
+
+void DemoSandbox::seedRedis() {
+    auto acquire = [this](const SemaphoreRef &ref, const QString &holder, qint64 ttlMs) {
+        ++m_pendingSeeds;
+        AcquireRequest req;
+        req.holder = holder;
+        req.ttlMs = ttlMs;
+        m_redisStore->acquire(ref, req, Cancellation(), [this, ref, holder](AcquireResult r) {
+            seedDone(QStringLiteral("acquire %1 %2").arg(ref.name, holder),
+                     r.status == AcquireResult::Status::Granted, r.error);
+        });
+    };
+    // Busy leased semaphore with a stored limit of 5.
+    const SemaphoreRef jobs = refFor(Kind::Leased, kJobs, 5);
+    acquire(jobs, QStringLiteral("billing-worker@app-1"), 60000);
+    acquire(jobs, QStringLiteral("billing-worker@app-2"), 45000);
+    // Its lease runs out in 2 s and nobody touches this semaphore again: expired but present.
+    acquire(refFor(Kind::Leased, kReports, 2), QStringLiteral("nightly-report@batch-3"), 2000);
+    acquire(refFor(Kind::Leased, kReports, 2), QStringLiteral("weekly-export@batch-1"), 600000);
+    // slots has no TTL: this holder "crashed" and keeps its slot for ever.
+    const SemaphoreRef printers = refFor(Kind::Slots, kPrinters, 3);
+    acquire(printers, QStringLiteral("crashed-worker-7"), 0);
+    acquire(refFor(Kind::Fair, kFair, 3), QStringLiteral("queue-consumer-1"), 20000);
+    acquire(refFor(Kind::Zset, kRate, 4), QStringLiteral("api-client-42"), 30000);
+    acquire(refFor(Kind::Lock, kLock, 1), QStringLiteral("migrator@db-1"), 300000);
+
+    // Other libraries' layouts, written the way those libraries write them.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    rawCommand({"SET", kRedissonSemaphore.toUtf8(), "3"});
+    // Redisson clients waiting for permits subscribe to redisson_sc:{name}; discovery tells an
+    // RSemaphore from a plain counter by that channel, so the demo keeps one subscriber.
+    redis::ConnectionSettings subSettings = m_raw->settings();
+    subSettings.clientName = QStringLiteral("semscope-demo-redisson-waiter");
+    m_subscriber = std::make_unique<redis::RedisConnection>(subSettings);
+    m_subscriber->open();
+    m_subscriber->subscribe("redisson_sc:{" + kRedissonSemaphore.toUtf8() + "}", [](const QByteArray &) {});
+    rawCommand({"SET", "demo-permits", "1"});
+    rawCommand({"ZADD", "{demo-permits}:timeout", num(now + 40000), "9f1c2a7be04d4c11", num(now + 90000),
+                "0be7f5d3aa8e4e0f"});
+    rawCommand({"HSET", "demo-lock:redisson", "6f1e8c1a-2b7d-4d7e-9a43-5d1c0e7b9a11:53", "1"});
+    rawCommand({"PEXPIRE", "demo-lock:redisson", "30000"});
+    rawCommand({"SET", "mutex:demo-cron", "c3f8a0e6-cron-runner", "PX", "60000"});
+    rawCommand({"ZADD", "semaphore:demo-uploads", num(now), "uploader-a", num(now - 500), "uploader-b"});
+}
+
+void DemoSandbox::seedConsul() {
+    const SemaphoreRef api = refFor(Kind::Consul, kConsulApi, 3);
+    auto acquire = [this](const SemaphoreRef &ref, const QString &holder, bool makeStale) {
+        ++m_pendingSeeds;
+        AcquireRequest req;
+        req.holder = holder;
+        req.ttlMs = 15000;
+        m_consulStore->acquire(ref, req, Cancellation(), [this, ref, holder, makeStale](AcquireResult r) {
+            const bool ok = r.status == AcquireResult::Status::Granted;
+            if (ok && makeStale) {
+                // The session dies (its node "crashed"): Consul deletes its contender key, but the
+                // .lock still lists it until someone prunes it — a stale holder.
+                const QString sid = r.grant.details.value(QStringLiteral("session")).toString();
+                if (!sid.isEmpty())
+                    m_consul->invalidateSession(sid);
+            }
+            seedDone(QStringLiteral("consul acquire %1 %2").arg(ref.name, holder), ok, r.error);
+        });
+    };
+    acquire(api, QStringLiteral("checkout-api@node-1"), false);
+    acquire(refFor(Kind::Consul, kConsulDeploy, 1), QStringLiteral("deployer@ci-runner-2"), false);
+    // No load on this one, so no acquire prunes the stale holder away.
+    const SemaphoreRef batch = refFor(Kind::Consul, kConsulBatch, 2);
+    acquire(batch, QStringLiteral("batch-runner@node-2"), false);
+    acquire(batch, QStringLiteral("crashed-consumer@node-4"), true);
+
+    // A `consul lock -n 1` mutex, written the way `consul lock` writes it: a session without TTL
+    // holding <prefix>/.lock with the lock flags.
+    ++m_pendingSeeds;
+    auto &client = m_consulStore->client();
+    consul::ConsulClient::SessionRequest session;
+    session.name = QStringLiteral("Consul lock for 'pg_dump nightly' at '%1'").arg(kConsulMutex);
+    client.sessionCreate(session, [this](consul::ConsulClient::CreateSessionResult r) {
+        if (r.id.isEmpty()) {
+            seedDone(QStringLiteral("consul mutex session"), false, QString::fromUtf8(r.http.body));
+            return;
+        }
+        consul::ConsulClient::KvPutOptions put;
+        put.flags = consul::kLockFlagValue;
+        put.acquire = r.id;
+        m_consulStore->client().kvPut(kConsulMutex + QStringLiteral("/.lock"), QByteArray(), put,
+                                      [this](consul::ConsulClient::BoolResult b) {
+                                          seedDone(QStringLiteral("consul mutex"), b.value,
+                                                   QString::fromUtf8(b.http.body));
+                                      });
+    });
+}
+
+void DemoSandbox::loadTick() {
+    if (!m_redisStore || !m_consulStore)
+        return;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // Release the holders whose time is up.
+    for (int i = int(m_held.size()) - 1; i >= 0; --i) {
+        if (m_held.at(i).releaseAtMs > now)
+            continue;
+        const Held h = m_held.takeAt(i);
+        if (h.consul)
+            m_consulStore->release(h.grant, [](ReleaseResult) {});
+        else
+            m_redisStore->release(h.grant, [](ReleaseResult) {});
+    }
+    // Keep the foreign holders alive the way their libraries would (watchdog / refresh), so their
+    // TTLs count down and re-arm; uploader-b stops refreshing and shows as expired.
+    if (m_raw && (m_tick++ % 8) == 0) {
+        const auto ignore = [](const redis::RedisReply &) {};
+        m_raw->command({"PEXPIRE", "demo-lock:redisson", "30000"}, ignore);
+        m_raw->command({"PEXPIRE", "mutex:demo-cron", "60000"}, ignore);
+        m_raw->command({"ZADD", "semaphore:demo-uploads", "XX", num(now), "uploader-a"}, ignore);
+    }
+    // And now and then take a slot, so the charts move.
+    auto *rng = QRandomGenerator::global();
+    if (rng->bounded(100) >= 55)
+        return;
+    struct Target {
+        Kind kind;
+        QString name;
+        qint64 limit;
+    };
+    static const QList<Target> targets{{Kind::Leased, kJobs, 5},    {Kind::Leased, kJobs, 5},
+                                       {Kind::Zset, kRate, 4},      {Kind::Fair, kFair, 3},
+                                       {Kind::Slots, kPrinters, 3}, {Kind::Consul, kConsulApi, 3}};
+    const Target t = targets.at(rng->bounded(int(targets.size())));
+    const SemaphoreRef ref = refFor(t.kind, t.name, t.limit);
+    AcquireRequest req;
+    req.holder = QStringLiteral("worker-%1@app-%2").arg(m_nextWorker++).arg(1 + rng->bounded(4));
+    req.ttlMs = t.kind == Kind::Consul ? 15000 : 20000;
+    const qint64 holdMs = 2000 + rng->bounded(9000);
+    const bool consul = t.kind == Kind::Consul;
+    auto onResult = [this, holdMs, consul](AcquireResult r) {
+        if (r.status != AcquireResult::Status::Granted)
+            return;
+        m_held.append(Held{r.grant, QDateTime::currentMSecsSinceEpoch() + holdMs, consul});
+    };
+    if (consul)
+        m_consulStore->acquire(ref, req, Cancellation(), onResult);
+    else
+        m_redisStore->acquire(ref, req, Cancellation(), onResult);
+}
+
+void DemoSandbox::setLoadRunning(bool running) {
+    if (running && m_ready)
+        m_load.start();
+    else
+        m_load.stop();
+}
+
+void DemoSandbox::stop() {
+    m_load.stop();
+    m_startTimeout.stop();
+    m_held.clear();
+    m_redisStore.reset();
+    m_consulStore.reset();
+    m_subscriber.reset();
+    m_raw.reset();
+    if (m_consul) {
+        m_consul->close();
+        m_consul.reset();
+    }
+    if (m_redis.state() != QProcess::NotRunning) {
+        m_redis.disconnect(this);
+        m_redis.terminate(); // SIGTERM to the PID we started
+        if (!m_redis.waitForFinished(5000)) {
+            m_redis.kill();
+            m_redis.waitForFinished(2000);
+        }
+    }
+}
+
+} // namespace semscope::app

@@ -1,0 +1,121 @@
+#include "AuditLog.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace semscope::model {
+
+QJsonObject AuditEntry::toJson() const {
+    QJsonObject o;
+    o.insert(QStringLiteral("time"), time.toUTC().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("user"), user);
+    o.insert(QStringLiteral("host"), host);
+    o.insert(QStringLiteral("connection"), connection);
+    o.insert(QStringLiteral("environment"), environment);
+    o.insert(QStringLiteral("semaphore"), semaphore);
+    o.insert(QStringLiteral("action"), action);
+    o.insert(QStringLiteral("holder"), holder);
+    o.insert(QStringLiteral("observed"), observed);
+    o.insert(QStringLiteral("result"), result);
+    if (!message.isEmpty())
+        o.insert(QStringLiteral("message"), message);
+    return o;
+}
+
+AuditEntry AuditEntry::fromJson(const QJsonObject &o) {
+    AuditEntry e;
+    e.time = QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
+    e.user = o.value(QStringLiteral("user")).toString();
+    e.host = o.value(QStringLiteral("host")).toString();
+    e.connection = o.value(QStringLiteral("connection")).toString();
+    e.environment = o.value(QStringLiteral("environment")).toString();
+    e.semaphore = o.value(QStringLiteral("semaphore")).toString();
+    e.action = o.value(QStringLiteral("action")).toString();
+    e.holder = o.value(QStringLiteral("holder")).toString();
+    e.observed = o.value(QStringLiteral("observed")).toObject();
+    e.result = o.value(QStringLiteral("result")).toString();
+    e.message = o.value(QStringLiteral("message")).toString();
+    return e;
+}
+
+AuditLog::AuditLog(QString filePath, QObject *parent)
+    : QObject(parent)
+    , m_filePath(filePath.isEmpty() ? defaultFilePath() : std::move(filePath)) {
+    qRegisterMetaType<AuditEntry>();
+}
+
+QString AuditLog::defaultFilePath() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/audit.jsonl");
+}
+
+QString AuditLog::currentUser() {
+    QString user = qEnvironmentVariable("USER");
+    if (user.isEmpty())
+        user = qEnvironmentVariable("LOGNAME");
+    if (user.isEmpty())
+        user = qEnvironmentVariable("USERNAME");
+    if (user.isEmpty()) {
+        // Services and test runners often have no USER in their environment.
+        if (const passwd *pw = ::getpwuid(::getuid()); pw && pw->pw_name)
+            user = QString::fromLocal8Bit(pw->pw_name);
+    }
+    return user.isEmpty() ? QStringLiteral("uid %1").arg(::getuid()) : user;
+}
+
+QString AuditLog::currentHost() {
+    return QSysInfo::machineHostName();
+}
+
+bool AuditLog::append(AuditEntry entry) {
+    if (!entry.time.isValid())
+        entry.time = QDateTime::currentDateTimeUtc();
+    if (entry.user.isEmpty())
+        entry.user = currentUser();
+    if (entry.host.isEmpty())
+        entry.host = currentHost();
+
+    bool ok = false;
+    QDir().mkpath(QFileInfo(m_filePath).absolutePath());
+    QFile file(m_filePath);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text)) {
+        const QByteArray line = QJsonDocument(entry.toJson()).toJson(QJsonDocument::Compact) + '\n';
+        ok = file.write(line) == line.size() && file.flush();
+    }
+    m_lastError = ok ? QString() : QStringLiteral("%1: %2").arg(m_filePath, file.errorString());
+    Q_EMIT appended(entry);
+    return ok;
+}
+
+QList<AuditEntry> AuditLog::readRecent(int maxEntries) const {
+    QList<AuditEntry> out;
+    QFile file(m_filePath);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return out;
+    // Read at most the last 4 MB: enough for many thousand entries, bounded for a huge log.
+    constexpr qint64 kTail = 4 * 1024 * 1024;
+    if (file.size() > kTail) {
+        file.seek(file.size() - kTail);
+        file.readLine(); // skip the partial line
+    }
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine().trimmed();
+        if (line.isEmpty())
+            continue;
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
+        if (err.error != QJsonParseError::NoError || !doc.isObject())
+            continue;
+        out.append(AuditEntry::fromJson(doc.object()));
+        if (out.size() > maxEntries)
+            out.removeFirst();
+    }
+    return out;
+}
+
+} // namespace semscope::model

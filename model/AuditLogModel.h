@@ -1,0 +1,41 @@
+#pragma once
+
+#include "AuditLog.h"
+
+#include <QAbstractTableModel>
+
+namespace semscope::model {
+
+// The audit log, newest entry first; follows AuditLog::appended.
+class AuditLogModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        TimeColumn,
+        UserColumn,
+        ConnectionColumn,
+        SemaphoreColumn,
+        ActionColumn,
+        HolderColumn,
+        ResultColumn,
+        MessageColumn,
+        ColumnCount
+    };
+
+    explicit AuditLogModel(AuditLog *log, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    const AuditEntry *entryAt(int row) const;
+    void reload();
+
+private:
+    void prepend(const AuditEntry &entry);
+    AuditLog *m_log;
+    QList<AuditEntry> m_entries; // newest first
+};
+
+} // namespace semscope::model

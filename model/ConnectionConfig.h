@@ -1,0 +1,61 @@
+#pragma once
+
+#include "core/Kind.h"
+#include "redis/ConnectionSettings.h"
+
+#include <QString>
+#include <optional>
+
+class QSettings;
+
+namespace semscope::model {
+
+// Where a connection points. The colour of its badge and the force-release confirmation depend on it.
+enum class Environment { Development, Staging, Production };
+QString environmentName(Environment env);
+Environment environmentFromName(const QString &name);
+
+// One saved connection as the operator entered it. The secret (Redis password or Consul token) is
+// held only in memory: save() never writes it; it goes to the keyring (SecretStore) or is asked for.
+struct ConnectionConfig {
+    QString id; // stable key for QSettings and the keyring; made once, never shown
+    QString name;
+    core::Backend backend = core::Backend::Redis;
+    Environment environment = Environment::Development;
+    bool readOnly = false;
+    QString discoverMatch = QStringLiteral("*"); // SCAN MATCH glob (Redis) or KV prefix (Consul)
+
+    // Redis. A non-empty url wins over host/port/socket.
+    QString url;
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 6379;
+    QString socketPath;
+    int db = 0;
+    QString user;
+    bool tls = false;
+    QString caFile;
+    QString certFile;
+    QString keyFile;
+    bool tlsInsecure = false;
+
+    // Consul
+    QString address = QStringLiteral("http://127.0.0.1:8500");
+    QString datacenter;
+
+    // True when the connection needs a password/token. The value itself is `secret`.
+    bool hasSecret = false;
+    QString secret; // never persisted by save()
+
+    static ConnectionConfig create(core::Backend backend);
+    bool isProduction() const { return environment == Environment::Production; }
+
+    // "redis://10.0.0.5:6379/0", "unix:///run/redis.sock", "http://127.0.0.1:8500": safe to show.
+    QString endpoint() const;
+    // Redis transport settings including the in-memory secret. nullopt (and *error) for a bad URL.
+    std::optional<redis::ConnectionSettings> redisSettings(QString *error = nullptr) const;
+
+    void save(QSettings &settings) const; // into the current group
+    static ConnectionConfig load(const QSettings &settings);
+};
+
+} // namespace semscope::model

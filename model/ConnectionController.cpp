@@ -1,0 +1,263 @@
+#include "ConnectionController.h"
+
+#include "consul/ConsulSemaphoreStore.h"
+
+namespace semscope::model {
+
+using namespace semscope::core;
+
+QString connectionStateName(ConnectionController::State state) {
+    switch (state) {
+    case ConnectionController::State::Idle:
+        return QStringLiteral("not connected");
+    case ConnectionController::State::Connecting:
+        return QStringLiteral("connecting");
+    case ConnectionController::State::Connected:
+        return QStringLiteral("connected");
+    case ConnectionController::State::Lost:
+        return QStringLiteral("lost");
+    case ConnectionController::State::Reconnecting:
+        return QStringLiteral("reconnecting");
+    case ConnectionController::State::Failed:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+ConnectionController::ConnectionController(ConnectionConfig config, StoreFactory factory, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_factory(std::move(factory))
+    , m_worker(new StoreWorker) {
+    m_thread.setObjectName(QStringLiteral("semscope-store:") + m_config.name.left(32));
+    m_worker->moveToThread(&m_thread);
+}
+
+ConnectionController::~ConnectionController() {
+    if (m_thread.isRunning()) {
+        // The store and its sockets belong to the worker thread: destroy them there, then stop it.
+        StoreWorker *worker = m_worker;
+        QMetaObject::invokeMethod(
+            worker, [worker] { worker->store.reset(); }, Qt::BlockingQueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
+    delete m_worker;
+}
+
+void ConnectionController::open() {
+    if (m_thread.isRunning())
+        return;
+    m_thread.start();
+    setState(State::Connecting, QStringLiteral("connecting to %1").arg(m_config.endpoint()));
+    StoreWorker *worker = m_worker;
+    const bool readOnly = m_config.readOnly;
+    auto factory = m_factory;
+    QMetaObject::invokeMethod(
+        worker,
+        [this, worker, factory, readOnly] {
+            std::unique_ptr<SemaphoreStore> store;
+            QString error;
+            try {
+                store = factory ? factory() : nullptr;
+            } catch (const std::exception &e) {
+                error = QString::fromUtf8(e.what());
+            }
+            if (!store) {
+                const QString why = error.isEmpty() ? QStringLiteral("could not create the store") : error;
+                QMetaObject::invokeMethod(
+                    this, [this, why] { setState(State::Failed, why); }, Qt::QueuedConnection);
+                return;
+            }
+            store->setReadOnly(readOnly);
+            // Queued by thread affinity: the controller lives on the GUI thread.
+            connect(store.get(), &SemaphoreStore::connectionStateChanged, this,
+                    &ConnectionController::applyStoreState);
+            worker->store = std::move(store);
+        },
+        Qt::QueuedConnection);
+}
+
+void ConnectionController::applyStoreState(const QString &text) {
+    const QString t = text.trimmed().toLower();
+    if (t.startsWith(QLatin1String("connected")))
+        setState(State::Connected, text);
+    else if (t.startsWith(QLatin1String("reconnecting")))
+        setState(State::Reconnecting, text);
+    else if (t.startsWith(QLatin1String("connecting")))
+        setState(State::Connecting, text);
+    else if (t.startsWith(QLatin1String("lost")) || t.startsWith(QLatin1String("disconnected")))
+        setState(State::Lost, text);
+    else
+        setState(m_state, text);
+}
+
+void ConnectionController::setState(State state, const QString &text) {
+    if (state == m_state && text == m_stateText)
+        return;
+    m_state = state;
+    m_stateText = text;
+    Q_EMIT stateChanged(state, text);
+}
+
+namespace {
+QString noStoreMessage() {
+    return QStringLiteral("not connected");
+}
+} // namespace
+
+Cancellation ConnectionController::discover(const DiscoverRequest &request, QObject *context,
+                                            Callback<DiscoverProgress> progress,
+                                            Callback<DiscoverResult> done) {
+    Cancellation cancel;
+    QPointer<QObject> guard(context ? context : this);
+    // Progress is posted back like results; it never counts as a pending operation of its own.
+    auto progressOnGui = [this, guard, progress](DiscoverProgress p) {
+        QMetaObject::invokeMethod(
+            this,
+            [guard, progress, p] {
+                if (guard && progress)
+                    progress(p);
+            },
+            Qt::QueuedConnection);
+    };
+    DiscoverResult noStore;
+    noStore.error = noStoreMessage();
+    call<DiscoverResult>(
+        [request, cancel, progressOnGui](SemaphoreStore &store, Callback<DiscoverResult> cb) {
+            store.discover(request, cancel, progressOnGui, cb);
+        },
+        noStore, context,
+        [this, done](DiscoverResult r) {
+            if (r.ok && m_state != State::Connected)
+                setState(State::Connected, QStringLiteral("connected"));
+            done(r);
+        });
+    return cancel;
+}
+
+void ConnectionController::snapshot(const SemaphoreRef &ref, QObject *context, Callback<Snapshot> done) {
+    Snapshot noStore;
+    noStore.ref = ref;
+    noStore.warnings << noStoreMessage();
+    call<Snapshot>([ref](SemaphoreStore &store, Callback<Snapshot> cb) { store.snapshot(ref, cb); }, noStore,
+                   context, std::move(done));
+}
+
+void ConnectionController::acquire(const SemaphoreRef &ref, const AcquireRequest &request,
+                                   Cancellation cancel, QObject *context, Callback<AcquireResult> done) {
+    AcquireResult noStore;
+    noStore.error = noStoreMessage();
+    call<AcquireResult>(
+        [ref, request, cancel](SemaphoreStore &store, Callback<AcquireResult> cb) {
+            store.acquire(ref, request, cancel, cb);
+        },
+        noStore, context, std::move(done));
+}
+
+void ConnectionController::refresh(const Grant &grant, qint64 ttlMs, QObject *context,
+                                   Callback<RefreshResult> done) {
+    RefreshResult noStore;
+    noStore.error = noStoreMessage();
+    call<RefreshResult>([grant, ttlMs](SemaphoreStore &store,
+                                       Callback<RefreshResult> cb) { store.refresh(grant, ttlMs, cb); },
+                        noStore, context, std::move(done));
+}
+
+void ConnectionController::release(const Grant &grant, QObject *context, Callback<ReleaseResult> done) {
+    ReleaseResult noStore;
+    noStore.error = noStoreMessage();
+    call<ReleaseResult>(
+        [grant](SemaphoreStore &store, Callback<ReleaseResult> cb) { store.release(grant, cb); }, noStore,
+        context, std::move(done));
+}
+
+void ConnectionController::forceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                        std::optional<qint64> observedVersion, QObject *context,
+                                        Callback<ForceReleaseResult> done) {
+    ForceReleaseResult noStore;
+    noStore.message = noStoreMessage();
+    call<ForceReleaseResult>(
+        [ref, observed, observedVersion](SemaphoreStore &store, Callback<ForceReleaseResult> cb) {
+            store.forceRelease(ref, observed, observedVersion, cb);
+        },
+        noStore, context, std::move(done));
+}
+
+void ConnectionController::purgeExpired(const SemaphoreRef &ref, QObject *context,
+                                        Callback<MaintenanceResult> done) {
+    MaintenanceResult noStore;
+    noStore.message = noStoreMessage();
+    call<MaintenanceResult>(
+        [ref](SemaphoreStore &store, Callback<MaintenanceResult> cb) { store.purgeExpired(ref, cb); },
+        noStore, context, std::move(done));
+}
+
+void ConnectionController::repair(const SemaphoreRef &ref, QObject *context,
+                                  Callback<MaintenanceResult> done) {
+    MaintenanceResult noStore;
+    noStore.message = noStoreMessage();
+    call<MaintenanceResult>(
+        [ref](SemaphoreStore &store, Callback<MaintenanceResult> cb) { store.repair(ref, cb); }, noStore,
+        context, std::move(done));
+}
+
+void ConnectionController::setLimit(const SemaphoreRef &ref, qint64 limit, QObject *context,
+                                    Callback<MaintenanceResult> done) {
+    MaintenanceResult noStore;
+    noStore.message = noStoreMessage();
+    call<MaintenanceResult>([ref, limit](SemaphoreStore &store,
+                                         Callback<MaintenanceResult> cb) { store.setLimit(ref, limit, cb); },
+                            noStore, context, std::move(done));
+}
+
+void ConnectionController::watch(const SemaphoreRef &ref, QObject *context, Callback<Snapshot> onChange) {
+    QPointer<QObject> guard(context ? context : this);
+    StoreWorker *worker = m_worker;
+    auto toGui = [this, guard, onChange](Snapshot s) {
+        QMetaObject::invokeMethod(
+            this,
+            [guard, onChange, s] {
+                if (guard)
+                    onChange(s);
+            },
+            Qt::QueuedConnection);
+    };
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, ref, toGui] {
+            if (auto *consulStore = qobject_cast<consul::ConsulSemaphoreStore *>(worker->store.get()))
+                consulStore->watch(ref, toGui);
+        },
+        Qt::QueuedConnection);
+}
+
+void ConnectionController::unwatch(const SemaphoreRef &ref) {
+    StoreWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, ref] {
+            if (auto *consulStore = qobject_cast<consul::ConsulSemaphoreStore *>(worker->store.get()))
+                consulStore->unwatch(ref);
+        },
+        Qt::QueuedConnection);
+}
+
+void ConnectionController::invalidateSession(const QString &sessionId, QObject *context,
+                                             Callback<MaintenanceResult> done) {
+    MaintenanceResult noStore;
+    noStore.message = noStoreMessage();
+    call<MaintenanceResult>(
+        [sessionId](SemaphoreStore &store, Callback<MaintenanceResult> cb) {
+            if (auto *consulStore = qobject_cast<consul::ConsulSemaphoreStore *>(&store)) {
+                consulStore->invalidateSession(sessionId, cb);
+                return;
+            }
+            MaintenanceResult r;
+            r.message = QStringLiteral("only Consul connections have sessions");
+            cb(r);
+        },
+        noStore, context, std::move(done));
+}
+
+} // namespace semscope::model

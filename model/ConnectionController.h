@@ -1,0 +1,125 @@
+#pragma once
+
+#include "ConnectionConfig.h"
+#include "core/SemaphoreStore.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+#include <memory>
+
+namespace semscope::model {
+
+// Makes the store for a connection. Called once, on the connection's worker thread, so everything
+// the store creates (sockets, timers) lives there.
+using StoreFactory = std::function<std::unique_ptr<core::SemaphoreStore>()>;
+
+// Lives in the worker thread and owns the store. Only ConnectionController touches it.
+class StoreWorker : public QObject {
+    Q_OBJECT
+public:
+    std::unique_ptr<core::SemaphoreStore> store;
+    QString createError;
+};
+
+// One open connection: a store running in its own QThread. Every call returns at once; results come
+// back as finished values on the GUI thread, to a callback guarded by `context` (dropped if the
+// context object is gone by then). The GUI thread never waits on the network.
+class ConnectionController : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Idle, Connecting, Connected, Lost, Reconnecting, Failed };
+    Q_ENUM(State)
+
+    ConnectionController(ConnectionConfig config, StoreFactory factory, QObject *parent = nullptr);
+    ~ConnectionController() override;
+
+    const ConnectionConfig &config() const { return m_config; }
+    State state() const { return m_state; }
+    QString stateText() const { return m_stateText; }
+    int pendingOperations() const { return m_pending; }
+
+    // Starts the worker thread and creates the store there.
+    void open();
+
+    core::Cancellation discover(const core::DiscoverRequest &request, QObject *context,
+                                core::Callback<core::DiscoverProgress> progress,
+                                core::Callback<core::DiscoverResult> done);
+    void snapshot(const core::SemaphoreRef &ref, QObject *context, core::Callback<core::Snapshot> done);
+    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                 core::Cancellation cancel, QObject *context, core::Callback<core::AcquireResult> done);
+    void refresh(const core::Grant &grant, qint64 ttlMs, QObject *context,
+                 core::Callback<core::RefreshResult> done);
+    void release(const core::Grant &grant, QObject *context, core::Callback<core::ReleaseResult> done);
+    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                      std::optional<qint64> observedVersion, QObject *context,
+                      core::Callback<core::ForceReleaseResult> done);
+    void purgeExpired(const core::SemaphoreRef &ref, QObject *context,
+                      core::Callback<core::MaintenanceResult> done);
+    void repair(const core::SemaphoreRef &ref, QObject *context,
+                core::Callback<core::MaintenanceResult> done);
+    void setLimit(const core::SemaphoreRef &ref, qint64 limit, QObject *context,
+                  core::Callback<core::MaintenanceResult> done);
+
+    // Consul stores push changes through blocking queries instead of being polled.
+    bool canWatch() const { return m_config.backend == core::Backend::Consul; }
+    // `onChange` gets a snapshot now and after every change until unwatch(); Consul only.
+    void watch(const core::SemaphoreRef &ref, QObject *context, core::Callback<core::Snapshot> onChange);
+    void unwatch(const core::SemaphoreRef &ref);
+    // Destroys a Consul session (its keys follow its behavior). Errors on other backends.
+    void invalidateSession(const QString &sessionId, QObject *context,
+                           core::Callback<core::MaintenanceResult> done);
+
+    // Runs `op` on the worker thread with the store; `done` gets its result on the GUI thread.
+    // For operations only some stores have (Consul session invalidation).
+    template <typename R>
+    void call(std::function<void(core::SemaphoreStore &, core::Callback<R>)> op, R ifNoStore,
+              QObject *context, core::Callback<R> done) {
+        QPointer<QObject> guard(context ? context : this);
+        ++m_pending;
+        Q_EMIT busyChanged(m_pending);
+        auto deliver = [this, guard, done](R result) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, guard, done, result] {
+                    --m_pending;
+                    Q_EMIT busyChanged(m_pending);
+                    if (guard)
+                        done(result);
+                },
+                Qt::QueuedConnection);
+        };
+        StoreWorker *worker = m_worker;
+        QMetaObject::invokeMethod(
+            worker,
+            [worker, op, deliver, ifNoStore] {
+                if (!worker->store) {
+                    deliver(ifNoStore);
+                    return;
+                }
+                op(*worker->store, deliver);
+            },
+            Qt::QueuedConnection);
+    }
+
+Q_SIGNALS:
+    void stateChanged(semscope::model::ConnectionController::State state, const QString &text);
+    void busyChanged(int pendingOperations);
+    void warning(const QString &message);
+
+private:
+    void applyStoreState(const QString &text);
+    void setState(State state, const QString &text);
+
+    ConnectionConfig m_config;
+    StoreFactory m_factory;
+    QThread m_thread;
+    StoreWorker *m_worker = nullptr;
+    State m_state = State::Idle;
+    QString m_stateText = QStringLiteral("not connected");
+    int m_pending = 0;
+};
+
+QString connectionStateName(ConnectionController::State state);
+
+} // namespace semscope::model

@@ -1,0 +1,77 @@
+#include "ConnectionRegistry.h"
+
+#include <QSettings>
+#include <memory>
+
+namespace semscope::model {
+
+namespace {
+std::unique_ptr<QSettings> openSettings(const QString &file) {
+    if (file.isEmpty())
+        return std::make_unique<QSettings>();
+    return std::make_unique<QSettings>(file, QSettings::IniFormat);
+}
+} // namespace
+
+ConnectionRegistry::ConnectionRegistry(QString settingsFile, QObject *parent)
+    : QObject(parent)
+    , m_settingsFile(std::move(settingsFile)) {
+    reload();
+}
+
+std::optional<ConnectionConfig> ConnectionRegistry::find(const QString &id) const {
+    for (const auto &c : m_connections) {
+        if (c.id == id)
+            return c;
+    }
+    return std::nullopt;
+}
+
+void ConnectionRegistry::upsert(const ConnectionConfig &config) {
+    ConnectionConfig stored = config;
+    stored.secret.clear(); // the registry never holds a secret, not even in memory
+    bool replaced = false;
+    for (auto &c : m_connections) {
+        if (c.id == stored.id) {
+            c = stored;
+            replaced = true;
+        }
+    }
+    if (!replaced)
+        m_connections.append(stored);
+    save();
+    Q_EMIT changed();
+}
+
+void ConnectionRegistry::remove(const QString &id) {
+    m_connections.removeIf([&](const ConnectionConfig &c) { return c.id == id; });
+    save();
+    Q_EMIT changed();
+}
+
+void ConnectionRegistry::reload() {
+    m_connections.clear();
+    auto settings = openSettings(m_settingsFile);
+    const int n = settings->beginReadArray(QStringLiteral("connections"));
+    for (int i = 0; i < n; ++i) {
+        settings->setArrayIndex(i);
+        auto c = ConnectionConfig::load(*settings);
+        if (!c.id.isEmpty())
+            m_connections.append(c);
+    }
+    settings->endArray();
+}
+
+void ConnectionRegistry::save() {
+    auto settings = openSettings(m_settingsFile);
+    settings->remove(QStringLiteral("connections"));
+    settings->beginWriteArray(QStringLiteral("connections"), int(m_connections.size()));
+    for (int i = 0; i < m_connections.size(); ++i) {
+        settings->setArrayIndex(i);
+        m_connections.at(i).save(*settings);
+    }
+    settings->endArray();
+    settings->sync();
+}
+
+} // namespace semscope::model

@@ -1,0 +1,109 @@
+#include "HistorySeries.h"
+
+namespace semscope::model {
+
+using namespace semscope::core;
+
+namespace {
+bool occupiesSlot(HolderState s) {
+    return s != HolderState::Waiting && s != HolderState::Orphan;
+}
+
+// A holder that released and re-acquired between two reads comes back with a new token: that is a
+// release and an acquisition, so the token is part of the identity.
+QByteArray identity(const Holder &h) {
+    QByteArray id = h.rawId.isEmpty() ? h.id.toUtf8() : h.rawId;
+    if (h.token)
+        id += '\x1f' + QByteArray::number(*h.token);
+    return id;
+}
+} // namespace
+
+const QList<int> &HistorySeries::ttlBucketEdgesSeconds() {
+    static const QList<int> edges{5, 15, 30, 60, 300};
+    return edges;
+}
+
+QStringList HistorySeries::ttlBucketLabels() {
+    QStringList labels{QStringLiteral("expired")};
+    int previous = 0;
+    for (int edge : ttlBucketEdgesSeconds()) {
+        labels << QStringLiteral("%1–%2 s").arg(previous).arg(edge);
+        previous = edge;
+    }
+    labels << QStringLiteral("> %1 s").arg(previous);
+    return labels;
+}
+
+QList<int> HistorySeries::ttlHistogram(const Snapshot &snapshot, qint64 serverNowMs, int *noTtlCount) {
+    const auto &edges = ttlBucketEdgesSeconds();
+    QList<int> buckets(edges.size() + 2, 0);
+    int noTtl = 0;
+    for (const Holder &h : snapshot.holders) {
+        if (!occupiesSlot(h.state))
+            continue;
+        const auto ttl = h.ttlMs(serverNowMs);
+        if (!ttl) {
+            ++noTtl;
+            continue;
+        }
+        if (*ttl <= 0) {
+            ++buckets[0];
+            continue;
+        }
+        int bucket = int(edges.size()) + 1;
+        for (int i = 0; i < edges.size(); ++i) {
+            if (*ttl < qint64(edges.at(i)) * 1000) {
+                bucket = i + 1;
+                break;
+            }
+        }
+        ++buckets[bucket];
+    }
+    if (noTtlCount)
+        *noTtlCount = noTtl;
+    return buckets;
+}
+
+HistorySeries::HistorySeries(int capacity, QObject *parent)
+    : QObject(parent)
+    , m_capacity(std::max(2, capacity)) {}
+
+void HistorySeries::addSnapshot(const Snapshot &snapshot, qint64 localTimeMs) {
+    QSet<QByteArray> holders;
+    for (const Holder &h : snapshot.holders) {
+        if (occupiesSlot(h.state))
+            holders.insert(identity(h));
+    }
+    Sample s;
+    s.timeMs = localTimeMs;
+    s.used = snapshot.usedCount();
+    s.limit = snapshot.limit;
+    if (m_hasPrevious && localTimeMs > m_previousTimeMs) {
+        const double seconds = double(localTimeMs - m_previousTimeMs) / 1000.0;
+        int acquired = 0;
+        int released = 0;
+        for (const auto &id : holders)
+            acquired += m_previousHolders.contains(id) ? 0 : 1;
+        for (const auto &id : m_previousHolders)
+            released += holders.contains(id) ? 0 : 1;
+        s.acquisitionsPerSecond = acquired / seconds;
+        s.releasesPerSecond = released / seconds;
+    }
+    m_previousHolders = std::move(holders);
+    m_previousTimeMs = localTimeMs;
+    m_hasPrevious = true;
+    m_samples.append(s);
+    while (m_samples.size() > m_capacity)
+        m_samples.removeFirst();
+    Q_EMIT sampleAdded(s);
+}
+
+void HistorySeries::clear() {
+    m_samples.clear();
+    m_previousHolders.clear();
+    m_hasPrevious = false;
+    Q_EMIT cleared();
+}
+
+} // namespace semscope::model

@@ -1,0 +1,318 @@
+#include "OperatorActions.h"
+
+#include "core/Kind.h"
+
+#include <QPointer>
+#include <QTimer>
+
+namespace semscope::model {
+
+using namespace semscope::core;
+
+namespace {
+QString refName(const SemaphoreRef &ref) {
+    return kindName(ref.kind) + QLatin1Char(':') + ref.name;
+}
+
+QString readOnlyRefusal() {
+    return QStringLiteral("refused: this connection is read-only");
+}
+
+QString confirmationRefusal(const SemaphoreRef &ref) {
+    return QStringLiteral("refused: on a production connection type the semaphore name \"%1\" to confirm")
+        .arg(ref.name);
+}
+} // namespace
+
+OperatorActions::OperatorActions(ConnectionController *controller, AuditLog *audit, QObject *parent)
+    : QObject(parent)
+    , m_controller(controller)
+    , m_audit(audit) {}
+
+bool OperatorActions::confirmationMatches(const SemaphoreRef &ref, const QString &typed) {
+    return !ref.name.isEmpty() && typed.trimmed() == ref.name;
+}
+
+QString OperatorActions::defaultHolderId() {
+    return AuditLog::currentUser() + QLatin1Char('@') + AuditLog::currentHost();
+}
+
+QJsonObject OperatorActions::describeHolder(const Holder &h) {
+    QJsonObject o;
+    o.insert(QStringLiteral("id"), h.id);
+    if (h.rawId != h.id.toUtf8())
+        o.insert(QStringLiteral("rawIdHex"), QString::fromLatin1(h.rawId.toHex()));
+    if (h.slot)
+        o.insert(QStringLiteral("slot"), *h.slot);
+    if (h.rank)
+        o.insert(QStringLiteral("rank"), *h.rank);
+    if (h.token)
+        o.insert(QStringLiteral("token"), *h.token);
+    if (h.acquiredAtMs)
+        o.insert(QStringLiteral("acquiredAtMs"), *h.acquiredAtMs);
+    if (h.expiresAtMs)
+        o.insert(QStringLiteral("expiresAtMs"), *h.expiresAtMs);
+    o.insert(QStringLiteral("state"), holderStateName(h.state));
+    return o;
+}
+
+AuditEntry OperatorActions::entryFor(const SemaphoreRef &ref, const QString &action,
+                                     const QString &holder) const {
+    const auto &cfg = m_controller->config();
+    AuditEntry e;
+    e.connection =
+        cfg.name.isEmpty() ? cfg.endpoint() : QStringLiteral("%1 (%2)").arg(cfg.name, cfg.endpoint());
+    e.environment = environmentName(cfg.environment);
+    e.semaphore = refName(ref);
+    e.action = action;
+    e.holder = holder;
+    return e;
+}
+
+void OperatorActions::record(AuditEntry entry, const QString &result, const QString &message, bool ok) {
+    entry.result = result;
+    entry.message = message;
+    QString summary = QStringLiteral("%1 %2").arg(entry.action, entry.semaphore);
+    if (!entry.holder.isEmpty())
+        summary += QStringLiteral(" holder %1").arg(entry.holder);
+    summary += QStringLiteral(": ") + result;
+    if (!message.isEmpty())
+        summary += QStringLiteral(" (%1)").arg(message);
+    if (!m_audit->append(entry))
+        summary += QStringLiteral(" — audit log not written: ") + m_audit->lastError();
+    Q_EMIT actionFinished(summary, ok);
+}
+
+template <typename R>
+void OperatorActions::refuse(R result, Callback<R> done, QObject *context) {
+    // Answer asynchronously like the store would, so callers have a single code path.
+    QPointer<QObject> guard(context ? context : this);
+    QTimer::singleShot(0, this, [guard, done, result] {
+        if (guard)
+            done(result);
+    });
+}
+
+void OperatorActions::acquire(const SemaphoreRef &ref, const QString &holder, qint64 ttlMs, QObject *context,
+                              Callback<AcquireResult> done) {
+    AuditEntry entry = entryFor(ref, QStringLiteral("acquire"), holder);
+    entry.observed.insert(QStringLiteral("ttlMs"), ttlMs);
+    if (!canWrite()) {
+        AcquireResult r;
+        r.error = readOnlyRefusal();
+        record(entry, QStringLiteral("refused"), r.error, false);
+        refuse(r, done, context);
+        return;
+    }
+    AcquireRequest request;
+    request.holder = holder;
+    request.ttlMs = ttlMs;
+    m_controller->acquire(
+        ref, request, Cancellation(), this,
+        [this, entry, done,
+         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](AcquireResult r) {
+            switch (r.status) {
+            case AcquireResult::Status::Granted: {
+                m_grants.append(r.grant);
+                Q_EMIT grantsChanged();
+                QString where;
+                if (r.grant.slot)
+                    where = QStringLiteral("slot %1").arg(*r.grant.slot);
+                else if (r.grant.rank)
+                    where = QStringLiteral("rank %1").arg(*r.grant.rank);
+                record(entry, QStringLiteral("granted"), where, true);
+                break;
+            }
+            case AcquireResult::Status::Busy:
+                record(entry, QStringLiteral("busy"),
+                       QStringLiteral("%1 holders, no free slot").arg(r.holders.size()), false);
+                break;
+            case AcquireResult::Status::Error:
+                record(entry, QStringLiteral("error"), r.error, false);
+                break;
+            }
+            if (context)
+                done(r);
+        });
+}
+
+void OperatorActions::forgetGrant(const Grant &grant) {
+    const auto before = m_grants.size();
+    m_grants.removeIf([&](const Grant &g) { return g.ref == grant.ref && g.rawHolder == grant.rawHolder; });
+    if (m_grants.size() != before)
+        Q_EMIT grantsChanged();
+}
+
+std::optional<Grant> OperatorActions::grantFor(const SemaphoreRef &ref, const QByteArray &rawHolder) const {
+    for (const auto &g : m_grants) {
+        if (g.ref == ref && (g.rawHolder == rawHolder || g.holder.toUtf8() == rawHolder))
+            return g;
+    }
+    return std::nullopt;
+}
+
+void OperatorActions::refresh(const Grant &grant, qint64 ttlMs, QObject *context,
+                              Callback<RefreshResult> done) {
+    AuditEntry entry = entryFor(grant.ref, QStringLiteral("refresh"), grant.holder);
+    entry.observed.insert(QStringLiteral("ttlMs"), ttlMs);
+    if (!canWrite()) {
+        RefreshResult r;
+        r.error = readOnlyRefusal();
+        record(entry, QStringLiteral("refused"), r.error, false);
+        refuse(r, done, context);
+        return;
+    }
+    m_controller->refresh(
+        grant, ttlMs, this,
+        [this, entry, grant, done,
+         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](RefreshResult r) {
+            if (r.status == RefreshResult::Status::Ok) {
+                for (auto &g : m_grants) {
+                    if (g.ref == grant.ref && g.rawHolder == grant.rawHolder)
+                        g.expiresAtMs = r.expiresAtMs;
+                }
+                record(entry, QStringLiteral("ok"), {}, true);
+            } else if (r.status == RefreshResult::Status::Lost) {
+                forgetGrant(grant);
+                record(entry, QStringLiteral("lost"), QStringLiteral("the slot was no longer held"), false);
+            } else {
+                record(entry, QStringLiteral("error"), r.error, false);
+            }
+            if (context)
+                done(r);
+        });
+}
+
+void OperatorActions::release(const Grant &grant, QObject *context, Callback<ReleaseResult> done) {
+    AuditEntry entry = entryFor(grant.ref, QStringLiteral("release"), grant.holder);
+    if (!canWrite()) {
+        ReleaseResult r;
+        r.error = readOnlyRefusal();
+        record(entry, QStringLiteral("refused"), r.error, false);
+        refuse(r, done, context);
+        return;
+    }
+    m_controller->release(
+        grant, this,
+        [this, entry, grant, done,
+         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ReleaseResult r) {
+            if (r.status == ReleaseResult::Status::Ok) {
+                forgetGrant(grant);
+                record(entry, QStringLiteral("ok"), {}, true);
+            } else if (r.status == ReleaseResult::Status::NotHeld) {
+                forgetGrant(grant);
+                record(entry, QStringLiteral("not-held"), QStringLiteral("it was no longer held"), false);
+            } else {
+                record(entry, QStringLiteral("error"), r.error, false);
+            }
+            if (context)
+                done(r);
+        });
+}
+
+void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                   std::optional<qint64> observedVersion, const QString &typedConfirmation,
+                                   QObject *context, Callback<ForceReleaseResult> done) {
+    AuditEntry entry = entryFor(ref, QStringLiteral("force-release"), observed.id);
+    entry.observed = describeHolder(observed);
+    if (observedVersion)
+        entry.observed.insert(QStringLiteral("version"), *observedVersion);
+    QString refusal;
+    if (!canWrite())
+        refusal = readOnlyRefusal();
+    else if (needsTypedConfirmation() && !confirmationMatches(ref, typedConfirmation))
+        refusal = confirmationRefusal(ref);
+    if (!refusal.isEmpty()) {
+        ForceReleaseResult r;
+        r.message = refusal;
+        record(entry, QStringLiteral("refused"), refusal, false);
+        refuse(r, done, context);
+        return;
+    }
+    m_controller->forceRelease(
+        ref, observed, observedVersion, this,
+        [this, entry, done, context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](
+            ForceReleaseResult r) {
+            record(entry, forceReleaseStatusName(r.status), r.message,
+                   r.status == ForceReleaseResult::Status::Released);
+            if (context)
+                done(r);
+        });
+}
+
+void OperatorActions::purgeExpired(const SemaphoreRef &ref, QObject *context,
+                                   Callback<MaintenanceResult> done) {
+    AuditEntry entry = entryFor(ref, QStringLiteral("purge-expired"), {});
+    if (!canWrite()) {
+        MaintenanceResult r;
+        r.message = readOnlyRefusal();
+        record(entry, QStringLiteral("refused"), r.message, false);
+        refuse(r, done, context);
+        return;
+    }
+    m_controller->purgeExpired(
+        ref, this,
+        [this, entry, done,
+         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
+            record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"),
+                   r.ok ? QStringLiteral("%1 purged").arg(r.affected) : r.message, r.ok);
+            if (context)
+                done(r);
+        });
+}
+
+void OperatorActions::repair(const SemaphoreRef &ref, QObject *context, Callback<MaintenanceResult> done) {
+    AuditEntry entry = entryFor(ref, QStringLiteral("repair"), {});
+    if (!canWrite()) {
+        MaintenanceResult r;
+        r.message = readOnlyRefusal();
+        record(entry, QStringLiteral("refused"), r.message, false);
+        refuse(r, done, context);
+        return;
+    }
+    m_controller->repair(
+        ref, this,
+        [this, entry, done,
+         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
+            record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"),
+                   r.message.isEmpty() ? QStringLiteral("%1 slots repaired").arg(r.affected) : r.message,
+                   r.ok);
+            if (context)
+                done(r);
+        });
+}
+
+QString OperatorActions::sessionOf(const Holder &holder) {
+    const QString sid = holder.details.value(QStringLiteral("session")).toString();
+    return sid.isEmpty() ? QString::fromUtf8(holder.rawId) : sid;
+}
+
+void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &observed, QObject *context,
+                                        Callback<MaintenanceResult> done) {
+    AuditEntry entry = entryFor(ref, QStringLiteral("invalidate-session"), observed.id);
+    entry.observed = describeHolder(observed);
+    const QString sid = sessionOf(observed);
+    entry.observed.insert(QStringLiteral("session"), sid);
+    QString refusal;
+    if (!canWrite())
+        refusal = readOnlyRefusal();
+    else if (backendOf(ref.kind) != Backend::Consul || sid.isEmpty())
+        refusal = QStringLiteral("refused: only Consul holders have a session");
+    if (!refusal.isEmpty()) {
+        MaintenanceResult r;
+        r.message = refusal;
+        record(entry, QStringLiteral("refused"), refusal, false);
+        refuse(r, done, context);
+        return;
+    }
+    m_controller->invalidateSession(
+        sid, this,
+        [this, entry, done,
+         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
+            record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"), r.message, r.ok);
+            if (context)
+                done(r);
+        });
+}
+
+} // namespace semscope::model

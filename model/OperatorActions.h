@@ -1,0 +1,69 @@
+#pragma once
+
+#include "AuditLog.h"
+#include "ConnectionController.h"
+
+#include <QObject>
+
+namespace semscope::model {
+
+// Every write an operator can make on one connection, with the guards in front of the store's own:
+// read-only connections are refused here (and again inside the store); on production connections a
+// force-release needs the semaphore's name typed back. Every attempt, refused ones included, goes
+// to the audit log with what the operator saw. Grants acquired here are remembered so they can be
+// refreshed and released later.
+class OperatorActions : public QObject {
+    Q_OBJECT
+public:
+    OperatorActions(ConnectionController *controller, AuditLog *audit, QObject *parent = nullptr);
+
+    ConnectionController *controller() const { return m_controller; }
+    bool canWrite() const { return !m_controller->config().readOnly; }
+    bool needsTypedConfirmation() const { return m_controller->config().isProduction(); }
+    static bool confirmationMatches(const core::SemaphoreRef &ref, const QString &typed);
+    // "user@host": the holder id offered for an operator's own acquire.
+    static QString defaultHolderId();
+
+    void acquire(const core::SemaphoreRef &ref, const QString &holder, qint64 ttlMs, QObject *context,
+                 core::Callback<core::AcquireResult> done);
+    void refresh(const core::Grant &grant, qint64 ttlMs, QObject *context,
+                 core::Callback<core::RefreshResult> done);
+    void release(const core::Grant &grant, QObject *context, core::Callback<core::ReleaseResult> done);
+    // `typedConfirmation` is checked on production connections only.
+    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                      std::optional<qint64> observedVersion, const QString &typedConfirmation,
+                      QObject *context, core::Callback<core::ForceReleaseResult> done);
+    void purgeExpired(const core::SemaphoreRef &ref, QObject *context,
+                      core::Callback<core::MaintenanceResult> done);
+    void repair(const core::SemaphoreRef &ref, QObject *context,
+                core::Callback<core::MaintenanceResult> done);
+
+    // Consul: destroys the holder's session; Consul then releases or deletes its keys.
+    void invalidateSession(const core::SemaphoreRef &ref, const core::Holder &observed, QObject *context,
+                           core::Callback<core::MaintenanceResult> done);
+    static QString sessionOf(const core::Holder &holder);
+
+    // Grants this window holds, for refresh/release.
+    const QList<core::Grant> &grants() const { return m_grants; }
+    std::optional<core::Grant> grantFor(const core::SemaphoreRef &ref, const QByteArray &rawHolder) const;
+
+    static QJsonObject describeHolder(const core::Holder &holder);
+
+Q_SIGNALS:
+    void grantsChanged();
+    // One line per finished action for the status bar: "force-release leased:jobs holder x: released".
+    void actionFinished(const QString &summary, bool ok);
+
+private:
+    AuditEntry entryFor(const core::SemaphoreRef &ref, const QString &action, const QString &holder) const;
+    void record(AuditEntry entry, const QString &result, const QString &message, bool ok);
+    void forgetGrant(const core::Grant &grant);
+    template <typename R>
+    void refuse(R result, core::Callback<R> done, QObject *context);
+
+    ConnectionController *m_controller;
+    AuditLog *m_audit;
+    QList<core::Grant> m_grants;
+};
+
+} // namespace semscope::model

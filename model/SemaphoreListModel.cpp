@@ -1,0 +1,278 @@
+#include "SemaphoreListModel.h"
+
+#include "core/Duration.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace semscope::model {
+
+using namespace semscope::core;
+
+qint64 attentionCount(const Snapshot &snapshot) {
+    return snapshot.countInState(HolderState::ExpiredPresent) + snapshot.countInState(HolderState::Stale) +
+           snapshot.countInState(HolderState::Orphan) + snapshot.countInState(HolderState::OverLimit);
+}
+
+SemaphoreListModel::SemaphoreListModel(QObject *parent, ServerClock::LocalClock clock)
+    : QAbstractTableModel(parent)
+    , m_clock(std::move(clock)) {
+    m_ticker.setInterval(1000);
+    connect(&m_ticker, &QTimer::timeout, this, &SemaphoreListModel::tick);
+}
+
+int SemaphoreListModel::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SemaphoreListModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString SemaphoreListModel::keyOf(const SemaphoreRef &ref) const {
+    return kindName(ref.kind) + QLatin1Char('\x1f') + ref.name;
+}
+
+int SemaphoreListModel::rowOf(const SemaphoreRef &ref) const {
+    return m_index.value(keyOf(ref), -1);
+}
+
+SemaphoreRef SemaphoreListModel::refAt(int row) const {
+    if (row < 0 || row >= m_rows.size())
+        return {};
+    return m_rows.at(row).found.ref;
+}
+
+QList<SemaphoreRef> SemaphoreListModel::refs() const {
+    QList<SemaphoreRef> out;
+    out.reserve(m_rows.size());
+    for (const auto &r : m_rows)
+        out.append(r.found.ref);
+    return out;
+}
+
+std::optional<qint64> SemaphoreListModel::soonestTtlMs(int row) const {
+    if (row < 0 || row >= m_rows.size() || !m_rows.at(row).soonestExpiryMs)
+        return std::nullopt;
+    return *m_rows.at(row).soonestExpiryMs - m_clock.serverNowMs();
+}
+
+QStringList SemaphoreListModel::allWarnings(const Row &row) const {
+    QStringList w = row.found.warnings;
+    for (const QString &s : row.snapshotWarnings) {
+        if (!w.contains(s))
+            w.append(s);
+    }
+    return w;
+}
+
+QVariant SemaphoreListModel::display(const Row &row, int column) const {
+    switch (column) {
+    case KindColumn:
+        return kindName(row.found.ref.kind);
+    case NameColumn:
+        return row.found.ref.name;
+    case UsageColumn:
+        if (!row.summarised)
+            return QStringLiteral("…");
+        return row.limit ? QStringLiteral("%1 / %2").arg(row.used).arg(*row.limit)
+                         : QStringLiteral("%1 / ?").arg(row.used);
+    case HoldersColumn:
+        if (!row.summarised)
+            return QString();
+        return row.waiters > 0 ? QStringLiteral("%1 (+%2 waiting)").arg(row.holders).arg(row.waiters)
+                               : QString::number(row.holders);
+    case ExpiryColumn: {
+        if (!row.soonestExpiryMs)
+            return row.summarised && row.holders > 0 ? QStringLiteral("no TTL") : QString();
+        const qint64 ttl = *row.soonestExpiryMs - m_clock.serverNowMs();
+        return ttl <= 0 ? QStringLiteral("expired") : formatDurationMs(ttl);
+    }
+    case StaleColumn:
+        return row.summarised ? QString::number(row.attention) : QString();
+    case WarningsColumn:
+        return allWarnings(row).join(QStringLiteral("; "));
+    }
+    return {};
+}
+
+QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case SortRole:
+        switch (index.column()) {
+        case UsageColumn:
+            return row.limit && *row.limit > 0 ? double(row.used) / double(*row.limit) : double(row.used);
+        case HoldersColumn:
+            return row.holders;
+        case ExpiryColumn: {
+            const auto ttl = soonestTtlMs(index.row());
+            return ttl ? *ttl : std::numeric_limits<qint64>::max();
+        }
+        case StaleColumn:
+            return row.attention;
+        default:
+            return display(row, index.column());
+        }
+    case KindRole:
+        return int(row.found.ref.kind);
+    case StaleCountRole:
+        return row.attention;
+    case SoonestTtlMsRole: {
+        const auto ttl = soonestTtlMs(index.row());
+        return ttl ? QVariant::fromValue(*ttl) : QVariant();
+    }
+    case UsedRole:
+        return row.summarised ? QVariant::fromValue(row.used) : QVariant();
+    case LimitRole:
+        return row.limit ? QVariant::fromValue(*row.limit) : QVariant();
+    case SearchTextRole:
+        return QString(row.found.ref.name + QLatin1Char(' ') + kindName(row.found.ref.kind) +
+                       QLatin1Char(' ') + row.found.keys.join(QLatin1Char(' ')));
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case KindColumn:
+            return kindDescription(row.found.ref.kind);
+        case UsageColumn:
+            return row.limit
+                       ? QStringLiteral("Limit %1 (%2)").arg(*row.limit).arg(limitSourceName(row.limitSource))
+                       : QStringLiteral("The limit is not stored in this layout; set it in the semaphore's "
+                                        "profile.");
+        case StaleColumn:
+            return QStringLiteral(
+                "Holders that need attention: expired but still recorded, stale (owner gone), "
+                "orphaned, or beyond the limit.");
+        case WarningsColumn:
+            return allWarnings(row).join(QLatin1Char('\n'));
+        default:
+            return row.found.keys.join(QLatin1Char('\n'));
+        }
+    case Qt::ForegroundRole:
+        if (index.column() == StaleColumn && row.attention > 0)
+            return QBrush(QColor(0xb0, 0x3a, 0x2e));
+        if (index.column() == WarningsColumn)
+            return QBrush(QColor(0xb0, 0x3a, 0x2e));
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == HoldersColumn || index.column() == StaleColumn ||
+            index.column() == ExpiryColumn)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant SemaphoreListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char *const names[ColumnCount] = {"Kind",           "Name",  "Used / limit", "Holders",
+                                                   "Soonest expiry", "Stale", "Warnings"};
+    static const char *const tips[ColumnCount] = {
+        "The layout the semaphore is kept in.",
+        "Base key name (Redis) or KV prefix (Consul).",
+        "Slots in use against the limit; the limit's source is in the tooltip.",
+        "Holders recorded, and waiters where the layout has them.",
+        "Time until the first lease runs out (counts down between reads).",
+        "Holders needing attention: expired but present, stale, orphan, over the limit.",
+        "Anything odd about the keys."};
+    if (role == Qt::DisplayRole)
+        return QString::fromLatin1(names[section]);
+    if (role == Qt::ToolTipRole)
+        return QString::fromLatin1(tips[section]);
+    return {};
+}
+
+void SemaphoreListModel::clear() {
+    if (m_rows.isEmpty())
+        return;
+    beginRemoveRows({}, 0, int(m_rows.size()) - 1);
+    m_rows.clear();
+    m_index.clear();
+    endRemoveRows();
+    m_ticker.stop();
+}
+
+void SemaphoreListModel::addDiscovered(const QList<DiscoveredSemaphore> &found) {
+    QList<DiscoveredSemaphore> fresh;
+    for (const auto &d : found) {
+        const int row = rowOf(d.ref);
+        if (row >= 0) {
+            Row &r = m_rows[row];
+            r.found.keys = d.keys;
+            r.found.warnings = d.warnings;
+            Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        } else if (!m_index.contains(keyOf(d.ref))) {
+            bool dup = false;
+            for (const auto &f : fresh)
+                dup = dup || f.ref == d.ref;
+            if (!dup)
+                fresh.append(d);
+        }
+    }
+    if (fresh.isEmpty())
+        return;
+    const int first = int(m_rows.size());
+    beginInsertRows({}, first, first + int(fresh.size()) - 1);
+    for (const auto &d : fresh) {
+        Row r;
+        r.found = d;
+        m_rows.append(r);
+        m_index.insert(keyOf(d.ref), int(m_rows.size()) - 1);
+    }
+    endInsertRows();
+    if (!m_ticker.isActive())
+        m_ticker.start();
+}
+
+void SemaphoreListModel::updateSnapshot(const Snapshot &snapshot) {
+    int row = rowOf(snapshot.ref);
+    if (row < 0) {
+        DiscoveredSemaphore d;
+        d.ref = snapshot.ref;
+        d.keys = snapshot.keys;
+        addDiscovered({d});
+        row = rowOf(snapshot.ref);
+    }
+    m_clock.sync(snapshot.serverNowMs);
+    Row &r = m_rows[row];
+    r.summarised = true;
+    r.found.ref.profile = snapshot.ref.profile;
+    r.used = snapshot.usedCount();
+    r.limit = snapshot.limit;
+    r.limitSource = snapshot.limitSource;
+    r.waiters = snapshot.countInState(HolderState::Waiting);
+    r.holders = snapshot.holders.size() - r.waiters;
+    r.attention = attentionCount(snapshot);
+    r.soonestExpiryMs = snapshot.soonestExpiryMs();
+    r.snapshotWarnings = snapshot.warnings;
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void SemaphoreListModel::retainOnly(const QList<SemaphoreRef> &present) {
+    QSet<QString> keep;
+    for (const auto &ref : present)
+        keep.insert(keyOf(ref));
+    for (int row = int(m_rows.size()) - 1; row >= 0; --row) {
+        if (keep.contains(keyOf(m_rows.at(row).found.ref)))
+            continue;
+        beginRemoveRows({}, row, row);
+        m_rows.removeAt(row);
+        endRemoveRows();
+    }
+    m_index.clear();
+    for (int i = 0; i < m_rows.size(); ++i)
+        m_index.insert(keyOf(m_rows.at(i).found.ref), i);
+}
+
+void SemaphoreListModel::tick() {
+    if (m_rows.isEmpty())
+        return;
+    Q_EMIT dataChanged(index(0, ExpiryColumn), index(int(m_rows.size()) - 1, ExpiryColumn));
+}
+
+} // namespace semscope::model

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "ServerClock.h"
+#include "core/SemaphoreStore.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QTimer>
+
+namespace semscope::model {
+
+// The semaphores found on one connection, with a summary of each from its latest snapshot.
+// Rows are added as discovery reports them and updated in place as snapshots arrive.
+class SemaphoreListModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        KindColumn,
+        NameColumn,
+        UsageColumn,
+        HoldersColumn,
+        ExpiryColumn,
+        StaleColumn,
+        WarningsColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1,
+        KindRole,         // int(core::Kind)
+        StaleCountRole,   // qint64 holders that need attention (expired, stale, orphan, over limit)
+        SoonestTtlMsRole, // qint64 ms until the soonest expiry (server clock), invalid when none
+        UsedRole,         // qint64, invalid before the first snapshot
+        LimitRole,        // qint64, invalid when unknown
+        SearchTextRole,   // name, kind and keys, for the text filter
+    };
+
+    explicit SemaphoreListModel(QObject *parent = nullptr, ServerClock::LocalClock clock = {});
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    void clear();
+    // Adds semaphores not yet listed; updates keys and warnings of those that are.
+    void addDiscovered(const QList<core::DiscoveredSemaphore> &found);
+    // Updates the summary of the semaphore the snapshot belongs to (adds it if not listed).
+    void updateSnapshot(const core::Snapshot &snapshot);
+    // Keeps only the semaphores in `present` (after a complete discovery).
+    void retainOnly(const QList<core::SemaphoreRef> &present);
+
+    int rowOf(const core::SemaphoreRef &ref) const;
+    core::SemaphoreRef refAt(int row) const;
+    QList<core::SemaphoreRef> refs() const;
+    std::optional<qint64> soonestTtlMs(int row) const;
+    void tick();
+
+private:
+    struct Row {
+        core::DiscoveredSemaphore found;
+        bool summarised = false;
+        qint64 used = 0;
+        std::optional<qint64> limit;
+        core::LimitSource limitSource = core::LimitSource::Unknown;
+        qint64 holders = 0;
+        qint64 waiters = 0;
+        qint64 attention = 0;
+        std::optional<qint64> soonestExpiryMs;
+        QStringList snapshotWarnings;
+    };
+    QString keyOf(const core::SemaphoreRef &ref) const;
+    QVariant display(const Row &row, int column) const;
+    QStringList allWarnings(const Row &row) const;
+
+    ServerClock m_clock;
+    QList<Row> m_rows;
+    QHash<QString, int> m_index;
+    QTimer m_ticker;
+};
+
+// Holders of a snapshot that need an operator's attention.
+qint64 attentionCount(const core::Snapshot &snapshot);
+
+} // namespace semscope::model

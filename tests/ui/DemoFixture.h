@@ -1,0 +1,81 @@
+#pragma once
+
+// Shared by the GUI tests: the demo sandbox (private redis-server + Consul double) and a MainWindow
+// wired to it with temporary settings, an in-memory secret store and a temporary audit log.
+
+#include "app/demo/DemoSandbox.h"
+#include "model/AuditLog.h"
+#include "model/ConnectionRegistry.h"
+#include "model/SecretStore.h"
+#include "model/StoreFactory.h"
+#include "ui/ConnectionSession.h"
+#include "ui/MainWindow.h"
+#include "ui/SemaphorePage.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+namespace semscope::test {
+
+class DemoFixture {
+public:
+    // Starts the sandbox; false (with QWARN) when it cannot (no redis-server).
+    bool start(bool withLoad = false) {
+        sandbox = std::make_unique<app::DemoSandbox>();
+        QSignalSpy ready(sandbox.get(), &app::DemoSandbox::ready);
+        QSignalSpy failed(sandbox.get(), &app::DemoSandbox::failed);
+        sandbox->start();
+        for (int i = 0; i < 600 && ready.isEmpty() && failed.isEmpty(); ++i)
+            ready.wait(100);
+        if (!failed.isEmpty()) {
+            qWarning() << "demo sandbox failed:" << failed.first().first().toString();
+            return false;
+        }
+        if (ready.isEmpty())
+            return false;
+        sandbox->setLoadRunning(withLoad);
+        registry =
+            std::make_unique<model::ConnectionRegistry>(dir.path() + QStringLiteral("/connections.ini"));
+        audit = std::make_unique<model::AuditLog>(dir.path() + QStringLiteral("/audit.jsonl"));
+        secrets = std::make_unique<model::MemorySecretStore>();
+        ui::MainWindowServices services;
+        services.registry = registry.get();
+        services.secrets = secrets.get();
+        services.audit = audit.get();
+        services.profiles = sandbox->profiles();
+        services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+        services.settingsFile = dir.path() + QStringLiteral("/window.ini");
+        window = std::make_unique<ui::MainWindow>(services);
+        window->resize(1500, 900);
+        return true;
+    }
+
+    // Adds and opens a demo connection, waits for discovery to finish.
+    ui::ConnectionSession *open(model::ConnectionConfig config) {
+        registry->upsert(config);
+        window->openConnection(config.id);
+        auto *s = window->session(config.id);
+        if (!s)
+            return nullptr;
+        QSignalSpy done(s, &ui::ConnectionSession::discoveryFinished);
+        if (s->isDiscovering() && !done.wait(60000))
+            return nullptr;
+        return s;
+    }
+
+    ~DemoFixture() {
+        window.reset();
+        sandbox.reset();
+    }
+
+    QTemporaryDir dir;
+    std::unique_ptr<app::DemoSandbox> sandbox;
+    std::unique_ptr<model::ConnectionRegistry> registry;
+    std::unique_ptr<model::AuditLog> audit;
+    std::unique_ptr<model::MemorySecretStore> secrets;
+    std::unique_ptr<ui::MainWindow> window;
+};
+
+} // namespace semscope::test

@@ -1,0 +1,244 @@
+// The main window against the demo sandbox: adding connections, discovering the demo semaphores,
+// the "stale only" filter, and read-only connections offering no write at all.
+
+#include "DemoFixture.h"
+#include "ui/ConnectionDialog.h"
+#include "ui/ForceReleaseDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QToolBar>
+#include <QtTest>
+
+using namespace semscope;
+using core::Kind;
+using model::SemaphoreListModel;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void discoversDemoSemaphores();
+    void filtersToStaleOnly();
+    void addsRedisConnectionThroughDialog();
+    void addsConsulConnectionWithoutWritingTheToken();
+    void readOnlyConnectionHasNoWriteActions();
+    void statusBarShowsConnectionState();
+
+private:
+    std::unique_ptr<test::DemoFixture> m_demo;
+    ui::ConnectionSession *m_redis = nullptr;
+    ui::ConnectionSession *m_consul = nullptr;
+};
+
+void TestMainWindow::initTestCase() {
+    m_demo = std::make_unique<test::DemoFixture>();
+    QVERIFY2(m_demo->start(false), "the demo sandbox did not start");
+    m_demo->window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_demo->window.get()));
+    m_consul = m_demo->open(m_demo->sandbox->consulConnection());
+    QVERIFY(m_consul);
+    m_redis = m_demo->open(m_demo->sandbox->redisConnection());
+    QVERIFY(m_redis);
+}
+
+void TestMainWindow::cleanupTestCase() {
+    m_demo.reset();
+}
+
+void TestMainWindow::discoversDemoSemaphores() {
+    for (const auto &ref : app::DemoSandbox::seededSemaphores()) {
+        auto *s = core::backendOf(ref.kind) == core::Backend::Consul ? m_consul : m_redis;
+        QVERIFY2(s->list.rowOf(ref) >= 0, qPrintable(core::kindName(ref.kind) + QLatin1Char(' ') + ref.name));
+    }
+    // The redis connection is the current one: its list is what the table shows.
+    m_demo->window->selectConnection(m_demo->sandbox->redisConnection().id);
+    QCOMPARE(m_demo->window->semaphoreView()->model(), &m_redis->proxy);
+    QVERIFY(m_demo->window->semaphoreView()->model()->rowCount() >= 11);
+}
+
+void TestMainWindow::filtersToStaleOnly() {
+    m_demo->window->selectConnection(m_demo->sandbox->redisConnection().id);
+    core::SemaphoreRef reports{Kind::Leased, QStringLiteral("demo:reports"), {}};
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    // nightly-report's 2 s lease runs out and nobody purges it: the summary must say so.
+    QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.index(m_redis->list.rowOf(reports), 0)
+                                     .data(SemaphoreListModel::StaleCountRole)
+                                     .toLongLong() > 0,
+                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_redis->list.index(m_redis->list.rowOf(jobs), 0).data(SemaphoreListModel::UsedRole).isValid(),
+        30000);
+
+    QCheckBox *staleOnly = m_demo->window->staleOnlyBox();
+    QVERIFY(!staleOnly->isChecked());
+    const int all = m_redis->proxy.rowCount();
+    QTest::mouseClick(staleOnly, Qt::LeftButton, {}, QPoint(4, staleOnly->height() / 2));
+    QVERIFY(staleOnly->isChecked());
+    QVERIFY(m_redis->proxy.staleOnly());
+    QTableView *view = m_demo->window->semaphoreView();
+    QVERIFY(view->model()->rowCount() < all);
+    QVERIFY(view->model()->rowCount() >= 1);
+    bool sawReports = false;
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex idx = view->model()->index(r, SemaphoreListModel::NameColumn);
+        QVERIFY2(idx.data(SemaphoreListModel::StaleCountRole).toLongLong() > 0,
+                 qPrintable(idx.data().toString()));
+        QVERIFY(idx.data().toString() != QLatin1String("demo:jobs"));
+        sawReports = sawReports || idx.data().toString() == QLatin1String("demo:reports");
+    }
+    QVERIFY(sawReports);
+
+    // Text filter on top of it, then clear both.
+    QTest::keyClicks(m_demo->window->filterEdit(), QStringLiteral("reports"));
+    QCOMPARE(view->model()->rowCount(), 1);
+    m_demo->window->filterEdit()->clear();
+    QTest::mouseClick(staleOnly, Qt::LeftButton, {}, QPoint(4, staleOnly->height() / 2));
+    QCOMPARE(view->model()->rowCount(), all);
+}
+
+void TestMainWindow::addsRedisConnectionThroughDialog() {
+    auto *dialog = m_demo->window->addConnection();
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("name"));
+    auto *host = dialog->findChild<QLineEdit *>(QStringLiteral("host"));
+    auto *port = dialog->findChild<QSpinBox *>(QStringLiteral("port"));
+    auto *environment = dialog->findChild<QComboBox *>(QStringLiteral("environment"));
+    QVERIFY(name && host && port && environment);
+    QTest::keyClicks(name, QStringLiteral("staging cache"));
+    host->clear();
+    QTest::keyClicks(host, QStringLiteral("127.0.0.1"));
+    port->setValue(m_demo->sandbox->redisPort());
+    environment->setCurrentIndex(1); // staging
+
+    // Test connection runs on its own worker thread and reports in the dialog.
+    QSignalSpy tested(dialog, &ui::ConnectionDialog::testFinished);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("testButton")), Qt::LeftButton);
+    QVERIFY(tested.wait(30000));
+    QVERIFY2(tested.first().at(0).toBool(), qPrintable(tested.first().at(1).toString()));
+    QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("testStatus"))
+                ->text()
+                .contains(QLatin1String("Connected")));
+
+    const int before = int(m_demo->registry->connections().size());
+    auto *buttons = dialog->findChild<QDialogButtonBox *>();
+    QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QCOMPARE(int(m_demo->registry->connections().size()), before + 1);
+    const auto added = m_demo->registry->connections().last();
+    QCOMPARE(added.name, QStringLiteral("staging cache"));
+    QCOMPARE(added.environment, model::Environment::Staging);
+    QCOMPARE(added.port, m_demo->sandbox->redisPort());
+    // Saving a new connection opens it and discovers.
+    auto *s = m_demo->window->session(added.id);
+    QVERIFY(s);
+    QTRY_VERIFY_WITH_TIMEOUT(!s->isDiscovering() && s->list.rowCount() >= 11, 60000);
+    // It persists: a fresh registry on the same file sees it.
+    model::ConnectionRegistry reread(m_demo->dir.path() + QStringLiteral("/connections.ini"));
+    QVERIFY(reread.find(added.id).has_value());
+}
+
+void TestMainWindow::addsConsulConnectionWithoutWritingTheToken() {
+    auto *dialog = m_demo->window->addConnection();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    dialog->findChild<QComboBox *>(QStringLiteral("backend"))->setCurrentIndex(1);
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(QStringLiteral("name")),
+                     QStringLiteral("consul with token"));
+    auto *address = dialog->findChild<QLineEdit *>(QStringLiteral("address"));
+    address->clear();
+    QTest::keyClicks(address, m_demo->sandbox->consulConnection().address);
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(QStringLiteral("token")), QStringLiteral("tok-7f3a9c"));
+    QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+
+    const auto added = m_demo->registry->connections().last();
+    QCOMPARE(added.backend, core::Backend::Consul);
+    QVERIFY(added.hasSecret);
+    QVERIFY(added.secret.isEmpty()); // the registry never holds it
+    QFile ini(m_demo->dir.path() + QStringLiteral("/connections.ini"));
+    QVERIFY(ini.open(QIODevice::ReadOnly));
+    QVERIFY(!ini.readAll().contains("tok-7f3a9c"));
+    // ...but the session got it, and the secret store (session-only here) keeps it for reconnects.
+    bool found = false;
+    QString secret;
+    m_demo->secrets->read(added.id, [&](bool f, QString s) {
+        found = f;
+        secret = s;
+    });
+    QTRY_VERIFY(found);
+    QCOMPARE(secret, QStringLiteral("tok-7f3a9c"));
+    QVERIFY(m_demo->window->session(added.id));
+}
+
+void TestMainWindow::readOnlyConnectionHasNoWriteActions() {
+    model::ConnectionConfig ro = m_demo->sandbox->redisConnection();
+    ro.id = QStringLiteral("demo-redis-readonly");
+    ro.name = QStringLiteral("demo redis (read-only)");
+    ro.readOnly = true;
+    auto *s = m_demo->open(ro);
+    QVERIFY(s);
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(m_demo->window->openSemaphore(ro.id, jobs));
+    auto *page = m_demo->window->semaphorePage();
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() >= 2, 30000);
+    page->holderView()->selectRow(0);
+    QCOMPARE(page->selectedHolders().size(), 1);
+
+    for (QAction *a : page->writeActions())
+        QVERIFY2(!a->isVisible(), qPrintable(a->text()));
+    QVERIFY(!page->forceReleaseAction()->isEnabled());
+    QVERIFY(page->findChild<QToolBar *>(QStringLiteral("holderActions"))->isHidden());
+    QVERIFY(page->findChild<QLabel *>(QStringLiteral("readOnlyBanner"))->isVisible());
+    // No way in through the keyboard either.
+    page->holderView()->setFocus();
+    QTest::keyClick(page->holderView(), Qt::Key_Delete);
+    QTest::keyClick(page->holderView(), Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(page->findChildren<ui::ForceReleaseDialog *>().isEmpty());
+    QVERIFY(page->forceReleaseSelected() == nullptr);
+    // The menu bar offers nothing that writes.
+    for (QAction *menu : m_demo->window->menuBar()->actions()) {
+        if (!menu->menu())
+            continue;
+        for (QAction *a : menu->menu()->actions()) {
+            if (page->writeActions().contains(a))
+                QVERIFY2(!a->isVisible(), qPrintable(a->text()));
+        }
+    }
+    // And the guard is not only in the widgets: the actions object refuses, and says so in the audit.
+    const auto observed = page->selectedHolders().first().holder;
+    bool answered = false;
+    core::ForceReleaseResult result;
+    s->actions.forceRelease(jobs, observed, std::nullopt, jobs.name, this, [&](core::ForceReleaseResult r) {
+        answered = true;
+        result = r;
+    });
+    QTRY_VERIFY(answered);
+    QCOMPARE(result.status, core::ForceReleaseResult::Status::Error);
+    QVERIFY(result.message.contains(QLatin1String("read-only")));
+    const auto entries = m_demo->audit->readRecent(1);
+    QCOMPARE(entries.size(), 1);
+    QCOMPARE(entries.first().result, QStringLiteral("refused"));
+    // The holder is still there.
+    const int before = page->snapshotsApplied();
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() > before, 30000);
+    QVERIFY(page->holderModel()->rowOf(observed.rawId) >= 0);
+}
+
+void TestMainWindow::statusBarShowsConnectionState() {
+    m_demo->window->selectConnection(m_demo->sandbox->redisConnection().id);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_demo->window->connectionStateLabel()->text().contains(QLatin1String("connected")), 30000);
+    QVERIFY(m_demo->window->connectionStateLabel()->text().contains(QLatin1String("demo redis")));
+    QVERIFY(m_demo->window->connectionStateLabel()->text().contains(QLatin1String("production")));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,124 @@
+// Saves PNGs of the main window, a semaphore page per demo kind, the force-release dialog and the
+// audit panel under <build>/screenshots, for review and for the README.
+
+#include "DemoFixture.h"
+#include "ui/AuditPanel.h"
+
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+
+#include <QDir>
+#include <QDockWidget>
+#include <QTableView>
+#include <QtTest>
+
+using namespace semscope;
+
+class TestScreenshots : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void mainWindow();
+    void semaphorePages();
+    void forceReleaseDialog();
+    void auditPanel();
+
+private:
+    bool save(QWidget *w, const QString &name);
+    QString m_dir;
+    std::unique_ptr<test::DemoFixture> m_demo;
+    ui::ConnectionSession *m_redis = nullptr;
+    ui::ConnectionSession *m_consul = nullptr;
+};
+
+void TestScreenshots::initTestCase() {
+    m_dir = QStringLiteral(SEMSCOPE_SCREENSHOT_DIR);
+    QVERIFY(QDir().mkpath(m_dir));
+    m_demo = std::make_unique<test::DemoFixture>();
+    QVERIFY2(m_demo->start(true), "the demo sandbox did not start");
+    m_demo->window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_demo->window.get()));
+    m_consul = m_demo->open(m_demo->sandbox->consulConnection());
+    QVERIFY(m_consul);
+    m_redis = m_demo->open(m_demo->sandbox->redisConnection());
+    QVERIFY(m_redis);
+}
+
+void TestScreenshots::cleanupTestCase() {
+    m_demo.reset();
+}
+
+bool TestScreenshots::save(QWidget *w, const QString &name) {
+    const QString path = m_dir + QLatin1Char('/') + name + QStringLiteral(".png");
+    return w->grab().save(path);
+}
+
+void TestScreenshots::mainWindow() {
+    auto *page = m_demo->window->semaphorePage();
+    core::SemaphoreRef jobs;
+    jobs.kind = core::Kind::Leased;
+    jobs.name = QStringLiteral("demo:jobs");
+    QVERIFY(m_demo->window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    const int before = page->snapshotsApplied();
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() >= before + 4, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowCount() >= 11, 30000);
+    page->holderView()->selectRow(0);
+    QTest::qWait(300); // let the charts and the card paint
+    QVERIFY(save(m_demo->window.get(), QStringLiteral("main-window")));
+}
+
+void TestScreenshots::semaphorePages() {
+    auto *page = m_demo->window->semaphorePage();
+    for (const auto &ref : app::DemoSandbox::seededSemaphores()) {
+        const bool consul = core::backendOf(ref.kind) == core::Backend::Consul;
+        const QString id =
+            consul ? m_demo->sandbox->consulConnection().id : m_demo->sandbox->redisConnection().id;
+        QVERIFY2(m_demo->window->openSemaphore(id, ref), qPrintable(ref.name));
+        const int before = page->snapshotsApplied();
+        QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() >= before + (consul ? 1 : 2), 30000);
+        if (page->holderProxy()->rowCount() > 0)
+            page->holderView()->selectRow(0);
+        QTest::qWait(200);
+        QString file = QStringLiteral("page-%1-%2").arg(core::kindName(ref.kind), ref.name);
+        file.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]")), QStringLiteral("_"));
+        QVERIFY(save(m_demo->window.get(), file));
+    }
+}
+
+void TestScreenshots::forceReleaseDialog() {
+    auto *page = m_demo->window->semaphorePage();
+    core::SemaphoreRef printers;
+    printers.kind = core::Kind::Slots;
+    printers.name = QStringLiteral("demo:printers");
+    QVERIFY(m_demo->window->openSemaphore(m_demo->sandbox->redisConnection().id, printers));
+    const int before = page->snapshotsApplied();
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() >= before + 1, 30000);
+    page->selectHolder(QStringLiteral("crashed-worker-7"));
+    QTRY_COMPARE_WITH_TIMEOUT(page->selectedHolders().size(), 1, 10000);
+    auto *dialog = page->forceReleaseSelected();
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    auto *confirm = dialog->findChild<QLineEdit *>(QStringLiteral("confirmName"));
+    QVERIFY(confirm);
+    QTest::keyClicks(confirm, QStringLiteral("demo:print"));
+    QVERIFY(save(dialog, QStringLiteral("force-release-dialog")));
+    QTest::keyClicks(confirm, QStringLiteral("ers"));
+    auto *button = dialog->findChild<QPushButton *>(QStringLiteral("forceReleaseButton"));
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->isFinished(), 30000);
+    QVERIFY(save(dialog, QStringLiteral("force-release-result")));
+    dialog->close();
+}
+
+void TestScreenshots::auditPanel() {
+    m_demo->window->auditDock()->show();
+    QTRY_VERIFY_WITH_TIMEOUT(m_demo->window->auditPanel()->isVisible(), 5000);
+    QTest::qWait(200);
+    QVERIFY(save(m_demo->window.get(), QStringLiteral("audit-panel")));
+}
+
+QTEST_MAIN(TestScreenshots)
+#include "tst_screenshots.moc"

@@ -1,0 +1,349 @@
+#include "ConnectionDialog.h"
+
+#include "EnvironmentBadge.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace semscope::ui {
+
+using model::ConnectionConfig;
+using model::Environment;
+
+ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *parent)
+    : QDialog(parent)
+    , m_provider(std::move(provider))
+    , m_config(ConnectionConfig::create(core::Backend::Redis)) {
+    setWindowTitle(tr("Connection"));
+    setObjectName(QStringLiteral("connectionDialog"));
+    auto *layout = new QVBoxLayout(this);
+
+    auto *top = new QFormLayout;
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("name"));
+    m_name->setPlaceholderText(tr("e.g. payments-prod redis"));
+    top->addRow(tr("&Name:"), m_name);
+    m_backend = new QComboBox(this);
+    m_backend->setObjectName(QStringLiteral("backend"));
+    m_backend->addItem(tr("Redis"));
+    m_backend->addItem(tr("Consul"));
+    top->addRow(tr("&Backend:"), m_backend);
+
+    auto *envRow = new QHBoxLayout;
+    m_environment = new QComboBox(this);
+    m_environment->setObjectName(QStringLiteral("environment"));
+    m_environment->addItem(tr("development"));
+    m_environment->addItem(tr("staging"));
+    m_environment->addItem(tr("production"));
+    m_environment->setToolTip(tr("Production connections ask you to type the semaphore name before a "
+                                 "force-release."));
+    m_badge = new EnvironmentBadge(this);
+    envRow->addWidget(m_environment, 1);
+    envRow->addWidget(m_badge);
+    top->addRow(tr("&Environment:"), envRow);
+    m_readOnly = new QCheckBox(tr("Read-only: never write (no acquire, release or force-release)"), this);
+    m_readOnly->setObjectName(QStringLiteral("readOnly"));
+    top->addRow(QString(), m_readOnly);
+    m_match = new QLineEdit(this);
+    m_match->setObjectName(QStringLiteral("match"));
+    m_match->setToolTip(tr("Redis: SCAN MATCH glob for discovery (\"*\" = all keys). Consul: KV prefix."));
+    top->addRow(tr("&Discover keys:"), m_match);
+    layout->addLayout(top);
+
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(buildRedisPage());
+    m_pages->addWidget(buildConsulPage());
+    layout->addWidget(m_pages);
+
+    m_remember = new QCheckBox(tr("Remember the password/token in the system keyring"), this);
+    m_remember->setObjectName(QStringLiteral("remember"));
+    layout->addWidget(m_remember);
+
+    auto *testRow = new QHBoxLayout;
+    m_testButton = new QPushButton(tr("&Test connection"), this);
+    m_testButton->setObjectName(QStringLiteral("testButton"));
+    m_testStatus = new QLabel(this);
+    m_testStatus->setObjectName(QStringLiteral("testStatus"));
+    m_testStatus->setWordWrap(true);
+    m_testStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    testRow->addWidget(m_testButton);
+    testRow->addWidget(m_testStatus, 1);
+    layout->addLayout(testRow);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_okButton = buttons->button(QDialogButtonBox::Ok);
+    m_okButton->setText(tr("Save"));
+    layout->addWidget(buttons);
+
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_backend, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateBackend);
+    connect(m_environment, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateBadge);
+    connect(m_readOnly, &QCheckBox::toggled, this, &ConnectionDialog::updateBadge);
+    connect(m_testButton, &QPushButton::clicked, this, &ConnectionDialog::testConnection);
+    connect(m_name, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
+
+    setConfig(m_config);
+}
+
+ConnectionDialog::~ConnectionDialog() {
+    m_testCancel.cancel();
+}
+
+QLineEdit *ConnectionDialog::fileField(QWidget *parent, QWidget **row) {
+    auto *w = new QWidget(parent);
+    auto *h = new QHBoxLayout(w);
+    h->setContentsMargins(0, 0, 0, 0);
+    auto *edit = new QLineEdit(w);
+    auto *browse = new QToolButton(w);
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(tr("Choose a file"));
+    h->addWidget(edit, 1);
+    h->addWidget(browse);
+    connect(browse, &QToolButton::clicked, this, [this, edit] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Choose a file"), edit->text());
+        if (!f.isEmpty())
+            edit->setText(f);
+    });
+    *row = w;
+    return edit;
+}
+
+QWidget *ConnectionDialog::buildRedisPage() {
+    auto *page = new QWidget(this);
+    auto *form = new QFormLayout(page);
+    m_url = new QLineEdit(page);
+    m_url->setObjectName(QStringLiteral("url"));
+    m_url->setPlaceholderText(QStringLiteral("redis://host:6379/0, rediss://…, unix:///run/redis.sock"));
+    m_url->setToolTip(tr("When set, the URL wins over host, port and socket below. Put no password in it: "
+                         "use the password field."));
+    form->addRow(tr("&URL:"), m_url);
+    m_host = new QLineEdit(page);
+    m_host->setObjectName(QStringLiteral("host"));
+    form->addRow(tr("&Host:"), m_host);
+    m_port = new QSpinBox(page);
+    m_port->setObjectName(QStringLiteral("port"));
+    m_port->setRange(1, 65535);
+    form->addRow(tr("&Port:"), m_port);
+    m_socket = new QLineEdit(page);
+    m_socket->setObjectName(QStringLiteral("socket"));
+    m_socket->setPlaceholderText(tr("/run/redis/redis.sock (instead of host and port)"));
+    form->addRow(tr("Unix &socket:"), m_socket);
+    m_db = new QSpinBox(page);
+    m_db->setObjectName(QStringLiteral("db"));
+    m_db->setRange(0, 15);
+    form->addRow(tr("&Database:"), m_db);
+    m_user = new QLineEdit(page);
+    m_user->setObjectName(QStringLiteral("user"));
+    m_user->setPlaceholderText(tr("ACL user (empty: default)"));
+    form->addRow(tr("U&ser:"), m_user);
+    m_password = new QLineEdit(page);
+    m_password->setObjectName(QStringLiteral("password"));
+    m_password->setEchoMode(QLineEdit::Password);
+    form->addRow(tr("Pass&word:"), m_password);
+
+    auto *tlsBox = new QGroupBox(tr("TLS"), page);
+    auto *tlsForm = new QFormLayout(tlsBox);
+    m_tls = new QCheckBox(tr("Use TLS"), tlsBox);
+    m_tls->setObjectName(QStringLiteral("tls"));
+    tlsForm->addRow(m_tls);
+    QWidget *row = nullptr;
+    m_ca = fileField(tlsBox, &row);
+    tlsForm->addRow(tr("CA file:"), row);
+    m_cert = fileField(tlsBox, &row);
+    tlsForm->addRow(tr("Client certificate:"), row);
+    m_key = fileField(tlsBox, &row);
+    tlsForm->addRow(tr("Client key:"), row);
+    m_insecure = new QCheckBox(tr("Skip certificate verification (insecure)"), tlsBox);
+    m_insecure->setObjectName(QStringLiteral("tlsInsecure"));
+    tlsForm->addRow(m_insecure);
+    form->addRow(tlsBox);
+    return page;
+}
+
+QWidget *ConnectionDialog::buildConsulPage() {
+    auto *page = new QWidget(this);
+    auto *form = new QFormLayout(page);
+    m_address = new QLineEdit(page);
+    m_address->setObjectName(QStringLiteral("address"));
+    m_address->setPlaceholderText(QStringLiteral("http://127.0.0.1:8500"));
+    form->addRow(tr("&Address:"), m_address);
+    m_token = new QLineEdit(page);
+    m_token->setObjectName(QStringLiteral("token"));
+    m_token->setEchoMode(QLineEdit::Password);
+    m_token->setPlaceholderText(tr("ACL token (optional)"));
+    form->addRow(tr("&Token:"), m_token);
+    m_datacenter = new QLineEdit(page);
+    m_datacenter->setObjectName(QStringLiteral("datacenter"));
+    m_datacenter->setPlaceholderText(tr("empty: the agent's datacenter"));
+    form->addRow(tr("&Datacenter:"), m_datacenter);
+    QWidget *row = nullptr;
+    m_consulCa = fileField(page, &row);
+    form->addRow(tr("CA file:"), row);
+    return page;
+}
+
+void ConnectionDialog::setConfig(const ConnectionConfig &c) {
+    m_config = c;
+    m_name->setText(c.name);
+    m_backend->setCurrentIndex(c.backend == core::Backend::Consul ? 1 : 0);
+    m_environment->setCurrentIndex(int(c.environment));
+    m_readOnly->setChecked(c.readOnly);
+    m_match->setText(c.discoverMatch);
+    m_url->setText(c.url);
+    m_host->setText(c.host);
+    m_port->setValue(c.port);
+    m_socket->setText(c.socketPath);
+    m_db->setValue(c.db);
+    m_user->setText(c.user);
+    m_tls->setChecked(c.tls);
+    m_ca->setText(c.caFile);
+    m_cert->setText(c.certFile);
+    m_key->setText(c.keyFile);
+    m_insecure->setChecked(c.tlsInsecure);
+    m_address->setText(c.address);
+    m_datacenter->setText(c.datacenter);
+    m_consulCa->setText(c.caFile);
+    m_password->setText(c.backend == core::Backend::Redis ? c.secret : QString());
+    m_token->setText(c.backend == core::Backend::Consul ? c.secret : QString());
+    if (c.hasSecret && c.secret.isEmpty()) {
+        m_password->setPlaceholderText(tr("(unchanged)"));
+        m_token->setPlaceholderText(tr("(unchanged)"));
+    }
+    updateBackend();
+    updateBadge();
+    validate();
+}
+
+ConnectionConfig ConnectionDialog::config() const {
+    ConnectionConfig c = m_config;
+    c.name = m_name->text().trimmed();
+    c.backend = m_backend->currentIndex() == 1 ? core::Backend::Consul : core::Backend::Redis;
+    c.environment = Environment(m_environment->currentIndex());
+    c.readOnly = m_readOnly->isChecked();
+    c.discoverMatch = m_match->text().trimmed();
+    if (c.backend == core::Backend::Redis && c.discoverMatch.isEmpty())
+        c.discoverMatch = QStringLiteral("*");
+    c.url = m_url->text().trimmed();
+    c.host = m_host->text().trimmed();
+    c.port = quint16(m_port->value());
+    c.socketPath = m_socket->text().trimmed();
+    c.db = m_db->value();
+    c.user = m_user->text().trimmed();
+    c.tls = m_tls->isChecked();
+    c.certFile = m_cert->text().trimmed();
+    c.keyFile = m_key->text().trimmed();
+    c.tlsInsecure = m_insecure->isChecked();
+    c.address = m_address->text().trimmed();
+    c.datacenter = m_datacenter->text().trimmed();
+    c.caFile = c.backend == core::Backend::Consul ? m_consulCa->text().trimmed() : m_ca->text().trimmed();
+    const QString secret = c.backend == core::Backend::Consul ? m_token->text() : m_password->text();
+    if (!secret.isEmpty()) {
+        c.secret = secret;
+        c.hasSecret = true;
+    } else if (!m_config.hasSecret || m_config.backend != c.backend) {
+        c.hasSecret = false;
+        c.secret.clear();
+    }
+    if (c.name.isEmpty())
+        c.name = c.endpoint();
+    return c;
+}
+
+bool ConnectionDialog::rememberSecret() const {
+    return m_remember->isEnabled() && m_remember->isChecked();
+}
+
+void ConnectionDialog::setKeyringAvailable(bool available) {
+    m_remember->setEnabled(available);
+    m_remember->setChecked(available);
+    if (!available)
+        m_remember->setText(tr("No system keyring: the password/token is asked for at connect time and never "
+                               "saved"));
+}
+
+void ConnectionDialog::updateBackend() {
+    m_pages->setCurrentIndex(m_backend->currentIndex());
+    if (m_backend->currentIndex() == 1 && m_match->text() == QLatin1String("*"))
+        m_match->clear();
+    else if (m_backend->currentIndex() == 0 && m_match->text().isEmpty())
+        m_match->setText(QStringLiteral("*"));
+}
+
+void ConnectionDialog::updateBadge() {
+    m_badge->setEnvironment(Environment(m_environment->currentIndex()), m_readOnly->isChecked());
+}
+
+void ConnectionDialog::validate() {
+    m_okButton->setEnabled(true);
+}
+
+QString ConnectionDialog::testResult() const {
+    return m_testResult;
+}
+
+void ConnectionDialog::testConnection() {
+    if (m_tester) {
+        // Second click while testing: cancel.
+        m_testCancel.cancel();
+        finishTest(false, tr("cancelled"));
+        return;
+    }
+    const ConnectionConfig c = config();
+    if (c.backend == core::Backend::Redis) {
+        QString error;
+        if (!c.redisSettings(&error)) {
+            finishTest(false, error.isEmpty() ? tr("invalid URL") : error);
+            return;
+        }
+    }
+    m_tester = std::make_unique<model::ConnectionController>(c, m_provider(c));
+    m_tester->open();
+    m_testButton->setText(tr("Cancel test"));
+    m_testStatus->setText(tr("Connecting to %1 …").arg(c.endpoint()));
+    m_testStatus->setStyleSheet({});
+    core::DiscoverRequest request;
+    request.match = QStringLiteral("semscope-connection-test-*");
+    request.batch = 10;
+    m_testCancel = m_tester->discover(
+        request, this,
+        [this](core::DiscoverProgress) {
+            // The server answered a SCAN page: that is all the test needs.
+            m_testCancel.cancel();
+        },
+        [this, endpoint = c.endpoint()](core::DiscoverResult r) {
+            if (!m_tester)
+                return;
+            if (r.ok || r.cancelled)
+                finishTest(true, tr("Connected to %1.").arg(endpoint));
+            else
+                finishTest(false, r.error);
+        });
+    QTimer::singleShot(20000, m_tester.get(), [this] { finishTest(false, tr("no answer within 20 s")); });
+}
+
+void ConnectionDialog::finishTest(bool ok, const QString &message) {
+    // Destroying the controller stops its thread; late results are dropped with it.
+    auto tester = std::move(m_tester);
+    QTimer::singleShot(0, this, [t = tester.release()] { delete t; });
+    m_testButton->setText(tr("&Test connection"));
+    m_testResult = ok ? QStringLiteral("ok: ") + message : QStringLiteral("failed: ") + message;
+    m_testStatus->setText(ok ? QStringLiteral("✔ ") + message : QStringLiteral("✘ ") + message);
+    m_testStatus->setStyleSheet(ok ? QStringLiteral("color: #2e7d32;") : QStringLiteral("color: #c62828;"));
+    Q_EMIT testFinished(ok, message);
+}
+
+} // namespace semscope::ui

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "model/ConnectionController.h"
+
+#include <QDialog>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+
+namespace semscope::ui {
+
+class EnvironmentBadge;
+
+// Makes the store factory for a connection; the GUI passes the real one, tests a fake.
+using StoreFactoryProvider = std::function<model::StoreFactory(const model::ConnectionConfig &)>;
+
+// Adds or edits one connection: Redis (URL or host/port or Unix socket, TLS files, skip-verify, ACL
+// user, password, db) or Consul (address, token, datacenter, CA); environment tag and read-only.
+// "Test connection" runs on a throwaway worker thread and can be cancelled.
+class ConnectionDialog : public QDialog {
+    Q_OBJECT
+public:
+    ConnectionDialog(StoreFactoryProvider provider, QWidget *parent = nullptr);
+    ~ConnectionDialog() override;
+
+    void setConfig(const model::ConnectionConfig &config);
+    // The connection as entered, secret included (in memory only).
+    model::ConnectionConfig config() const;
+    // Whether the operator wants the secret kept in the system keyring.
+    bool rememberSecret() const;
+    void setKeyringAvailable(bool available);
+
+    QString testResult() const;
+
+Q_SIGNALS:
+    void testFinished(bool ok, const QString &message);
+
+private:
+    void updateBackend();
+    void updateBadge();
+    void testConnection();
+    void finishTest(bool ok, const QString &message);
+    void validate();
+    QWidget *buildRedisPage();
+    QWidget *buildConsulPage();
+    QLineEdit *fileField(QWidget *parent, QWidget **row);
+
+    StoreFactoryProvider m_provider;
+    model::ConnectionConfig m_config;
+
+    QLineEdit *m_name = nullptr;
+    QComboBox *m_backend = nullptr;
+    QStackedWidget *m_pages = nullptr;
+    QComboBox *m_environment = nullptr;
+    EnvironmentBadge *m_badge = nullptr;
+    QCheckBox *m_readOnly = nullptr;
+    QLineEdit *m_match = nullptr;
+    // Redis
+    QLineEdit *m_url = nullptr;
+    QLineEdit *m_host = nullptr;
+    QSpinBox *m_port = nullptr;
+    QLineEdit *m_socket = nullptr;
+    QSpinBox *m_db = nullptr;
+    QLineEdit *m_user = nullptr;
+    QLineEdit *m_password = nullptr;
+    QCheckBox *m_tls = nullptr;
+    QLineEdit *m_ca = nullptr;
+    QLineEdit *m_cert = nullptr;
+    QLineEdit *m_key = nullptr;
+    QCheckBox *m_insecure = nullptr;
+    // Consul
+    QLineEdit *m_address = nullptr;
+    QLineEdit *m_token = nullptr;
+    QLineEdit *m_datacenter = nullptr;
+    QLineEdit *m_consulCa = nullptr;
+
+    QCheckBox *m_remember = nullptr;
+    QPushButton *m_testButton = nullptr;
+    QLabel *m_testStatus = nullptr;
+    QPushButton *m_okButton = nullptr;
+    std::unique_ptr<model::ConnectionController> m_tester;
+    core::Cancellation m_testCancel;
+    QString m_testResult;
+};
+
+} // namespace semscope::ui

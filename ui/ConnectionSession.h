@@ -1,0 +1,61 @@
+#pragma once
+
+#include "model/ConnectionController.h"
+#include "model/OperatorActions.h"
+#include "model/SemaphoreFilterProxy.h"
+#include "model/SemaphoreListModel.h"
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+namespace semscope::ui {
+
+// Everything the window keeps per open connection: the controller (store on its worker thread),
+// the operator actions with their guards, and the list of semaphores found there. The list's
+// summaries are re-read every few seconds so "stale only" and "expiring within" stay true.
+class ConnectionSession : public QObject {
+    Q_OBJECT
+public:
+    ConnectionSession(const model::ConnectionConfig &config, model::StoreFactory factory,
+                      model::AuditLog *audit, QObject *parent = nullptr);
+    ~ConnectionSession() override;
+
+    model::ConnectionController controller;
+    model::OperatorActions actions;
+    model::SemaphoreListModel list;
+    model::SemaphoreFilterProxy proxy;
+
+    const model::ConnectionConfig &config() const { return controller.config(); }
+    bool isDiscovering() const { return m_discovering; }
+
+    // Scans for semaphores; progress(scanned, total) as pages come in. Cancels a running scan first.
+    void discover();
+    void cancelDiscovery();
+    // Re-reads the summary of every listed semaphore (at most kMaxSummaries per round).
+    void refreshSummaries();
+    void setSummaryInterval(int ms) { m_summaryTimer.setInterval(ms); }
+    // Resolves profiles (limit/timeout of layouts that do not store them) before a read.
+    std::function<core::SemaphoreRef(const core::SemaphoreRef &)> resolveProfile;
+
+    // Fills Holder::firstSeenMs (local clock) of holders the layout gives no acquire time, from when
+    // this session first saw each one, so a `slots` holder's age survives switching pages.
+    void stampFirstSeen(core::Snapshot &snapshot);
+
+    static constexpr int kMaxSummaries = 500;
+
+Q_SIGNALS:
+    void discoveryStarted();
+    void discoveryProgress(qint64 scanned, qint64 total, int found);
+    void discoveryFinished(bool ok, bool cancelled, const QString &message);
+
+private:
+    core::Cancellation m_cancel;
+    bool m_discovering = false;
+    int m_found = 0;
+    int m_summariesInFlight = 0;
+    QTimer m_summaryTimer;
+    QHash<QString, QHash<QByteArray, qint64>> m_firstSeen; // semaphore -> holder -> first seen
+};
+
+} // namespace semscope::ui

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/SemaphoreTypes.h"
+
+#include <QFrame>
+
+class QFormLayout;
+class QLabel;
+
+namespace semscope::model {
+class HolderTableModel;
+}
+
+namespace semscope::ui {
+
+// Everything known about the selected holder, like Consul's lock-session card: who, where, since,
+// TTL, state explained, and the layout's own details (session, node, behavior, health checks).
+class HolderDetailCard : public QFrame {
+    Q_OBJECT
+public:
+    explicit HolderDetailCard(QWidget *parent = nullptr);
+
+    // nullptr: nothing selected. The model supplies the live TTL and age.
+    void showHolder(const core::Holder *holder, const model::HolderTableModel *model);
+    QString holderId() const { return m_holderId; }
+
+private:
+    QLabel *m_title;
+    QLabel *m_state;
+    QFormLayout *m_form;
+    QString m_holderId;
+};
+
+} // namespace semscope::ui

@@ -1,0 +1,649 @@
+#include "MainWindow.h"
+
+#include "AuditPanel.h"
+#include "ConnectionSession.h"
+#include "EnvironmentBadge.h"
+#include "SemaphorePage.h"
+#include "UsageBarDelegate.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace semscope::ui {
+
+using namespace semscope::core;
+using model::ConnectionConfig;
+using model::ConnectionController;
+
+namespace {
+constexpr int kIdRole = Qt::UserRole + 1;
+
+std::unique_ptr<QSettings> openSettings(const QString &file) {
+    if (file.isEmpty())
+        return std::make_unique<QSettings>();
+    return std::make_unique<QSettings>(file, QSettings::IniFormat);
+}
+
+QString stateColor(ConnectionController::State state) {
+    switch (state) {
+    case ConnectionController::State::Connected:
+        return QStringLiteral("#2e7d32");
+    case ConnectionController::State::Connecting:
+    case ConnectionController::State::Reconnecting:
+        return QStringLiteral("#b26a00");
+    case ConnectionController::State::Lost:
+    case ConnectionController::State::Failed:
+        return QStringLiteral("#c62828");
+    case ConnectionController::State::Idle:
+        break;
+    }
+    return QStringLiteral("#616161");
+}
+} // namespace
+
+MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
+    : QMainWindow(parent)
+    , m_services(std::move(services)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(QStringLiteral("semscope"));
+
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    buildLeft(m_splitter);
+    m_page = new SemaphorePage(m_services.profiles, m_splitter);
+    m_splitter->addWidget(m_page);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+    setCentralWidget(m_splitter);
+
+    m_audit = new AuditPanel(m_services.audit, this);
+    m_auditDock = new QDockWidget(tr("Audit log"), this);
+    m_auditDock->setObjectName(QStringLiteral("auditDock"));
+    m_auditDock->setWidget(m_audit);
+    addDockWidget(Qt::BottomDockWidgetArea, m_auditDock);
+    m_auditDock->hide();
+
+    m_stateLabel = new QLabel(this);
+    m_stateLabel->setObjectName(QStringLiteral("connectionState"));
+    m_busyLabel = new QLabel(this);
+    statusBar()->addPermanentWidget(m_busyLabel);
+    statusBar()->addPermanentWidget(m_stateLabel);
+
+    buildMenus();
+    connect(m_page, &SemaphorePage::statusMessage, this,
+            [this](const QString &m) { statusBar()->showMessage(m, 10000); });
+    connect(m_services.registry, &model::ConnectionRegistry::changed, this,
+            &MainWindow::reloadConnectionList);
+
+    reloadConnectionList();
+    restoreState();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() {
+    m_page->clearSemaphore();
+    qDeleteAll(m_sessions);
+    m_sessions.clear();
+}
+
+void MainWindow::buildLeft(QSplitter *splitter) {
+    auto *left = new QWidget(splitter);
+    auto *layout = new QVBoxLayout(left);
+    layout->setContentsMargins(6, 6, 0, 6);
+
+    auto *connHeader = new QHBoxLayout;
+    auto *connTitle = new QLabel(tr("<b>Connections</b>"), left);
+    auto *add = new QToolButton(left);
+    add->setObjectName(QStringLiteral("addConnectionButton"));
+    add->setText(tr("Add…"));
+    add->setToolTip(tr("Add a Redis or Consul connection (Ctrl+N)"));
+    connect(add, &QToolButton::clicked, this, [this] { addConnection(); });
+    connHeader->addWidget(connTitle, 1);
+    connHeader->addWidget(add);
+    layout->addLayout(connHeader);
+
+    m_leftSplitter = new QSplitter(Qt::Vertical, left);
+    m_leftSplitter->setObjectName(QStringLiteral("leftSplitter"));
+    m_connections = new QListWidget(m_leftSplitter);
+    m_connections->setObjectName(QStringLiteral("connections"));
+    m_connections->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_connections->setToolTip(tr("Double-click to connect. The dot shows the connection state; the tag its "
+                                 "environment."));
+    connect(m_connections, &QListWidget::currentItemChanged, this, &MainWindow::currentConnectionChanged);
+    connect(m_connections, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { openConnection(item->data(kIdRole).toString()); });
+    connect(m_connections, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        QMenu menu(this);
+        const QString id = currentConnectionId();
+        if (!id.isEmpty()) {
+            if (session(id)) {
+                menu.addAction(m_rediscoverAction);
+                menu.addAction(tr("Disconnect"), this, [this, id] { closeConnection(id); });
+            } else {
+                menu.addAction(tr("Connect"), this, [this, id] { openConnection(id); });
+            }
+            menu.addSeparator();
+            menu.addAction(m_editConnectionAction);
+            menu.addAction(m_removeConnectionAction);
+        }
+        menu.addAction(tr("Add connection…"), this, [this] { addConnection(); });
+        menu.exec(m_connections->viewport()->mapToGlobal(pos));
+    });
+
+    auto *semWidget = new QWidget(m_leftSplitter);
+    auto *semLayout = new QVBoxLayout(semWidget);
+    semLayout->setContentsMargins(0, 0, 0, 0);
+    auto *filterRow = new QHBoxLayout;
+    m_filter = new QLineEdit(semWidget);
+    m_filter->setObjectName(QStringLiteral("semaphoreFilter"));
+    m_filter->setPlaceholderText(tr("Filter semaphores (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    m_kindFilter = new QComboBox(semWidget);
+    m_kindFilter->setObjectName(QStringLiteral("kindFilter"));
+    m_kindFilter->addItem(tr("All kinds"), -1);
+    for (const QString &name : allKindNames())
+        m_kindFilter->addItem(name, int(*kindFromName(name)));
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_kindFilter);
+    semLayout->addLayout(filterRow);
+    auto *filterRow2 = new QHBoxLayout;
+    m_staleOnly = new QCheckBox(tr("Stale only"), semWidget);
+    m_staleOnly->setObjectName(QStringLiteral("staleOnly"));
+    m_staleOnly->setToolTip(
+        tr("Only semaphores with holders that need attention: expired but still recorded, "
+           "owner gone, orphaned, or over the limit"));
+    m_expiring = new QCheckBox(tr("Expiring within"), semWidget);
+    m_expiring->setObjectName(QStringLiteral("expiringWithin"));
+    m_expiringSeconds = new QSpinBox(semWidget);
+    m_expiringSeconds->setRange(1, 86400);
+    m_expiringSeconds->setValue(10);
+    m_expiringSeconds->setSuffix(tr(" s"));
+    filterRow2->addWidget(m_staleOnly);
+    filterRow2->addStretch(1);
+    filterRow2->addWidget(m_expiring);
+    filterRow2->addWidget(m_expiringSeconds);
+    semLayout->addLayout(filterRow2);
+
+    m_discoveryBar = new QWidget(semWidget);
+    auto *discLayout = new QHBoxLayout(m_discoveryBar);
+    discLayout->setContentsMargins(0, 0, 0, 0);
+    m_discoveryLabel = new QLabel(m_discoveryBar);
+    m_discoveryProgress = new QProgressBar(m_discoveryBar);
+    m_discoveryProgress->setObjectName(QStringLiteral("discoveryProgress"));
+    m_discoveryCancel = new QPushButton(tr("Cancel"), m_discoveryBar);
+    m_discoveryCancel->setObjectName(QStringLiteral("discoveryCancel"));
+    discLayout->addWidget(m_discoveryLabel);
+    discLayout->addWidget(m_discoveryProgress, 1);
+    discLayout->addWidget(m_discoveryCancel);
+    m_discoveryBar->hide();
+    semLayout->addWidget(m_discoveryBar);
+    connect(m_discoveryCancel, &QPushButton::clicked, this, [this] {
+        if (auto *s = currentSession())
+            s->cancelDiscovery();
+    });
+
+    m_semaphoreView = new QTableView(semWidget);
+    m_semaphoreView->setObjectName(QStringLiteral("semaphoreTable"));
+    m_semaphoreView->setSortingEnabled(true);
+    m_semaphoreView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_semaphoreView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_semaphoreView->verticalHeader()->hide();
+    m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
+    m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
+                                              new UsageBarDelegate(m_semaphoreView));
+    m_semaphoreView->setWordWrap(false);
+    semLayout->addWidget(m_semaphoreView, 1);
+    m_leftSplitter->addWidget(m_connections);
+    m_leftSplitter->addWidget(semWidget);
+    m_leftSplitter->setStretchFactor(0, 1);
+    m_leftSplitter->setStretchFactor(1, 4);
+    layout->addWidget(m_leftSplitter, 1);
+    splitter->addWidget(left);
+
+    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::applyFilters);
+    connect(m_kindFilter, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilters);
+    connect(m_staleOnly, &QCheckBox::toggled, this, &MainWindow::applyFilters);
+    connect(m_expiring, &QCheckBox::toggled, this, &MainWindow::applyFilters);
+    connect(m_expiringSeconds, &QSpinBox::valueChanged, this, &MainWindow::applyFilters);
+}
+
+void MainWindow::buildMenus() {
+    auto *file = menuBar()->addMenu(tr("&File"));
+    auto *addAction = file->addAction(tr("&Add connection…"), this, [this] { addConnection(); });
+    addAction->setShortcut(QKeySequence::New);
+    m_editConnectionAction = file->addAction(tr("&Edit connection…"), this, &MainWindow::editConnection);
+    m_removeConnectionAction = file->addAction(tr("&Remove connection"), this, &MainWindow::removeConnection);
+    file->addSeparator();
+    auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_page->refreshAction());
+    m_rediscoverAction = view->addAction(tr("Re&discover semaphores"), this, &MainWindow::rediscover);
+    m_rediscoverAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
+    auto *find = view->addAction(tr("&Filter semaphores"), this, [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    auto *pause = view->addAction(tr("&Pause auto-refresh"));
+    pause->setCheckable(true);
+    pause->setShortcut(QKeySequence(QStringLiteral("Ctrl+P")));
+    connect(pause, &QAction::toggled, m_page, &SemaphorePage::setPaused);
+    view->addSeparator();
+    auto *auditToggle = m_auditDock->toggleViewAction();
+    auditToggle->setText(tr("&Audit log"));
+    auditToggle->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
+    view->addAction(auditToggle);
+
+    auto *sem = menuBar()->addMenu(tr("&Semaphore"));
+    for (QAction *a : m_page->allActions()) {
+        if (a == m_page->refreshAction())
+            continue;
+        sem->addAction(a);
+    }
+
+    auto *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About semscope"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About semscope"),
+        tr("<h3>semscope %1</h3><p>Find, watch and steer the distributed semaphores kept in Redis and "
+           "Consul: "
+           "who holds each slot, since when, how long the lease has left; acquire, release and force-release "
+           "safely.</p><p>Audit log: <code>%2</code></p><p>Qt %3</p>")
+            .arg(QStringLiteral(SEMSCOPE_VERSION), m_services.audit->filePath().toHtmlEscaped(),
+                 QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::reloadConnectionList() {
+    const QString current = currentConnectionId();
+    const QSignalBlocker blocker(m_connections);
+    m_connections->clear();
+    for (const ConnectionConfig &c : m_services.registry->connections()) {
+        auto *item = new QListWidgetItem(m_connections);
+        item->setData(kIdRole, c.id);
+        updateConnectionItem(c.id);
+    }
+    // Sessions whose connection was removed are closed.
+    for (const QString &id : m_sessions.keys()) {
+        if (!m_services.registry->find(id))
+            closeConnection(id);
+    }
+    if (!current.isEmpty())
+        selectConnection(current);
+    else if (m_connections->count() > 0)
+        m_connections->setCurrentRow(0);
+    currentConnectionChanged();
+}
+
+void MainWindow::updateConnectionItem(const QString &id) {
+    const auto config = m_services.registry->find(id);
+    for (int i = 0; i < m_connections->count(); ++i) {
+        QListWidgetItem *item = m_connections->item(i);
+        if (item->data(kIdRole).toString() != id || !config)
+            continue;
+        ConnectionSession *s = session(id);
+        const auto state = s ? s->controller.state() : ConnectionController::State::Idle;
+        QString text =
+            QStringLiteral("%1   [%2]%3 — %4")
+                .arg(config->name, model::environmentName(config->environment),
+                     config->readOnly ? tr(" read-only") : QString(), model::connectionStateName(state));
+        item->setText(text);
+        item->setForeground(QColor(stateColor(state)));
+        QFont f = item->font();
+        f.setBold(config->isProduction());
+        item->setFont(f);
+        item->setToolTip(QStringLiteral("%1\n%2\n%3")
+                             .arg(config->endpoint(), s ? s->controller.stateText() : tr("not connected"),
+                                  tr("Double-click to connect")));
+        QPixmap dot(12, 12);
+        dot.fill(Qt::transparent);
+        {
+            QPainter p(&dot);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setBrush(EnvironmentBadge::colorFor(config->environment));
+            p.setPen(Qt::NoPen);
+            p.drawEllipse(1, 1, 10, 10);
+        }
+        item->setIcon(QIcon(dot));
+    }
+}
+
+QString MainWindow::currentConnectionId() const {
+    auto *item = m_connections->currentItem();
+    return item ? item->data(kIdRole).toString() : QString();
+}
+
+ConnectionSession *MainWindow::session(const QString &id) const {
+    return m_sessions.value(id, nullptr);
+}
+
+ConnectionSession *MainWindow::currentSession() const {
+    return session(currentConnectionId());
+}
+
+void MainWindow::selectConnection(const QString &id) {
+    for (int i = 0; i < m_connections->count(); ++i) {
+        if (m_connections->item(i)->data(kIdRole).toString() == id) {
+            m_connections->setCurrentRow(i);
+            return;
+        }
+    }
+}
+
+void MainWindow::currentConnectionChanged() {
+    ConnectionSession *s = currentSession();
+    QAbstractItemModel *wanted = s ? &s->proxy : nullptr;
+    if (m_semaphoreView->model() != wanted) {
+        m_semaphoreView->setModel(wanted);
+        // setModel made a new selection model: connect to it once.
+        if (s) {
+            connect(m_semaphoreView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                    [this](const QModelIndex &current) { semaphoreActivated(current); });
+        }
+    }
+    if (s) {
+        auto *header = m_semaphoreView->horizontalHeader();
+        header->resizeSection(model::SemaphoreListModel::KindColumn, 118);
+        header->resizeSection(model::SemaphoreListModel::NameColumn, 165);
+        header->resizeSection(model::SemaphoreListModel::UsageColumn, 92);
+        header->resizeSection(model::SemaphoreListModel::HoldersColumn, 62);
+        header->resizeSection(model::SemaphoreListModel::ExpiryColumn, 100);
+        header->resizeSection(model::SemaphoreListModel::StaleColumn, 48);
+        auto settings = openSettings(m_services.settingsFile);
+        const QByteArray saved = settings->value(QStringLiteral("window/semaphoreHeader")).toByteArray();
+        if (!saved.isEmpty())
+            header->restoreState(saved);
+    }
+    applyFilters();
+    m_discoveryBar->setVisible(s && s->isDiscovering());
+    const QString id = currentConnectionId();
+    m_editConnectionAction->setEnabled(!id.isEmpty());
+    m_removeConnectionAction->setEnabled(!id.isEmpty());
+    m_rediscoverAction->setEnabled(s != nullptr);
+    updateStatus();
+}
+
+void MainWindow::applyFilters() {
+    ConnectionSession *s = currentSession();
+    if (!s)
+        return;
+    s->proxy.setText(m_filter->text());
+    const int kind = m_kindFilter->currentData().toInt();
+    s->proxy.setKind(kind < 0 ? std::nullopt : std::optional<Kind>(Kind(kind)));
+    s->proxy.setStaleOnly(m_staleOnly->isChecked());
+    s->proxy.setExpiringWithinSeconds(m_expiring->isChecked() ? std::optional<int>(m_expiringSeconds->value())
+                                                              : std::nullopt);
+}
+
+void MainWindow::semaphoreActivated(const QModelIndex &proxyIndex) {
+    ConnectionSession *s = currentSession();
+    if (!s || !proxyIndex.isValid())
+        return;
+    const QModelIndex source = s->proxy.mapToSource(proxyIndex);
+    const SemaphoreRef ref = s->list.refAt(source.row());
+    if (m_page->session() == s && m_page->ref() == ref)
+        return;
+    m_page->setSemaphore(s, ref);
+}
+
+bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &ref) {
+    ConnectionSession *s = session(connectionId);
+    if (!s)
+        return false;
+    selectConnection(connectionId);
+    const int row = s->list.rowOf(ref);
+    if (row >= 0) {
+        const QModelIndex proxyIndex = s->proxy.mapFromSource(s->list.index(row, 0));
+        if (proxyIndex.isValid()) {
+            m_semaphoreView->selectionModel()->setCurrentIndex(
+                proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        }
+    }
+    if (m_page->session() != s || !(m_page->ref() == ref))
+        m_page->setSemaphore(s, ref);
+    return true;
+}
+
+void MainWindow::updateStatus() {
+    ConnectionSession *s = currentSession();
+    const QString id = currentConnectionId();
+    const auto config = id.isEmpty() ? std::nullopt : m_services.registry->find(id);
+    if (!config) {
+        m_stateLabel->setText(tr("No connection — File → Add connection"));
+        m_stateLabel->setStyleSheet({});
+        return;
+    }
+    const auto state = s ? s->controller.state() : ConnectionController::State::Idle;
+    QString detail = s ? s->controller.stateText() : tr("double-click the connection to connect");
+    if (detail.compare(model::connectionStateName(state), Qt::CaseInsensitive) == 0)
+        detail = config->endpoint();
+    m_stateLabel->setText(QStringLiteral("<span style=\"color:%1\">●</span> <b>%2</b> [%3]: %4 — %5")
+                              .arg(stateColor(state), config->name.toHtmlEscaped(),
+                                   model::environmentName(config->environment),
+                                   model::connectionStateName(state), detail.toHtmlEscaped()));
+    m_stateLabel->setToolTip(
+        tr("connecting: opening the connection · connected: reads work · lost: the server "
+           "stopped answering · reconnecting: trying again with backoff"));
+    const int busy = s ? s->controller.pendingOperations() : 0;
+    m_busyLabel->setText(busy > 3 ? tr("%1 requests in flight").arg(busy) : QString());
+}
+
+ConnectionDialog *MainWindow::addConnection() {
+    auto *dialog = new ConnectionDialog(m_services.storeFactory, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Add connection"));
+    dialog->setKeyringAvailable(m_services.secrets->isPersistent());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, true); });
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::editConnection() {
+    const QString id = currentConnectionId();
+    const auto config = m_services.registry->find(id);
+    if (!config)
+        return;
+    auto *dialog = new ConnectionDialog(m_services.storeFactory, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Edit connection"));
+    dialog->setKeyringAvailable(m_services.secrets->isPersistent());
+    dialog->setConfig(*config);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, false); });
+    dialog->open();
+}
+
+void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
+    ConnectionConfig c = dialog->config();
+    // Kept in the keyring if the operator asked for it; without a keyring only for this session
+    // (memory), so a reconnect does not ask again. Never in the settings file.
+    if (!c.secret.isEmpty() && (dialog->rememberSecret() || !m_services.secrets->isPersistent()))
+        m_services.secrets->write(c.id, c.secret);
+    const bool wasOpen = session(c.id) != nullptr;
+    if (wasOpen)
+        closeConnection(c.id);
+    m_services.registry->upsert(c);
+    selectConnection(c.id);
+    if (isNew || wasOpen)
+        startSession(c); // the dialog's secret is used right away, whether or not it was kept
+}
+
+void MainWindow::removeConnection() {
+    const QString id = currentConnectionId();
+    const auto config = m_services.registry->find(id);
+    if (!config)
+        return;
+    if (QMessageBox::question(
+            this, tr("Remove connection"),
+            tr("Remove the connection \"%1\"? Its saved password/token is removed too.").arg(config->name)) !=
+        QMessageBox::Yes)
+        return;
+    closeConnection(id);
+    m_services.secrets->remove(id);
+    m_services.registry->remove(id);
+}
+
+void MainWindow::openConnection(const QString &id) {
+    if (session(id)) {
+        selectConnection(id);
+        return;
+    }
+    const auto config = m_services.registry->find(id);
+    if (!config)
+        return;
+    if (!config->hasSecret) {
+        startSession(*config);
+        return;
+    }
+    m_services.secrets->read(id, [this, id](bool found, QString secret) {
+        auto c = m_services.registry->find(id);
+        if (!c || session(id))
+            return;
+        if (!found) {
+            bool ok = false;
+            secret = QInputDialog::getText(this, tr("Password for %1").arg(c->name),
+                                           c->backend == Backend::Consul ? tr("Consul ACL token:")
+                                                                         : tr("Redis password:"),
+                                           QLineEdit::Password, QString(), &ok);
+            if (!ok)
+                return;
+            m_services.secrets->write(id, secret); // kept for this session (and in the keyring, if any)
+        }
+        c->secret = secret;
+        startSession(*c);
+    });
+}
+
+void MainWindow::startSession(ConnectionConfig config) {
+    if (session(config.id))
+        return;
+    auto *s = new ConnectionSession(config, m_services.storeFactory(config), m_services.audit, this);
+    s->resolveProfile = [profiles = m_services.profiles,
+                         endpoint = config.endpoint()](const SemaphoreRef &ref) {
+        SemaphoreRef r = ref;
+        if (profiles)
+            r.profile = profiles->resolve(endpoint, ref);
+        return r;
+    };
+    m_sessions.insert(config.id, s);
+    const QString id = config.id;
+    connect(&s->controller, &ConnectionController::stateChanged, this, [this, id] {
+        updateConnectionItem(id);
+        updateStatus();
+    });
+    connect(&s->controller, &ConnectionController::busyChanged, this, &MainWindow::updateStatus);
+    connect(&s->actions, &model::OperatorActions::actionFinished, this,
+            [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
+    connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
+        if (currentSession() != s)
+            return;
+        m_discoveryBar->show();
+        m_discoveryProgress->setRange(0, 0);
+        m_discoveryLabel->setText(tr("Scanning…"));
+    });
+    connect(s, &ConnectionSession::discoveryProgress, this,
+            [this, s](qint64 scanned, qint64 total, int found) {
+                if (currentSession() != s)
+                    return;
+                if (total > 0) {
+                    m_discoveryProgress->setRange(0, 1000);
+                    m_discoveryProgress->setValue(int(std::min<qint64>(1000, scanned * 1000 / total)));
+                }
+                m_discoveryLabel->setText(tr("Scanning: %1 keys, %2 found").arg(scanned).arg(found));
+            });
+    connect(s, &ConnectionSession::discoveryFinished, this,
+            [this, s](bool ok, bool cancelled, const QString &message) {
+                if (currentSession() == s)
+                    m_discoveryBar->hide();
+                statusBar()->showMessage(cancelled
+                                             ? tr("Discovery cancelled: the list shows what was found so far")
+                                         : ok ? message
+                                              : tr("Discovery failed: %1").arg(message),
+                                         15000);
+            });
+    s->controller.open();
+    s->discover();
+    selectConnection(id);
+    updateConnectionItem(id);
+    currentConnectionChanged();
+}
+
+void MainWindow::closeConnection(const QString &id) {
+    ConnectionSession *s = m_sessions.take(id);
+    if (!s)
+        return;
+    if (m_page->session() == s)
+        m_page->clearSemaphore();
+    if (m_semaphoreView->model() == &s->proxy)
+        m_semaphoreView->setModel(nullptr);
+    delete s;
+    updateConnectionItem(id);
+    updateStatus();
+}
+
+void MainWindow::rediscover() {
+    if (auto *s = currentSession())
+        s->discover();
+}
+
+void MainWindow::restoreState() {
+    auto settings = openSettings(m_services.settingsFile);
+    const QByteArray geometry = settings->value(QStringLiteral("window/geometry")).toByteArray();
+    if (geometry.isEmpty() || !restoreGeometry(geometry))
+        resize(1400, 860);
+    QMainWindow::restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
+    const QByteArray split = settings->value(QStringLiteral("window/splitter")).toByteArray();
+    if (split.isEmpty() || !m_splitter->restoreState(split))
+        m_splitter->setSizes({600, 900});
+    if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
+        m_leftSplitter->setSizes({110, 700});
+    m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());
+    m_page->setIntervalMs(settings->value(QStringLiteral("window/refreshMs"), 1000).toInt());
+}
+
+void MainWindow::saveState() {
+    auto settings = openSettings(m_services.settingsFile);
+    settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings->setValue(QStringLiteral("window/state"), QMainWindow::saveState());
+    settings->setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings->setValue(QStringLiteral("window/leftSplitter"), m_leftSplitter->saveState());
+    settings->setValue(QStringLiteral("window/holderHeader"), m_page->saveViewState());
+    settings->setValue(QStringLiteral("window/refreshMs"), m_page->intervalMs());
+    if (m_semaphoreView->model())
+        settings->setValue(QStringLiteral("window/semaphoreHeader"),
+                           m_semaphoreView->horizontalHeader()->saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event) {
+    saveState();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace semscope::ui

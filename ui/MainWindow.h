@@ -1,0 +1,120 @@
+#pragma once
+
+#include "ConnectionDialog.h"
+#include "core/ProfileStore.h"
+#include "model/AuditLog.h"
+#include "model/ConnectionRegistry.h"
+#include "model/SecretStore.h"
+
+#include <QHash>
+#include <QMainWindow>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QListWidgetItem;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTableView;
+
+namespace semscope::ui {
+
+class AuditPanel;
+class ConnectionSession;
+class SemaphorePage;
+
+// What the window works with; main() passes the real ones, tests pass temporary files and fakes.
+struct MainWindowServices {
+    model::ConnectionRegistry *registry = nullptr;
+    model::SecretStore *secrets = nullptr;
+    model::AuditLog *audit = nullptr;
+    core::ProfileStore *profiles = nullptr;
+    StoreFactoryProvider storeFactory;
+    QString settingsFile; // window state; empty: default QSettings
+};
+
+// Connections and the semaphores found on the selected one on the left, the selected semaphore on
+// the right, the audit log below, the connection state always in the status bar.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(MainWindowServices services, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Connects (asking for the secret when needed) and starts discovery.
+    void openConnection(const QString &id);
+    void closeConnection(const QString &id);
+    ConnectionSession *session(const QString &id) const;
+    ConnectionSession *currentSession() const;
+    void selectConnection(const QString &id);
+    // Opens the semaphore on the page (the connection must be open).
+    bool openSemaphore(const QString &connectionId, const core::SemaphoreRef &ref);
+
+    SemaphorePage *semaphorePage() const { return m_page; }
+    QTableView *semaphoreView() const { return m_semaphoreView; }
+    QListWidget *connectionList() const { return m_connections; }
+    AuditPanel *auditPanel() const { return m_audit; }
+    QDockWidget *auditDock() const { return m_auditDock; }
+    QLabel *connectionStateLabel() const { return m_stateLabel; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    QCheckBox *staleOnlyBox() const { return m_staleOnly; }
+    QComboBox *kindFilter() const { return m_kindFilter; }
+
+    // Opens the dialog to add a connection; returns the dialog (deleted on close), for tests.
+    ConnectionDialog *addConnection();
+    void showAbout();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildMenus();
+    void buildLeft(QSplitter *splitter);
+    void reloadConnectionList();
+    void updateConnectionItem(const QString &id);
+    void updateStatus();
+    void currentConnectionChanged();
+    void semaphoreActivated(const QModelIndex &proxyIndex);
+    void applyFilters();
+    void editConnection();
+    void removeConnection();
+    void rediscover();
+    void saveConnection(ConnectionDialog *dialog, bool isNew);
+    void startSession(model::ConnectionConfig config);
+    void restoreState();
+    void saveState();
+    QString currentConnectionId() const;
+
+    MainWindowServices m_services;
+    QHash<QString, ConnectionSession *> m_sessions;
+
+    QListWidget *m_connections = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QComboBox *m_kindFilter = nullptr;
+    QCheckBox *m_staleOnly = nullptr;
+    QCheckBox *m_expiring = nullptr;
+    QSpinBox *m_expiringSeconds = nullptr;
+    QTableView *m_semaphoreView = nullptr;
+    QWidget *m_discoveryBar = nullptr;
+    QProgressBar *m_discoveryProgress = nullptr;
+    QLabel *m_discoveryLabel = nullptr;
+    QPushButton *m_discoveryCancel = nullptr;
+    SemaphorePage *m_page = nullptr;
+    AuditPanel *m_audit = nullptr;
+    QDockWidget *m_auditDock = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QSplitter *m_leftSplitter = nullptr;
+    QLabel *m_stateLabel = nullptr;
+    QLabel *m_busyLabel = nullptr;
+    QAction *m_editConnectionAction = nullptr;
+    QAction *m_removeConnectionAction = nullptr;
+    QAction *m_rediscoverAction = nullptr;
+};
+
+} // namespace semscope::ui

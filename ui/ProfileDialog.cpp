@@ -1,0 +1,65 @@
+#include "ProfileDialog.h"
+
+#include "core/Duration.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace semscope::ui {
+
+using namespace semscope::core;
+
+ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
+    : QDialog(parent) {
+    setObjectName(QStringLiteral("profileDialog"));
+    setWindowTitle(tr("Profile of %1").arg(ref.name));
+    auto *form = new QFormLayout(this);
+    auto *intro =
+        new QLabel(tr("The <b>%1</b> layout does not store these values. semscope keeps them for this "
+                      "connection only; nothing is written to the server.")
+                       .arg(kindName(ref.kind)),
+                   this);
+    intro->setWordWrap(true);
+    form->addRow(intro);
+    m_hasLimit = new QCheckBox(tr("Known limit"), this);
+    m_limit = new QSpinBox(this);
+    m_limit->setObjectName(QStringLiteral("limit"));
+    m_limit->setRange(1, 1000000);
+    m_limit->setValue(int(ref.profile.limit.value_or(1)));
+    m_hasLimit->setChecked(ref.profile.limit.has_value());
+    m_limit->setEnabled(m_hasLimit->isChecked());
+    connect(m_hasLimit, &QCheckBox::toggled, m_limit, &QSpinBox::setEnabled);
+    form->addRow(m_hasLimit, m_limit);
+    m_timeout =
+        new QLineEdit(ref.profile.timeoutMs ? formatDurationMs(*ref.profile.timeoutMs) : QString(), this);
+    m_timeout->setObjectName(QStringLiteral("timeout"));
+    m_timeout->setPlaceholderText(tr("e.g. 10s (fair: how long an acquisition counts)"));
+    form->addRow(tr("&Timeout:"), m_timeout);
+    m_unit = new QComboBox(this);
+    m_unit->addItems({tr("auto"), tr("seconds"), tr("milliseconds")});
+    m_unit->setCurrentIndex(int(ref.profile.scoreUnit));
+    form->addRow(tr("ZSET score &unit:"), m_unit);
+    if (ref.profile.inferred)
+        form->addRow(new QLabel(tr("<i>The current values were inferred by semscope.</i>"), this));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+SemaphoreProfile ProfileDialog::profile() const {
+    SemaphoreProfile p;
+    if (m_hasLimit->isChecked())
+        p.limit = m_limit->value();
+    p.timeoutMs = parseDurationMs(m_timeout->text().trimmed());
+    p.scoreUnit = ScoreUnit(m_unit->currentIndex());
+    p.inferred = false;
+    return p;
+}
+
+} // namespace semscope::ui

@@ -1,0 +1,710 @@
+#include "SemaphorePage.h"
+
+#include "AcquireDialog.h"
+#include "ChartsPanel.h"
+#include "ConnectionSession.h"
+#include "EnvironmentBadge.h"
+#include "HolderDetailCard.h"
+#include "ProfileDialog.h"
+#include "core/Duration.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace semscope::ui {
+
+using namespace semscope::core;
+using model::HolderTableModel;
+
+SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
+    : QWidget(parent)
+    , m_profiles(profiles) {
+    setObjectName(QStringLiteral("semaphorePage"));
+    m_proxy.setSourceModel(&m_holders);
+    m_proxy.setSortRole(HolderTableModel::SortRole);
+    m_proxy.setDynamicSortFilter(true);
+    m_timer.setInterval(1000);
+    connect(&m_timer, &QTimer::timeout, this, &SemaphorePage::requestSnapshot);
+    m_ageTimer.setInterval(500);
+    connect(&m_ageTimer, &QTimer::timeout, this, [this] {
+        updateAge();
+        updateCard();
+        // A watched semaphore only reports changes; the charts still want one point a second.
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (m_watching && m_lastReadLocalMs > 0 && !m_history.samples().isEmpty() &&
+            now - m_history.samples().last().timeMs >= 1000)
+            m_history.addSnapshot(m_lastSnapshot, now);
+    });
+
+    buildActions();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    // Header, first row: what and where, and the refresh controls.
+    auto *row1 = new QHBoxLayout;
+    m_kind = new QLabel(this);
+    m_kind->setObjectName(QStringLiteral("kindLabel"));
+    m_kind->setStyleSheet(QStringLiteral("QLabel { background: #37474f; color: white; border-radius: 8px; "
+                                         "padding: 2px 8px; font-weight: bold; }"));
+    m_name = new QLabel(this);
+    m_name->setObjectName(QStringLiteral("nameLabel"));
+    m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont big = m_name->font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    m_name->setFont(big);
+    m_badge = new EnvironmentBadge(this);
+    m_lastRead = new QLabel(this);
+    m_lastRead->setObjectName(QStringLiteral("lastRead"));
+    m_lastRead->setToolTip(tr("When the holders were last read from the server. TTLs count down locally in "
+                              "between."));
+    m_interval = new QSpinBox(this);
+    m_interval->setObjectName(QStringLiteral("interval"));
+    m_interval->setRange(1, 3600);
+    m_interval->setValue(1);
+    m_interval->setPrefix(tr("every "));
+    m_interval->setSuffix(tr(" s"));
+    m_interval->setToolTip(tr("Auto-refresh interval"));
+    m_pauseButton = new QPushButton(tr("Pause"), this);
+    m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
+    m_pauseButton->setCheckable(true);
+    m_pauseButton->setToolTip(tr("Stop re-reading (TTLs keep counting down from the last read)"));
+    auto *refreshButton = new QPushButton(tr("Refresh"), this);
+    refreshButton->setToolTip(tr("Read now (F5)"));
+    row1->addWidget(m_kind);
+    row1->addWidget(m_name);
+    row1->addWidget(m_badge);
+    row1->addStretch(1);
+    row1->addWidget(m_lastRead);
+    row1->addWidget(m_interval);
+    row1->addWidget(m_pauseButton);
+    row1->addWidget(refreshButton);
+    layout->addLayout(row1);
+
+    // Second row: the limit, where it comes from, and how full the semaphore is.
+    auto *row2 = new QHBoxLayout;
+    m_limit = new QLabel(this);
+    m_limit->setObjectName(QStringLiteral("limitLabel"));
+    m_profileButton = new QPushButton(tr("Edit profile…"), this);
+    m_profileButton->setObjectName(QStringLiteral("profileButton"));
+    m_profileButton->setToolTip(tr("Set the limit (and timeout) of a layout that does not store them"));
+    m_gauge = new QProgressBar(this);
+    m_gauge->setObjectName(QStringLiteral("gauge"));
+    m_gauge->setMinimumWidth(220);
+    m_gauge->setTextVisible(true);
+    m_gauge->setAlignment(Qt::AlignCenter);
+    row2->addWidget(m_limit);
+    row2->addWidget(m_profileButton);
+    row2->addSpacing(12);
+    row2->addWidget(m_gauge, 1);
+    layout->addLayout(row2);
+
+    m_warnings = new QLabel(this);
+    m_warnings->setObjectName(QStringLiteral("warnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setStyleSheet(
+        QStringLiteral("QLabel { color: #9b1c1c; background: #fdecea; padding: 4px; }"));
+    m_warnings->hide();
+    layout->addWidget(m_warnings);
+
+    m_readOnlyBanner = new QLabel(tr("Read-only connection: viewing only, every write is disabled."), this);
+    m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
+    m_readOnlyBanner->setStyleSheet(
+        QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; padding: 4px; }"));
+    m_readOnlyBanner->hide();
+    layout->addWidget(m_readOnlyBanner);
+
+    m_toolbar = new QToolBar(this);
+    m_toolbar->setObjectName(QStringLiteral("holderActions"));
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    for (QAction *a :
+         {m_acquire, m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate, m_purge, m_repair})
+        m_toolbar->addAction(a);
+    layout->addWidget(m_toolbar);
+
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("holderTable"));
+    m_view->setModel(&m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(HolderTableModel::RankColumn, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::RankColumn, 56);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::HolderColumn, 210);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::SlotColumn, 56);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::TokenColumn, 70);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::AcquiredColumn, 80);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::AgeColumn, 80);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::TtlColumn, 110);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::StateColumn, 90);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setWordWrap(false);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateCard();
+        updateActions();
+    });
+
+    m_card = new HolderDetailCard(this);
+    m_charts = new ChartsPanel(&m_history, this);
+
+    auto *tableAndCard = new QSplitter(Qt::Horizontal, this);
+    tableAndCard->addWidget(m_view);
+    tableAndCard->addWidget(m_card);
+    tableAndCard->setStretchFactor(0, 3);
+    tableAndCard->setStretchFactor(1, 1);
+    auto *vertical = new QSplitter(Qt::Vertical, this);
+    vertical->setObjectName(QStringLiteral("pageSplitter"));
+    vertical->addWidget(tableAndCard);
+    vertical->addWidget(m_charts);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 2);
+    vertical->setSizes({420, 300});
+    tableAndCard->setSizes({640, 300});
+    layout->addWidget(vertical, 1);
+
+    connect(m_interval, &QSpinBox::valueChanged, this, [this](int s) { setIntervalMs(s * 1000); });
+    connect(m_pauseButton, &QPushButton::toggled, this, &SemaphorePage::setPaused);
+    connect(refreshButton, &QPushButton::clicked, this, &SemaphorePage::refreshNow);
+    connect(m_profileButton, &QPushButton::clicked, this, &SemaphorePage::editProfile);
+
+    clearSemaphore();
+}
+
+SemaphorePage::~SemaphorePage() = default;
+
+void SemaphorePage::buildActions() {
+    m_refreshNow = new QAction(tr("&Refresh now"), this);
+    m_refreshNow->setShortcut(QKeySequence::Refresh);
+    m_refreshNow->setToolTip(tr("Read the semaphore again now (F5)"));
+    connect(m_refreshNow, &QAction::triggered, this, &SemaphorePage::refreshNow);
+
+    m_acquire = new QAction(tr("&Acquire…"), this);
+    m_acquire->setObjectName(QStringLiteral("acquireAction"));
+    m_acquire->setToolTip(tr("Take a slot yourself (holder id defaults to user@host)"));
+    connect(m_acquire, &QAction::triggered, this, &SemaphorePage::acquire);
+
+    m_refreshMine = new QAction(tr("Re&new my slot"), this);
+    m_refreshMine->setToolTip(tr("Extend the lease of a slot this window acquired"));
+    connect(m_refreshMine, &QAction::triggered, this, &SemaphorePage::refreshMine);
+
+    m_releaseMine = new QAction(tr("Re&lease my slot"), this);
+    m_releaseMine->setToolTip(tr("Give back a slot this window acquired"));
+    connect(m_releaseMine, &QAction::triggered, this, &SemaphorePage::releaseMine);
+
+    m_forceRelease = new QAction(tr("&Force-release…"), this);
+    m_forceRelease->setObjectName(QStringLiteral("forceReleaseAction"));
+    m_forceRelease->setShortcuts({QKeySequence::Delete, QKeySequence(QStringLiteral("Ctrl+Shift+R"))});
+    m_forceRelease->setShortcutContext(Qt::WindowShortcut);
+    m_forceRelease->setToolTip(tr("Remove the selected holders, only if they are still exactly what you see "
+                                  "(Del, Ctrl+Shift+R)"));
+    connect(m_forceRelease, &QAction::triggered, this, [this] { forceReleaseSelected(); });
+
+    m_purge = new QAction(tr("&Purge expired"), this);
+    m_purge->setObjectName(QStringLiteral("purgeAction"));
+    m_purge->setToolTip(tr("Remove every holder whose lease ran out but whose record is still there"));
+    connect(m_purge, &QAction::triggered, this, &SemaphorePage::purgeExpired);
+
+    m_repair = new QAction(tr("Re&pair slots"), this);
+    m_repair->setObjectName(QStringLiteral("repairAction"));
+    m_repair->setToolTip(tr("slots layout: put missing slot numbers back and drop duplicates"));
+    connect(m_repair, &QAction::triggered, this, &SemaphorePage::repair);
+
+    m_invalidate = new QAction(tr("&Invalidate session…"), this);
+    m_invalidate->setObjectName(QStringLiteral("invalidateAction"));
+    m_invalidate->setToolTip(
+        tr("Consul: destroy the selected holder's session. Consul then releases or deletes "
+           "its keys (per the session's behavior) and its owner loses the slot."));
+    connect(m_invalidate, &QAction::triggered, this, &SemaphorePage::invalidateSession);
+
+    m_editProfile = new QAction(tr("Edit &profile…"), this);
+    connect(m_editProfile, &QAction::triggered, this, &SemaphorePage::editProfile);
+
+    m_copyId = new QAction(tr("&Copy holder id"), this);
+    connect(m_copyId, &QAction::triggered, this, [this] {
+        QStringList ids;
+        for (const auto &o : selectedHolders())
+            ids << o.holder.id;
+        QApplication::clipboard()->setText(ids.join(QLatin1Char('\n')));
+    });
+}
+
+QList<QAction *> SemaphorePage::writeActions() const {
+    return {m_acquire, m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate, m_purge, m_repair};
+}
+
+QList<QAction *> SemaphorePage::allActions() const {
+    return {m_refreshNow, m_acquire, m_refreshMine, m_releaseMine, m_forceRelease,
+            m_invalidate, m_purge,   m_repair,      m_editProfile};
+}
+
+void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef &ref) {
+    stopUpdates();
+    ++m_generation;
+    ++m_pageGeneration;
+    m_session = session;
+    m_ref = ref;
+    m_inFlight = false;
+    m_lastReadLocalMs = 0;
+    m_holders.clear();
+    m_history.clear();
+    m_card->showHolder(nullptr, nullptr);
+    const auto &cfg = session->config();
+    m_kind->setText(kindName(ref.kind));
+    m_kind->setToolTip(kindDescription(ref.kind));
+    m_name->setText(ref.name);
+    m_badge->setEnvironment(cfg.environment, cfg.readOnly);
+    m_badge->show();
+    m_limit->setText(tr("Limit: reading…"));
+    m_gauge->setRange(0, 1);
+    m_gauge->setValue(0);
+    m_gauge->setFormat(tr("reading…"));
+    m_warnings->hide();
+    m_readOnlyBanner->setVisible(cfg.readOnly);
+    // Read-only connections offer no write at all: the actions are not just greyed, they are gone.
+    for (QAction *a : writeActions())
+        a->setVisible(!cfg.readOnly);
+    m_toolbar->setVisible(!cfg.readOnly);
+    setEnabled(true);
+    connect(&session->actions, &model::OperatorActions::grantsChanged, this, &SemaphorePage::updateActions,
+            Qt::UniqueConnection);
+    updateActions();
+    m_ageTimer.start();
+    startUpdates();
+}
+
+void SemaphorePage::startUpdates() {
+    if (!m_session || m_paused)
+        return;
+    if (m_session->controller.canWatch()) {
+        // Consul: one blocking query stays open and answers when something changes; no polling.
+        const quint64 page = m_pageGeneration;
+        m_watching = m_ref;
+        m_session->controller.watch(resolvedRef(), this, [this, page](Snapshot s) {
+            if (page != m_pageGeneration)
+                return;
+            applySnapshot(s);
+        });
+        m_interval->setEnabled(false);
+        m_interval->setToolTip(
+            tr("Consul connections are watched with blocking queries: changes show at once"));
+        return;
+    }
+    m_interval->setEnabled(true);
+    m_interval->setToolTip(tr("Auto-refresh interval"));
+    m_timer.start();
+    requestSnapshot();
+}
+
+void SemaphorePage::stopUpdates() {
+    m_timer.stop();
+    if (m_watching && m_session)
+        m_session->controller.unwatch(*m_watching);
+    m_watching.reset();
+}
+
+void SemaphorePage::clearSemaphore() {
+    stopUpdates();
+    ++m_generation;
+    ++m_pageGeneration;
+    m_session = nullptr;
+    m_ref = {};
+    m_timer.stop();
+    m_ageTimer.stop();
+    m_holders.clear();
+    m_history.clear();
+    m_card->showHolder(nullptr, nullptr);
+    m_kind->setText(tr("no semaphore"));
+    m_name->setText(tr("Select a semaphore on the left"));
+    m_badge->hide();
+    m_limit->clear();
+    m_gauge->setRange(0, 1);
+    m_gauge->setValue(0);
+    m_gauge->setFormat(QString());
+    m_warnings->hide();
+    m_readOnlyBanner->hide();
+    m_lastRead->clear();
+    for (QAction *a : allActions())
+        a->setEnabled(false);
+}
+
+SemaphoreRef SemaphorePage::resolvedRef() const {
+    SemaphoreRef r = m_ref;
+    if (m_profiles && m_session)
+        r.profile = m_profiles->resolve(m_session->config().endpoint(), m_ref);
+    return r;
+}
+
+void SemaphorePage::refreshNow() {
+    if (!m_session)
+        return;
+    m_inFlight = false; // an explicit refresh may overtake a slow read; the generation drops stale answers
+    requestSnapshot();
+}
+
+void SemaphorePage::requestSnapshot() {
+    if (!m_session || m_inFlight)
+        return;
+    m_inFlight = true;
+    const quint64 generation = ++m_generation;
+    m_session->controller.snapshot(resolvedRef(), this, [this, generation](Snapshot s) {
+        if (generation != m_generation)
+            return;
+        m_inFlight = false;
+        applySnapshot(s);
+    });
+}
+
+void SemaphorePage::setPaused(bool paused) {
+    m_paused = paused;
+    if (m_pauseButton->isChecked() != paused)
+        m_pauseButton->setChecked(paused);
+    m_pauseButton->setText(paused ? tr("Resume") : tr("Pause"));
+    if (paused)
+        stopUpdates();
+    else
+        startUpdates();
+    updateAge();
+}
+
+void SemaphorePage::setIntervalMs(int ms) {
+    m_timer.setInterval(std::max(100, ms));
+    if (m_interval->value() != ms / 1000 && ms >= 1000)
+        m_interval->setValue(ms / 1000);
+}
+
+void SemaphorePage::applySnapshot(const Snapshot &incoming) {
+    Snapshot snapshot = incoming;
+    if (m_session)
+        m_session->stampFirstSeen(snapshot);
+    m_lastSnapshot = snapshot;
+    ++m_applied;
+    m_lastReadLocalMs = QDateTime::currentMSecsSinceEpoch();
+    m_holders.setSnapshot(snapshot);
+    m_history.addSnapshot(snapshot, m_lastReadLocalMs);
+    int noTtl = 0;
+    m_charts->setTtlHistogram(model::HistorySeries::ttlHistogram(snapshot, snapshot.serverNowMs, &noTtl),
+                              noTtl);
+    updateHeader(snapshot);
+    updateColumns(snapshot);
+    updateActions();
+    updateCard();
+    updateAge();
+    if (m_session && m_session->list.rowOf(snapshot.ref) >= 0)
+        m_session->list.updateSnapshot(snapshot);
+    Q_EMIT snapshotApplied(snapshot);
+}
+
+void SemaphorePage::updateHeader(const Snapshot &s) {
+    const qint64 used = s.usedCount();
+    if (s.limit) {
+        m_limit->setText(tr("Limit <b>%1</b> (%2)").arg(*s.limit).arg(limitSourceName(s.limitSource)));
+        m_limit->setToolTip(
+            s.limitSource == LimitSource::Stored
+                ? tr("The limit is stored with the semaphore.")
+                : tr("This layout does not store its limit; it comes from the semaphore's profile "
+                     "(%1).")
+                      .arg(limitSourceName(s.limitSource)));
+        m_gauge->setRange(0, int(std::max<qint64>(1, *s.limit)));
+        m_gauge->setValue(int(std::min(used, *s.limit)));
+        m_gauge->setFormat(used > *s.limit ? tr("%1 / %2 used — OVER THE LIMIT").arg(used).arg(*s.limit)
+                                           : tr("%1 / %2 used").arg(used).arg(*s.limit));
+        const double ratio = double(used) / double(std::max<qint64>(1, *s.limit));
+        const QString color = used > *s.limit ? QStringLiteral("#c62828")
+                              : ratio >= 1.0  ? QStringLiteral("#ef6c00")
+                              : ratio >= 0.8  ? QStringLiteral("#f9a825")
+                                              : QStringLiteral("#43a047");
+        m_gauge->setStyleSheet(QStringLiteral("QProgressBar::chunk { background: %1; }").arg(color));
+    } else {
+        m_limit->setText(tr("Limit <b>unknown</b> — not stored in this layout"));
+        m_limit->setToolTip(tr("Set it with Edit profile so usage and over-limit holders can be shown."));
+        m_gauge->setRange(0, 1);
+        m_gauge->setValue(0);
+        m_gauge->setFormat(tr("%1 used / limit unknown").arg(used));
+        m_gauge->setStyleSheet({});
+    }
+    const bool profileMatters = s.limitSource != LimitSource::Stored;
+    m_profileButton->setVisible(profileMatters);
+    m_editProfile->setEnabled(profileMatters);
+    if (s.warnings.isEmpty()) {
+        m_warnings->hide();
+    } else {
+        m_warnings->setText(QStringLiteral("⚠ ") + s.warnings.join(QStringLiteral("\n⚠ ")));
+        m_warnings->show();
+    }
+}
+
+void SemaphorePage::updateColumns(const Snapshot &s) {
+    bool rank = false, slot = false, token = false, acquired = false, ttl = false;
+    for (const Holder &h : s.holders) {
+        rank = rank || h.rank.has_value();
+        slot = slot || h.slot.has_value();
+        token = token || h.token.has_value();
+        acquired = acquired || h.acquiredAtMs.has_value();
+        ttl = ttl || h.expiresAtMs.has_value();
+    }
+    const bool consul = s.ref.kind == Kind::Consul || s.ref.kind == Kind::ConsulMutex;
+    const bool empty = s.holders.isEmpty();
+    m_view->setColumnHidden(HolderTableModel::RankColumn, !rank && !empty);
+    m_view->setColumnHidden(HolderTableModel::SlotColumn, !slot && s.ref.kind != Kind::Slots);
+    m_view->setColumnHidden(HolderTableModel::TokenColumn, !token && !empty);
+    m_view->setColumnHidden(HolderTableModel::AcquiredColumn, !acquired);
+    m_view->setColumnHidden(HolderTableModel::TtlColumn, !ttl && s.ref.kind == Kind::Slots);
+    for (int c : {HolderTableModel::SessionColumn, HolderTableModel::NodeColumn,
+                  HolderTableModel::BehaviorColumn, HolderTableModel::HealthColumn})
+        m_view->setColumnHidden(c, !consul);
+}
+
+void SemaphorePage::updateActions() {
+    const bool has = m_session != nullptr;
+    const bool writable = has && m_session->actions.canWrite();
+    const auto selected = selectedHolders();
+    bool mine = false;
+    if (has) {
+        for (const auto &o : selected)
+            mine = mine || m_session->actions.grantFor(m_ref, o.holder.rawId).has_value();
+    }
+    m_refreshNow->setEnabled(has);
+    m_acquire->setEnabled(writable && kindIsWritable(m_ref.kind));
+    m_refreshMine->setEnabled(writable && mine);
+    m_releaseMine->setEnabled(writable && mine);
+    m_forceRelease->setEnabled(writable && !selected.isEmpty());
+    m_purge->setEnabled(writable);
+    m_repair->setEnabled(writable && m_ref.kind == Kind::Slots);
+    m_repair->setVisible(writable && m_ref.kind == Kind::Slots);
+    const bool consul = backendOf(m_ref.kind) == Backend::Consul;
+    m_invalidate->setVisible(writable && consul);
+    m_invalidate->setEnabled(writable && consul && selected.size() == 1);
+    m_copyId->setEnabled(!selected.isEmpty());
+}
+
+void SemaphorePage::updateCard() {
+    const auto rows = m_view->selectionModel()->selectedRows();
+    if (rows.size() != 1) {
+        if (rows.isEmpty())
+            m_card->showHolder(nullptr, nullptr);
+        return;
+    }
+    const int row = m_proxy.mapToSource(rows.first()).row();
+    m_card->showHolder(m_holders.holderAt(row), &m_holders);
+}
+
+void SemaphorePage::updateAge() {
+    if (!m_session || m_lastReadLocalMs == 0) {
+        m_lastRead->setText(m_session ? tr("reading…") : QString());
+        return;
+    }
+    const qint64 ago = QDateTime::currentMSecsSinceEpoch() - m_lastReadLocalMs;
+    QString text =
+        m_watching ? tr("watching · last change %1 ago").arg(core::formatDurationMs(std::max<qint64>(0, ago)))
+                   : tr("read %1 ago").arg(core::formatDurationMs(std::max<qint64>(0, ago)));
+    if (m_paused)
+        text += tr(" · paused");
+    m_lastRead->setText(text);
+    // A read far older than the interval means the server is slow or gone: say so. (A watch is
+    // quiet while nothing changes, so it never counts as late.)
+    const bool late = !m_paused && !m_watching && ago > std::max(5000, 3 * m_timer.interval());
+    m_lastRead->setStyleSheet(late ? QStringLiteral("color: #c62828; font-weight: bold;") : QString());
+}
+
+QList<ObservedHolder> SemaphorePage::selectedHolders() const {
+    QList<ObservedHolder> out;
+    const auto rows = m_view->selectionModel()->selectedRows();
+    for (const QModelIndex &proxyIndex : rows) {
+        const Holder *h = m_holders.holderAt(m_proxy.mapToSource(proxyIndex).row());
+        if (!h)
+            continue;
+        ObservedHolder o;
+        o.holder = *h;
+        o.ageMs = m_holders.ageMs(*h);
+        o.ttlMs = m_holders.ttlMs(*h);
+        out.append(o);
+    }
+    return out;
+}
+
+void SemaphorePage::selectHolder(const QString &holderId) {
+    for (int r = 0; r < m_proxy.rowCount(); ++r) {
+        const QModelIndex idx = m_proxy.index(r, HolderTableModel::HolderColumn);
+        if (idx.data().toString() == holderId) {
+            m_view->selectionModel()->select(idx,
+                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_view->scrollTo(idx);
+            return;
+        }
+    }
+}
+
+ForceReleaseDialog *SemaphorePage::forceReleaseSelected() {
+    if (!m_session || !m_forceRelease->isEnabled())
+        return nullptr;
+    const auto holders = selectedHolders();
+    if (holders.isEmpty())
+        return nullptr;
+    auto *dialog =
+        new ForceReleaseDialog(&m_session->actions, m_ref, holders, m_holders.snapshot().version, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ForceReleaseDialog::released, this, &SemaphorePage::refreshNow);
+    dialog->open();
+    return dialog;
+}
+
+void SemaphorePage::showContextMenu(const QPoint &pos) {
+    if (!m_session)
+        return;
+    QMenu menu(this);
+    menu.addAction(m_copyId);
+    menu.addSeparator();
+    for (QAction *a : {m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate}) {
+        if (a->isVisible())
+            menu.addAction(a);
+    }
+    menu.addSeparator();
+    menu.addAction(m_refreshNow);
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+void SemaphorePage::acquire() {
+    if (!m_session)
+        return;
+    AcquireDialog dialog(m_ref.name, model::OperatorActions::defaultHolderId(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_session->actions.acquire(resolvedRef(), dialog.holder(), dialog.ttlMs(), this, [this](AcquireResult r) {
+        if (r.status == AcquireResult::Status::Granted)
+            Q_EMIT statusMessage(tr("Acquired %1 as %2").arg(m_ref.name, r.grant.holder));
+        else if (r.status == AcquireResult::Status::Busy)
+            Q_EMIT statusMessage(tr("No free slot in %1 (%2 holders)").arg(m_ref.name).arg(r.holders.size()));
+        else
+            QMessageBox::warning(this, tr("Acquire failed"), r.error);
+        refreshNow();
+    });
+}
+
+void SemaphorePage::refreshMine() {
+    if (!m_session)
+        return;
+    for (const auto &o : selectedHolders()) {
+        if (auto grant = m_session->actions.grantFor(m_ref, o.holder.rawId)) {
+            m_session->actions.refresh(*grant, 30000, this, [this](RefreshResult) { refreshNow(); });
+        }
+    }
+}
+
+void SemaphorePage::releaseMine() {
+    if (!m_session)
+        return;
+    for (const auto &o : selectedHolders()) {
+        if (auto grant = m_session->actions.grantFor(m_ref, o.holder.rawId))
+            m_session->actions.release(*grant, this, [this](ReleaseResult) { refreshNow(); });
+    }
+}
+
+void SemaphorePage::purgeExpired() {
+    if (!m_session)
+        return;
+    const qint64 expired = m_holders.snapshot().ref == m_ref ? [this] {
+        qint64 n = 0;
+        for (int r = 0; r < m_holders.rowCount(); ++r)
+            n += m_holders.effectiveState(*m_holders.holderAt(r)) == HolderState::ExpiredPresent ? 1 : 0;
+        return n;
+    }() : 0;
+    const auto answer = QMessageBox::question(
+        this, tr("Purge expired holders"),
+        tr("Remove the %n holder(s) of %1 whose lease has run out but whose record is still there?\nHolders "
+           "whose lease is still running are not touched.",
+           nullptr, int(expired))
+            .arg(m_ref.name));
+    if (answer != QMessageBox::Yes)
+        return;
+    m_session->actions.purgeExpired(resolvedRef(), this, [this](MaintenanceResult r) {
+        Q_EMIT statusMessage(r.ok ? tr("Purged %1 expired holder(s) from %2").arg(r.affected).arg(m_ref.name)
+                                  : tr("Purge failed: %1").arg(r.message));
+        refreshNow();
+    });
+}
+
+void SemaphorePage::repair() {
+    if (!m_session)
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Repair slots"),
+        tr("Put missing slot numbers of %1 back on the free list and remove duplicates? Holders are kept.")
+            .arg(m_ref.name));
+    if (answer != QMessageBox::Yes)
+        return;
+    m_session->actions.repair(resolvedRef(), this, [this](MaintenanceResult r) {
+        Q_EMIT statusMessage(
+            r.ok ? tr("Repaired %1: %2")
+                       .arg(m_ref.name, r.message.isEmpty() ? QString::number(r.affected) : r.message)
+                 : tr("Repair failed: %1").arg(r.message));
+        refreshNow();
+    });
+}
+
+void SemaphorePage::invalidateSession() {
+    const auto selected = selectedHolders();
+    if (!m_session || selected.size() != 1)
+        return;
+    const Holder h = selected.first().holder;
+    const QString sid = model::OperatorActions::sessionOf(h);
+    const QString name = model::HolderTableModel::detail(h, {QStringLiteral("sessionName")});
+    const QString node = model::HolderTableModel::detail(h, {QStringLiteral("node")});
+    const QString behavior = model::HolderTableModel::detail(h, {QStringLiteral("behavior")});
+    const auto answer = QMessageBox::warning(
+        this, tr("Invalidate Consul session"),
+        tr("Invalidate the session <b>%1</b> (%2) on node %3?<br><br>Consul will %4 every key the session "
+           "holds, "
+           "so its owner loses this slot and every other lock taken with that session. Its owner is not told "
+           "until it next renews.")
+            .arg(sid.toHtmlEscaped(), name.toHtmlEscaped(), node.toHtmlEscaped(),
+                 behavior == QLatin1String("delete") ? tr("delete") : tr("release")),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes)
+        return;
+    m_session->actions.invalidateSession(m_ref, h, this, [this](MaintenanceResult r) {
+        Q_EMIT statusMessage(r.ok ? tr("Session invalidated") : tr("Invalidate failed: %1").arg(r.message));
+        refreshNow();
+    });
+}
+
+void SemaphorePage::editProfile() {
+    if (!m_session || !m_profiles)
+        return;
+    ProfileDialog dialog(resolvedRef(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_profiles->save(m_session->config().endpoint(), m_ref.kind, m_ref.name, dialog.profile());
+    refreshNow();
+}
+
+QByteArray SemaphorePage::saveViewState() const {
+    return m_view->horizontalHeader()->saveState();
+}
+
+void SemaphorePage::restoreViewState(const QByteArray &state) {
+    if (!state.isEmpty())
+        m_view->horizontalHeader()->restoreState(state);
+}
+
+} // namespace semscope::ui

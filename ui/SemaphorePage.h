@@ -1,0 +1,143 @@
+#pragma once
+
+#include "ForceReleaseDialog.h"
+#include "core/ProfileStore.h"
+#include "model/HistorySeries.h"
+#include "model/HolderTableModel.h"
+
+#include <QPointer>
+#include <QSortFilterProxyModel>
+#include <QTimer>
+#include <QWidget>
+
+class QAction;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QToolBar;
+
+namespace semscope::ui {
+
+class ChartsPanel;
+class ConnectionSession;
+class EnvironmentBadge;
+class HolderDetailCard;
+
+// One semaphore, live: header (kind, name, limit and its source, used/limit gauge), the holder
+// table with TTLs counting down, a card for the selected holder, charts, and the operator actions.
+// Re-reads every interval (default 1 s, pausable); a read still in flight is never doubled up.
+class SemaphorePage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SemaphorePage(core::ProfileStore *profiles, QWidget *parent = nullptr);
+    ~SemaphorePage() override;
+
+    void setSemaphore(ConnectionSession *session, const core::SemaphoreRef &ref);
+    void clearSemaphore();
+    ConnectionSession *session() const { return m_session; }
+    core::SemaphoreRef ref() const { return m_ref; }
+    bool hasSemaphore() const { return m_session != nullptr; }
+
+    model::HolderTableModel *holderModel() { return &m_holders; }
+    QSortFilterProxyModel *holderProxy() { return &m_proxy; }
+    QTableView *holderView() const { return m_view; }
+    model::HistorySeries *history() { return &m_history; }
+    int snapshotsApplied() const { return m_applied; }
+
+    bool isPaused() const { return m_paused; }
+    void setPaused(bool paused);
+    void setIntervalMs(int ms);
+    int intervalMs() const { return m_timer.interval(); }
+
+    // Holders selected in the table (copies, as the operator sees them now).
+    QList<ObservedHolder> selectedHolders() const;
+    void selectHolder(const QString &holderId);
+
+    QAction *refreshAction() const { return m_refreshNow; }
+    QAction *forceReleaseAction() const { return m_forceRelease; }
+    QList<QAction *> writeActions() const;
+    QList<QAction *> allActions() const;
+
+    // Opens the force-release dialog for the selection; returns it (it deletes itself on close).
+    ForceReleaseDialog *forceReleaseSelected();
+
+    QByteArray saveViewState() const;
+    void restoreViewState(const QByteArray &state);
+
+public Q_SLOTS:
+    void refreshNow();
+
+Q_SIGNALS:
+    void snapshotApplied(const core::Snapshot &snapshot);
+    void statusMessage(const QString &message);
+
+private:
+    void buildActions();
+    void requestSnapshot();
+    void startUpdates();
+    void stopUpdates();
+    void applySnapshot(const core::Snapshot &snapshot);
+    void updateHeader(const core::Snapshot &snapshot);
+    void updateColumns(const core::Snapshot &snapshot);
+    void updateActions();
+    void updateCard();
+    void updateAge();
+    void showContextMenu(const QPoint &pos);
+    void acquire();
+    void refreshMine();
+    void releaseMine();
+    void purgeExpired();
+    void invalidateSession();
+    void repair();
+    void editProfile();
+    core::SemaphoreRef resolvedRef() const;
+
+    core::ProfileStore *m_profiles;
+    ConnectionSession *m_session = nullptr;
+    core::SemaphoreRef m_ref;
+    quint64 m_generation = 0;     // per read: a newer read makes older answers stale
+    quint64 m_pageGeneration = 0; // per semaphore shown: answers for another semaphore are dropped
+    bool m_inFlight = false;
+    bool m_paused = false;
+    std::optional<core::SemaphoreRef> m_watching;
+    qint64 m_lastReadLocalMs = 0;
+    int m_applied = 0;
+
+    core::Snapshot m_lastSnapshot;
+    model::HolderTableModel m_holders;
+    QSortFilterProxyModel m_proxy;
+    model::HistorySeries m_history;
+    QTimer m_timer;
+    QTimer m_ageTimer;
+
+    QLabel *m_kind = nullptr;
+    QLabel *m_name = nullptr;
+    EnvironmentBadge *m_badge = nullptr;
+    QLabel *m_limit = nullptr;
+    QPushButton *m_profileButton = nullptr;
+    QProgressBar *m_gauge = nullptr;
+    QLabel *m_warnings = nullptr;
+    QLabel *m_readOnlyBanner = nullptr;
+    QLabel *m_lastRead = nullptr;
+    QSpinBox *m_interval = nullptr;
+    QPushButton *m_pauseButton = nullptr;
+    QToolBar *m_toolbar = nullptr;
+    QTableView *m_view = nullptr;
+    HolderDetailCard *m_card = nullptr;
+    ChartsPanel *m_charts = nullptr;
+
+    QAction *m_refreshNow = nullptr;
+    QAction *m_acquire = nullptr;
+    QAction *m_refreshMine = nullptr;
+    QAction *m_releaseMine = nullptr;
+    QAction *m_forceRelease = nullptr;
+    QAction *m_invalidate = nullptr;
+    QAction *m_purge = nullptr;
+    QAction *m_repair = nullptr;
+    QAction *m_editProfile = nullptr;
+    QAction *m_copyId = nullptr;
+};
+
+} // namespace semscope::ui
