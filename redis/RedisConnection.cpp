@@ -100,7 +100,7 @@ public:
         QObject::connect(socket, &SocketTransport::failed, q,
                          [this](const QString &reason) { failConnection(reason); });
         QObject::connect(socket, &SocketTransport::warning, q, [this](const QString &message) {
-            qCWarning(lcRedisTransport).noquote() << endpoint() + QStringLiteral(": ") + message;
+            qCInfo(lcRedisTransport).noquote() << endpoint() + QStringLiteral(": ") + message;
             Q_EMIT q->warning(endpoint() + QStringLiteral(": ") + message);
         });
     }

@@ -2,6 +2,6 @@
 
 namespace semscope::redis {
 
-Q_LOGGING_CATEGORY(lcRedisTransport, "semscope.redis", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcRedisTransport, "semscope.redis", QtWarningMsg)
 
 } // namespace semscope::redis
