@@ -5,6 +5,7 @@
 #include <QRandomGenerator>
 #include <QThread>
 #include <algorithm>
+#include <limits>
 #include <random>
 
 namespace semscope::core {
@@ -30,6 +31,8 @@ LoadTestEngine::LoadTestEngine(LoadTestConfig config, StoreFactory factory, QObj
     connect(&m_endTimer, &QTimer::timeout, this, [this] { endRun(false); });
     m_drainTimer.setSingleShot(true);
     connect(&m_drainTimer, &QTimer::timeout, this, &LoadTestEngine::collect);
+    m_probeTimer.setSingleShot(true);
+    connect(&m_probeTimer, &QTimer::timeout, this, [this] { onLimitProbed(-1); });
 }
 
 LoadTestEngine::~LoadTestEngine() {
@@ -116,6 +119,7 @@ void LoadTestEngine::start() {
         worker->moveToThread(thread);
         connect(worker, &LoadTestWorker::ready, this, &LoadTestEngine::onWorkerReady);
         connect(worker, &LoadTestWorker::limitSet, this, &LoadTestEngine::onLimitSet);
+        connect(worker, &LoadTestWorker::limitProbed, this, &LoadTestEngine::onLimitProbed);
         connect(worker, &LoadTestWorker::drained, this, &LoadTestEngine::onWorkerDrained);
         connect(worker, &LoadTestWorker::opsReached, this, [this] { endRun(false); });
         m_threads.push_back(thread);
@@ -150,7 +154,7 @@ void LoadTestEngine::onWorkerReady(int, const QString &error) {
             m_workers.front(), [w = m_workers.front(), limit] { w->setLimit(limit); }, Qt::QueuedConnection);
         return;
     }
-    beginRun();
+    probeLimit();
 }
 
 void LoadTestEngine::onLimitSet(const QString &error) {
@@ -161,6 +165,34 @@ void LoadTestEngine::onLimitSet(const QString &error) {
         m_counters.stopping.store(true);
         collect();
         return;
+    }
+    if (m_cancelled) {
+        m_counters.stopping.store(true);
+        collect();
+        return;
+    }
+    probeLimit();
+}
+
+// Safety is judged against the limit the semaphore really enforces: a semaphore that stores its
+// limit (leased, an initialised slots layout) and was created earlier with another one keeps it.
+void LoadTestEngine::probeLimit() {
+    m_phase = Phase::Probing;
+    QMetaObject::invokeMethod(m_workers.front(), &LoadTestWorker::probeLimit, Qt::QueuedConnection);
+    m_probeTimer.start(10'000);
+}
+
+void LoadTestEngine::onLimitProbed(qint64 storedLimit) {
+    if (m_phase != Phase::Probing)
+        return;
+    m_probeTimer.stop();
+    if (storedLimit > 0 && storedLimit != m_config.limit) {
+        m_report.notes << QStringLiteral(
+                              "the semaphore stores a limit of %1, not the %2 asked for; judged against %1")
+                              .arg(storedLimit)
+                              .arg(m_config.limit);
+        m_config.limit = static_cast<int>(std::min<qint64>(storedLimit, std::numeric_limits<int>::max()));
+        m_report.config.limit = m_config.limit;
     }
     if (m_cancelled) {
         m_counters.stopping.store(true);
@@ -249,6 +281,7 @@ void LoadTestEngine::collect() {
     if (m_phase == Phase::Done)
         return;
     m_drainTimer.stop();
+    m_probeTimer.stop();
     m_sampleTimer.stop();
     m_endTimer.stop();
     const qint64 endNs = m_counters.nowNs();

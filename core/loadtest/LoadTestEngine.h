@@ -42,10 +42,12 @@ Q_SIGNALS:
     void finished(const semscope::core::LoadTestReport &report);
 
 private:
-    enum class Phase { Idle, SettingUp, SettingLimit, Running, Draining, Done };
+    enum class Phase { Idle, SettingUp, SettingLimit, Probing, Running, Draining, Done };
 
     void onWorkerReady(int index, const QString &error);
     void onLimitSet(const QString &error);
+    void probeLimit();
+    void onLimitProbed(qint64 storedLimit);
     void beginRun();
     void endRun(bool cancelled);
     void onWorkerDrained(int index);
@@ -68,6 +70,7 @@ private:
     QTimer m_sampleTimer;
     QTimer m_endTimer;   // duration
     QTimer m_drainTimer; // gives up on draining
+    QTimer m_probeTimer; // gives up on reading the stored limit
     qint64 m_goNs = 0;
     qint64 m_stopNs = 0;
     qint64 m_lastSampleNs = 0;

@@ -129,6 +129,8 @@ QJsonObject LoadTestReport::toJson() const {
     o[QStringLiteral("leaked_holders")] = QJsonArray::fromStringList(recovery.leakedHolders);
     if (!errorSamples.isEmpty())
         o[QStringLiteral("error_samples")] = QJsonArray::fromStringList(errorSamples);
+    if (!notes.isEmpty())
+        o[QStringLiteral("notes")] = QJsonArray::fromStringList(notes);
     return o;
 }
 
@@ -179,6 +181,8 @@ QString LoadTestReport::summaryText() const {
     }
     for (const QString &e : errorSamples)
         s << "  error: " << e << "\n";
+    for (const QString &n : notes)
+        s << "  note: " << n << "\n";
     if (!error.isEmpty())
         s << "  failed: " << error << "\n";
     return out;

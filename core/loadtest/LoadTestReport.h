@@ -42,6 +42,7 @@ struct LoadTestReport {
     bool cancelled = false;
     QString error;            // set when the run could not start or its stores failed throughout
     QStringList errorSamples; // the first distinct errors seen by clients
+    QStringList notes;        // things worth knowing that are not errors
     QString endpoint;
 
     qint64 elapsedMs = 0; // from the start until the end was called (excludes draining)

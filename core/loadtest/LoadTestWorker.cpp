@@ -89,6 +89,18 @@ void LoadTestWorker::setLimit(int limit) {
     });
 }
 
+void LoadTestWorker::probeLimit() {
+    if (m_stores.empty()) {
+        Q_EMIT limitProbed(-1);
+        return;
+    }
+    m_stores.front()->snapshot(m_config.ref, [this](const Snapshot &s) {
+        if (m_tearingDown)
+            return;
+        Q_EMIT limitProbed(s.limit && s.limitSource == LimitSource::Stored ? *s.limit : -1);
+    });
+}
+
 void LoadTestWorker::go() {
     for (int i = 0; i < static_cast<int>(m_clients.size()); ++i)
         think(i);

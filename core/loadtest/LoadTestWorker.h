@@ -83,6 +83,7 @@ public:
 public Q_SLOTS:
     void setUp();                   // makes the stores; emits ready()
     void setLimit(int limit);       // on the first store; emits limitSet()
+    void probeLimit();              // reads the stored limit on the first store; emits limitProbed()
     void go();                      // starts every client
     void stop();                    // releases what is held, cancels waits; emits drained() when idle
     void tearDown(QThread *backTo); // destroys stores, hands this object back, quits the thread
@@ -90,6 +91,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void ready(int index, const QString &error);
     void limitSet(const QString &error);
+    void limitProbed(qint64 storedLimit); // -1: none stored, or it could not be read
     void drained(int index);
     void opsReached();
 

@@ -274,6 +274,29 @@ private Q_SLOTS:
         QCOMPARE(server->semaphores.value(QStringLiteral("stored")).limit, 2LL);
     }
 
+    void storedLimitWins() {
+        // Created earlier with limit 2: a run asking for 5 must be judged against the 2 the
+        // semaphore really enforces, and say so.
+        auto server = std::make_shared<InMemorySemaphoreServer>();
+        {
+            std::lock_guard lock(server->mutex);
+            auto &s = server->semaphores[QStringLiteral("older")];
+            s.limit = 2;
+            s.limitStored = true;
+        }
+        LoadTestConfig c = baseConfig(QStringLiteral("older"));
+        c.limit = 5;
+        c.durationMs = 400;
+        LoadTestEngine engine(c, factoryFor<InMemorySemaphoreStore>(server));
+        const auto r = run(engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.config.limit, 2);
+        QCOMPARE(r.notes.size(), 1);
+        QVERIFY(r.notes.first().contains(QStringLiteral("judged against 2")));
+        QCOMPARE(r.safety.overAdmissions, 0LL);
+        QVERIFY(r.safety.maxConcurrentHolders <= 2);
+    }
+
     void badSetupIsReported() {
         LoadTestConfig c = baseConfig(QStringLiteral("nostore"));
         LoadTestEngine engine(c, [] { return std::unique_ptr<SemaphoreStore>(); });
