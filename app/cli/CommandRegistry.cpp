@@ -8,6 +8,14 @@ std::unique_ptr<CliCommand> makeInfoCommand();
 std::unique_ptr<CliCommand> makeSessionsCommand();
 std::unique_ptr<CliCommand> makeInvalidateCommand();
 std::unique_ptr<CliCommand> makeSandboxCommand();
+std::unique_ptr<CliCommand> makeListCommand();
+std::unique_ptr<CliCommand> makeShowCommand();
+std::unique_ptr<CliCommand> makeAcquireCommand();
+std::unique_ptr<CliCommand> makeRefreshCommand();
+std::unique_ptr<CliCommand> makeReleaseCommand();
+std::unique_ptr<CliCommand> makeForceReleaseCommand();
+std::unique_ptr<CliCommand> makePurgeCommand();
+std::unique_ptr<CliCommand> makeRepairCommand();
 
 std::vector<std::unique_ptr<CliCommand>> allCommands()
 {
@@ -18,6 +26,14 @@ std::vector<std::unique_ptr<CliCommand>> allCommands()
     commands.push_back(makeSessionsCommand());
     commands.push_back(makeInvalidateCommand());
     commands.push_back(makeSandboxCommand());
+    commands.push_back(makeListCommand());
+    commands.push_back(makeShowCommand());
+    commands.push_back(makeAcquireCommand());
+    commands.push_back(makeRefreshCommand());
+    commands.push_back(makeReleaseCommand());
+    commands.push_back(makeForceReleaseCommand());
+    commands.push_back(makePurgeCommand());
+    commands.push_back(makeRepairCommand());
     return commands;
 }
 

@@ -1,0 +1,138 @@
+#include "SemaphoreCommand.h"
+#include "SnapshotJson.h"
+#include "SnapshotText.h"
+#include "core/Duration.h"
+
+#include <QJsonObject>
+
+namespace semscope::cli {
+
+namespace {
+
+// `acquire NAME`: takes a slot (or the lock) for --holder, waiting up to --wait. A denied acquire
+// exits 1 and shows who holds the slots.
+class AcquireCommand : public SemaphoreCommand {
+public:
+    QString name() const override { return QStringLiteral("acquire"); }
+    QString summary() const override {
+        return QStringLiteral(
+            "Take a slot for a holder (default: a new unique id); exits 1 if all are held.");
+    }
+    QString usage() const override {
+        return QStringLiteral("NAME [--kind K] [--holder ID] [--ttl DUR] [--wait DUR]");
+    }
+    QList<QCommandLineOption> options() const override {
+        return {
+            kindOption(),
+            limitOption(),
+            timeoutOption(),
+            ttlOption(),
+            {QStringLiteral("holder"),
+             QStringLiteral("Holder id (token for lock). Default: host:pid:random."), QStringLiteral("ID")},
+            {QStringLiteral("wait"), QStringLiteral("Wait up to this long for a slot (default: try once)."),
+             QStringLiteral("DUR")}};
+    }
+
+protected:
+    bool validate(CliContext &ctx) override {
+        const std::optional<qint64> ttl = durationOption(ctx, QStringLiteral("ttl"), 30000);
+        if (!ttl)
+            return false;
+        if (*ttl <= 0) {
+            ctx.fail(ExitUsage, {}, QStringLiteral("--ttl must be positive"));
+            return false;
+        }
+        const std::optional<qint64> wait = durationOption(ctx, QStringLiteral("wait"), 0);
+        if (!wait)
+            return false;
+        m_request.ttlMs = *ttl;
+        m_request.waitMs = *wait;
+        m_request.holder = ctx.value(QStringLiteral("holder"));
+        return true;
+    }
+
+    void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
+        store.acquire(
+            ref, m_request, core::Cancellation(), [&ctx, &store, ref](const core::AcquireResult &r) {
+                switch (r.status) {
+                case core::AcquireResult::Status::Granted:
+                    printGranted(ctx, r);
+                    ctx.finish(ExitOk);
+                    return;
+                case core::AcquireResult::Status::Error:
+                    if (ctx.json())
+                        ctx.printJson(QJsonObject{{QStringLiteral("status"), QStringLiteral("error")},
+                                                  {QStringLiteral("error"), r.error}});
+                    ctx.fail(ExitFailed, store.endpoint(), r.error);
+                    return;
+                case core::AcquireResult::Status::Busy:
+                    // Show the holders as one consistent read, with TTLs against server time.
+                    store.snapshot(ref, [&ctx, &store, r](const core::Snapshot &snap) {
+                        printBusy(ctx, store, r, snap);
+                    });
+                    return;
+                }
+            });
+    }
+
+private:
+    static void printGranted(CliContext &ctx, const core::AcquireResult &r) {
+        const core::Grant &g = r.grant;
+        if (ctx.json()) {
+            QJsonObject o = grantToJson(g);
+            o.insert(QStringLiteral("status"), QStringLiteral("granted"));
+            o.insert(QStringLiteral("attempts"), r.attempts);
+            ctx.printJson(o);
+            return;
+        }
+        QString line =
+            QStringLiteral("granted %1 %2 to %3").arg(core::kindName(g.ref.kind), g.ref.name, g.holder);
+        if (g.slot)
+            line += QStringLiteral("  slot %1").arg(*g.slot);
+        if (g.token)
+            line += QStringLiteral("  token %1").arg(*g.token);
+        ctx.out() << line << '\n';
+    }
+
+    static void printBusy(CliContext &ctx, core::SemaphoreStore &store, const core::AcquireResult &r,
+                          const core::Snapshot &snap) {
+        // Prefer the fresh read; fall back to the holders the denied attempt reported.
+        const bool readOk = snap.serverNowMs > 0;
+        const QList<core::Holder> holders = readOk ? snap.holders : r.holders;
+        const qint64 now = readOk ? snap.serverNowMs : 0;
+        if (ctx.json()) {
+            QJsonObject o;
+            o.insert(QStringLiteral("status"), QStringLiteral("busy"));
+            o.insert(QStringLiteral("kind"), core::kindName(snap.ref.kind));
+            o.insert(QStringLiteral("name"), snap.ref.name);
+            if (snap.limit)
+                o.insert(QStringLiteral("limit"), static_cast<double>(*snap.limit));
+            o.insert(QStringLiteral("holders"), holdersToJson(holders, now));
+            if (r.earliestExpiryMs)
+                o.insert(QStringLiteral("earliest_expiry_ms"), static_cast<double>(*r.earliestExpiryMs));
+            if (r.queuePosition)
+                o.insert(QStringLiteral("queue_position"), static_cast<double>(*r.queuePosition));
+            o.insert(QStringLiteral("attempts"), r.attempts);
+            ctx.printJson(o);
+        } else {
+            ctx.out() << holdersTable(holders, now);
+        }
+        QString why = QStringLiteral("%1 is busy").arg(snap.ref.name);
+        if (snap.limit)
+            why += QStringLiteral(": all %1 slot(s) are held").arg(*snap.limit);
+        if (r.earliestExpiryMs && now > 0)
+            why += QStringLiteral("; the first lease ends in %1")
+                       .arg(core::formatDurationMs(std::max<qint64>(0, *r.earliestExpiryMs - now)));
+        ctx.fail(ExitFailed, store.endpoint(), why);
+    }
+
+    core::AcquireRequest m_request;
+};
+
+} // namespace
+
+std::unique_ptr<CliCommand> makeAcquireCommand() {
+    return std::make_unique<AcquireCommand>();
+}
+
+} // namespace semscope::cli

@@ -1,0 +1,170 @@
+#include "SemaphoreCommand.h"
+
+#include "StoreFactory.h"
+#include "core/Duration.h"
+#include "core/ProfileStore.h"
+
+namespace semscope::cli {
+
+QCommandLineOption kindOption() {
+    return {QStringLiteral("kind"),
+            QStringLiteral("Semaphore layout: %1. Default: recognised from the keys.")
+                .arg(core::allKindNames().join(QStringLiteral(", "))),
+            QStringLiteral("K")};
+}
+
+QCommandLineOption limitOption() {
+    return {QStringLiteral("limit"),
+            QStringLiteral("Limit for layouts that do not store one (and the limit a new leased semaphore "
+                           "is created with)."),
+            QStringLiteral("N")};
+}
+
+QCommandLineOption timeoutOption() {
+    return {QStringLiteral("timeout"),
+            QStringLiteral("Holder timeout for layouts that do not store one (fair)."),
+            QStringLiteral("DUR")};
+}
+
+QCommandLineOption ttlOption() {
+    return {QStringLiteral("ttl"), QStringLiteral("Lease to take or extend, e.g. 30s (default 30s)."),
+            QStringLiteral("DUR")};
+}
+
+std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qint64 fallback) {
+    if (!ctx.isSet(option))
+        return fallback;
+    const std::optional<qint64> ms = core::parseDurationMs(ctx.value(option));
+    if (!ms || *ms < 0) {
+        ctx.fail(ExitUsage, {},
+                 QStringLiteral("--%1: '%2' is not a duration (e.g. 250ms, 10s, 2m)")
+                     .arg(option, ctx.value(option)));
+        return std::nullopt;
+    }
+    return ms;
+}
+
+void SemaphoreCommand::start(CliContext &ctx) {
+    if (ctx.args().size() != argumentCount()) {
+        ctx.fail(ExitUsage, {}, QStringLiteral("usage: semscope-cli %1 %2").arg(name(), usage()));
+        return;
+    }
+    if (ctx.isSet(QStringLiteral("kind")) && !core::kindFromName(ctx.value(QStringLiteral("kind")))) {
+        ctx.fail(
+            ExitUsage, {},
+            QStringLiteral("--kind: unknown kind '%1'; known: %2")
+                .arg(ctx.value(QStringLiteral("kind")), core::allKindNames().join(QStringLiteral(", "))));
+        return;
+    }
+    if (ctx.isSet(QStringLiteral("limit"))) {
+        bool ok = false;
+        const qint64 limit = ctx.value(QStringLiteral("limit")).toLongLong(&ok);
+        if (!ok || limit < 1) {
+            ctx.fail(ExitUsage, {},
+                     QStringLiteral("--limit: '%1' is not a positive integer")
+                         .arg(ctx.value(QStringLiteral("limit"))));
+            return;
+        }
+    }
+    if (!durationOption(ctx, QStringLiteral("timeout"), 0) || !validate(ctx))
+        return;
+    QString error;
+    m_store = openStore(ctx, &error);
+    if (!m_store) {
+        ctx.fail(ExitUsage, {}, error);
+        return;
+    }
+    const QString name = ctx.args().constFirst();
+    whenReachable(ctx, *m_store, [this, &ctx, name] { resolve(ctx, name); });
+}
+
+void SemaphoreCommand::resolve(CliContext &ctx, const QString &name) {
+    if (ctx.isSet(QStringLiteral("kind"))) {
+        core::SemaphoreRef ref;
+        ref.kind = *core::kindFromName(ctx.value(QStringLiteral("kind")));
+        ref.name = name;
+        runWith(ctx, ref);
+        return;
+    }
+    // Recognise the kind from the keys around NAME (a SCAN with MATCH, never KEYS).
+    QString pattern;
+    for (const QChar c : name) {
+        if (c == QLatin1Char('*') || c == QLatin1Char('?') || c == QLatin1Char('[') ||
+            c == QLatin1Char(']') || c == QLatin1Char('\\'))
+            pattern += QLatin1Char('\\');
+        pattern += c;
+    }
+    core::DiscoverRequest request;
+    request.match = QLatin1Char('*') + pattern + QLatin1Char('*');
+    m_store->discover(
+        request, core::Cancellation(), {}, [this, &ctx, name](const core::DiscoverResult &result) {
+            if (!result.ok) {
+                ctx.fail(ExitUsage, m_store->endpoint(),
+                         QStringLiteral("looking for %1 failed: %2").arg(name, result.error));
+                return;
+            }
+            QList<core::DiscoveredSemaphore> matches;
+            for (const core::DiscoveredSemaphore &d : result.semaphores) {
+                if (d.ref.name == name && core::backendOf(d.ref.kind) == m_store->backend())
+                    matches << d;
+            }
+            if (matches.isEmpty()) {
+                ctx.fail(ExitFailed, m_store->endpoint(),
+                         QStringLiteral("no semaphore called %1 was found; pass --kind to name its layout")
+                             .arg(name));
+                return;
+            }
+            if (matches.size() > 1) {
+                QStringList kinds;
+                for (const auto &m : matches)
+                    kinds << core::kindName(m.ref.kind);
+                ctx.fail(ExitUsage, m_store->endpoint(),
+                         QStringLiteral("%1 matches several layouts (%2); pass --kind")
+                             .arg(name, kinds.join(QStringLiteral(", "))));
+                return;
+            }
+            runWith(ctx, matches.constFirst().ref);
+        });
+}
+
+void SemaphoreCommand::runWith(CliContext &ctx, core::SemaphoreRef ref) {
+    // Stored profile first (recognition may have inferred values), then what the command line says.
+    core::ProfileStore profiles;
+    ref.profile = profiles.resolve(m_store->endpoint(), ref);
+    if (ctx.isSet(QStringLiteral("limit"))) {
+        ref.profile.limit = ctx.value(QStringLiteral("limit")).toLongLong();
+        ref.profile.inferred = false;
+    }
+    if (ctx.isSet(QStringLiteral("timeout"))) {
+        ref.profile.timeoutMs = core::parseDurationMs(ctx.value(QStringLiteral("timeout")));
+        ref.profile.inferred = false;
+    }
+    run(ctx, *m_store, ref);
+}
+
+const core::Holder *SemaphoreCommand::findHolder(const core::Snapshot &snapshot, const QString &holderId) {
+    for (const core::Holder &h : snapshot.holders) {
+        if (h.state == core::HolderState::Waiting)
+            continue;
+        if (h.id == holderId || h.rawId == holderId.toUtf8() ||
+            (holderId.startsWith(QLatin1String("0x")) &&
+             h.rawId.toHex() == holderId.mid(2).toLatin1().toLower()))
+            return &h;
+    }
+    return nullptr;
+}
+
+core::Grant SemaphoreCommand::grantFor(const core::Snapshot &snapshot, const core::Holder &holder) {
+    core::Grant g;
+    g.ref = snapshot.ref;
+    g.holder = holder.id;
+    g.rawHolder = holder.rawId;
+    g.slot = holder.slot;
+    g.rank = holder.rank;
+    g.token = holder.token;
+    g.expiresAtMs = holder.expiresAtMs;
+    g.details = holder.details;
+    return g;
+}
+
+} // namespace semscope::cli

@@ -1,0 +1,43 @@
+#include "SemaphoreCommand.h"
+#include "SnapshotJson.h"
+#include "SnapshotText.h"
+
+namespace semscope::cli {
+
+namespace {
+
+// `show NAME`: one consistent read of a semaphore, holders with slot/rank/token/TTL/state.
+class ShowCommand : public SemaphoreCommand {
+public:
+    QString name() const override { return QStringLiteral("show"); }
+    QString summary() const override {
+        return QStringLiteral("Show a semaphore's limit, holders, TTLs and warnings.");
+    }
+    QString usage() const override { return QStringLiteral("NAME [--kind K] [--limit N] [--timeout DUR]"); }
+    QList<QCommandLineOption> options() const override {
+        return {kindOption(), limitOption(), timeoutOption()};
+    }
+
+protected:
+    void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
+        store.snapshot(ref, [&ctx, &store](const core::Snapshot &snap) {
+            if (snap.serverNowMs <= 0 && !snap.warnings.isEmpty() && snap.holders.isEmpty()) {
+                ctx.fail(ExitFailed, store.endpoint(), snap.warnings.constFirst());
+                return;
+            }
+            if (ctx.json())
+                ctx.printJson(snapshotToJson(snap));
+            else
+                ctx.out() << snapshotText(snap);
+            ctx.finish(ExitOk);
+        });
+    }
+};
+
+} // namespace
+
+std::unique_ptr<CliCommand> makeShowCommand() {
+    return std::make_unique<ShowCommand>();
+}
+
+} // namespace semscope::cli

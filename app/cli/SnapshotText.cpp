@@ -1,0 +1,80 @@
+#include "SnapshotText.h"
+
+#include "core/Duration.h"
+
+namespace semscope::cli {
+
+namespace {
+QString orDash(const std::optional<qint64> &v) {
+    return v ? QString::number(*v) : QStringLiteral("-");
+}
+} // namespace
+
+QString alignedTable(const QStringList &header, const QList<QStringList> &rows) {
+    QList<qsizetype> widths;
+    for (const QString &h : header)
+        widths << h.size();
+    for (const QStringList &row : rows) {
+        for (qsizetype i = 0; i < row.size() && i < widths.size(); ++i)
+            widths[i] = std::max(widths[i], row.at(i).size());
+    }
+    auto line = [&widths](const QStringList &cells) -> QString {
+        QString text;
+        for (qsizetype i = 0; i < cells.size(); ++i) {
+            if (i + 1 == cells.size())
+                text += cells.at(i); // no trailing blanks
+            else
+                text += cells.at(i).leftJustified(widths.value(i)) + QStringLiteral("  ");
+        }
+        return text + QLatin1Char('\n');
+    };
+    QString text = line(header);
+    for (const QStringList &row : rows)
+        text += line(row);
+    return text;
+}
+
+QString holdersTable(const QList<core::Holder> &holders, qint64 nowMs) {
+    QList<QStringList> rows;
+    for (const core::Holder &h : holders) {
+        QString ttl = QStringLiteral("-");
+        if (h.expiresAtMs && nowMs > 0) {
+            const qint64 left = *h.expiresAtMs - nowMs;
+            ttl = left >= 0 ? core::formatDurationMs(left)
+                            : QStringLiteral("expired %1 ago").arg(core::formatDurationMs(-left));
+        } else if (h.details.value(QStringLiteral("no_ttl")).toBool()) {
+            ttl = QStringLiteral("none");
+        }
+        rows << QStringList{
+            h.id, orDash(h.slot), orDash(h.rank), orDash(h.token), ttl, core::holderStateName(h.state)};
+    }
+    return alignedTable({QStringLiteral("HOLDER"), QStringLiteral("SLOT"), QStringLiteral("RANK"),
+                         QStringLiteral("TOKEN"), QStringLiteral("TTL"), QStringLiteral("STATE")},
+                        rows);
+}
+
+QString snapshotText(const core::Snapshot &s) {
+    QString text = QStringLiteral("%1 %2  limit %3 (%4)  used %5")
+                       .arg(core::kindName(s.ref.kind), s.ref.name,
+                            s.limit ? QString::number(*s.limit) : QStringLiteral("?"),
+                            core::limitSourceName(s.limitSource))
+                       .arg(s.usedCount());
+    if (s.counter)
+        text += QStringLiteral("  counter %1").arg(*s.counter);
+    if (!s.freeSlots.isEmpty()) {
+        QStringList free;
+        for (qint64 slot : s.freeSlots)
+            free << QString::number(slot);
+        text += QStringLiteral("  free slots %1").arg(free.join(QLatin1Char(',')));
+    }
+    text += QLatin1Char('\n');
+    if (s.holders.isEmpty())
+        text += QStringLiteral("(no holders)\n");
+    else
+        text += holdersTable(s.holders, s.serverNowMs);
+    for (const QString &w : s.warnings)
+        text += QStringLiteral("warning: ") + w + QLatin1Char('\n');
+    return text;
+}
+
+} // namespace semscope::cli

@@ -1,0 +1,62 @@
+#include "StoreFactory.h"
+
+#include "ConsulOptions.h"
+#include "RedisOptions.h"
+#include "redis/RedisSemaphoreStore.h"
+
+namespace semscope::cli {
+
+std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error) {
+    const bool redis = ctx.isSet(QStringLiteral("redis"));
+    const bool consul = ctx.isSet(QStringLiteral("consul"));
+    if (redis && consul) {
+        *error = QStringLiteral("give either --redis or --consul, not both");
+        return nullptr;
+    }
+    if (consul || (!redis && qEnvironmentVariableIsSet("CONSUL_HTTP_ADDR")))
+        return openConsulStore(ctx, error); // --consul URL, or CONSUL_HTTP_ADDR as Consul's tools read it
+    if (!redis) {
+        *error = QStringLiteral("no store given: pass --redis URL (or --consul URL)");
+        return nullptr;
+    }
+    const std::optional<redis::ConnectionSettings> settings = redisSettingsFromOptions(ctx, error);
+    if (!settings)
+        return nullptr;
+    redis::ConnectionSettings s = *settings;
+    s.autoReconnect = false; // a command-line run reports a lost connection instead of waiting it out
+    return std::make_unique<redis::RedisSemaphoreStore>(s);
+}
+
+void whenReachable(CliContext &ctx, core::SemaphoreStore &store, std::function<void()> ready) {
+    auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(&store);
+    if (!redisStore) {
+        ready();
+        return;
+    }
+    redis::RedisConnection &conn = redisStore->connection();
+    if (conn.state() == redis::RedisConnection::State::Connected) {
+        ready();
+        return;
+    }
+    // One of the two signals comes first; the other is then ignored.
+    auto settled = std::make_shared<bool>(false);
+    const QString endpoint = store.endpoint();
+    QObject::connect(&conn, &redis::RedisConnection::connected, &conn, [settled, ready] {
+        if (*settled)
+            return;
+        *settled = true;
+        ready();
+    });
+    QObject::connect(&conn, &redis::RedisConnection::connectionLost, &conn,
+                     [settled, &ctx, endpoint](const QString &reason) {
+                         if (*settled)
+                             return;
+                         *settled = true;
+                         QString why = reason;
+                         if (why.startsWith(endpoint + QStringLiteral(": ")))
+                             why = why.mid(endpoint.size() + 2); // the line names the endpoint already
+                         ctx.fail(ExitUsage, endpoint, QStringLiteral("cannot connect: ") + why);
+                     });
+}
+
+} // namespace semscope::cli
