@@ -1,0 +1,85 @@
+#include "model/AuditLog.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace semscope;
+using model::AuditEntry;
+using model::AuditLog;
+
+class TestAuditLog : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void writesOneJsonLinePerEntry();
+    void readsRecentAndSkipsGarbage();
+    void reportsUnwritableFile();
+};
+
+void TestAuditLog::writesOneJsonLinePerEntry() {
+    QTemporaryDir dir;
+    AuditLog log(dir.path() + QStringLiteral("/sub/audit.jsonl"));
+    QSignalSpy appended(&log, &AuditLog::appended);
+    AuditEntry e;
+    e.connection = QStringLiteral("prod (redis://10.0.0.5:6379/0)");
+    e.environment = QStringLiteral("production");
+    e.semaphore = QStringLiteral("leased:jobs");
+    e.action = QStringLiteral("force-release");
+    e.holder = QStringLiteral("worker-7");
+    e.observed.insert(QStringLiteral("token"), 42);
+    e.result = QStringLiteral("changed");
+    QVERIFY(log.append(e));
+    e.result = QStringLiteral("released");
+    QVERIFY(log.append(e));
+    QCOMPARE(appended.count(), 2);
+
+    QFile f(log.filePath());
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    QCOMPARE(lines.size(), 3); // two lines and the empty rest after the last newline
+    const QJsonObject o = QJsonDocument::fromJson(lines.at(0)).object();
+    for (const char *field :
+         {"time", "user", "host", "connection", "semaphore", "holder", "observed", "result"})
+        QVERIFY2(o.contains(QLatin1String(field)), field);
+    QVERIFY(!o.value(QStringLiteral("user")).toString().isEmpty());
+    QCOMPARE(o.value(QStringLiteral("result")).toString(), QStringLiteral("changed"));
+    QCOMPARE(o.value(QStringLiteral("observed")).toObject().value(QStringLiteral("token")).toInt(), 42);
+    QVERIFY(QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs).isValid());
+}
+
+void TestAuditLog::readsRecentAndSkipsGarbage() {
+    QTemporaryDir dir;
+    const QString path = dir.path() + QStringLiteral("/audit.jsonl");
+    AuditLog log(path);
+    for (int i = 0; i < 5; ++i) {
+        AuditEntry e;
+        e.action = QStringLiteral("acquire");
+        e.holder = QString::number(i);
+        log.append(e);
+        if (i == 2) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("{not json\n\n");
+        }
+    }
+    const auto recent = log.readRecent(3);
+    QCOMPARE(recent.size(), 3);
+    QCOMPARE(recent.first().holder, QStringLiteral("2"));
+    QCOMPARE(recent.last().holder, QStringLiteral("4"));
+}
+
+void TestAuditLog::reportsUnwritableFile() {
+    QTemporaryDir dir;
+    // A directory where the file should be: the write fails, the entry is still announced.
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("audit.jsonl")));
+    AuditLog log(dir.path() + QStringLiteral("/audit.jsonl"));
+    QSignalSpy appended(&log, &AuditLog::appended);
+    QVERIFY(!log.append(AuditEntry{}));
+    QCOMPARE(appended.count(), 1);
+    QVERIFY(!log.lastError().isEmpty());
+}
+
+QTEST_MAIN(TestAuditLog)
+#include "tst_auditlog.moc"

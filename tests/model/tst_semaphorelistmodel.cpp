@@ -1,0 +1,105 @@
+#include "model/SemaphoreListModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace semscope;
+using core::Kind;
+using model::SemaphoreListModel;
+
+namespace {
+core::DiscoveredSemaphore found(Kind kind, const QString &name, QStringList warnings = {}) {
+    core::DiscoveredSemaphore d;
+    d.ref.kind = kind;
+    d.ref.name = name;
+    d.keys = {name};
+    d.warnings = std::move(warnings);
+    return d;
+}
+
+core::Holder holder(const QString &id, core::HolderState state, std::optional<qint64> expires) {
+    core::Holder h;
+    h.id = id;
+    h.rawId = id.toUtf8();
+    h.state = state;
+    h.expiresAtMs = expires;
+    return h;
+}
+} // namespace
+
+class TestSemaphoreListModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void addsAndUpdatesInPlace();
+    void summarisesSnapshots();
+    void retainsOnlyPresent();
+};
+
+void TestSemaphoreListModel::addsAndUpdatesInPlace() {
+    SemaphoreListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.addDiscovered({found(Kind::Leased, "jobs"), found(Kind::Zset, "rate")});
+    QCOMPARE(model.rowCount(), 2);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    // The same semaphore found again (a later SCAN page) updates, never duplicates.
+    model.addDiscovered({found(Kind::Leased, "jobs", {"odd key type"}), found(Kind::Slots, "printers")});
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(inserted.count(), 1);
+    const int jobs = model.rowOf({Kind::Leased, "jobs", {}});
+    QCOMPARE(model.index(jobs, SemaphoreListModel::WarningsColumn).data().toString(),
+             QStringLiteral("odd key type"));
+    // Same name, other kind: a different semaphore.
+    model.addDiscovered({found(Kind::Zset, "jobs")});
+    QCOMPARE(model.rowCount(), 4);
+}
+
+void TestSemaphoreListModel::summarisesSnapshots() {
+    qint64 local = 0;
+    SemaphoreListModel model(nullptr, [&] { return local; });
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.addDiscovered({found(Kind::Leased, "jobs")});
+    const QModelIndex usage = model.index(0, SemaphoreListModel::UsageColumn);
+    QVERIFY(!usage.data(SemaphoreListModel::UsedRole).isValid());
+
+    core::Snapshot s;
+    s.ref = {Kind::Leased, "jobs", {}};
+    s.limit = 3;
+    s.limitSource = core::LimitSource::Stored;
+    s.serverNowMs = 100'000;
+    s.holders = {holder("a", core::HolderState::Live, 130'000),
+                 holder("b", core::HolderState::ExpiredPresent, 90'000),
+                 holder("w", core::HolderState::Waiting, std::nullopt)};
+    model.updateSnapshot(s);
+    QCOMPARE(usage.data().toString(), QStringLiteral("2 / 3"));
+    QCOMPARE(usage.data(SemaphoreListModel::UsedRole).toLongLong(), 2);
+    QCOMPARE(model.index(0, SemaphoreListModel::HoldersColumn).data().toString(),
+             QStringLiteral("2 (+1 waiting)"));
+    QCOMPARE(
+        model.index(0, SemaphoreListModel::StaleColumn).data(SemaphoreListModel::StaleCountRole).toLongLong(),
+        1);
+    // Soonest expiry is the already-expired one, counted by the server clock.
+    QVERIFY(model.soonestTtlMs(0).has_value());
+    QCOMPARE(*model.soonestTtlMs(0), -10'000);
+
+    // A snapshot for a semaphore not listed yet adds it.
+    core::Snapshot other;
+    other.ref = {Kind::Lock, "migrations", {}};
+    model.updateSnapshot(other);
+    QCOMPARE(model.rowCount(), 2);
+}
+
+void TestSemaphoreListModel::retainsOnlyPresent() {
+    SemaphoreListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.addDiscovered({found(Kind::Leased, "a"), found(Kind::Leased, "b"), found(Kind::Leased, "c")});
+    model.retainOnly({{Kind::Leased, "c", {}}, {Kind::Leased, "a", {}}});
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(model.rowOf({Kind::Leased, "b", {}}) < 0);
+    QCOMPARE(model.refAt(model.rowOf({Kind::Leased, "c", {}})).name, QStringLiteral("c"));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+QTEST_MAIN(TestSemaphoreListModel)
+#include "tst_semaphorelistmodel.moc"
