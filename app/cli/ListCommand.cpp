@@ -98,7 +98,6 @@ private:
             });
     }
 
-    // Reads every semaphore found (the connection pipelines the reads), then prints them by name.
     bool wanted(const core::DiscoveredSemaphore &d) const {
         if (m_filter.pattern().isEmpty() || m_filter.match(d.ref.name).hasMatch())
             return true;
@@ -106,6 +105,8 @@ private:
                            [this](const QString &k) { return m_filter.match(k).hasMatch(); });
     }
 
+    // Reads every semaphore found, then prints them by name. At most kReadWindow reads are in flight:
+    // enough to keep the pipeline full, few enough that none waits long behind the others.
     void readAll(CliContext &ctx, QList<core::DiscoveredSemaphore> found) {
         found.removeIf([this](const core::DiscoveredSemaphore &d) { return !wanted(d); });
         std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) {
@@ -114,20 +115,29 @@ private:
         m_found = found;
         m_snapshots.assign(found.size(), std::nullopt);
         m_pending = found.size();
+        m_nextRead = 0;
+        m_profiles = std::make_unique<core::ProfileStore>();
         if (m_pending == 0) {
             print(ctx);
             return;
         }
-        core::ProfileStore profiles;
-        for (qsizetype i = 0; i < found.size(); ++i) {
-            core::SemaphoreRef ref = found.at(i).ref;
-            ref.profile = profiles.resolve(m_store->endpoint(), ref);
-            m_store->snapshot(ref, [this, &ctx, i](const core::Snapshot &snap) {
-                m_snapshots[i] = snap;
-                if (--m_pending == 0)
-                    print(ctx);
-            });
-        }
+        for (int i = 0; i < kReadWindow; ++i)
+            readNext(ctx);
+    }
+
+    void readNext(CliContext &ctx) {
+        if (m_nextRead >= m_found.size())
+            return;
+        const qsizetype i = m_nextRead++;
+        core::SemaphoreRef ref = m_found.at(i).ref;
+        ref.profile = m_profiles->resolve(m_store->endpoint(), ref);
+        m_store->snapshot(ref, [this, &ctx, i](const core::Snapshot &snap) {
+            m_snapshots[i] = snap;
+            if (--m_pending == 0)
+                print(ctx);
+            else
+                readNext(ctx);
+        });
     }
 
     void print(CliContext &ctx) {
@@ -170,7 +180,10 @@ private:
     }
 
     std::unique_ptr<core::SemaphoreStore> m_store;
-    QRegularExpression m_filter; // no pattern: every semaphore
+    QRegularExpression m_filter;                    // no pattern: every semaphore
+    std::unique_ptr<core::ProfileStore> m_profiles; // made when the reads start
+    qsizetype m_nextRead = 0;
+    static constexpr int kReadWindow = 256;
     QElapsedTimer m_progressClock;
     int m_progressLines = 0;
     qint64 m_foundSoFar = 0;
