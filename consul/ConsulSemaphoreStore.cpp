@@ -65,7 +65,8 @@ struct ConsulSemaphoreStore::Watch {
     core::SemaphoreRef ref;
     QString prefix;
     core::Callback<core::Snapshot> onChange;
-    quint64 index = 0;
+    quint64 index = 0;    // wait index for the next blocking query
+    quint64 reported = 0; // X-Consul-Index of the last snapshot handed out
     bool first = true;
     std::optional<ConsulClient::RequestId> inflight;
     QTimer retry;
@@ -812,8 +813,11 @@ void ConsulSemaphoreStore::watchRound(const std::shared_ptr<Watch> &w) {
         }
         w->failures = 0;
         const PrefixView view = r.first;
-        const bool changed = w->first || view.index != w->index;
+        // Compare with what was last reported, not with the wait index: after a reset to 0 the
+        // same data comes back once more and must not be reported twice.
+        const bool changed = w->first || view.index != w->reported;
         w->first = false;
+        w->reported = view.index;
         w->index = ConsulClient::nextWaitIndex(w->index, std::max<quint64>(view.index, 1));
         if (!changed) {
             watchRound(w); // the wait ran out with nothing new: ask again, still blocking

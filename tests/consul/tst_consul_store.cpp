@@ -549,6 +549,31 @@ private Q_SLOTS:
         QCOMPARE(m_double->requestCount(), qint64(0));
     }
 
+    void watchSurvivesAnIndexGoingBackwards() {
+        // A tombstone carries the highest index of the prefix; once the server reaps it, the index
+        // the watch holds is ahead of the server. The watch must start over from 0, not hang.
+        QVERIFY(!foreignHolder("{\"Limit\":2,\"Holders\":{\"{sid}\":true}}", kSemaphoreFlagValue, "{}")
+                     .isEmpty());
+        const QString extra = m_prefix + QStringLiteral("/00000000-0000-0000-0000-00000000000a");
+        QCOMPARE(http("PUT", QStringLiteral("/v1/kv/") + extra, "").body, QByteArray("true"));
+        QCOMPARE(http("DELETE", QStringLiteral("/v1/kv/") + extra).body, QByteArray("true"));
+        m_store->setWatchWaitMs(200);
+        QList<core::Snapshot> seen;
+        m_store->watch(ref(), [&seen](core::Snapshot s) { seen.append(s); });
+        QTRY_COMPARE_WITH_TIMEOUT(seen.size(), 1, 20000);
+        const quint64 before = seen[0].details.value(QStringLiteral("index")).toString().toULongLong();
+        m_double->reapTombstones();
+        QTRY_VERIFY_WITH_TIMEOUT(seen.size() >= 2, 20000);
+        const quint64 after = seen.last().details.value(QStringLiteral("index")).toString().toULongLong();
+        QVERIFY2(after < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+        // Still watching: a new change arrives.
+        const qsizetype count = seen.size();
+        QCOMPARE(http("PUT", QStringLiteral("/v1/kv/") + extra, "").body, QByteArray("true"));
+        QTRY_VERIFY_WITH_TIMEOUT(seen.size() > count, 20000);
+        QVERIFY(seen.last().details.value(QStringLiteral("index")).toString().toULongLong() > before);
+        m_store->unwatch(ref());
+    }
+
     void waitIndexResetsWhenItGoesBackwards() {
         QCOMPARE(ConsulClient::nextWaitIndex(10, 12), quint64(12));
         QCOMPARE(ConsulClient::nextWaitIndex(12, 12), quint64(12));
