@@ -3,6 +3,9 @@
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/training/TrainingScenarios.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -53,6 +56,24 @@ private:
             return std::make_unique<redis::RedisSemaphoreStore>(settings);
         };
     }
+    // Runs semscope-cli with `args`; exit code and stdout.
+    std::pair<int, QByteArray> cli(const QStringList &args) const {
+        QProcess p;
+        p.start(qEnvironmentVariable("SEMSCOPE_CLI"),
+                QStringList{QStringLiteral("--redis"), m_server.url()} + args);
+        if (!p.waitForFinished(finishTimeoutMs))
+            return {-1, {}};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput()};
+    }
+
+    bool cliHasLoadtest() const {
+        if (qEnvironmentVariableIsEmpty("SEMSCOPE_CLI"))
+            return false;
+        QProcess p;
+        p.start(qEnvironmentVariable("SEMSCOPE_CLI"), {QStringLiteral("--help")});
+        return p.waitForFinished(finishTimeoutMs) && p.readAllStandardOutput().contains("loadtest NAME");
+    }
+
     StoreFactory trainingFactory(const QString &scenario) const {
         const redis::ConnectionSettings settings = m_server.settings();
         return [settings, scenario] { return redis::makeTrainingStore(scenario, settings); };
@@ -136,7 +157,11 @@ private Q_SLOTS:
     void slotsWithoutTtlLeak() {
         LoadTestConfig c = contended(Kind::Slots, QStringLiteral("lt-leak"), 5);
         c.crashRate = 0.1;
-        c.durationMs = 4000;
+        // Every crasher must get a turn, the last one at the one slot left: a short crash window,
+        // and thinking so that a releaser does not take the slot straight back.
+        c.crashWindowMs = 500;
+        c.think = Distribution::uniform(1'000'000, 20'000'000);
+        c.durationMs = 5000;
         LoadTestEngine engine(c, trainingFactory(QStringLiteral("slots-crash-leak")));
         const LoadTestReport r = run(engine);
         QVERIFY2(r.ok, qPrintable(r.error));
@@ -149,6 +174,65 @@ private Q_SLOTS:
         QCOMPARE(held.integer, 5LL);
         const redis::RedisReply free = m_server.command({"LLEN", "lt-leak|list"});
         QCOMPARE(free.integer, 0LL);
+    }
+
+    void cliLoadtestPrintsTheSummary() {
+        if (!cliHasLoadtest())
+            QSKIP("no semscope-cli with a loadtest command (SEMSCOPE_CLI, set by ctest)");
+        const auto [code, out] =
+            cli({QStringLiteral("loadtest"), QStringLiteral("lt-cli"), QStringLiteral("--kind"),
+                 QStringLiteral("leased"), QStringLiteral("--limit"), QStringLiteral("5"),
+                 QStringLiteral("--clients"), QStringLiteral("20"), QStringLiteral("--hold"),
+                 QStringLiteral("uniform:0..2ms"), QStringLiteral("--duration"), QStringLiteral("1s"),
+                 QStringLiteral("--json")});
+        QCOMPARE(code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(out).object();
+        for (const char *key :
+             {"pairs_per_s", "acquire_p50_ms", "acquire_p99_ms", "attempts_per_grant", "jain_fairness",
+              "over_admissions", "max_concurrent_holders", "token_violations"})
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+        QVERIFY(o.value(QStringLiteral("pairs_per_s")).toDouble() > 0);
+        QCOMPARE(o.value(QStringLiteral("over_admissions")).toInteger(), 0);
+        QVERIFY(o.value(QStringLiteral("max_concurrent_holders")).toInteger() <= 5);
+    }
+
+    void cliScenarioRunsBothSides() {
+        if (!cliHasLoadtest())
+            QSKIP("no semscope-cli with a loadtest command (SEMSCOPE_CLI, set by ctest)");
+        const auto [code, out] =
+            cli({QStringLiteral("loadtest"), QStringLiteral("lt-cli-scenario"), QStringLiteral("--scenario"),
+                 QStringLiteral("set-del-lock"), QStringLiteral("--clients"), QStringLiteral("30"),
+                 QStringLiteral("--hold"), QStringLiteral("uniform:1ms..3ms"), QStringLiteral("--duration"),
+                 QStringLiteral("2s"), QStringLiteral("--json")});
+        QCOMPARE(code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(out).object();
+        QCOMPARE(o.value(QStringLiteral("scenario")).toString(), QStringLiteral("set-del-lock"));
+        QVERIFY(!o.value(QStringLiteral("explanation")).toString().isEmpty());
+        const QJsonObject unsafe = o.value(QStringLiteral("unsafe")).toObject();
+        const QJsonObject atomic = o.value(QStringLiteral("atomic")).toObject();
+        QVERIFY(unsafe.value(QStringLiteral("over_admissions")).toInteger() > 0);
+        QCOMPARE(atomic.value(QStringLiteral("over_admissions")).toInteger(), 0);
+        QVERIFY(atomic.value(QStringLiteral("grants")).toInteger() > 0);
+    }
+
+    void cliRejectsBadInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no kind") << QStringList{"loadtest", "x"};
+        QTest::newRow("bad distribution")
+            << QStringList{"loadtest", "x", "--kind", "leased", "--hold", "normal:5ms"};
+        QTest::newRow("unknown scenario") << QStringList{"loadtest", "x", "--scenario", "nope"};
+        QTest::newRow("lock with limit 3") << QStringList{"loadtest", "x", "--kind", "lock", "--limit", "3"};
+        QTest::newRow("crash rate above 1")
+            << QStringList{"loadtest", "x", "--kind", "leased", "--crash-rate", "2"};
+        QTest::newRow("read-only kind") << QStringList{"loadtest", "x", "--kind", "redisson-lock"};
+        QTest::newRow("both duration and ops")
+            << QStringList{"loadtest", "x", "--kind", "leased", "--duration", "1s", "--ops", "5"};
+    }
+    void cliRejectsBadInput() {
+        if (!cliHasLoadtest())
+            QSKIP("no semscope-cli with a loadtest command (SEMSCOPE_CLI, set by ctest)");
+        QFETCH(QStringList, args);
+        QCOMPARE(cli(args).first, 2);
     }
 
     void scenarioRegistryIsComplete() {
