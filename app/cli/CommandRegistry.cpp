@@ -8,6 +8,7 @@ std::unique_ptr<CliCommand> makeInfoCommand();
 std::unique_ptr<CliCommand> makeSessionsCommand();
 std::unique_ptr<CliCommand> makeInvalidateCommand();
 std::unique_ptr<CliCommand> makeSandboxCommand();
+std::unique_ptr<CliCommand> makeLoadtestCommand();
 std::unique_ptr<CliCommand> makeListCommand();
 std::unique_ptr<CliCommand> makeShowCommand();
 std::unique_ptr<CliCommand> makeAcquireCommand();
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<CliCommand>> allCommands()
     commands.push_back(makeSessionsCommand());
     commands.push_back(makeInvalidateCommand());
     commands.push_back(makeSandboxCommand());
+    commands.push_back(makeLoadtestCommand());
     commands.push_back(makeListCommand());
     commands.push_back(makeShowCommand());
     commands.push_back(makeAcquireCommand());

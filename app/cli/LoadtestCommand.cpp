@@ -1,0 +1,417 @@
+#include "CliCommand.h"
+#include "CliContext.h"
+#include "SemaphoreCommand.h"
+#include "StoreFactory.h"
+#include "core/Duration.h"
+#include "core/Kind.h"
+#include "core/loadtest/LoadTestEngine.h"
+#include "redis/RedisSemaphoreStore.h"
+#include "redis/training/TrainingScenarios.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTextStream>
+#include <memory>
+
+namespace semscope::cli {
+
+namespace {
+
+using core::LoadTestConfig;
+using core::LoadTestEngine;
+using core::LoadTestProgress;
+using core::LoadTestReport;
+
+// `loadtest NAME`: drives the semaphore with virtual clients through the same store the other
+// commands use, and reports throughput, latency, fairness and safety. With --scenario it runs a
+// seed's unsafe design and its atomic counterpart side by side on two scratch semaphores
+// (NAME-unsafe and NAME-atomic, reset before the run).
+class LoadtestCommand : public CliCommand {
+public:
+    QString name() const override { return QStringLiteral("loadtest"); }
+    QString summary() const override {
+        return QStringLiteral(
+            "Load-test a semaphore (throughput, latency, fairness, safety); --scenario runs a "
+            "training scenario beside its atomic counterpart.");
+    }
+    QString usage() const override {
+        return QStringLiteral(
+            "NAME --kind K --limit L --clients N [--connections C] [--hold DIST] [--think DIST] "
+            "[--ttl DUR] [--duration DUR | --ops N] [--crash-rate R] [--skew DUR] [--scenario S] "
+            "[--csv FILE]");
+    }
+    QList<QCommandLineOption> options() const override {
+        const QString dist = QStringLiteral("DIST");
+        return {
+            kindOption(),
+            limitOption(),
+            ttlOption(),
+            {QStringLiteral("clients"), QStringLiteral("loadtest: virtual clients (default 10)."),
+             QStringLiteral("N")},
+            {QStringLiteral("connections"),
+             QStringLiteral("loadtest: connections the clients share (default min(clients, 4))."),
+             QStringLiteral("C")},
+            {QStringLiteral("threads"),
+             QStringLiteral("loadtest: worker threads (default: one per core, at most C)."),
+             QStringLiteral("T")},
+            {QStringLiteral("hold"),
+             QStringLiteral("loadtest: hold time: fixed:5ms, uniform:1ms..10ms, exp:5ms (default 0)."), dist},
+            {QStringLiteral("think"),
+             QStringLiteral("loadtest: pause between release and next acquire (default 0)."), dist},
+            {QStringLiteral("retry"),
+             QStringLiteral(
+                 "loadtest: pause after a busy reply when not waiting (default uniform:1ms..5ms)."),
+             dist},
+            {QStringLiteral("refresh"),
+             QStringLiteral("loadtest: refresh interval while holding (default ttl/3)."),
+             QStringLiteral("DUR")},
+            {QStringLiteral("wait"), QStringLiteral("Wait up to this long for a slot (default: try once)."),
+             QStringLiteral("DUR")},
+            {QStringLiteral("duration"), QStringLiteral("loadtest: how long to run (default 10s)."),
+             QStringLiteral("DUR")},
+            {QStringLiteral("ops"), QStringLiteral("loadtest: stop after this many acquire/release pairs."),
+             QStringLiteral("N")},
+            {QStringLiteral("crash-rate"),
+             QStringLiteral("loadtest: share of clients (0..1) that crash once while holding."),
+             QStringLiteral("R")},
+            {QStringLiteral("skew"),
+             QStringLiteral(
+                 "loadtest: clients' clocks are off by up to this much (layouts scored by client clock)."),
+             QStringLiteral("DUR")},
+            {QStringLiteral("scenario"),
+             QStringLiteral("loadtest: training scenario: %1.")
+                 .arg(redis::trainingScenarioNames().join(QStringLiteral(", "))),
+             QStringLiteral("S")},
+            {QStringLiteral("race-window"),
+             QStringLiteral("loadtest: pause inside a scenario's unsafe sequence (default: the scenario's)."),
+             QStringLiteral("DUR")},
+            {QStringLiteral("csv"),
+             QStringLiteral("loadtest: write the timeline (one row per 250 ms) to FILE."),
+             QStringLiteral("FILE")},
+        };
+    }
+
+    void start(CliContext &ctx) override {
+        m_ctx = &ctx;
+        if (ctx.args().size() != 1)
+            return ctx.fail(ExitUsage, {}, QStringLiteral("usage: semscope-cli loadtest %1").arg(usage()));
+        if (!parse(ctx))
+            return;
+        QString error;
+        m_probe = openStore(ctx, &error);
+        if (!m_probe)
+            return ctx.fail(ExitUsage, {}, error);
+        auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get());
+        if (!redisStore)
+            return ctx.fail(ExitUsage, m_probe->endpoint(),
+                            QStringLiteral("loadtest needs a Redis store (--redis)"));
+        m_settings = redisStore->connection().settings();
+        m_settings.autoReconnect = false;
+        whenReachable(ctx, *m_probe, [this] { prepare(); });
+    }
+
+private:
+    bool usageError(const QString &message) {
+        m_ctx->fail(ExitUsage, {}, message);
+        return false;
+    }
+
+    std::optional<qint64> intOption(const QString &option, qint64 fallback, qint64 min, qint64 max) {
+        if (!m_ctx->isSet(option))
+            return fallback;
+        bool ok = false;
+        const qint64 v = m_ctx->value(option).toLongLong(&ok);
+        if (!ok || v < min || v > max) {
+            usageError(QStringLiteral("--%1: '%2' is not a whole number between %3 and %4")
+                           .arg(option, m_ctx->value(option))
+                           .arg(min)
+                           .arg(max));
+            return std::nullopt;
+        }
+        return v;
+    }
+
+    std::optional<core::Distribution> distOption(const QString &option, const core::Distribution &fallback) {
+        if (!m_ctx->isSet(option))
+            return fallback;
+        QString error;
+        const auto d = core::Distribution::parse(m_ctx->value(option), &error);
+        if (!d) {
+            usageError(QStringLiteral("--%1: %2").arg(option, error));
+            return std::nullopt;
+        }
+        return d;
+    }
+
+    bool parse(CliContext &ctx) {
+        LoadTestConfig &c = m_config;
+        const QString name = ctx.args().constFirst();
+        if (name.isEmpty())
+            return usageError(QStringLiteral("loadtest: the semaphore name must not be empty"));
+
+        if (ctx.isSet(QStringLiteral("scenario"))) {
+            m_scenario = redis::findTrainingScenario(ctx.value(QStringLiteral("scenario")));
+            if (!m_scenario)
+                return usageError(QStringLiteral("--scenario: unknown scenario '%1'; known: %2")
+                                      .arg(ctx.value(QStringLiteral("scenario")),
+                                           redis::trainingScenarioNames().join(QStringLiteral(", "))));
+        }
+        std::optional<core::Kind> kind;
+        if (ctx.isSet(QStringLiteral("kind"))) {
+            kind = core::kindFromName(ctx.value(QStringLiteral("kind")));
+            if (!kind)
+                return usageError(QStringLiteral("--kind: unknown kind '%1'; known: %2")
+                                      .arg(ctx.value(QStringLiteral("kind")),
+                                           core::allKindNames().join(QStringLiteral(", "))));
+            if (!core::kindIsWritable(*kind) || core::backendOf(*kind) != core::Backend::Redis)
+                return usageError(QStringLiteral("--kind: semscope cannot acquire '%1' semaphores")
+                                      .arg(core::kindName(*kind)));
+        }
+        if (m_scenario) {
+            if (kind && *kind != m_scenario->counterpart)
+                return usageError(QStringLiteral("--scenario %1 runs beside the '%2' kind, not '%3'")
+                                      .arg(m_scenario->name, core::kindName(m_scenario->counterpart),
+                                           core::kindName(*kind)));
+            kind = m_scenario->counterpart;
+        }
+        if (!kind)
+            return usageError(QStringLiteral("loadtest: --kind is required (or --scenario)"));
+        c.ref.kind = *kind;
+        c.ref.name = name;
+
+        const qint64 defaultLimit =
+            m_scenario ? m_scenario->defaultLimit : (*kind == core::Kind::Lock ? 1 : 5);
+        const auto limit = intOption(QStringLiteral("limit"), defaultLimit, 1, 1'000'000);
+        const auto clients = intOption(QStringLiteral("clients"), 10, 1, 100'000);
+        if (!limit || !clients)
+            return false;
+        if (*kind == core::Kind::Lock && *limit != 1)
+            return usageError(QStringLiteral("--limit: a lock has exactly one slot"));
+        c.limit = static_cast<int>(*limit);
+        c.clients = static_cast<int>(*clients);
+        const auto connections =
+            intOption(QStringLiteral("connections"), std::min<qint64>(*clients, 4), 1, 10'000);
+        const auto threads = intOption(QStringLiteral("threads"), 0, 0, 256);
+        const auto ops = intOption(QStringLiteral("ops"), 0, 1, 1'000'000'000);
+        if (!connections || !threads || !ops)
+            return false;
+        c.connections = static_cast<int>(*connections);
+        c.threads = static_cast<int>(*threads);
+        c.ops = *ops;
+
+        const auto hold = distOption(QStringLiteral("hold"), core::Distribution::fixed(0));
+        const auto think = distOption(QStringLiteral("think"), core::Distribution::fixed(0));
+        const auto retry = distOption(QStringLiteral("retry"), c.retry);
+        if (!hold || !think || !retry)
+            return false;
+        c.hold = *hold;
+        c.think = *think;
+        c.retry = *retry;
+
+        const auto ttl = durationOption(ctx, QStringLiteral("ttl"), 10'000);
+        const auto refresh = durationOption(ctx, QStringLiteral("refresh"), 0);
+        const auto wait = durationOption(ctx, QStringLiteral("wait"), 0);
+        const auto duration = durationOption(ctx, QStringLiteral("duration"), 10'000);
+        const auto skew =
+            durationOption(ctx, QStringLiteral("skew"), m_scenario ? m_scenario->defaultSkewMs : 0);
+        const auto window = durationOption(ctx, QStringLiteral("race-window"), -1);
+        if (!ttl || !refresh || !wait || !duration || !skew || !window)
+            return false;
+        if (*ttl <= 0)
+            return usageError(QStringLiteral("--ttl must be positive"));
+        if (ctx.isSet(QStringLiteral("ops")) && ctx.isSet(QStringLiteral("duration")))
+            return usageError(QStringLiteral("give --duration or --ops, not both"));
+        c.ttlMs = *ttl;
+        c.refreshIntervalMs = *refresh;
+        c.waitMs = *wait;
+        c.durationMs = c.ops > 0 ? 0 : *duration;
+        c.skewMs = *skew;
+        m_raceWindowMs = static_cast<int>(std::min<qint64>(*window, 60'000));
+        c.ref.profile.timeoutMs = c.ttlMs;
+
+        if (ctx.isSet(QStringLiteral("crash-rate"))) {
+            bool ok = false;
+            c.crashRate = ctx.value(QStringLiteral("crash-rate")).toDouble(&ok);
+            if (!ok || c.crashRate < 0.0 || c.crashRate > 1.0)
+                return usageError(QStringLiteral("--crash-rate: '%1' is not a share between 0 and 1")
+                                      .arg(ctx.value(QStringLiteral("crash-rate"))));
+        }
+        if (const QString problem = c.validate(); !problem.isEmpty())
+            return usageError(QStringLiteral("loadtest: ") + problem);
+        m_csvPath = ctx.value(QStringLiteral("csv"));
+        return true;
+    }
+
+    // Scenario runs work on scratch semaphores: make sure no leftovers (leaked slots of an earlier
+    // run) decide the outcome.
+    void prepare() {
+        auto *store = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get());
+        if (!m_scenario || !store) {
+            startRuns();
+            return;
+        }
+        const redis::RedisKind *kind = store->kindFor(m_scenario->counterpart);
+        QList<QByteArray> del{"DEL"};
+        for (const QString &suffix : {QStringLiteral("-unsafe"), QStringLiteral("-atomic")})
+            if (kind)
+                del += kind->keysOf(m_config.ref.name + suffix);
+        if (del.size() == 1) {
+            startRuns();
+            return;
+        }
+        store->connection().command(del, [this](const redis::RedisReply &reply) {
+            if (reply.isError())
+                return m_ctx->fail(ExitFailed, m_probe->endpoint(),
+                                   QStringLiteral("resetting the scenario's semaphores: ") +
+                                       reply.errorMessage());
+            startRuns();
+        });
+    }
+
+    void startRuns() {
+        const redis::ConnectionSettings settings = m_settings;
+        if (m_scenario) {
+            LoadTestConfig unsafe = m_config;
+            unsafe.ref.name = m_config.ref.name + QStringLiteral("-unsafe");
+            const QString scenario = m_scenario->name;
+            const int window = m_raceWindowMs;
+            addRun(unsafe, scenario, [settings, scenario, window] {
+                return redis::makeTrainingStore(scenario, settings, window);
+            });
+            LoadTestConfig atomic = m_config;
+            atomic.ref.name = m_config.ref.name + QStringLiteral("-atomic");
+            addRun(atomic, core::kindName(m_config.ref.kind),
+                   [settings]() -> std::unique_ptr<core::SemaphoreStore> {
+                       return std::make_unique<redis::RedisSemaphoreStore>(settings);
+                   });
+        } else {
+            addRun(m_config, core::kindName(m_config.ref.kind),
+                   [settings]() -> std::unique_ptr<core::SemaphoreStore> {
+                       return std::make_unique<redis::RedisSemaphoreStore>(settings);
+                   });
+        }
+        m_live = m_ctx->stderrIsTerminal();
+        for (const auto &run : m_runs)
+            run->start();
+    }
+
+    void addRun(const LoadTestConfig &config, const QString &label, core::StoreFactory factory) {
+        auto engine = std::make_unique<LoadTestEngine>(config, std::move(factory));
+        engine->setLabel(label);
+        LoadTestEngine *e = engine.get();
+        QObject::connect(e, &LoadTestEngine::progress, e,
+                         [this](const LoadTestProgress &) { showProgress(); });
+        QObject::connect(e, &LoadTestEngine::finished, e, [this](const LoadTestReport &) { onFinished(); });
+        m_runs.push_back(std::move(engine));
+    }
+
+    void showProgress() {
+        if (!m_live)
+            return;
+        QString line;
+        for (const auto &run : m_runs) {
+            const auto &timeline = run->report().timeline;
+            if (timeline.isEmpty())
+                continue;
+            const LoadTestProgress &p = timeline.constLast();
+            if (!line.isEmpty())
+                line += QStringLiteral(" | ");
+            line += QStringLiteral("%1 %2s %3 pairs/s p99 %4 ms holders %5/%6 over %7")
+                        .arg(run->report().label)
+                        .arg(p.elapsedMs / 1000.0, 0, 'f', 1)
+                        .arg(p.pairsPerSecond, 0, 'f', 0)
+                        .arg(p.acquireP99Ms, 0, 'f', 2)
+                        .arg(p.holders)
+                        .arg(p.limit)
+                        .arg(p.overAdmissions);
+        }
+        // \r and clear-to-end-of-line: one line that keeps being rewritten.
+        m_ctx->err() << '\r' << line.left(200) << "\x1b[K";
+        m_ctx->err().flush();
+    }
+
+    void onFinished() {
+        for (const auto &run : m_runs)
+            if (!run->isFinished())
+                return;
+        if (m_live) {
+            m_ctx->err() << "\r\x1b[K";
+            m_ctx->err().flush();
+        }
+        QList<LoadTestReport> reports;
+        for (const auto &run : m_runs)
+            reports << run->report();
+
+        if (!m_csvPath.isEmpty()) {
+            QFile file(m_csvPath);
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+                return m_ctx->fail(
+                    ExitFailed, {},
+                    QStringLiteral("--csv: cannot write %1: %2").arg(m_csvPath, file.errorString()));
+            QTextStream out(&file);
+            out << LoadTestReport::csvHeader();
+            for (const LoadTestReport &r : reports)
+                out << r.timelineCsv();
+        }
+
+        if (m_ctx->json()) {
+            if (m_scenario) {
+                m_ctx->printJson(QJsonObject{
+                    {QStringLiteral("scenario"), m_scenario->name},
+                    {QStringLiteral("title"), m_scenario->title},
+                    {QStringLiteral("explanation"), m_scenario->explanation},
+                    {QStringLiteral("unsafe"), reports.value(0).toJson()},
+                    {QStringLiteral("atomic"), reports.value(1).toJson()},
+                });
+            } else {
+                m_ctx->printJson(reports.value(0).toJson());
+            }
+        } else {
+            if (m_scenario) {
+                m_ctx->out() << m_scenario->title << "\n\n" << m_scenario->explanation << "\n\n";
+                m_ctx->out() << "unsafe (" << reports.value(0).config.ref.name << ")\n"
+                             << reports.value(0).summaryText();
+                m_ctx->out() << "atomic (" << reports.value(1).config.ref.name << ")\n"
+                             << reports.value(1).summaryText();
+            } else {
+                m_ctx->out() << reports.value(0).summaryText();
+            }
+        }
+
+        for (const LoadTestReport &r : reports) {
+            if (!r.ok)
+                return m_ctx->fail(ExitFailed, r.endpoint,
+                                   QStringLiteral("load test %1 failed: %2").arg(r.label, r.error));
+        }
+        // A plain run that broke safety fails, so scripts can gate on it; a scenario is expected to
+        // show the unsafe side failing.
+        if (!m_scenario) {
+            const LoadTestReport &r = reports.value(0);
+            if (r.safety.overAdmissions > 0 || r.safety.tokenViolations > 0)
+                return m_ctx->fail(ExitFailed, r.endpoint,
+                                   QStringLiteral("%1 over-admissions, %2 token violations")
+                                       .arg(r.safety.overAdmissions)
+                                       .arg(r.safety.tokenViolations));
+        }
+        m_ctx->finish(ExitOk);
+    }
+
+    CliContext *m_ctx = nullptr;
+    LoadTestConfig m_config;
+    const redis::TrainingScenario *m_scenario = nullptr;
+    int m_raceWindowMs = -1;
+    QString m_csvPath;
+    bool m_live = false;
+    std::unique_ptr<core::SemaphoreStore> m_probe;
+    redis::ConnectionSettings m_settings;
+    std::vector<std::unique_ptr<LoadTestEngine>> m_runs;
+};
+
+} // namespace
+
+std::unique_ptr<CliCommand> makeLoadtestCommand() {
+    return std::make_unique<LoadtestCommand>();
+}
+
+} // namespace semscope::cli
