@@ -86,7 +86,7 @@ SocketTransport::SocketTransport(const ConnectionSettings &settings, QObject *pa
         connect(m_ssl, &QSslSocket::encrypted, this, [this]() {
             if (m_active && !m_ready) {
                 m_ready = true;
-                m_tcp->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+                tuneTcp();
                 Q_EMIT ready();
             }
         });
@@ -103,7 +103,7 @@ SocketTransport::SocketTransport(const ConnectionSettings &settings, QObject *pa
         connect(m_tcp, &QTcpSocket::connected, this, [this]() {
             if (m_active && !m_ready) {
                 m_ready = true;
-                m_tcp->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+                tuneTcp();
                 Q_EMIT ready();
             }
         });
@@ -202,6 +202,13 @@ bool SocketTransport::configureTls(QString *error) {
     config.setPeerVerifyMode(m_settings.tlsInsecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
     m_ssl->setSslConfiguration(config);
     return true;
+}
+
+void SocketTransport::tuneTcp() {
+    // Small commands go out at once (pipelining batches them anyway), and keep-alive lets an idle
+    // subscriber notice a peer that vanished without closing.
+    m_tcp->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    m_tcp->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
 }
 
 void SocketTransport::abort() {

@@ -46,6 +46,7 @@ private:
     bool configureTls(QString *error);
     void onSocketError();
     void onDisconnected();
+    void tuneTcp();
 
     ConnectionSettings m_settings;
     QTcpSocket *m_tcp = nullptr; // also the QSslSocket for TLS
