@@ -172,7 +172,10 @@ QString LoadTestReport::summaryText() const {
       << " token violations\n";
     if (recovery.crashes > 0) {
         s << "  crashes: " << recovery.crashes << ", slots back: " << recovery.recovered << " (slowest "
-          << ms(recovery.maxRecoveryNs) << " ms), leaked: " << recovery.leakedHolders.size() << "\n";
+          << ms(recovery.maxRecoveryNs) << " ms), never seen back: " << recovery.leakedHolders.size() << "\n";
+        if (!recovery.leakedHolders.isEmpty() && safety.maxConcurrentHolders < config.limit)
+            s << "  (a freed slot only shows once every slot is busy again; this run never filled them "
+                 "all)\n";
     }
     if (!safety.episodes.isEmpty()) {
         const OverAdmission &e = safety.episodes.first();
