@@ -179,6 +179,47 @@ QVariant HolderTableModel::sortValue(const Row &row, int column) const {
     }
 }
 
+std::optional<qint64> HolderTableModel::numericSortKey(int row, int column) const {
+    if (row < 0 || row >= m_rows.size())
+        return std::nullopt;
+    const Holder &h = m_rows.at(row).holder;
+    constexpr qint64 kNone = std::numeric_limits<qint64>::max();
+    switch (column) {
+    case RankColumn:
+        return h.rank.value_or(kNone);
+    case SlotColumn:
+        return h.slot.value_or(kNone);
+    case TokenColumn:
+        return h.token.value_or(kNone);
+    case AcquiredColumn:
+        return h.acquiredAtMs.value_or(kNone);
+    case AgeColumn:
+        return ageMs(h);
+    case TtlColumn:
+        return h.expiresAtMs.value_or(kNone);
+    case StateColumn:
+        return qint64(effectiveState(h));
+    default:
+        return std::nullopt;
+    }
+}
+
+HolderSortProxy::HolderSortProxy(QObject *parent)
+    : QSortFilterProxyModel(parent) {
+    setSortRole(HolderTableModel::SortRole);
+    setDynamicSortFilter(true);
+}
+
+bool HolderSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const {
+    if (const auto *m = qobject_cast<const HolderTableModel *>(sourceModel())) {
+        const auto a = m->numericSortKey(left.row(), left.column());
+        const auto b = m->numericSortKey(right.row(), right.column());
+        if (a && b)
+            return *a < *b;
+    }
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 QVariant HolderTableModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
@@ -367,10 +408,19 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
         endInsertRows();
     }
 
-    if (!m_rows.isEmpty() && !m_ticker.isActive())
+    if (m_autoTick && !m_rows.isEmpty() && !m_ticker.isActive())
         m_ticker.start();
     // Time moved on for the rows that did not change too.
-    tick();
+    if (m_autoTick)
+        tick();
+}
+
+void HolderTableModel::setAutoTick(bool on) {
+    m_autoTick = on;
+    if (!on)
+        m_ticker.stop();
+    else if (!m_rows.isEmpty())
+        m_ticker.start();
 }
 
 void HolderTableModel::clear() {

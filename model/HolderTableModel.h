@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QSortFilterProxyModel>
 #include <QTimer>
 
 namespace semscope::model {
@@ -60,7 +61,15 @@ public:
     // does this every `intervalMs` while running.
     void tick();
     void setTickInterval(int intervalMs);
+    // Off: the model never emits for the passing of time; the view repaints its visible rows on
+    // its own timer instead (data() reads the clock). With 10,000 rows a dataChanged for every row
+    // each tick costs more than a frame, a viewport repaint only touches the ~30 rows on screen.
+    void setAutoTick(bool on);
     bool hasConsulColumns() const { return m_consul; }
+
+    // Numeric sort key of a cell for the numeric columns (rank, slot, token, times, state), without
+    // going through QVariant: sorting 10,000 rows makes ~130,000 comparisons per refresh.
+    std::optional<qint64> numericSortKey(int row, int column) const;
 
     static QString ttlBand(std::optional<qint64> ttlMs);
     // Reads a Consul detail by any of its spellings ("sessionName", "SessionName", "session_name").
@@ -81,8 +90,19 @@ private:
     QHash<QByteArray, int> m_index;
     QTimer m_ticker;
     bool m_consul = false;
+    bool m_autoTick = true;
 };
 
 bool sameHolder(const core::Holder &a, const core::Holder &b);
+
+// Sorts the holder table through HolderTableModel::numericSortKey (text columns by their text).
+class HolderSortProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit HolderSortProxy(QObject *parent = nullptr);
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
+};
 
 } // namespace semscope::model

@@ -35,14 +35,14 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     , m_profiles(profiles) {
     setObjectName(QStringLiteral("semaphorePage"));
     m_proxy.setSourceModel(&m_holders);
-    m_proxy.setSortRole(HolderTableModel::SortRole);
-    m_proxy.setDynamicSortFilter(true);
+    m_holders.setAutoTick(false); // the age timer below repaints the visible rows instead
     m_timer.setInterval(1000);
     connect(&m_timer, &QTimer::timeout, this, &SemaphorePage::requestSnapshot);
     m_ageTimer.setInterval(500);
     connect(&m_ageTimer, &QTimer::timeout, this, [this] {
         updateAge();
         updateCard();
+        m_view->viewport()->update(); // TTLs and ages count down on screen
         // A watched semaphore only reports changes; the charts still want one point a second.
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         if (m_watching && m_lastReadLocalMs > 0 && !m_history.samples().isEmpty() &&
@@ -410,6 +410,7 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
     updateActions();
     updateCard();
     updateAge();
+    m_view->viewport()->update();
     if (m_session && m_session->list.rowOf(snapshot.ref) >= 0)
         m_session->list.updateSnapshot(snapshot);
     Q_EMIT snapshotApplied(snapshot);

@@ -107,7 +107,7 @@ private:
 
     core::Snapshot m_lastSnapshot;
     model::HolderTableModel m_holders;
-    QSortFilterProxyModel m_proxy;
+    model::HolderSortProxy m_proxy;
     model::HistorySeries m_history;
     QTimer m_timer;
     QTimer m_ageTimer;
