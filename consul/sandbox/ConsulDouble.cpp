@@ -3,6 +3,9 @@
 #include "consul/RawJson.h"
 
 #include <QRandomGenerator>
+#if QT_CONFIG(ssl)
+#include <QSslServer>
+#endif
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -92,6 +95,23 @@ bool ConsulDouble::listen(const QHostAddress &address, quint16 port) {
     return m_server->listen(address, port);
 }
 
+bool ConsulDouble::listenTls(const QSslConfiguration &tls, const QHostAddress &address, quint16 port) {
+#if QT_CONFIG(ssl)
+    auto *server = new QSslServer(this);
+    server->setSslConfiguration(tls);
+    delete m_server;
+    m_server = server;
+    m_tls = true;
+    connect(m_server, &QTcpServer::pendingConnectionAvailable, this, &ConsulDouble::onNewConnection);
+    return m_server->listen(address, port);
+#else
+    Q_UNUSED(tls);
+    Q_UNUSED(address);
+    Q_UNUSED(port);
+    return false;
+#endif
+}
+
 void ConsulDouble::close() {
     m_server->close();
     for (const auto &p : std::as_const(m_parked))
@@ -108,7 +128,7 @@ void ConsulDouble::close() {
 
 QUrl ConsulDouble::url() const {
     QUrl u;
-    u.setScheme(QStringLiteral("http"));
+    u.setScheme(m_tls ? QStringLiteral("https") : QStringLiteral("http"));
     QHostAddress a = m_server->serverAddress();
     if (a == QHostAddress::Any || a == QHostAddress::AnyIPv4)
         a = QHostAddress::LocalHost;

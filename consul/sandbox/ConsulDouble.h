@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 
+class QSslConfiguration;
 class QTcpServer;
 class QTcpSocket;
 class QTimer;
@@ -29,6 +30,9 @@ public:
     ~ConsulDouble() override;
 
     bool listen(const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0);
+    // Serves HTTPS with `tls` (certificate and key) instead, like an agent with `ports.https`.
+    bool listenTls(const QSslConfiguration &tls, const QHostAddress &address = QHostAddress::LocalHost,
+                   quint16 port = 0);
     void close();
     QUrl url() const;
     quint16 port() const;
@@ -118,6 +122,7 @@ private:
 
     DoubleState m_state;
     QTcpServer *m_server = nullptr;
+    bool m_tls = false;
     QTimer *m_sessionTimer = nullptr;
     QString m_datacenter = QStringLiteral("dc1");
     QString m_aclToken;

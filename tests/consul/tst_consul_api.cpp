@@ -3,7 +3,14 @@
 #include "ConsulApiSteps.h"
 #include "ConsulTestTarget.h"
 
+#include "TlsMaterial.h"
+
+#include <QFile>
 #include <QRegularExpression>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace semscope::consul;
@@ -157,6 +164,38 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(r.meta.index, index);
         QCOMPARE(m_target.fake->blockingTimeouts(), qint64(1));
+    }
+
+    void httpsWithACaFile() {
+        QTemporaryDir dir;
+        semscope::test::TlsMaterial pki;
+        QString error;
+        QVERIFY2(pki.generate(dir.path(), &error), qPrintable(error));
+        QFile certFile(pki.serverCertFile());
+        QFile keyFile(pki.serverKeyFile());
+        QVERIFY(certFile.open(QIODevice::ReadOnly) && keyFile.open(QIODevice::ReadOnly));
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setLocalCertificate(QSslCertificate(certFile.readAll(), QSsl::Pem));
+        tls.setPrivateKey(QSslKey(keyFile.readAll(), QSsl::Ec, QSsl::Pem)); // TlsMaterial makes EC keys
+        ConsulDouble fake;
+        QVERIFY(fake.listenTls(tls));
+        QCOMPARE(fake.url().scheme(), QStringLiteral("https"));
+
+        ConsulConfig trusted;
+        trusted.address = fake.url();
+        trusted.caFile = pki.caFile();
+        ConsulClient client(trusted);
+        const HttpResult put = syncRequest(client, "PUT", QStringLiteral("/v1/kv/tls/k"), "v");
+        QVERIFY2(put.ok(), qPrintable(put.error));
+        QCOMPARE(put.body, QByteArray("true"));
+        QCOMPARE(syncRequest(client, "GET", QStringLiteral("/v1/kv/tls/k?raw"), {}).body, QByteArray("v"));
+
+        ConsulConfig untrusted;
+        untrusted.address = fake.url();
+        ConsulClient stranger(untrusted);
+        const HttpResult refused = syncRequest(stranger, "GET", QStringLiteral("/v1/kv/tls/k?raw"), {});
+        QCOMPARE(refused.status, 0);
+        QVERIFY2(!refused.error.isEmpty(), "an unknown CA must not be accepted");
     }
 
     void aclTokenIsRequiredWhenAclsAreOn() {
