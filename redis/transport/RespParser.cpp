@@ -4,49 +4,87 @@ extern "C" { // sds.h has no C++ guard; it must come before hiredis.h, which inc
 #include <hiredis/sds.h>
 }
 #include <hiredis/hiredis.h>
+#include <memory>
 
 namespace semscope::redis {
 
 namespace {
 
-RedisReply convert(const redisReply *r) {
-    RedisReply out;
-    switch (r->type) {
-    case REDIS_REPLY_STRING:
-        out.type = RedisReply::Type::String;
-        out.str = QByteArray(r->str, qsizetype(r->len));
+// hiredis builds replies through these functions, so they become RedisReply values in place:
+// no intermediate redisReply tree to copy and free (a million-element reply would otherwise be
+// made twice). The root is allocated here and handed out by next(); every other value lives
+// inside its parent's pre-sized `elements`, so pointers to it stay valid while hiredis fills it.
+// They are called from C: nothing may throw through them, a nullptr tells hiredis "out of memory".
+
+void *place(const redisReadTask *task, RedisReply &&value) noexcept {
+    try {
+        if (task->parent) {
+            auto *parent = static_cast<RedisReply *>(task->parent->obj);
+            RedisReply &slot = parent->elements[task->idx];
+            slot = std::move(value);
+            return &slot;
+        }
+        return new RedisReply(std::move(value));
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void *createString(const redisReadTask *task, char *str, size_t len) {
+    RedisReply r;
+    switch (task->type) {
+    case REDIS_REPLY_ERROR:
+        r.type = RedisReply::Type::Error;
         break;
     case REDIS_REPLY_STATUS:
-        out.type = RedisReply::Type::Status;
-        out.str = QByteArray(r->str, qsizetype(r->len));
+        r.type = RedisReply::Type::Status;
         break;
-    case REDIS_REPLY_ERROR:
-        out.type = RedisReply::Type::Error;
-        out.str = QByteArray(r->str, qsizetype(r->len));
-        break;
-    case REDIS_REPLY_INTEGER:
-        out.type = RedisReply::Type::Integer;
-        out.integer = r->integer;
-        break;
-    case REDIS_REPLY_ARRAY:
-        out.type = RedisReply::Type::Array;
-        out.elements.reserve(qsizetype(r->elements));
-        // hiredis limits nesting to 7 levels, so this recursion is shallow.
-        for (size_t i = 0; i < r->elements; ++i)
-            out.elements.append(convert(r->element[i]));
-        break;
-    case REDIS_REPLY_NIL:
     default:
-        out.type = RedisReply::Type::Nil;
+        r.type = RedisReply::Type::String;
         break;
     }
-    return out;
+    try {
+        r.str = QByteArray(str, qsizetype(len));
+    } catch (...) {
+        return nullptr;
+    }
+    return place(task, std::move(r));
+}
+
+void *createArray(const redisReadTask *task, int elements) {
+    RedisReply r;
+    r.type = RedisReply::Type::Array;
+    try {
+        r.elements.resize(qMax(0, elements));
+    } catch (...) {
+        return nullptr;
+    }
+    return place(task, std::move(r));
+}
+
+void *createInteger(const redisReadTask *task, long long value) {
+    return place(task, RedisReply::integerReply(qint64(value)));
+}
+
+void *createNil(const redisReadTask *task) {
+    return place(task, RedisReply::nil());
+}
+
+// hiredis frees only the root (on errors and when the reader goes); it owns all the rest.
+void freeObject(void *reply) {
+    delete static_cast<RedisReply *>(reply);
+}
+
+redisReplyObjectFunctions kReplyFunctions = {createString, createArray, createInteger, createNil, freeObject};
+
+redisReader *createReader() {
+    return redisReaderCreateWithFunctions(&kReplyFunctions);
 }
 
 } // namespace
 
 RespParser::RespParser()
-    : m_reader(redisReaderCreate()) {}
+    : m_reader(createReader()) {}
 
 RespParser::~RespParser() {
     if (m_reader)
@@ -82,10 +120,8 @@ std::optional<RedisReply> RespParser::next() {
             return std::nullopt;
         }
         if (raw) {
-            auto *reply = static_cast<redisReply *>(raw);
-            RedisReply converted = convert(reply);
-            freeReplyObject(reply);
-            return converted;
+            std::unique_ptr<RedisReply> reply(static_cast<RedisReply *>(raw));
+            return std::move(*reply);
         }
         if (m_inputPos >= m_input.size()) {
             m_input.clear();
@@ -121,7 +157,7 @@ bool RespParser::reserveForLargeReply(qsizetype incoming) {
 void RespParser::reset() {
     if (m_reader)
         redisReaderFree(m_reader);
-    m_reader = redisReaderCreate();
+    m_reader = createReader();
     m_input.clear();
     m_inputPos = 0;
     m_error.clear();

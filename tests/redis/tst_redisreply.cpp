@@ -65,6 +65,7 @@ private Q_SLOTS:
     void cutOffRepliesWaitForTheRest();
     void manySmallRepliesInOneFeedKeepOrder();
     void garbageIsAProtocolErrorAndResetRecovers();
+    void halfBuiltRepliesAreDropped();
     void bulkString64MiB();
     void array1MillionElements();
     void encoderIsBinarySafe();
@@ -198,6 +199,26 @@ void TestRedisReply::garbageIsAProtocolErrorAndResetRecovers() {
     QVERIFY(!parser.hasError());
     parser.feed("+OK\r\n");
     QCOMPARE(parser.next()->str, QByteArray("OK"));
+}
+
+void TestRedisReply::halfBuiltRepliesAreDropped() {
+    // A connection that drops mid-reply resets (or destroys) its parser with part of a nested
+    // array built; the sanitizer run checks that nothing of it leaks.
+    {
+        RespParser parser;
+        parser.feed("*3\r\n*2\r\n$3\r\nabc\r\n:7\r\n*1\r\n");
+        QVERIFY(!parser.next().has_value());
+        parser.reset();
+        QCOMPARE(parser.bufferedBytes(), 0);
+        parser.feed("*1\r\n:1\r\n");
+        QCOMPARE(parser.next()->elements.at(0).integer, 1);
+        parser.feed("*2\r\n$5\r\nhello\r\n");
+        QVERIFY(!parser.next().has_value());
+    } // destroyed with a half-built array inside
+    RespParser broken;
+    broken.feed("*2\r\n:1\r\n?what\r\n");
+    QVERIFY(!broken.next().has_value());
+    QVERIFY(broken.hasError());
 }
 
 void TestRedisReply::bulkString64MiB() {
