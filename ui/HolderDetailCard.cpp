@@ -17,7 +17,7 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     : QFrame(parent) {
     setObjectName(QStringLiteral("holderCard"));
     setFrameShape(QFrame::StyledPanel);
-    setMinimumWidth(300);
+    setMinimumWidth(250);
     auto *layout = new QVBoxLayout(this);
     m_title = new QLabel(this);
     m_title->setWordWrap(true);

@@ -149,14 +149,14 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::RankColumn, 56);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::HolderColumn, 210);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::SlotColumn, 56);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::TokenColumn, 70);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::AcquiredColumn, 80);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::AgeColumn, 80);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::TtlColumn, 110);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::StateColumn, 90);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::RankColumn, 44);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::HolderColumn, 175);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::SlotColumn, 48);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::TokenColumn, 56);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::AcquiredColumn, 70);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::AgeColumn, 64);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::TtlColumn, 112);
+    m_view->horizontalHeader()->resizeSection(HolderTableModel::StateColumn, 80);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setWordWrap(false);
     connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);
@@ -180,7 +180,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
     vertical->setSizes({420, 300});
-    tableAndCard->setSizes({640, 300});
+    tableAndCard->setSizes({700, 260});
     layout->addWidget(vertical, 1);
 
     connect(m_interval, &QSpinBox::valueChanged, this, [this](int s) { setIntervalMs(s * 1000); });
@@ -470,7 +470,8 @@ void SemaphorePage::updateColumns(const Snapshot &s) {
     m_view->setColumnHidden(HolderTableModel::SlotColumn, !slot && s.ref.kind != Kind::Slots);
     m_view->setColumnHidden(HolderTableModel::TokenColumn, !token && !empty);
     m_view->setColumnHidden(HolderTableModel::AcquiredColumn, !acquired);
-    m_view->setColumnHidden(HolderTableModel::TtlColumn, !ttl && s.ref.kind == Kind::Slots);
+    // Consul holders live as long as their session: its TTL is in the Session column and the card.
+    m_view->setColumnHidden(HolderTableModel::TtlColumn, !ttl && (s.ref.kind == Kind::Slots || consul));
     for (int c : {HolderTableModel::SessionColumn, HolderTableModel::NodeColumn,
                   HolderTableModel::BehaviorColumn, HolderTableModel::HealthColumn})
         m_view->setColumnHidden(c, !consul);

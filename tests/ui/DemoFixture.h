@@ -48,7 +48,7 @@ public:
         services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
         services.settingsFile = dir.path() + QStringLiteral("/window.ini");
         window = std::make_unique<ui::MainWindow>(services);
-        window->resize(1500, 900);
+        window->resize(1600, 940);
         return true;
     }
 
