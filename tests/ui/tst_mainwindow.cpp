@@ -88,13 +88,14 @@ void TestMainWindow::filtersToStaleOnly() {
     QTableView *view = m_demo->window->semaphoreView();
     QVERIFY(view->model()->rowCount() < all);
     QVERIFY(view->model()->rowCount() >= 1);
+    // Shown exactly when a semaphore has holders needing attention (leases run out while the test
+    // runs, so this is checked against the model, not a fixed list).
     bool sawReports = false;
-    for (int r = 0; r < view->model()->rowCount(); ++r) {
-        const QModelIndex idx = view->model()->index(r, SemaphoreListModel::NameColumn);
-        QVERIFY2(idx.data(SemaphoreListModel::StaleCountRole).toLongLong() > 0,
-                 qPrintable(idx.data().toString()));
-        QVERIFY(idx.data().toString() != QLatin1String("demo:jobs"));
-        sawReports = sawReports || idx.data().toString() == QLatin1String("demo:reports");
+    for (int r = 0; r < m_redis->list.rowCount(); ++r) {
+        const QModelIndex source = m_redis->list.index(r, SemaphoreListModel::NameColumn);
+        const bool stale = source.data(SemaphoreListModel::StaleCountRole).toLongLong() > 0;
+        QCOMPARE(m_redis->proxy.mapFromSource(source).isValid(), stale);
+        sawReports = sawReports || (stale && source.data().toString() == QLatin1String("demo:reports"));
     }
     QVERIFY(sawReports);
 
