@@ -6,6 +6,7 @@
 #include "kinds/WaitQueueKind.h"
 
 #include <QDeadlineTimer>
+#include <QRandomGenerator>
 #include <QTimer>
 #include <algorithm>
 #include <climits>
@@ -32,6 +33,11 @@ struct RedisSemaphoreStore::Waiter {
     QDeadlineTimer deadline;
     QTimer *retryTimer = nullptr;
     QTimer *cancelTimer = nullptr;
+    QByteArray rawHolder;
+    qint64 ticket = -1; // its queue entry, once a busy reply said which
+    // Hand-offs that arrived while an attempt was on the wire and the ticket they name was not
+    // known yet: the attempt's reply says whether they are this waiter's.
+    QList<WaitQueueKind::HandOff> early;
     bool started = false;     // made its first attempt
     bool inFlight = false;    // an attempt is on the wire
     bool wakePending = false; // woken while an attempt was on the wire: retry once it answers busy
@@ -40,12 +46,14 @@ struct RedisSemaphoreStore::Waiter {
     AcquireResult lastBusy;
 };
 
-// Waiters of one release channel, in arrival order (which is the order of their first attempts and
-// so of their places in the Redis queue).
+// Waiters of one notify channel (one semaphore, this store), in arrival order (which is the order of
+// their first attempts and so of their places in the Redis queue).
 struct RedisSemaphoreStore::Channel {
     bool subscribing = false;
     bool subscribed = false;
+    WaitQueueKind *queue = nullptr; // reads its messages
     QList<quint64> waiters;
+    QHash<QByteArray, quint64> byHolder; // raw holder id -> waiter
 };
 
 RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings, QObject *parent)
@@ -55,7 +63,8 @@ RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
                                          std::vector<std::unique_ptr<RedisKind>> kinds, QObject *parent)
     : core::SemaphoreStore(parent)
     , m_conn(std::make_unique<RedisConnection>(std::move(settings)))
-    , m_kinds(std::move(kinds)) {
+    , m_kinds(std::move(kinds))
+    , m_notifyTag(QByteArray::number(QRandomGenerator::global()->generate64(), 36)) {
     connect(m_conn.get(), &RedisConnection::connected, this,
             [this] { Q_EMIT connectionStateChanged(QStringLiteral("connected")); });
     connect(m_conn.get(), &RedisConnection::connectionLost, this, [this](const QString &reason) {
@@ -154,10 +163,10 @@ void RedisSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::Acq
     w->cancel = std::move(cancel);
     w->done = std::move(done);
     w->deadline = QDeadlineTimer(req.waitMs);
+    w->rawHolder = req.holder.toUtf8();
     w->queue = dynamic_cast<WaitQueueKind *>(kind);
-    w->channel = kind->releaseChannel(ref.name);
-    if (w->channel.isEmpty())
-        w->queue = nullptr;
+    if (w->queue)
+        w->channel = w->queue->notifyChannel(ref.name, m_notifyTag);
     startWaiting(std::move(w));
 }
 
@@ -187,7 +196,9 @@ void RedisSemaphoreStore::startWaiting(std::unique_ptr<Waiter> waiter) {
     std::shared_ptr<Channel> &ch = m_channels[w.channel];
     if (!ch)
         ch = std::make_shared<Channel>();
+    ch->queue = w.queue;
     ch->waiters << id;
+    ch->byHolder.insert(w.rawHolder, id);
     if (ch->subscribed) {
         attempt(id);
         return;
@@ -212,7 +223,8 @@ void RedisSemaphoreStore::onSubscribed(const QByteArray &channel) {
         return;
     ch->subscribed = true;
     // First confirmation: the queued waiters make their first attempts, in arrival order. A later
-    // confirmation follows a reconnect, when release messages may have been missed: everyone retries.
+    // confirmation follows a reconnect, when hand-offs may have been missed: everyone retries, and an
+    // attempt picks up a slot handed to it meanwhile.
     const QList<quint64> ids = ch->waiters;
     for (quint64 id : ids)
         attempt(id);
@@ -224,16 +236,37 @@ void RedisSemaphoreStore::onReleaseMessage(const QByteArray &channel, const QByt
     const std::shared_ptr<Channel> ch = m_channels.value(channel);
     if (!ch)
         return;
-    const QList<QByteArray> named = message.split('\n');
-    const QList<quint64> ids = ch->waiters;
-    for (quint64 id : ids) {
-        auto it = m_waiters.find(id);
-        if (it == m_waiters.end() || !it->second->started)
-            continue;
-        const QByteArray raw = it->second->request.holder.toUtf8();
-        if (message.isEmpty() || named.contains(raw))
-            attempt(id);
+    const std::optional<WaitQueueKind::HandOff> handOff =
+        ch->queue ? ch->queue->parseHandOff(message) : std::nullopt;
+    if (!handOff)
+        return;
+    const auto id = ch->byHolder.constFind(handOff->holder);
+    if (id == ch->byHolder.cend())
+        return; // a hand-off to a waiter that is gone: its leave gives the slot back
+    const auto it = m_waiters.find(*id);
+    if (it == m_waiters.end() || !it->second->started)
+        return;
+    Waiter *w = it->second.get();
+    if (handOff->ticket == w->ticket) {
+        finishWaiter(w->id, grantFromHandOff(*w, *handOff), false);
+        return;
     }
+    // The ticket is not known yet (first attempt on the wire) or is about to change (a retry after the
+    // waiter lease ran out queues it anew): its reply decides. Anything else is a stale hand-off to an
+    // earlier acquisition of the same holder id, which gave that slot back when it left.
+    if (w->inFlight)
+        w->early << *handOff;
+}
+
+AcquireResult RedisSemaphoreStore::grantFromHandOff(const Waiter &w, const WaitQueueKind::HandOff &h) const {
+    AcquireResult r;
+    r.status = AcquireResult::Status::Granted;
+    r.grant.ref = w.ref;
+    r.grant.rawHolder = w.rawHolder;
+    r.grant.holder = kinds::printableId(w.rawHolder);
+    r.grant.token = h.token;
+    r.grant.expiresAtMs = h.expiresAtMs;
+    return r;
 }
 
 void RedisSemaphoreStore::attempt(quint64 id) {
@@ -259,18 +292,39 @@ void RedisSemaphoreStore::attempt(quint64 id) {
     core::AcquireRequest req = w.request;
     // Still waiting: a queue layout keeps (or puts) this waiter in its queue.
     req.waitMs = std::max<qint64>(1, w.deadline.remainingTime());
+    if (w.queue) {
+        // The first attempt is the hot path of a contended semaphore and its busy answer is rarely
+        // the last word: the holder list is only asked for on later attempts, one of which ends a
+        // wait that times out.
+        w.queue->attemptQueued(*m_conn, w.ref, req, w.channel, w.attempts > 1,
+                               [this, id](const AcquireResult &r, qint64 ticket) {
+                                   if (!m_shuttingDown)
+                                       onAttemptResult(id, r, ticket);
+                               });
+        return;
+    }
     w.kind->tryAcquire(*m_conn, w.ref, req, [this, id](const AcquireResult &r) {
         if (!m_shuttingDown)
-            onAttemptResult(id, r);
+            onAttemptResult(id, r, -1);
     });
 }
 
-void RedisSemaphoreStore::onAttemptResult(quint64 id, AcquireResult result) {
+void RedisSemaphoreStore::onAttemptResult(quint64 id, AcquireResult result, qint64 ticket) {
     auto it = m_waiters.find(id);
     if (it == m_waiters.end())
         return;
     Waiter &w = *it->second;
     w.inFlight = false;
+    const QList<WaitQueueKind::HandOff> early = std::exchange(w.early, {});
+    if (result.status == AcquireResult::Status::Busy && ticket >= 0) {
+        w.ticket = ticket;
+        for (const WaitQueueKind::HandOff &h : early) {
+            if (h.ticket == ticket) {
+                finishWaiter(id, grantFromHandOff(w, h), false);
+                return;
+            }
+        }
+    }
     if (result.status == AcquireResult::Status::Granted) {
         finishWaiter(id, result, false);
         return;
@@ -326,8 +380,12 @@ void RedisSemaphoreStore::finishWaiter(quint64 id, AcquireResult result, bool le
     w->cancelTimer->stop();
     w->cancelTimer->deleteLater();
     if (w->queue) {
-        if (const std::shared_ptr<Channel> ch = m_channels.value(w->channel))
+        if (const std::shared_ptr<Channel> ch = m_channels.value(w->channel)) {
             ch->waiters.removeOne(id);
+            const auto h = ch->byHolder.constFind(w->rawHolder);
+            if (h != ch->byHolder.cend() && *h == id)
+                ch->byHolder.erase(h);
+        }
         if (leaveQueue && w->started)
             w->queue->leaveQueue(*m_conn, w->ref, w->request.holder.toUtf8(), {});
     }

@@ -3,6 +3,7 @@
 #include "RedisConnection.h"
 #include "RedisKind.h"
 #include "core/SemaphoreStore.h"
+#include "kinds/WaitQueueKind.h"
 
 #include <QHash>
 #include <map>
@@ -11,17 +12,18 @@
 
 namespace semscope::redis {
 
-class WaitQueueKind;
-
 // core::SemaphoreStore over one Redis server. Commands go through one pipelined RedisConnection;
 // waiting acquires of layouts with a release channel use a second connection in pub/sub mode,
 // opened on first need. Every call is dispatched to the RedisKind registered for SemaphoreRef::kind.
 //
 // Waiting (AcquireRequest::waitMs > 0):
-// - layouts with a waiter queue (`leased`): the waiter subscribes to the release channel *before*
-//   its first attempt (so no release can slip by unseen), joins the FIFO queue on that attempt, and
-//   retries only when a release message names it, or at the lease expiry that would make room for
-//   it, or to renew its waiter lease. No polling.
+// - layouts with a waiter queue (`leased`): the waiter subscribes to this store's notify channel for
+//   the semaphore *before* its first attempt (so no hand-off can slip by unseen) and joins the FIFO
+//   queue on that attempt. The release that frees a slot for it grants it in Redis and publishes the
+//   grant on that channel, which completes the acquire: one attempt per grant. It retries only at
+//   the lease expiry that would make room for it (nobody releases a crashed holder's slot), to renew
+//   its waiter lease, or after the subscription was re-established (hand-offs may have been lost; the
+//   retry picks up a slot handed to it). No polling.
 // - other layouts: retries at the earliest lease expiry the layout reports, or with a capped
 //   backoff (25 ms doubling to 1 s) when it reports none.
 // Cancellation is noticed within 100 ms (a local check, no Redis traffic); a waiter that gives up
@@ -64,7 +66,8 @@ private:
     QString noKindMessage(core::Kind kind) const;
     void startWaiting(std::unique_ptr<Waiter> waiter);
     void attempt(quint64 id);
-    void onAttemptResult(quint64 id, core::AcquireResult result);
+    void onAttemptResult(quint64 id, core::AcquireResult result, qint64 ticket);
+    core::AcquireResult grantFromHandOff(const Waiter &w, const WaitQueueKind::HandOff &h) const;
     void wake(quint64 id);
     void onReleaseMessage(const QByteArray &channel, const QByteArray &message);
     void onSubscribed(const QByteArray &channel);
@@ -77,6 +80,7 @@ private:
     std::vector<std::unique_ptr<RedisKind>> m_kinds;
     std::map<quint64, std::unique_ptr<Waiter>> m_waiters;
     QHash<QByteArray, std::shared_ptr<Channel>> m_channels;
+    QByteArray m_notifyTag; // names this store's notify channels
     quint64 m_nextWaiterId = 1;
     bool m_shuttingDown = false;
 };

@@ -14,9 +14,10 @@ using core::ReleaseResult;
 
 namespace {
 
-const QStringList kKeySuffixes{QStringLiteral(":holders"), QStringLiteral(":meta"), QStringLiteral(":owners"),
-                               QStringLiteral(":waiters"), QStringLiteral(":waiter-leases")};
-const QList<QByteArray> kExpectedTypes{"zset", "hash", "hash", "zset", "zset"};
+const QStringList kKeySuffixes{QStringLiteral(":holders"),       QStringLiteral(":meta"),
+                               QStringLiteral(":owners"),        QStringLiteral(":waiters"),
+                               QStringLiteral(":waiter-leases"), QStringLiteral(":waiting")};
+const QList<QByteArray> kExpectedTypes{"zset", "hash", "hash", "zset", "zset", "hash"};
 
 // Write scripts are the shared helpers followed by the operation, so each stays one EVALSHA.
 LuaScript writeScript(const QString &name) {
@@ -224,25 +225,49 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
 
 void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
                             const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
+    // Without a notify channel a waiting caller is queued as one that takes no hand-offs: a release
+    // wakes it on the release channel and it retries.
+    acquireAttempt(conn, ref, request, QByteArray(), kBusyListCap,
+                   [done](const AcquireResult &r, qint64) { done(r); });
+}
+
+void LeasedKind::attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
+                               const core::AcquireRequest &request, const QByteArray &notifyChannel,
+                               bool listHolders, AttemptCallback done) {
+    acquireAttempt(conn, ref, request, notifyChannel, listHolders ? kBusyListCap : 0, std::move(done));
+}
+
+const QByteArray &LeasedKind::clientInfoBytes() {
+    if (m_clientInfo.isEmpty())
+        m_clientInfo = clientInfo().toUtf8();
+    return m_clientInfo;
+}
+
+void LeasedKind::acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
+                                const core::AcquireRequest &request, const QByteArray &notifyChannel,
+                                int listCap, AttemptCallback done) {
     const QByteArray holder = request.holder.toUtf8();
     if (!validHolderId(holder) || request.ttlMs <= 0) {
         AcquireResult r;
         r.error = !validHolderId(holder) ? QStringLiteral("holder id must be non-empty and on one line")
                                          : QStringLiteral("ttl must be positive");
-        done(r);
+        done(r, -1);
         return;
     }
     const qint64 createLimit = ref.profile.limit.value_or(1) >= 1 ? ref.profile.limit.value_or(1) : 1;
     const QList<QByteArray> args{holder,
                                  number(request.ttlMs),
                                  number(createLimit),
-                                 clientInfo().toUtf8(),
+                                 clientInfoBytes(),
                                  request.waitMs > 0 ? QByteArray("1") : QByteArray("0"),
                                  number(kWaiterLeaseMs),
-                                 releaseChannel(ref.name)};
+                                 releaseChannel(ref.name),
+                                 request.waitMs > 0 ? notifyChannel : QByteArray(),
+                                 number(listCap)};
     conn.eval(m_acquire, keysOf(ref.name), args, [ref, holder, done](const RedisReply &reply) {
         AcquireResult r;
         r.attempts = 1;
+        qint64 ticket = -1;
         const QByteArray status = elementAt(reply, 0).str;
         if (reply.isError() || !reply.isArray()) {
             r.error = failureText(QStringLiteral("acquire"), reply);
@@ -259,15 +284,16 @@ void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref
             const qint64 now = integerAt(reply, 1).value_or(0);
             const qint64 wake = integerAt(reply, 2).value_or(-1);
             const qint64 pos = integerAt(reply, 3).value_or(-1);
+            ticket = integerAt(reply, 4).value_or(-1);
             if (wake >= 0)
                 r.retryAfterMs = std::max<qint64>(0, wake - now);
             if (pos >= 0)
                 r.queuePosition = pos;
-            for (int i = 4; i + 2 < reply.elements.size(); i += 3) {
+            for (int i = 5; i + 2 < reply.elements.size(); i += 3) {
                 core::Holder h;
                 h.rawId = reply.elements.at(i).str;
                 h.id = printableId(h.rawId);
-                h.rank = (i - 4) / 3;
+                h.rank = (i - 5) / 3;
                 h.expiresAtMs = reply.elements.at(i + 1).toInteger();
                 applyOwner(h, parseOwner(reply.elements.at(i + 2).str));
                 if (h.expiresAtMs && (!r.earliestExpiryMs || *h.expiresAtMs < *r.earliestExpiryMs))
@@ -282,8 +308,36 @@ void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref
         } else {
             r.error = failureText(QStringLiteral("acquire"), reply);
         }
-        done(r);
+        done(r, ticket);
     });
+}
+
+QByteArray LeasedKind::notifyChannel(const QString &name, const QByteArray &tag) const {
+    return releaseChannel(name) + ':' + tag;
+}
+
+std::optional<WaitQueueKind::HandOff> LeasedKind::parseHandOff(const QByteArray &message) const {
+    // "<ticket> <token> <expiresAt> <holder>"; the holder id may itself contain spaces.
+    HandOff h;
+    qsizetype from = 0;
+    qint64 fields[3] = {0, 0, 0};
+    for (qint64 &field : fields) {
+        const qsizetype space = message.indexOf(' ', from);
+        if (space < 0)
+            return std::nullopt;
+        bool ok = false;
+        field = QByteArrayView(message).sliced(from, space - from).toLongLong(&ok);
+        if (!ok)
+            return std::nullopt;
+        from = space + 1;
+    }
+    h.ticket = fields[0];
+    h.token = fields[1];
+    h.expiresAtMs = fields[2];
+    h.holder = message.mid(from);
+    if (h.holder.isEmpty())
+        return std::nullopt;
+    return h;
 }
 
 void LeasedKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,

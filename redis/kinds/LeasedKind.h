@@ -13,12 +13,19 @@ namespace semscope::redis {
 //   {N}:owners         HASH holder -> "<token>|<acquired ms>|<client info>"
 //   {N}:waiters        ZSET waiter -> arrival ticket: the FIFO queue of waiting acquirers
 //   {N}:waiter-leases  ZSET waiter -> waiter lease expiry (ms): waiters that stop renewing drop out
-//   channel {N}:released   newline-separated ids of the waiters that may take a slot now
+//   {N}:waiting        HASH waiter -> "<ttl ms>|<notify channel>|<client info>" while queued, so a
+//                      release can grant it; "=<token>" once handed a slot it has not picked up yet
+//   channel {N}:released:<tag>   hand-offs to the waiters of one store: "<ticket> <token> <expiresAt>
+//                      <holder>" (see leased_common.lua)
+//   channel {N}:released         newline-separated ids of queued waiters without a record (they take
+//                      no hand-offs) that may take a slot now
 //
 // The semaphore is created by its first acquire with the limit of the caller's profile
 // (SemaphoreRef::profile.limit, 1 when unset); after that the stored limit rules and only setLimit()
 // changes it. Each acquisition takes the next fencing token (HINCRBY fence), so tokens rise strictly
 // in grant order. A newcomer only gets a slot when every queued waiter ahead of it fits as well.
+// Whatever frees a slot while waiters queue (release, force-release, purge, leave, set-limit, an
+// acquire that purged expired leases) grants it to the head of the queue in the same script.
 class LeasedKind : public RedisKind, public WaitQueueKind {
 public:
     LeasedKind();
@@ -46,14 +53,27 @@ public:
                   core::Callback<core::MaintenanceResult> done) override;
 
     qint64 waiterLeaseMs() const override { return kWaiterLeaseMs; }
+    QByteArray notifyChannel(const QString &name, const QByteArray &tag) const override;
+    void attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
+                       const core::AcquireRequest &request, const QByteArray &notifyChannel, bool listHolders,
+                       AttemptCallback done) override;
+    std::optional<HandOff> parseHandOff(const QByteArray &message) const override;
     void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                     std::function<void()> done) override;
 
     static constexpr qint64 kWaiterLeaseMs = 10000;
     // Snapshots list at most this many holders / waiters (the counts are always exact).
     static constexpr int kSnapshotCap = 10000;
+    // A busy reply lists at most this many holders.
+    static constexpr int kBusyListCap = 1000;
 
 private:
+    void acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
+                        const core::AcquireRequest &request, const QByteArray &notifyChannel, int listCap,
+                        AttemptCallback done);
+    const QByteArray &clientInfoBytes();
+
+    QByteArray m_clientInfo; // made once: building it per acquire was a visible share of the CPU
     LuaScript m_snapshot;
     LuaScript m_acquire;
     LuaScript m_refresh;

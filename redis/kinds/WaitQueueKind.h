@@ -4,20 +4,43 @@
 #include "redis/RedisConnection.h"
 
 #include <functional>
+#include <optional>
 
 namespace semscope::redis {
 
-// A layout that keeps waiters in a FIFO queue in Redis and publishes, on its release channel, the
-// ids of the waiters that may now take a slot. RedisSemaphoreStore uses it for waiting acquires:
-// - tryAcquire() with request.waitMs > 0 joins the queue when busy (and renews the waiter's lease);
-// - a message on releaseChannel() is a newline-separated list of waiter ids to wake (an empty
-//   message wakes every waiter);
-// - a waiter that gives up calls leaveQueue().
+// A layout that keeps waiters in a FIFO queue in Redis and hands a freed slot straight to the head
+// of the queue. RedisSemaphoreStore uses it for waiting acquires:
+// - the store subscribes to its own notify channel for the semaphore (notifyChannel()) before the
+//   first attempt, so no hand-off can slip by unseen;
+// - attemptQueued() is one acquire attempt that, when busy, joins (or stays in, renewing its waiter
+//   lease) the queue under a ticket, leaving the notify channel where a release publishes the grant;
+// - a message on the notify channel is a hand-off (parseHandOff()): the waiter whose holder id and
+//   ticket it names holds the slot now, with no further round trip;
+// - a waiter that gives up calls leaveQueue(), which also gives back a slot handed to it meanwhile.
+// If a hand-off message is lost (the subscription dropped), the waiter's next attempt picks the grant
+// up from the server instead.
 class WaitQueueKind {
 public:
+    struct HandOff {
+        QByteArray holder;
+        qint64 ticket = -1;
+        qint64 token = 0;
+        qint64 expiresAtMs = 0;
+    };
+    // Busy: `ticket` is the caller's place-independent queue entry id (-1 when not queued).
+    using AttemptCallback = std::function<void(const core::AcquireResult &result, qint64 ticket)>;
+
     virtual ~WaitQueueKind() = default;
     // How long a queued waiter stays in the queue without renewing (a retry renews it).
     virtual qint64 waiterLeaseMs() const = 0;
+    // The channel on which releases hand slots to the waiters of the store tagged `tag`.
+    virtual QByteArray notifyChannel(const QString &name, const QByteArray &tag) const = 0;
+    // `listHolders`: whether a busy reply should list the holders (costly on the server; only
+    // wanted when the wait may end with that answer).
+    virtual void attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
+                               const core::AcquireRequest &request, const QByteArray &notifyChannel,
+                               bool listHolders, AttemptCallback done) = 0;
+    virtual std::optional<HandOff> parseHandOff(const QByteArray &message) const = 0;
     virtual void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                             std::function<void()> done) = 0;
 };

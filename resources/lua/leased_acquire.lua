@@ -1,73 +1,84 @@
 -- leased: one acquire attempt (after leased_common.lua).
 -- ARGV: holder, ttl ms, limit to create the semaphore with, client info, wait (0/1),
---       waiter lease ms, release channel.
+--       waiter lease ms, release channel, notify channel ('' = no hand-off: retry when woken),
+--       how many holders a busy reply lists (0 = none).
 -- Returns {'ok', token, expiresAt, now, rank}
---       | {'busy', now, wakeAt or -1, queuePosition or -1, holder1, expiry1, owner1, ...}
+--       | {'busy', now, wakeAt or -1, queuePosition or -1, ticket or -1, holder1, expiry1, owner1, ...}
 --       | {'held', now, owner record}
-local bad = wrong_type()
-if bad then
-    return redis.error_reply(bad)
-end
 local holder = ARGV[1]
 local ttl = tonumber(ARGV[2])
-local create_limit = tonumber(ARGV[3])
 local wait = ARGV[5] == '1'
-local waiter_lease = tonumber(ARGV[6])
 local channel = ARGV[7]
+local notify = ARGV[8]
 local now = now_ms()
 
-local gone, dead = purge_expired(now)
-
-local limit = stored_limit()
+local limit, raw_limit = stored_limit()
+local gone = purge_expired(now)
 if not limit then
-    if redis.call('HEXISTS', KEYS[2], 'limit') == 1 then
+    if raw_limit then
         return redis.error_reply('BADLIMIT ' .. KEYS[2] .. ' limit is not a positive integer')
     end
     -- First acquire creates the semaphore with the caller's limit.
-    limit = create_limit
+    limit = tonumber(ARGV[3])
     redis.call('HSET', KEYS[2], 'limit', limit, 'ttl', ttl, 'created', num(now))
     redis.call('HSETNX', KEYS[2], 'fence', 0)
 end
 
-if redis.call('ZSCORE', KEYS[1], holder) then
-    return {'held', num(now), redis.call('HGET', KEYS[3], holder) or ''}
+local score = read(1, 'ZSCORE', holder)
+if score then
+    local rec = read(3, 'HGET', holder)
+    local token = record_token(rec)
+    if wait and token and read(6, 'HGET', holder) == '=' .. token then
+        -- A release handed this waiter its slot and the message has not reached it (or was lost):
+        -- the grant is picked up here.
+        redis.call('HDEL', KEYS[6], holder)
+        return {'ok', tonumber(token), score, num(now), redis.call('ZRANK', KEYS[1], holder)}
+    end
+    return {'held', num(now), rec or ''}
 end
 
 local free = limit - redis.call('ZCARD', KEYS[1])
-local pos = redis.call('ZRANK', KEYS[4], holder)
+local pos = read(4, 'ZRANK', holder)
 local ahead = pos
-if not ahead then
-    ahead = redis.call('ZCARD', KEYS[4])
+if free > 0 then
+    if not ahead then
+        ahead = redis.call('ZCARD', KEYS[4])
+    end
+    if ahead > 0 then
+        -- Room while others queue (expired leases were just purged, or the queue was left behind
+        -- by a client that takes no hand-offs): the queue goes first, this caller maybe among them.
+        local mine = hand_off(now, limit, channel, holder)
+        if mine then
+            return {'ok', mine[1], num(mine[2]), num(now), redis.call('ZRANK', KEYS[1], holder)}
+        end
+        free = limit - redis.call('ZCARD', KEYS[1])
+        pos = redis.call('ZRANK', KEYS[4], holder)
+        ahead = pos or redis.call('ZCARD', KEYS[4])
+    end
 end
 
-if ahead < free then
-    redis.call('ZREM', KEYS[4], holder)
-    redis.call('ZREM', KEYS[5], holder)
+if free > 0 and ahead < free then
+    ensure(3)
+    if pos then
+        ensure(6)
+        redis.call('ZREM', KEYS[4], holder)
+        redis.call('ZREM', KEYS[5], holder)
+        redis.call('HDEL', KEYS[6], holder)
+    end
     local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
     local expires = now + ttl
     redis.call('ZADD', KEYS[1], num(expires), holder)
     redis.call('HSET', KEYS[3], holder, token .. '|' .. num(now) .. '|' .. ARGV[4])
-    if gone + dead > 0 then
-        -- Purging freed room that this grant did not use up: pass it on.
-        wake_eligible(limit, channel)
-    end
     return {'ok', token, num(expires), num(now), redis.call('ZRANK', KEYS[1], holder)}
 end
 
-if wait then
-    if not pos then
-        local ticket = redis.call('HINCRBY', KEYS[2], 'ticket', 1)
-        redis.call('ZADD', KEYS[4], ticket, holder)
-        pos = redis.call('ZCARD', KEYS[4]) - 1
-    end
-    redis.call('ZADD', KEYS[5], num(now + waiter_lease), holder)
-end
-if gone + dead > 0 then
-    wake_eligible(limit, channel)
+if not ahead then
+    ahead = pos or redis.call('ZCARD', KEYS[4])
 end
 
 -- This caller's turn comes once (ahead - free + 1) holders have left: the earliest moment that can
--- happen without a release is the expiry of the holder at that index in expiry order.
+-- happen without a release is the expiry of the holder at that index in expiry order (a retry then
+-- purges it and hands the room on).
 local wake = -1
 local need = ahead - free
 if need >= 0 then
@@ -77,11 +88,43 @@ if need >= 0 then
     end
 end
 
-local reply = {'busy', num(now), wake, pos or -1}
-local holders = redis.call('ZRANGE', KEYS[1], 0, 999, 'WITHSCORES')
-for i = 1, #holders, 2 do
-    reply[#reply + 1] = holders[i]
-    reply[#reply + 1] = holders[i + 1]
-    reply[#reply + 1] = redis.call('HGET', KEYS[3], holders[i]) or ''
+-- Everything that is only read comes before the queue writes, so a key of the wrong type fails
+-- the call before anything was written.
+local reply = {'busy', num(now), wake, pos or -1, -1}
+local cap = tonumber(ARGV[9]) or 0
+if cap > 0 then
+    local holders = redis.call('ZRANGE', KEYS[1], 0, cap - 1, 'WITHSCORES')
+    local ids = {}
+    for i = 1, #holders, 2 do
+        ids[#ids + 1] = holders[i]
+    end
+    local records = {}
+    if #ids > 0 then
+        records = read(3, 'HMGET', unpack(ids))
+    end
+    for i = 1, #ids do
+        reply[#reply + 1] = ids[i]
+        reply[#reply + 1] = holders[2 * i]
+        reply[#reply + 1] = records[i] or ''
+    end
+end
+
+if wait then
+    -- Writing the record first also checks the key's type before the other writes.
+    if notify ~= '' then
+        read(6, 'HSET', holder, ARGV[2] .. '|' .. notify .. '|' .. ARGV[4])
+    else
+        ensure(6)
+        redis.call('HDEL', KEYS[6], holder)
+    end
+    if pos then
+        reply[5] = redis.call('ZSCORE', KEYS[4], holder)
+    else
+        local ticket = redis.call('HINCRBY', KEYS[2], 'ticket', 1)
+        redis.call('ZADD', KEYS[4], ticket, holder)
+        reply[4] = ahead
+        reply[5] = ticket
+    end
+    redis.call('ZADD', KEYS[5], num(now + tonumber(ARGV[6])), holder)
 end
 return reply

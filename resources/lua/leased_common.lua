@@ -5,10 +5,22 @@
 --   KEYS[3] {N}:owners         HASH holder -> "token|acquiredMs|client info"
 --   KEYS[4] {N}:waiters        ZSET waiter -> arrival ticket (the FIFO queue)
 --   KEYS[5] {N}:waiter-leases  ZSET waiter -> waiter lease expiry (ms); dead waiters drop out
--- Release, force-release, purge, leave and set-limit publish on the `{N}:released` channel the ids of
--- the waiters that may now take a slot (newline-separated), so only those waiters retry.
+--   KEYS[6] {N}:waiting        HASH waiter -> "ttlMs|notify channel|client info" while it is queued;
+--                              "=token" once a release handed it a slot it has not picked up yet
+--
+-- Direct hand-off: a script that leaves a slot free while waiters are queued grants it to the head
+-- of the queue itself (next fencing token, lease of the waiter's own ttl, owner record) and
+-- PUBLISHes "<ticket> <token> <expiresAt> <waiter>" on that waiter's notify channel, so the waiter
+-- has its grant without another round trip and nobody else is woken. A queue head without a record
+-- (queued by a client that does not take hand-offs) stops the hand-off, keeping FIFO order: its id
+-- (and those of the others that fit) is published on `{N}:released` instead, and it retries.
+--
+-- Type checks cost no extra command where avoidable: each script reads a key (through read()) before
+-- it first writes it, and a read of a key of the wrong type fails before anything was written.
+-- Keys written without a prior read are checked with TYPE once (ensure()).
 
-local KEY_TYPES = {'zset', 'hash', 'hash', 'zset', 'zset'}
+local KEY_TYPES = {'zset', 'hash', 'hash', 'zset', 'zset', 'hash'}
+local checked = {}
 
 local function now_ms()
     local t = redis.call('TIME')
@@ -19,15 +31,34 @@ local function num(x)
     return string.format('%.0f', x)
 end
 
--- Nil when every key is absent or of the expected type; otherwise an error message.
-local function wrong_type()
-    for i, expected in ipairs(KEY_TYPES) do
-        local t = redis.call('TYPE', KEYS[i]).ok
-        if t ~= 'none' and t ~= expected then
-            return 'WRONGTYPE ' .. KEYS[i] .. ' is a ' .. t .. ', expected a ' .. expected
+local function wrong_type(i)
+    local t = redis.call('TYPE', KEYS[i]).ok
+    error({err = 'WRONGTYPE ' .. KEYS[i] .. ' is a ' .. t .. ', expected a ' .. KEY_TYPES[i]})
+end
+
+-- A command on KEYS[i] whose failure on a key of the wrong type becomes a clear error naming it.
+local function read(i, cmd, ...)
+    local r = redis.pcall(cmd, KEYS[i], ...)
+    if type(r) == 'table' and r.err then
+        if string.find(r.err, 'WRONGTYPE', 1, true) then
+            wrong_type(i)
         end
+        error(r)
     end
-    return nil
+    checked[i] = true
+    return r
+end
+
+-- For a key about to be written that this script has not read yet.
+local function ensure(i)
+    if checked[i] then
+        return
+    end
+    local t = redis.call('TYPE', KEYS[i]).ok
+    if t ~= 'none' and t ~= KEY_TYPES[i] then
+        wrong_type(i)
+    end
+    checked[i] = true
 end
 
 -- unpack() has a small stack limit: issue variadic commands in chunks.
@@ -40,51 +71,116 @@ local function chunked(cmd, key, items)
     end
 end
 
--- Removes holders whose lease ran out and waiters that stopped renewing; returns both counts.
-local function purge_expired(now)
-    local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
-    if #gone > 0 then
-        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-        chunked('HDEL', KEYS[3], gone)
+-- The stored limit (nil when not created yet or garbage) and the raw value.
+local function stored_limit()
+    local raw = read(2, 'HGET', 'limit')
+    local n = tonumber(raw)
+    if n and n >= 1 and n == math.floor(n) then
+        return n, raw
     end
-    local dead = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now)
-    if #dead > 0 then
-        redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
-        chunked('ZREM', KEYS[4], dead)
-    end
-    return #gone, #dead
+    return nil, raw
 end
 
--- The stored limit, or nil when the semaphore has none (not created yet) or it is garbage.
-local function stored_limit()
-    local n = tonumber(redis.call('HGET', KEYS[2], 'limit'))
-    if n and n >= 1 and n == math.floor(n) then
-        return n
+-- Removes holders whose lease ran out and waiters that stopped renewing; returns both counts. Looks
+-- at the earliest score first, so the usual case (nothing expired) costs two reads.
+local function purge_expired(now)
+    local gone, dead = 0, 0
+    local first = read(1, 'ZRANGE', 0, 0, 'WITHSCORES')
+    local lease = read(5, 'ZRANGE', 0, 0, 'WITHSCORES')
+    if #first == 2 and tonumber(first[2]) <= now then
+        ensure(3)
+        ensure(6)
+        local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
+        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+        chunked('HDEL', KEYS[3], ids)
+        chunked('HDEL', KEYS[6], ids) -- hand-offs nobody picked up
+        gone = #ids
+    end
+    if #lease == 2 and tonumber(lease[2]) <= now then
+        ensure(4)
+        ensure(6)
+        local ids = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now)
+        redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+        chunked('ZREM', KEYS[4], ids)
+        chunked('HDEL', KEYS[6], ids)
+        dead = #ids
+    end
+    return gone, dead
+end
+
+-- Grants free slots to the waiters at the head of the queue, in order, while there is room.
+-- `self` is the caller of an acquire: when its turn comes it is granted without a message (its
+-- reply carries the grant) and {token, expiresAt} is returned. Returns nil otherwise. Call after
+-- purge_expired(now), so every queued waiter has a live waiter lease. `head` is queue_head(), when
+-- the caller had to read it before its own writes.
+local function queue_head()
+    return read(4, 'ZRANGE', 0, 0, 'WITHSCORES')
+end
+
+local function hand_off(now, limit, channel, self, head)
+    if not limit then
+        return nil
+    end
+    head = head or queue_head()
+    if #head == 0 then
+        return nil
+    end
+    local free = limit - redis.call('ZCARD', KEYS[1])
+    while free > 0 and #head == 2 do
+        local w, ticket = head[1], head[2]
+        local rec = read(6, 'HGET', w)
+        local ttl, notify, info
+        if rec then
+            ttl, notify, info = string.match(rec, '^(%d+)|([^|]+)|(.*)$')
+        end
+        if not ttl then
+            -- No record to grant from: wake it the old way (unless it is the caller, who is
+            -- looking already) and leave the rest of the queue behind it.
+            if w ~= self then
+                redis.call('PUBLISH', channel, table.concat(redis.call('ZRANGE', KEYS[4], 0, free - 1), '\n'))
+            end
+            return nil
+        end
+        ensure(3)
+        redis.call('ZREM', KEYS[4], w)
+        redis.call('ZREM', KEYS[5], w)
+        local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
+        local expires = now + tonumber(ttl)
+        redis.call('ZADD', KEYS[1], num(expires), w)
+        redis.call('HSET', KEYS[3], w, token .. '|' .. num(now) .. '|' .. info)
+        free = free - 1
+        if w == self then
+            redis.call('HDEL', KEYS[6], w)
+            return {token, expires}
+        end
+        redis.call('HSET', KEYS[6], w, '=' .. token)
+        redis.call('PUBLISH', notify, ticket .. ' ' .. token .. ' ' .. num(expires) .. ' ' .. w)
+        if free > 0 then
+            head = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+        end
     end
     return nil
 end
 
--- Tells the waiters at the head of the queue that there is room for them now.
-local function wake_eligible(limit, channel)
-    if not limit then
-        return
-    end
-    local free = limit - redis.call('ZCARD', KEYS[1])
-    if free <= 0 then
-        return
-    end
-    local head = redis.call('ZRANGE', KEYS[4], 0, free - 1)
-    if #head > 0 then
-        redis.call('PUBLISH', channel, table.concat(head, '\n'))
-    end
-end
-
--- The fencing token stored for `holder`, or nil.
-local function owner_token(holder)
-    local rec = redis.call('HGET', KEYS[3], holder)
+-- The fencing token in an owner record, or nil.
+local function record_token(rec)
     if not rec then
         return nil
     end
     return string.match(rec, '^(%d+)|')
 end
 
+-- The fencing token stored for `holder`, or nil.
+local function owner_token(holder)
+    return record_token(read(3, 'HGET', holder))
+end
+
+-- Removes a holder and whatever refers to it, then hands its slot on.
+local function remove_holder(now, limit, channel, holder)
+    ensure(3)
+    local head = queue_head()
+    read(6, 'HDEL', holder)
+    redis.call('ZREM', KEYS[1], holder)
+    redis.call('HDEL', KEYS[3], holder)
+    hand_off(now, limit, channel, nil, head)
+end

@@ -1,18 +1,23 @@
--- leased: operator force-release, compare-and-act (after leased_common.lua).
+-- leased: operator force-release, compare-and-act (after leased_common.lua); the freed slot goes to
+-- the head of the queue.
 -- ARGV: raw holder id, observed token, release channel.
 -- Returns {'released'} | {'gone'} | {'changed', current token or ''}
-local bad = wrong_type()
-if bad then
-    return redis.error_reply(bad)
+local now = now_ms()
+local limit = stored_limit()
+local gone = purge_expired(now)
+local result
+if not read(1, 'ZSCORE', ARGV[1]) then
+    result = {'gone'}
+else
+    local token = owner_token(ARGV[1])
+    if token ~= ARGV[2] then
+        result = {'changed', token or ''}
+    else
+        remove_holder(now, limit, ARGV[3], ARGV[1])
+        return {'released'}
+    end
 end
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-    return {'gone'}
+if gone > 0 then
+    hand_off(now, limit, ARGV[3])
 end
-local token = owner_token(ARGV[1])
-if token ~= ARGV[2] then
-    return {'changed', token or ''}
-end
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
-wake_eligible(stored_limit(), ARGV[3])
-return {'released'}
+return result

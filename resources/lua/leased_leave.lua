@@ -1,13 +1,25 @@
 -- leased: a waiter gives up (timeout or cancel) and leaves the queue (after leased_common.lua).
--- ARGV: waiter id, release channel. Returns 1 if it was queued.
-local bad = wrong_type()
-if bad then
-    return redis.error_reply(bad)
-end
-local removed = redis.call('ZREM', KEYS[4], ARGV[1])
-redis.call('ZREM', KEYS[5], ARGV[1])
-if removed > 0 then
+-- A release may have handed it a slot just before it gave up (the grant message still on its way):
+-- that slot is given back at once, so it is neither leaked until its lease ends nor used by nobody.
+-- ARGV: waiter id, release channel.
+-- Returns 1 left the queue | 2 gave back a slot handed to it | 0 was neither queued nor handed one.
+local now = now_ms()
+local limit = stored_limit()
+local gone = purge_expired(now)
+local w = ARGV[1]
+if read(4, 'ZREM', w) == 1 then
+    redis.call('ZREM', KEYS[5], w)
+    read(6, 'HDEL', w)
     -- Waiters behind it may have been held back only by it.
-    wake_eligible(stored_limit(), ARGV[2])
+    hand_off(now, limit, ARGV[2])
+    return 1
 end
-return removed
+local mark = read(6, 'HGET', w)
+if mark and read(1, 'ZSCORE', w) and mark == '=' .. (owner_token(w) or '') then
+    remove_holder(now, limit, ARGV[2], w)
+    return 2
+end
+if gone > 0 then
+    hand_off(now, limit, ARGV[2])
+end
+return 0

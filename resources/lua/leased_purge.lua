@@ -1,11 +1,8 @@
--- leased: remove expired holders and dead waiters now (after leased_common.lua).
+-- leased: remove expired holders and dead waiters now (after leased_common.lua), and hand the room
+-- to the queue.
 -- ARGV: release channel. Returns {holders removed, waiters removed}.
-local bad = wrong_type()
-if bad then
-    return redis.error_reply(bad)
-end
-local gone, dead = purge_expired(now_ms())
-if gone + dead > 0 then
-    wake_eligible(stored_limit(), ARGV[1])
-end
+local now = now_ms()
+local limit = stored_limit()
+local gone, dead = purge_expired(now)
+hand_off(now, limit, ARGV[1])
 return {gone, dead}

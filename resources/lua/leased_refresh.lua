@@ -1,18 +1,15 @@
 -- leased: extend a lease that is still held (after leased_common.lua). Never re-acquires.
 -- ARGV: holder, token (empty: any), ttl ms, release channel.
 -- Returns {1, expiresAt} | {0, 'expired' | 'gone' | 'token'}
-local bad = wrong_type()
-if bad then
-    return redis.error_reply(bad)
-end
 local now = now_ms()
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local score = read(1, 'ZSCORE', ARGV[1])
 if not score then
     return {0, 'gone'}
 end
 if tonumber(score) <= now then
-    local gone, dead = purge_expired(now)
-    wake_eligible(stored_limit(), ARGV[4])
+    local limit = stored_limit()
+    purge_expired(now)
+    hand_off(now, limit, ARGV[4])
     return {0, 'expired'}
 end
 if ARGV[2] ~= '' and owner_token(ARGV[1]) ~= ARGV[2] then

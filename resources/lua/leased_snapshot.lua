@@ -2,12 +2,12 @@
 -- leased: one consistent read of every key (see leased_common.lua for the layout), with "now" from
 -- TIME. Keys of the wrong type are reported, not read. At most ARGV[1] entries per key are returned;
 -- the counts tell the reader when a list was cut.
--- Returns {now, {type1..type5}, meta HGETALL, holders ZRANGE WITHSCORES, {owner records parallel to
+-- Returns {now, {type1..type6}, meta HGETALL, holders ZRANGE WITHSCORES, {owner records parallel to
 --          holders}, waiters WITHSCORES, waiter leases WITHSCORES, {holders, owners, waiters} counts}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local cap = tonumber(ARGV[1]) - 1
-local expected = {'zset', 'hash', 'hash', 'zset', 'zset'}
+local expected = {'zset', 'hash', 'hash', 'zset', 'zset', 'hash'}
 local types = {}
 local ok = {}
 for i, k in ipairs(KEYS) do

@@ -38,6 +38,27 @@ private:
         return res.value_or(core::AcquireResult{});
     }
 
+    // One attempt of a waiting acquire that takes hand-offs on `channel`; returns the ticket too.
+    std::pair<core::AcquireResult, qint64> queued(const core::SemaphoreRef &r, const QString &holder,
+                                                  const QByteArray &channel, qint64 ttlMs = 30000) {
+        core::AcquireRequest req;
+        req.holder = holder;
+        req.ttlMs = ttlMs;
+        req.waitMs = 60000;
+        std::optional<std::pair<core::AcquireResult, qint64>> out;
+        m_kind.attemptQueued(
+            *m_conn, r, req, channel, true,
+            [&out](const core::AcquireResult &res, qint64 ticket) { out.emplace(res, ticket); });
+        if (!QTest::qWaitFor([&out] { return out.has_value(); }, 10000))
+            return {core::AcquireResult{}, -1};
+        return *out;
+    }
+
+    core::ReleaseResult release(const core::Grant &g) {
+        return awaitCall<core::ReleaseResult>([&](auto done) { m_kind.release(*m_conn, g, done); })
+            .value_or(core::ReleaseResult{});
+    }
+
     core::Snapshot snapshot(const core::SemaphoreRef &r) {
         return awaitCall<core::Snapshot>([&](auto done) { m_kind.snapshot(*m_conn, r, done); })
             .value_or(core::Snapshot{});
@@ -70,7 +91,7 @@ private Q_SLOTS:
     void keysAreHashTagged() {
         const auto keys = m_kind.keysOf(QStringLiteral("orders"));
         QCOMPARE(keys, (QList<QByteArray>{"{orders}:holders", "{orders}:meta", "{orders}:owners",
-                                          "{orders}:waiters", "{orders}:waiter-leases"}));
+                                          "{orders}:waiters", "{orders}:waiter-leases", "{orders}:waiting"}));
         QCOMPARE(m_kind.releaseChannel(QStringLiteral("orders")), QByteArray("{orders}:released"));
     }
 
@@ -85,7 +106,7 @@ private Q_SLOTS:
         QCOMPARE(s.limit, std::optional<qint64>(5));
         QCOMPARE(s.limitSource, core::LimitSource::Stored);
         QCOMPARE(s.counter, std::optional<qint64>(3));
-        QCOMPARE(s.keys.size(), 5);
+        QCOMPARE(s.keys.size(), 6);
         QCOMPARE(s.holders.size(), 3);
         QVERIFY(s.serverNowMs > 0);
         // Rank is expiry order: gamma (10 s), alpha (30 s), beta (60 s).
@@ -276,6 +297,160 @@ private Q_SLOTS:
         auto purged =
             awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
         QCOMPARE(purged->affected, 1);
+    }
+
+    // A release grants its slot to the head of the queue in the same script and publishes the grant
+    // on that waiter's notify channel: token, expiry and ticket; nobody else hears of it.
+    void releaseHandsTheSlotToTheHeadOfTheQueue() {
+        const auto r = ref(QStringLiteral("handoff"), 1);
+        RedisConnection sub(m_server.settings());
+        sub.open();
+        QList<QByteArray> toB;
+        QList<QByteArray> toC;
+        int subscribed = 0;
+        sub.subscribe(
+            "chan-b", [&toB](const QByteArray &m) { toB << m; }, [&subscribed] { ++subscribed; });
+        sub.subscribe(
+            "chan-c", [&toC](const QByteArray &m) { toC << m; }, [&subscribed] { ++subscribed; });
+        QTRY_COMPARE_WITH_TIMEOUT(subscribed, 2, 10000);
+
+        const auto a = acquire(r, QStringLiteral("a"), 30000);
+        QCOMPARE(a.grant.token, std::optional<qint64>(1));
+        const auto [b, bTicket] = queued(r, QStringLiteral("b"), "chan-b", 20000);
+        const auto [c, cTicket] = queued(r, QStringLiteral("c"), "chan-c", 40000);
+        QCOMPARE(b.status, core::AcquireResult::Status::Busy);
+        QCOMPARE(c.status, core::AcquireResult::Status::Busy);
+        QVERIFY(b.holders.size() == 1 && b.holders.at(0).id == QStringLiteral("a"));
+        QVERIFY(bTicket > 0 && cTicket > bTicket);
+        QCOMPARE(c.queuePosition, std::optional<qint64>(1));
+
+        QCOMPARE(release(a.grant).status, core::ReleaseResult::Status::Ok);
+        QTRY_COMPARE_WITH_TIMEOUT(toB.size(), 1, 10000);
+        const auto handOff = m_kind.parseHandOff(toB.at(0));
+        QVERIFY2(handOff.has_value(), toB.at(0).constData());
+        QCOMPARE(handOff->holder, QByteArray("b"));
+        QCOMPARE(handOff->ticket, bTicket);
+        QCOMPARE(handOff->token, 2);
+        // b holds now, with its own ttl, in Redis, without having asked again.
+        QCOMPARE(cmd({"ZSCORE", "{handoff}:holders", "b"}).toInteger(),
+                 std::optional<qint64>(handOff->expiresAtMs));
+        const core::Snapshot s = snapshot(r);
+        QCOMPARE(s.countInState(core::HolderState::Live), 1);
+        QCOMPARE(holder(s, QStringLiteral("b"))->token, std::optional<qint64>(2));
+        const qint64 ttl = *holder(s, QStringLiteral("b"))->ttlMs(s.serverNowMs);
+        QVERIFY2(ttl <= 20000 && ttl > 10000, qPrintable(QString::number(ttl)));
+        QCOMPARE(s.countInState(core::HolderState::Waiting), 1);
+        QVERIFY(toC.isEmpty());
+
+        // A retry of b (its message lost, say) picks the same grant up instead of failing as 'held'.
+        const auto [again, againTicket] = queued(r, QStringLiteral("b"), "chan-b", 20000);
+        QCOMPARE(again.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(again.grant.token, std::optional<qint64>(2));
+        QCOMPARE(again.grant.expiresAtMs, std::optional<qint64>(handOff->expiresAtMs));
+        // ... once: after that, a second acquire of b is the usual error.
+        QCOMPARE(queued(r, QStringLiteral("b"), "chan-b").first.status, core::AcquireResult::Status::Error);
+
+        // b's release hands on to c; tokens keep rising.
+        QCOMPARE(release(again.grant).status, core::ReleaseResult::Status::Ok);
+        QTRY_COMPARE_WITH_TIMEOUT(toC.size(), 1, 10000);
+        QCOMPARE(m_kind.parseHandOff(toC.at(0))->token, 3);
+        QCOMPARE(m_kind.parseHandOff(toC.at(0))->ticket, cTicket);
+        QCOMPARE(cmd({"ZCARD", "{handoff}:waiters"}).toInteger(), std::optional<qint64>(0));
+        QCOMPARE(cmd({"ZCARD", "{handoff}:waiter-leases"}).toInteger(), std::optional<qint64>(0));
+        QCOMPARE(toB.size(), 1);
+    }
+
+    // A waiter that gives up just after a release handed it a slot gives that slot back, and it goes
+    // on to the next in line; a waiter whose lease ran out is skipped.
+    void leavingReturnsASlotHandedOffMeanwhile() {
+        const auto r = ref(QStringLiteral("late"), 1);
+        const auto a = acquire(r, QStringLiteral("a"));
+        queued(r, QStringLiteral("dead"), "chan");
+        queued(r, QStringLiteral("b"), "chan");
+        queued(r, QStringLiteral("c"), "chan");
+        cmd({"ZADD", "{late}:waiter-leases", "XX", "1", "dead"});
+        QCOMPARE(release(a.grant).status, core::ReleaseResult::Status::Ok);
+        QVERIFY(!cmd({"ZSCORE", "{late}:holders", "b"}).isNil());
+        QVERIFY(cmd({"ZSCORE", "{late}:holders", "dead"}).isNil());
+        QVERIFY(cmd({"HGET", "{late}:waiting", "dead"}).isNil());
+
+        bool left = false;
+        m_kind.leaveQueue(*m_conn, r, "b", [&left] { left = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
+        QVERIFY(cmd({"ZSCORE", "{late}:holders", "b"}).isNil());
+        QVERIFY(cmd({"HGET", "{late}:waiting", "b"}).isNil());
+        const core::Snapshot s = snapshot(r);
+        QCOMPARE(s.countInState(core::HolderState::Live), 1);
+        QCOMPARE(holder(s, QStringLiteral("c"))->token, std::optional<qint64>(3));
+        QCOMPARE(s.countInState(core::HolderState::Waiting), 0);
+
+        // Leaving again (nothing queued, nothing handed) changes nothing.
+        left = false;
+        m_kind.leaveQueue(*m_conn, r, "b", [&left] { left = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
+        QVERIFY(!cmd({"ZSCORE", "{late}:holders", "c"}).isNil());
+    }
+
+    // Freed room reaches the queue whatever frees it: purge of an expired lease, force-release,
+    // a raised limit.
+    void everySlotFreedGoesToTheQueue() {
+        const auto r = ref(QStringLiteral("freed"), 1);
+        const auto a = acquire(r, QStringLiteral("a"));
+        queued(r, QStringLiteral("w1"), "chan");
+        queued(r, QStringLiteral("w2"), "chan");
+        queued(r, QStringLiteral("w3"), "chan");
+        cmd({"ZADD", "{freed}:holders", "XX", "1", "a"});
+        awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
+        QVERIFY(!cmd({"ZSCORE", "{freed}:holders", "w1"}).isNil());
+
+        const core::Holder w1 = *holder(snapshot(r), QStringLiteral("w1"));
+        const auto forced = awaitCall<core::ForceReleaseResult>(
+            [&](auto done) { m_kind.forceRelease(*m_conn, r, w1, std::nullopt, done); });
+        QCOMPARE(forced->status, core::ForceReleaseResult::Status::Released);
+        QVERIFY(!cmd({"ZSCORE", "{freed}:holders", "w2"}).isNil());
+        QVERIFY(cmd({"HGET", "{freed}:waiting", "w1"}).isNil());
+
+        awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.setLimit(*m_conn, r, 2, done); });
+        const core::Snapshot s = snapshot(r);
+        QCOMPARE(s.countInState(core::HolderState::Live), 2);
+        QCOMPARE(holder(s, QStringLiteral("w3"))->token, std::optional<qint64>(4));
+        QCOMPARE(s.countInState(core::HolderState::Waiting), 0);
+    }
+
+    // A key of the wrong type fails every write script with an error that names the key, before
+    // anything was written.
+    void wrongTypeOfAnyKeyWritesNothing() {
+        const auto r = ref(QStringLiteral("typed"), 1);
+        const QList<QByteArray> keys = m_kind.keysOf(QStringLiteral("typed"));
+        for (const QByteArray &bad : keys) {
+            cmd({"FLUSHALL"});
+            const auto a = acquire(r, QStringLiteral("a"));
+            QCOMPARE(a.status, core::AcquireResult::Status::Granted);
+            queued(r, QStringLiteral("w"), "chan");
+            cmd({"DEL", bad});
+            cmd({"SET", bad, "oops"});
+            QList<QByteArray> before;
+            for (const QByteArray &k : keys)
+                before << cmd({"DUMP", k}).str;
+
+            const auto viaAcquire = acquire(r, QStringLiteral("new"));
+            const auto viaQueue = queued(r, QStringLiteral("w"), "chan").first;
+            const auto viaRelease = release(a.grant);
+            // A try-once acquire that finds no room writes nothing and so may not need to look at the
+            // waiter records at all; otherwise every call fails on the bad key.
+            QVERIFY(viaAcquire.status != core::AcquireResult::Status::Granted);
+            QStringList errors{viaQueue.error, viaRelease.error};
+            if (viaAcquire.status == core::AcquireResult::Status::Error || !bad.endsWith(":waiting"))
+                errors << viaAcquire.error;
+            for (const QString &error : errors) {
+                QVERIFY2(error.contains(QStringLiteral("WRONGTYPE")) &&
+                             error.contains(QString::fromUtf8(bad)) &&
+                             error.contains(QStringLiteral("is a string")),
+                         qPrintable(QString::fromUtf8(bad) + QStringLiteral(": ") + error));
+            }
+            for (int i = 0; i < keys.size(); ++i)
+                QVERIFY2(cmd({"DUMP", keys.at(i)}).str == before.at(i), keys.at(i).constData());
+        }
     }
 
     void wrongTypeIsAWarningNotACrash() {
