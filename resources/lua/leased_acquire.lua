@@ -20,7 +20,7 @@ if not limit then
     end
     -- First acquire creates the semaphore with the caller's limit.
     limit = tonumber(ARGV[3])
-    redis.call('HSET', KEYS[2], 'limit', limit, 'ttl', ttl, 'created', num(now))
+    redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'ttl', ARGV[2], 'created', num(now))
     redis.call('HSETNX', KEYS[2], 'fence', 0)
 end
 
@@ -28,7 +28,7 @@ local score = read(1, 'ZSCORE', holder)
 if score then
     local rec = read(3, 'HGET', holder)
     local token = record_token(rec)
-    if wait and token and read(6, 'HGET', holder) == '=' .. token then
+    if wait and token and read(6, 'HEXISTS', holder) == 1 then
         -- A release handed this waiter its slot and the message has not reached it (or was lost):
         -- the grant is picked up here.
         redis.call('HDEL', KEYS[6], holder)
@@ -49,7 +49,7 @@ if free > 0 then
         -- by a client that takes no hand-offs): the queue goes first, this caller maybe among them.
         local mine = hand_off(now, limit, channel, holder)
         if mine then
-            return {'ok', mine[1], num(mine[2]), num(now), redis.call('ZRANK', KEYS[1], holder)}
+            return {'ok', mine[1], mine[2], num(now), redis.call('ZRANK', KEYS[1], holder)}
         end
         free = limit - redis.call('ZCARD', KEYS[1])
         pos = redis.call('ZRANK', KEYS[4], holder)
@@ -66,10 +66,10 @@ if free > 0 and ahead < free then
         redis.call('HDEL', KEYS[6], holder)
     end
     local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
-    local expires = now + ttl
-    redis.call('ZADD', KEYS[1], num(expires), holder)
-    redis.call('HSET', KEYS[3], holder, token .. '|' .. num(now) .. '|' .. ARGV[4])
-    return {'ok', token, num(expires), num(now), redis.call('ZRANK', KEYS[1], holder)}
+    local expires = num(now + ttl)
+    redis.call('ZADD', KEYS[1], expires, holder)
+    redis.call('HSET', KEYS[3], holder, num(token) .. '|' .. num(now) .. '|' .. ARGV[4])
+    return {'ok', token, expires, num(now), redis.call('ZRANK', KEYS[1], holder)}
 end
 
 if not ahead then
@@ -111,6 +111,7 @@ end
 
 if wait then
     -- Writing the record first also checks the key's type before the other writes.
+    local lease = num(now + tonumber(ARGV[6]))
     if notify ~= '' then
         read(6, 'HSET', holder, ARGV[2] .. '|' .. notify .. '|' .. ARGV[4])
     else
@@ -121,10 +122,10 @@ if wait then
         reply[5] = redis.call('ZSCORE', KEYS[4], holder)
     else
         local ticket = redis.call('HINCRBY', KEYS[2], 'ticket', 1)
-        redis.call('ZADD', KEYS[4], ticket, holder)
+        redis.call('ZADD', KEYS[4], num(ticket), holder)
         reply[4] = ahead
         reply[5] = ticket
     end
-    redis.call('ZADD', KEYS[5], num(now + tonumber(ARGV[6])), holder)
+    redis.call('ZADD', KEYS[5], lease, holder)
 end
 return reply

@@ -5,8 +5,9 @@
 --   KEYS[3] {N}:owners         HASH holder -> "token|acquiredMs|client info"
 --   KEYS[4] {N}:waiters        ZSET waiter -> arrival ticket (the FIFO queue)
 --   KEYS[5] {N}:waiter-leases  ZSET waiter -> waiter lease expiry (ms); dead waiters drop out
---   KEYS[6] {N}:waiting        HASH waiter -> "ttlMs|notify channel|client info" while it is queued;
---                              "=token" once a release handed it a slot it has not picked up yet
+--   KEYS[6] {N}:waiting        HASH waiter -> "ttlMs|notify channel|client info" while it is queued; kept after a release handed it a slot, until the
+--                              waiter picks the grant up (or releases, or the lease ends): a record
+--                              of a holder marks a hand-off not yet picked up
 --
 -- Direct hand-off: a script that leaves a slot free while waiters are queued grants it to the head
 -- of the queue itself (next fencing token, lease of the waiter's own ttl, owner record) and
@@ -27,8 +28,10 @@ local function now_ms()
     return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- Integers as strings, without float formatting (%.0f, Lua's own %.14g and Redis' %.17g for number
+-- arguments all go through the slow floating-point printer, a visible share of the server's CPU).
 local function num(x)
-    return string.format('%.0f', x)
+    return string.format('%d', x)
 end
 
 local function wrong_type(i)
@@ -81,26 +84,25 @@ local function stored_limit()
     return nil, raw
 end
 
--- Removes holders whose lease ran out and waiters that stopped renewing; returns both counts. Looks
--- at the earliest score first, so the usual case (nothing expired) costs two reads.
+-- Removes holders whose lease ran out and waiters that stopped renewing; returns both counts. Counts
+-- first, so the usual case (nothing expired) costs two reads that return integers.
 local function purge_expired(now)
     local gone, dead = 0, 0
-    local first = read(1, 'ZRANGE', 0, 0, 'WITHSCORES')
-    local lease = read(5, 'ZRANGE', 0, 0, 'WITHSCORES')
-    if #first == 2 and tonumber(first[2]) <= now then
+    local at = num(now)
+    if read(1, 'ZCOUNT', '-inf', at) > 0 then
         ensure(3)
         ensure(6)
-        local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
-        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+        local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', at)
+        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', at)
         chunked('HDEL', KEYS[3], ids)
         chunked('HDEL', KEYS[6], ids) -- hand-offs nobody picked up
         gone = #ids
     end
-    if #lease == 2 and tonumber(lease[2]) <= now then
+    if read(5, 'ZCOUNT', '-inf', at) > 0 then
         ensure(4)
         ensure(6)
-        local ids = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now)
-        redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+        local ids = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', at)
+        redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', at)
         chunked('ZREM', KEYS[4], ids)
         chunked('HDEL', KEYS[6], ids)
         dead = #ids
@@ -110,9 +112,9 @@ end
 
 -- Grants free slots to the waiters at the head of the queue, in order, while there is room.
 -- `self` is the caller of an acquire: when its turn comes it is granted without a message (its
--- reply carries the grant) and {token, expiresAt} is returned. Returns nil otherwise. Call after
--- purge_expired(now), so every queued waiter has a live waiter lease. `head` is queue_head(), when
--- the caller had to read it before its own writes.
+-- reply carries the grant) and {token, expiresAt} is returned. Returns nil otherwise. A head whose
+-- waiter lease ran out is dropped on the way (callers need not have purged). `head` is
+-- queue_head(), when the caller had to read it before its own writes.
 local function queue_head()
     return read(4, 'ZRANGE', 0, 0, 'WITHSCORES')
 end
@@ -133,28 +135,35 @@ local function hand_off(now, limit, channel, self, head)
         if rec then
             ttl, notify, info = string.match(rec, '^(%d+)|([^|]+)|(.*)$')
         end
-        if not ttl then
+        local lease = read(5, 'ZSCORE', w)
+        if not lease or tonumber(lease) <= now then
+            -- Stopped renewing: it drops out instead of being handed a slot it would leak.
+            redis.call('ZREM', KEYS[4], w)
+            redis.call('ZREM', KEYS[5], w)
+            redis.call('HDEL', KEYS[6], w)
+        elseif not ttl then
             -- No record to grant from: wake it the old way (unless it is the caller, who is
             -- looking already) and leave the rest of the queue behind it.
             if w ~= self then
                 redis.call('PUBLISH', channel, table.concat(redis.call('ZRANGE', KEYS[4], 0, free - 1), '\n'))
             end
             return nil
+        else
+            ensure(3)
+            redis.call('ZREM', KEYS[4], w)
+            redis.call('ZREM', KEYS[5], w)
+            local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
+            local expires = num(now + tonumber(ttl))
+            redis.call('ZADD', KEYS[1], expires, w)
+            redis.call('HSET', KEYS[3], w, num(token) .. '|' .. num(now) .. '|' .. info)
+            free = free - 1
+            if w == self then
+                redis.call('HDEL', KEYS[6], w)
+                return {token, expires}
+            end
+            -- The record stays: it marks the grant as not picked up yet (see the header).
+            redis.call('PUBLISH', notify, ticket .. ' ' .. num(token) .. ' ' .. expires .. ' ' .. w)
         end
-        ensure(3)
-        redis.call('ZREM', KEYS[4], w)
-        redis.call('ZREM', KEYS[5], w)
-        local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
-        local expires = now + tonumber(ttl)
-        redis.call('ZADD', KEYS[1], num(expires), w)
-        redis.call('HSET', KEYS[3], w, token .. '|' .. num(now) .. '|' .. info)
-        free = free - 1
-        if w == self then
-            redis.call('HDEL', KEYS[6], w)
-            return {token, expires}
-        end
-        redis.call('HSET', KEYS[6], w, '=' .. token)
-        redis.call('PUBLISH', notify, ticket .. ' ' .. token .. ' ' .. num(expires) .. ' ' .. w)
         if free > 0 then
             head = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
         end

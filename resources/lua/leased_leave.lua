@@ -14,8 +14,7 @@ if read(4, 'ZREM', w) == 1 then
     hand_off(now, limit, ARGV[2])
     return 1
 end
-local mark = read(6, 'HGET', w)
-if mark and read(1, 'ZSCORE', w) and mark == '=' .. (owner_token(w) or '') then
+if read(6, 'HEXISTS', w) == 1 and read(1, 'ZSCORE', w) then
     remove_holder(now, limit, ARGV[2], w)
     return 2
 end

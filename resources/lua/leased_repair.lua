@@ -40,8 +40,7 @@ for _, w in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
 end
 for _, w in ipairs(redis.call('HKEYS', KEYS[6])) do
     if not redis.call('ZSCORE', KEYS[4], w) then
-        local mark = redis.call('HGET', KEYS[6], w)
-        if not (redis.call('ZSCORE', KEYS[1], w) and mark == '=' .. (owner_token(w) or '')) then
+        if not redis.call('ZSCORE', KEYS[1], w) then
             redis.call('HDEL', KEYS[6], w)
             stray = stray + 1
         end
