@@ -25,12 +25,21 @@ enum class Kind {
 
 enum class Backend { Redis, Consul };
 
+// Where a kind's limit lives, which decides what "set limit" means for it.
+enum class LimitStorage {
+    Stored,  // in the semaphore's own keys: set limit rewrites them atomically (slots, leased, consul)
+    Profile, // nowhere in the server: only semscope's profile knows it (fair, zset, node-semaphore,
+             // Redisson RSemaphore's capacity)
+    Fixed,   // a mutex: always 1
+};
+
 QString kindName(Kind kind);
 std::optional<Kind> kindFromName(const QString &name);
 QStringList allKindNames();
 Backend backendOf(Kind kind);
 // True for the kinds semscope's core can acquire, refresh and release.
 bool kindIsWritable(Kind kind);
+LimitStorage limitStorage(Kind kind);
 // A sentence an operator can read in a tooltip or `--help`.
 QString kindDescription(Kind kind);
 

@@ -4,8 +4,7 @@
 
 namespace semscope::core {
 
-QString holderStateName(HolderState state)
-{
+QString holderStateName(HolderState state) {
     switch (state) {
     case HolderState::Live:
         return QStringLiteral("live");
@@ -23,8 +22,7 @@ QString holderStateName(HolderState state)
     return QStringLiteral("unknown");
 }
 
-QString holderStateDescription(HolderState state)
-{
+QString holderStateDescription(HolderState state) {
     switch (state) {
     case HolderState::Live:
         return QStringLiteral("Holds a slot; its lease (if the layout has one) is still running.");
@@ -45,8 +43,7 @@ QString holderStateDescription(HolderState state)
     return {};
 }
 
-QString limitSourceName(LimitSource source)
-{
+QString limitSourceName(LimitSource source) {
     switch (source) {
     case LimitSource::Stored:
         return QStringLiteral("stored");
@@ -60,8 +57,7 @@ QString limitSourceName(LimitSource source)
     return {};
 }
 
-QString forceReleaseStatusName(ForceReleaseResult::Status status)
-{
+QString forceReleaseStatusName(ForceReleaseResult::Status status) {
     switch (status) {
     case ForceReleaseResult::Status::Released:
         return QStringLiteral("released");
@@ -75,15 +71,16 @@ QString forceReleaseStatusName(ForceReleaseResult::Status status)
     return {};
 }
 
-qint64 Snapshot::usedCount() const
-{
-    return std::count_if(holders.cbegin(), holders.cend(), [](const Holder &h) {
-        return h.state != HolderState::Waiting && h.state != HolderState::Orphan;
-    });
+qint64 Snapshot::usedCount() const {
+    qint64 used = 0;
+    for (const Holder &h : holders) {
+        if (h.state != HolderState::Waiting && h.state != HolderState::Orphan)
+            used += std::max<qint64>(1, h.permits);
+    }
+    return used;
 }
 
-std::optional<qint64> Snapshot::soonestExpiryMs() const
-{
+std::optional<qint64> Snapshot::soonestExpiryMs() const {
     std::optional<qint64> soonest;
     for (const auto &h : holders) {
         if (h.expiresAtMs && (!soonest || *h.expiresAtMs < *soonest))
@@ -92,9 +89,9 @@ std::optional<qint64> Snapshot::soonestExpiryMs() const
     return soonest;
 }
 
-qint64 Snapshot::countInState(HolderState state) const
-{
-    return std::count_if(holders.cbegin(), holders.cend(), [state](const Holder &h) { return h.state == state; });
+qint64 Snapshot::countInState(HolderState state) const {
+    return std::count_if(holders.cbegin(), holders.cend(),
+                         [state](const Holder &h) { return h.state == state; });
 }
 
 } // namespace semscope::core

@@ -54,11 +54,13 @@ struct Holder {
     std::optional<qint64> acquiredAtMs;
     std::optional<qint64> expiresAtMs; // absolute, server clock
     std::optional<qint64> firstSeenMs; // when semscope first observed this holder (client clock)
+    // Permits this holder takes: node redis-semaphore's MultiSemaphore records one acquisition of k
+    // permits as k members `id_0 .. id_{k-1}`, shown as one holder with permits = k.
+    qint64 permits = 1;
     HolderState state = HolderState::Live;
     QVariantMap details; // kind-specific: Consul session name/node/behavior/checks, hold count, ...
 
-    std::optional<qint64> ttlMs(qint64 nowMs) const
-    {
+    std::optional<qint64> ttlMs(qint64 nowMs) const {
         if (!expiresAtMs)
             return std::nullopt;
         return *expiresAtMs - nowMs;
@@ -72,16 +74,18 @@ struct Snapshot {
     SemaphoreRef ref;
     std::optional<qint64> limit;
     LimitSource limitSource = LimitSource::Unknown;
-    QList<Holder> holders;       // holders and, after them, waiters/orphans (see Holder::state)
-    QList<qint64> freeSlots;     // `slots` only
+    QList<Holder> holders;         // holders and, after them, waiters/orphans (see Holder::state)
+    QList<qint64> freeSlots;       // `slots` only
     std::optional<qint64> counter; // fencing counter / RiA counter / Consul LockIndex
     std::optional<qint64> version; // value compared by compare-and-act (Consul ModifyIndex)
     qint64 serverNowMs = 0;        // "now" read in the same consistent read
     QStringList keys;              // the keys (or KV paths) the layout is made of
     QStringList warnings;          // anything odd; shown on the semaphore, never fatal
+    QStringList notes;             // facts worth a tooltip that are not problems (inferred limit, ...)
     QVariantMap details;           // kind-specific extras (dialect, flags, available permits, ...)
 
-    // Holders that occupy a slot right now (live, expired-but-present, stale, over-limit).
+    // Permits occupied right now by holders (live, expired-but-present, stale, over-limit); a
+    // multi-permit holder counts with its permits.
     qint64 usedCount() const;
     std::optional<qint64> soonestExpiryMs() const;
     qint64 countInState(HolderState state) const;
@@ -100,7 +104,7 @@ struct Grant {
 };
 
 struct AcquireRequest {
-    QString holder;    // empty: the store makes a unique id
+    QString holder; // empty: the store makes a unique id
     qint64 ttlMs = 30000;
     qint64 waitMs = 0; // 0: try once; >0: wait up to this long for a slot
     // Added for the load tester: how far this client's clock is off. Only layouts whose scores come
@@ -111,11 +115,11 @@ struct AcquireRequest {
 struct AcquireResult {
     enum class Status { Granted, Busy, Error };
     Status status = Status::Error;
-    Grant grant;                 // Granted
-    QList<Holder> holders;       // Busy: who holds the slots
+    Grant grant;           // Granted
+    QList<Holder> holders; // Busy: who holds the slots
     std::optional<qint64> earliestExpiryMs;
-    QString error;               // Error: one line, names what failed
-    int attempts = 0;            // acquire attempts made (for waiting: at most one per wake-up)
+    QString error;    // Error: one line, names what failed
+    int attempts = 0; // acquire attempts made (for waiting: at most one per wake-up)
     // Busy: how long (ms) until a retry can first succeed without anybody releasing (the lease
     // expiry that would make room for this caller); unset when the layout cannot tell. Lets a
     // waiting acquire sleep instead of polling.

@@ -35,6 +35,8 @@ QJsonObject holderToJson(const core::Holder &holder, qint64 nowMs) {
     if (holder.acquiredAtMs && nowMs > 0)
         o.insert(QStringLiteral("age_ms"), static_cast<double>(nowMs - *holder.acquiredAtMs));
     putOptional(o, QStringLiteral("first_seen_ms"), holder.firstSeenMs);
+    if (holder.permits > 1)
+        o.insert(QStringLiteral("permits"), static_cast<double>(holder.permits));
     o.insert(QStringLiteral("state"), core::holderStateName(holder.state));
     if (!holder.details.isEmpty())
         o.insert(QStringLiteral("details"), QJsonObject::fromVariantMap(holder.details));
@@ -68,6 +70,8 @@ QJsonObject snapshotToJson(const core::Snapshot &s) {
     o.insert(QStringLiteral("keys"), stringsToJson(s.keys));
     o.insert(QStringLiteral("holders"), holdersToJson(s.holders, s.serverNowMs));
     o.insert(QStringLiteral("warnings"), stringsToJson(s.warnings));
+    if (!s.notes.isEmpty())
+        o.insert(QStringLiteral("notes"), stringsToJson(s.notes));
     if (!s.details.isEmpty())
         o.insert(QStringLiteral("details"), QJsonObject::fromVariantMap(s.details));
     return o;
@@ -88,6 +92,8 @@ QJsonObject listRowToJson(const core::DiscoveredSemaphore &found,
         o.insert(QStringLiteral("expired"),
                  static_cast<double>(snapshot->countInState(core::HolderState::ExpiredPresent)));
         putOptional(o, QStringLiteral("counter"), snapshot->counter);
+        if (!snapshot->notes.isEmpty())
+            o.insert(QStringLiteral("notes"), stringsToJson(snapshot->notes));
         for (const QString &w : snapshot->warnings) {
             if (!warnings.contains(w))
                 warnings << w;

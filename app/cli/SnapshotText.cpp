@@ -45,8 +45,10 @@ QString holdersTable(const QList<core::Holder> &holders, qint64 nowMs) {
         } else if (h.details.value(QStringLiteral("no_ttl")).toBool()) {
             ttl = QStringLiteral("none");
         }
+        // A multi-permit holder says how many permits it takes right after its id.
+        const QString id = h.permits > 1 ? QStringLiteral("%1 (%2 permits)").arg(h.id).arg(h.permits) : h.id;
         rows << QStringList{
-            h.id, orDash(h.slot), orDash(h.rank), orDash(h.token), ttl, core::holderStateName(h.state)};
+            id, orDash(h.slot), orDash(h.rank), orDash(h.token), ttl, core::holderStateName(h.state)};
     }
     return alignedTable({QStringLiteral("HOLDER"), QStringLiteral("SLOT"), QStringLiteral("RANK"),
                          QStringLiteral("TOKEN"), QStringLiteral("TTL"), QStringLiteral("STATE")},
@@ -72,6 +74,8 @@ QString snapshotText(const core::Snapshot &s) {
         text += QStringLiteral("(no holders)\n");
     else
         text += holdersTable(s.holders, s.serverNowMs);
+    for (const QString &n : s.notes)
+        text += QStringLiteral("note: ") + n + QLatin1Char('\n');
     for (const QString &w : s.warnings)
         text += QStringLiteral("warning: ") + w + QLatin1Char('\n');
     return text;
