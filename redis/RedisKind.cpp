@@ -50,9 +50,26 @@ void RedisKind::repair(RedisConnection &, const core::SemaphoreRef &,
     done(core::MaintenanceResult{false, 0, unsupported(QStringLiteral("repair"))});
 }
 
-void RedisKind::setLimit(RedisConnection &, const core::SemaphoreRef &, qint64,
+// Kinds that store their limit and let semscope write it override this; the rest say why not, so an
+// operator knows where the limit actually lives.
+void RedisKind::setLimit(RedisConnection &, const core::SemaphoreRef &ref, qint64,
                          core::Callback<core::MaintenanceResult> done) {
-    done(core::MaintenanceResult{false, 0, unsupported(QStringLiteral("set limit"))});
+    const QString name = core::kindName(kind());
+    QString why;
+    switch (core::limitStorage(kind())) {
+    case core::LimitStorage::Profile:
+        why = QStringLiteral("%1 does not store its limit in Redis: the limit of %2 is a profile value "
+                             "(semscope's profile, or --limit); nothing was written")
+                  .arg(name, ref.name);
+        break;
+    case core::LimitStorage::Fixed:
+        why = QStringLiteral("%1 is a mutex: its limit is always 1").arg(name);
+        break;
+    case core::LimitStorage::Stored:
+        why = QStringLiteral("set limit is not supported for kind %1: semscope only reads it").arg(name);
+        break;
+    }
+    done(core::MaintenanceResult{false, 0, why});
 }
 
 } // namespace semscope::redis

@@ -17,6 +17,7 @@ std::unique_ptr<CliCommand> makeReleaseCommand();
 std::unique_ptr<CliCommand> makeForceReleaseCommand();
 std::unique_ptr<CliCommand> makePurgeCommand();
 std::unique_ptr<CliCommand> makeRepairCommand();
+std::unique_ptr<CliCommand> makeSetLimitCommand();
 
 std::vector<std::unique_ptr<CliCommand>> allCommands()
 {
@@ -36,6 +37,7 @@ std::vector<std::unique_ptr<CliCommand>> allCommands()
     commands.push_back(makeForceReleaseCommand());
     commands.push_back(makePurgeCommand());
     commands.push_back(makeRepairCommand());
+    commands.push_back(makeSetLimitCommand());
     return commands;
 }
 

@@ -32,7 +32,8 @@ SlotsKind::SlotsKind()
     , m_release(LuaScript::fromResource(QStringLiteral("slots_release")))
     , m_forceRelease(LuaScript::fromResource(QStringLiteral("slots_force_release")))
     , m_purge(LuaScript::fromResource(QStringLiteral("slots_purge")))
-    , m_repair(LuaScript::fromResource(QStringLiteral("slots_repair"))) {}
+    , m_repair(LuaScript::fromResource(QStringLiteral("slots_repair")))
+    , m_setLimit(LuaScript::fromResource(QStringLiteral("slots_set_limit"))) {}
 
 QList<QByteArray> SlotsKind::keysOf(const QString &name) const {
     const QByteArray n = name.toUtf8();
@@ -344,6 +345,55 @@ void SlotsKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
                       done({true, *code, message});
                   }
               });
+}
+
+void SlotsKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+                         core::Callback<core::MaintenanceResult> done) {
+    if (limit < 1) {
+        done({false, 0, QStringLiteral("set limit refused: the limit must be at least 1")});
+        return;
+    }
+    conn.eval(
+        m_setLimit, keysOf(ref.name), {QByteArray::number(limit)}, [ref, done](const RedisReply &reply) {
+            const auto code = integerAt(reply, 0);
+            if (reply.isError() || !code) {
+                done({false, 0, failureText(QStringLiteral("set limit"), reply)});
+                return;
+            }
+            if (*code == -1) {
+                done({false, 0,
+                      QStringLiteral(
+                          "set limit refused: slots %1 of %2 are held, above the new limit; release "
+                          "or force-release them first")
+                          .arg(QString::fromUtf8(bytesAt(reply, 1).left(200)), ref.name)});
+                return;
+            }
+            if (*code < 0) {
+                done(
+                    {false, 0, QStringLiteral("set limit refused: ") + QString::fromUtf8(bytesAt(reply, 1))});
+                return;
+            }
+            const qint64 before = *code;
+            const qint64 after = integerAt(reply, 1).value_or(0);
+            const qint64 added = integerAt(reply, 2).value_or(0);
+            const qint64 removed = integerAt(reply, 3).value_or(0);
+            const qint64 dropped = integerAt(reply, 4).value_or(0);
+            const bool owned = integerAt(reply, 5).value_or(0) == 1;
+            QString message =
+                QStringLiteral("limit of %1 is now %2 (was %3 slots): %4 free slots added, %5 removed")
+                    .arg(ref.name)
+                    .arg(after)
+                    .arg(before)
+                    .arg(added)
+                    .arg(removed);
+            if (dropped > 0)
+                message += QStringLiteral(", %1 bad or duplicate free entries dropped").arg(dropped);
+            if (!owned)
+                message += QStringLiteral(
+                    "; clients that pass their own slot count to the acquire script (the seed's) refill the "
+                    "list up to theirs, so change their configuration too");
+            done({true, added + removed + dropped, message});
+        });
 }
 
 } // namespace semscope::redis

@@ -35,6 +35,11 @@ public:
                       core::Callback<core::MaintenanceResult> done) override;
     void repair(RedisConnection &conn, const core::SemaphoreRef &ref,
                 core::Callback<core::MaintenanceResult> done) override;
+    // Grows or shrinks the free list so that HLEN + LLEN = limit (slots_set_limit.lua); refused while
+    // a slot above the new limit is held. The seed's clients pass their own N on every acquire and
+    // push the list back up to it: their configuration must change too.
+    void setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+                  core::Callback<core::MaintenanceResult> done) override;
 
     // Parses the reply of slots_snapshot.lua (public for tests of the bad-data rules).
     static core::Snapshot parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
@@ -50,6 +55,7 @@ private:
     LuaScript m_forceRelease;
     LuaScript m_purge;
     LuaScript m_repair;
+    LuaScript m_setLimit;
 };
 
 } // namespace semscope::redis

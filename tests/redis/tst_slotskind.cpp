@@ -234,6 +234,86 @@ private Q_SLOTS:
                  core::AcquireResult::Status::Granted);
     }
 
+    core::MaintenanceResult setLimit(const QString &name, qint64 limit) {
+        return test::awaitKind<core::MaintenanceResult>(
+            [&](auto done) { m_kind->setLimit(*m_conn, m_driver->ref(name), limit, done); });
+    }
+
+    // set limit on a semaphore the seed's clients made: grows or shrinks the free list in one script
+    // so that HLEN + LLEN is the new limit, and the seed's own scripts go on working with it.
+    void setLimit_data() {
+        QTest::addColumn<qint64>("limit");
+        QTest::addColumn<QList<QByteArray>>("freeAfter");
+        QTest::addColumn<qint64>("affected");
+        // Held: 1 (10.0.0.1), 2 (10.0.0.2); free: 3, 4.
+        QTest::newRow("grow") << qint64(6) << QList<QByteArray>{"3", "4", "5", "6"} << qint64(2);
+        QTest::newRow("shrink") << qint64(3) << QList<QByteArray>{"3"} << qint64(1);
+        QTest::newRow("to the holders") << qint64(2) << QList<QByteArray>{} << qint64(2);
+        QTest::newRow("unchanged") << qint64(4) << QList<QByteArray>{"3", "4"} << qint64(0);
+    }
+    void setLimit() {
+        QFETCH(qint64, limit);
+        QFETCH(QList<QByteArray>, freeAfter);
+        QFETCH(qint64, affected);
+        QCOMPARE(seedAcquire("R", "10.0.0.1", 4), 1);
+        QCOMPARE(seedAcquire("R", "10.0.0.2", 4), 2);
+        const core::MaintenanceResult r = setLimit(QStringLiteral("R"), limit);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QCOMPARE(r.affected, affected);
+        QCOMPARE(list("R|list"), freeAfter);
+        const core::Snapshot snap = m_driver->snapshot(m_driver->ref(QStringLiteral("R")));
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(snap.limit, std::optional<qint64>(limit));
+        QCOMPARE(snap.limitSource, core::LimitSource::Stored);
+        QCOMPARE(snap.holders.size(), 2);
+        QCOMPARE(cmd({"EXISTS", "R|lease"}).toInteger(), 0); // a foreign semaphore stays unannotated
+        // The seed's clients, configured with the new limit, fill it exactly and release into it.
+        for (qint64 i = 3; i <= limit; ++i)
+            QVERIFY(seedAcquire("R", "10.0.1." + QByteArray::number(i), int(limit)) > 0);
+        QCOMPARE(seedAcquire("R", "10.0.2.1", int(limit)), -1);
+        QCOMPARE(seedRelease("R", "10.0.0.1"), 1);
+        QCOMPARE(seedAcquire("R", "10.0.2.1", int(limit)), 1);
+    }
+
+    void setLimitNeverTakesAHeldSlot() {
+        QCOMPARE(seedAcquire("R", "10.0.0.1", 3), 1);
+        QCOMPARE(seedAcquire("R", "10.0.0.2", 3), 2);
+        QCOMPARE(seedAcquire("R", "10.0.0.3", 3), 3);
+        const core::MaintenanceResult r = setLimit(QStringLiteral("R"), 2);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.message.contains(QStringLiteral("slots 3 of R are held")), qPrintable(r.message));
+        QCOMPARE(cmd({"HLEN", "R|map"}).toInteger(), 3);
+        QVERIFY(setLimit(QStringLiteral("R"), 0).message.contains(QStringLiteral("at least 1")));
+        // Wrong types: refused with the reason, nothing written.
+        cmd({"SET", "W|map", "x"});
+        const core::MaintenanceResult wrong = setLimit(QStringLiteral("W"), 3);
+        QVERIFY(!wrong.ok);
+        QVERIFY2(wrong.message.contains(QStringLiteral("expected a hash")), qPrintable(wrong.message));
+        QCOMPARE(cmd({"EXISTS", "W|list"}).toInteger(), 0);
+    }
+
+    // A duplicate and garbage in the free list are dropped on the way (the message says so).
+    void setLimitDropsCorruption() {
+        cmd({"RPUSH", "C|list", "2", "2", "junk", "1"});
+        cmd({"HSET", "C|map", "h", "1"});
+        const core::MaintenanceResult r = setLimit(QStringLiteral("C"), 3);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QVERIFY2(r.message.contains(QStringLiteral("3 bad or duplicate")), qPrintable(r.message));
+        QCOMPARE(list("C|list"), (QList<QByteArray>{"2", "3"}));
+        QVERIFY(m_driver->snapshot(m_driver->ref(QStringLiteral("C"))).warnings.isEmpty());
+    }
+
+    // On a semaphore that does not exist yet, set limit creates it as semscope's own (with leases).
+    void setLimitCreatesAnOwnedSemaphore() {
+        const core::MaintenanceResult r = setLimit(QStringLiteral("N"), 3);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QCOMPARE(list("N|list"), (QList<QByteArray>{"1", "2", "3"}));
+        const core::AcquireResult a =
+            m_driver->acquire(m_driver->ref(QStringLiteral("N")), QStringLiteral("me"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Granted);
+        QVERIFY(a.grant.expiresAtMs); // owned: a lease beside the layout
+    }
+
     void unknownLimitIsARefusal() {
         const core::AcquireResult r =
             m_driver->acquire(m_driver->ref(QStringLiteral("new")), QStringLiteral("x"));
