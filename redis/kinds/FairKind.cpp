@@ -69,9 +69,6 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     if (ref.profile.limit) {
         snap.limit = *ref.profile.limit;
         snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
-    } else {
-        snap.warnings << QStringLiteral(
-            "the limit is not stored in Redis: set it in the profile to see who holds");
     }
     const qint64 timeout = timeoutMs(ref);
     if (!ref.profile.timeoutMs)
@@ -140,6 +137,10 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             snap.holders << h;
         }
     }
+    // The book's acquire removes a loser at once, so every live ranked entry at rest holds a slot
+    // (timed-out ones go at the next acquire).
+    if (!snap.limit)
+        inferLimitFromHolders(snap, snap.countInState(core::HolderState::Live));
     if (badCounters > 0)
         snap.warnings
             << QStringLiteral("%1:owner has %2 scores that are not counters").arg(ref.name).arg(badCounters);

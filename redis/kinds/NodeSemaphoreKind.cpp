@@ -11,7 +11,8 @@ using namespace kinds;
 // scores differs (refresh times, not expiries).
 NodeSemaphoreKind::NodeSemaphoreKind()
     : m_snapshot(LuaScript::fromResource(QStringLiteral("zset_snapshot")))
-    , m_forceRelease(LuaScript::fromResource(QStringLiteral("zset_force_release"))) {}
+    , m_forceRelease(LuaScript::fromResource(QStringLiteral("zset_force_release")))
+    , m_forceReleaseMulti(LuaScript::fromResource(QStringLiteral("node_semaphore_force_release"))) {}
 
 QList<QByteArray> NodeSemaphoreKind::keysOf(const QString &name) const {
     return {"semaphore:" + name.toUtf8()};
@@ -38,6 +39,15 @@ void NodeSemaphoreKind::forceRelease(RedisConnection &conn, const core::Semaphor
     const QByteArray score = observed.details.value(QStringLiteral("score")).toString().toLatin1();
     const QByteArray id = observed.rawId.isEmpty() ? observed.id.toUtf8() : observed.rawId;
     const QString shown = observed.id;
+    if (observed.permits > 1) {
+        // A MultiSemaphore holder: all of its members go, or none (compare-and-act on the run).
+        conn.eval(m_forceReleaseMulti, keysOf(ref.name), {id, QByteArray::number(observed.permits), score},
+                  [shown, done](const RedisReply &reply) {
+                      done(forceReleaseFromReply(reply, shown,
+                                                 QStringLiteral("re-acquired, refreshed or resized")));
+                  });
+        return;
+    }
     conn.eval(m_forceRelease, keysOf(ref.name), {id, score}, [shown, done](const RedisReply &reply) {
         done(forceReleaseFromReply(reply, shown, QStringLiteral("re-acquired or refreshed, score")));
     });

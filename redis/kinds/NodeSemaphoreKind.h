@@ -5,7 +5,9 @@
 namespace semscope::redis {
 
 // node redis-semaphore Semaphore / MultiSemaphore: `semaphore:<key>` ZSET identifier -> time of the
-// last acquire or refresh (ms, client clock); expired when score < now - lockTimeout. Neither the
+// last acquire or refresh (ms, client clock); expired when score < now - lockTimeout. A
+// MultiSemaphore acquisition of k permits (members id_0 .. id_{k-1}, one score) is shown as one
+// holder `id` with permits = k (ZsetKind::groupMultiPermits) and force-released as a whole. Neither the
 // limit nor lockTimeout is stored: both from the profile, lockTimeout otherwise estimated as
 // PTTL + (now - newest score) and marked inferred. Read-only plus force-release (ZREM, only while
 // the score is the one the operator saw; the holder gets LostLockError at its next refresh).
@@ -25,6 +27,7 @@ public:
 private:
     LuaScript m_snapshot;
     LuaScript m_forceRelease;
+    LuaScript m_forceReleaseMulti;
 };
 
 } // namespace semscope::redis

@@ -92,6 +92,19 @@ core::ForceReleaseResult forceReleaseFromReply(const RedisReply &reply, const QS
     return result;
 }
 
+void inferLimitFromHolders(core::Snapshot &snap, qint64 permitsHeld) {
+    if (permitsHeld <= 0) {
+        snap.notes << QStringLiteral(
+            "the limit is not stored in Redis and nothing is held: set it in the profile (or --limit)");
+        return;
+    }
+    snap.limit = permitsHeld;
+    snap.limitSource = core::LimitSource::Inferred;
+    snap.notes << QStringLiteral("the limit is not stored in Redis: inferred as %1 from the permits held "
+                                 "now (it is at least that); set it in the profile (or --limit)")
+                      .arg(permitsHeld);
+}
+
 QString numberRanges(QList<qint64> numbers, int maxParts) {
     std::sort(numbers.begin(), numbers.end());
     numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());

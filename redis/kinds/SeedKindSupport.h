@@ -39,6 +39,12 @@ std::optional<qint64> strictInteger(const QByteArray &text);
 core::ForceReleaseResult forceReleaseFromReply(const RedisReply &reply, const QString &holder,
                                                const QString &changedWhat);
 
+// For layouts that do not store their limit (fair, zset, node-semaphore) and have no profile limit:
+// the smallest limit consistent with what is seen is the number of permits held right now, so the
+// snapshot shows that, marked inferred, with a note. Not knowing the limit is not a fault of the
+// semaphore, so it is never a warning. With nobody holding, the limit stays unknown (a note too).
+void inferLimitFromHolders(core::Snapshot &snap, qint64 permitsHeld);
+
 // Sorted, compressed list of numbers for warnings: "3, 5-9, 12".
 QString numberRanges(QList<qint64> numbers, int maxParts = 8);
 

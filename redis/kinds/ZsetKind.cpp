@@ -4,7 +4,10 @@
 #include "SeedKindSupport.h"
 #include "core/KindRecognition.h"
 
+#include <QHash>
+#include <QSet>
 #include <cmath>
+#include <map>
 
 namespace semscope::redis {
 
@@ -16,7 +19,70 @@ QByteArray holderBytes(const QByteArray &raw, const QString &printable) {
     return raw.isEmpty() ? printable.toUtf8() : raw;
 }
 
+QList<ZsetEntry> singleEntries(const QList<QPair<QByteArray, QByteArray>> &entries) {
+    QList<ZsetEntry> out;
+    out.reserve(entries.size());
+    for (const auto &[member, score] : entries)
+        out.append({member, score, 1, false});
+    return out;
+}
+
+// "<base>_<n>" with n a plain decimal (no sign, no leading zero): the MultiSemaphore member form.
+std::optional<std::pair<QByteArray, qint64>> permitMember(const QByteArray &member) {
+    const qsizetype cut = member.lastIndexOf('_');
+    if (cut <= 0 || cut + 1 >= member.size())
+        return std::nullopt;
+    const QByteArray digits = member.mid(cut + 1);
+    if (digits.size() > 9 || (digits.size() > 1 && digits.startsWith('0')))
+        return std::nullopt;
+    for (char c : digits) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+    }
+    return std::pair{member.left(cut), digits.toLongLong()};
+}
+
 } // namespace
+
+// node redis-semaphore's MultiSemaphore takes k permits as the members id_0 .. id_{k-1}, added,
+// refreshed and removed together by one script with one `now`, so they share one score. A complete
+// run 0..k-1 (k >= 2) with a single score is therefore one holder taking k permits, shown at the
+// place of its first member. Anything else (a gap, differing scores, a lone id_0) stays one holder
+// per member: a plain Semaphore's identifier may end in "_0" too, and a broken run must stay visible.
+QList<ZsetEntry> ZsetKind::groupMultiPermits(const QList<QPair<QByteArray, QByteArray>> &entries) {
+    std::map<QByteArray, std::map<qint64, qsizetype>> byBase; // base -> index -> position
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        if (const auto pm = permitMember(entries.at(i).first))
+            byBase[pm->first][pm->second] = i;
+    }
+    QHash<qsizetype, ZsetEntry> groupAt; // first position -> the grouped holder
+    QSet<qsizetype> absorbed;
+    for (const auto &[base, positions] : byBase) {
+        const qint64 k = qint64(positions.size());
+        if (k < 2 || positions.cbegin()->first != 0 || positions.crbegin()->first != k - 1)
+            continue; // the indices are distinct, so 0 and k-1 at the ends means exactly 0..k-1
+        const QByteArray &score = entries.at(positions.cbegin()->second).second;
+        bool sameScore = true;
+        qsizetype first = positions.cbegin()->second;
+        for (const auto &[index, pos] : positions) {
+            sameScore = sameScore && entries.at(pos).second == score;
+            first = std::min(first, pos);
+        }
+        if (!sameScore)
+            continue;
+        for (const auto &[index, pos] : positions)
+            absorbed.insert(pos);
+        groupAt.insert(first, ZsetEntry{base, score, k, true});
+    }
+    QList<ZsetEntry> out;
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        if (const auto g = groupAt.constFind(i); g != groupAt.cend())
+            out.append(*g);
+        else if (!absorbed.contains(i))
+            out.append({entries.at(i).first, entries.at(i).second, 1, false});
+    }
+    return out;
+}
 
 ZsetKind::ZsetKind()
     : m_snapshot(LuaScript::fromResource(QStringLiteral("zset_snapshot")))
@@ -96,17 +162,24 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     if (ref.profile.limit) {
         snap.limit = *ref.profile.limit;
         snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
-    } else {
-        snap.warnings << QStringLiteral("the limit is not stored in Redis: set it in the profile");
     }
 
+    const QList<ZsetEntry> holders =
+        scores == Scores::RefreshTime ? groupMultiPermits(entries) : singleEntries(entries);
     qint64 rank = 0, live = 0;
-    for (const auto &[member, score] : entries) {
+    for (const ZsetEntry &entry : holders) {
+        const QByteArray &score = entry.score;
         core::Holder h;
-        h.rawId = member;
-        h.id = printableId(member);
+        h.rawId = entry.member;
+        h.id = printableId(entry.member);
         h.rank = rank++;
+        h.permits = entry.permits;
         h.details.insert(QStringLiteral("score"), QString::fromLatin1(score));
+        if (entry.multi) {
+            h.details.insert(QStringLiteral("multi_permit"), true);
+            h.details.insert(QStringLiteral("members"),
+                             QStringLiteral("%1_0 .. %1_%2").arg(h.id).arg(entry.permits - 1));
+        }
         bool ok = false;
         const double v = score.toDouble(&ok);
         if (!ok || !std::isfinite(v)) {
@@ -122,12 +195,17 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             if (timeout)
                 h.expiresAtMs = ms + *timeout;
         }
-        if (h.expiresAtMs && *h.expiresAtMs <= now)
+        if (h.expiresAtMs && *h.expiresAtMs <= now) {
             h.state = core::HolderState::ExpiredPresent;
-        else if (snap.limit && live++ >= *snap.limit)
-            h.state = core::HolderState::OverLimit;
+        } else {
+            if (snap.limit && live + h.permits > *snap.limit)
+                h.state = core::HolderState::OverLimit;
+            live += h.permits;
+        }
         snap.holders << h;
     }
+    if (!snap.limit)
+        inferLimitFromHolders(snap, live);
     if (card > entries.size())
         snap.warnings << QStringLiteral("%1 has %2 entries; only the first %3 were read")
                              .arg(keys.value(0))

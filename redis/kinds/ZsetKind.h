@@ -4,6 +4,15 @@
 
 namespace semscope::redis {
 
+// One holder of a ZSET layout before it becomes a core::Holder: a member, or (node MultiSemaphore)
+// a run of members `member_0 .. member_{permits-1}` taken together.
+struct ZsetEntry {
+    QByteArray member;
+    QByteArray score;
+    qint64 permits = 1;
+    bool multi = false;
+};
+
 // The expiring ZSET of seed 003 (non-fair variant): `K` ZSET holder -> expiry (milliseconds as the
 // seed writes them, or seconds; the profile's score unit, else inferred from the scores).
 // Neither the limit nor anything else is stored: the limit comes from the profile. Rank is by
@@ -37,6 +46,8 @@ public:
     static core::Snapshot parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
                                         const RedisReply &reply, Scores scores);
     static QByteArray unitArgument(core::ScoreUnit unit);
+    // node redis-semaphore MultiSemaphore: members id_0..id_{k-1} with one score become one entry.
+    static QList<ZsetEntry> groupMultiPermits(const QList<QPair<QByteArray, QByteArray>> &entries);
 
 private:
     LuaScript m_snapshot;

@@ -96,9 +96,32 @@ private Q_SLOTS:
         QCOMPARE(seedAcquire("s", "b", 5), 2);
         const core::Snapshot snap = m_driver->snapshot(m_driver->ref(QStringLiteral("s"), 1));
         QCOMPARE(holderById(snap, QStringLiteral("b"))->state, core::HolderState::OverLimit);
+    }
+
+    // A healthy semaphore without a profile limit is not a problem: the limit is inferred from the
+    // holders (at least that many), marked inferred and explained in a note, never a warning.
+    void unknownLimitIsInferredNotWarned() {
+        QCOMPARE(seedAcquire("s", "a", 5), 1);
+        QCOMPARE(seedAcquire("s", "b", 5), 2);
         const core::Snapshot noLimit = m_driver->snapshot(m_driver->ref(QStringLiteral("s")));
-        QVERIFY(warningContains(noLimit, QStringLiteral("limit is not stored")));
-        QCOMPARE(noLimit.limitSource, core::LimitSource::Unknown);
+        QVERIFY2(noLimit.warnings.isEmpty(), qPrintable(noLimit.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(noLimit.limitSource, core::LimitSource::Inferred);
+        QCOMPARE(noLimit.limit, std::optional<qint64>(2));
+        QVERIFY(noLimit.notes.join(u' ').contains(QStringLiteral("not stored in Redis")));
+        for (const core::Holder &h : noLimit.holders)
+            QCOMPARE(h.state, core::HolderState::Live);
+        // Nobody holds: nothing to infer from, still no warning.
+        cmd({"FLUSHALL"});
+        const core::Snapshot empty = m_driver->snapshot(m_driver->ref(QStringLiteral("s")));
+        QVERIFY(empty.warnings.isEmpty());
+        QCOMPARE(empty.limitSource, core::LimitSource::Unknown);
+        QVERIFY(!empty.notes.isEmpty());
+        // Where the limit lives: set limit says it is a profile value and writes nothing.
+        const auto r = test::awaitKind<core::MaintenanceResult>(
+            [&](auto done) { m_kind->setLimit(*m_conn, m_driver->ref(QStringLiteral("s")), 4, done); });
+        QVERIFY(!r.ok);
+        QVERIFY2(r.message.contains(QStringLiteral("profile value")), qPrintable(r.message));
+        QCOMPARE(cmd({"DBSIZE"}).toInteger(), std::optional<qint64>(0));
     }
 
     void semscopeAndSeedShareASemaphore() {

@@ -228,6 +228,99 @@ private Q_SLOTS:
         QCOMPARE(cmd({"ZCARD", "semaphore:pool"}).toInteger(), 1);
     }
 
+    // MultiSemaphore (research §2.4): one acquisition of k permits is k members id_0 .. id_{k-1},
+    // ZADDed with one `now` by one script, then PEXPIRE lockTimeout; refresh re-ZADDs them all;
+    // release ZREMs them all. semscope shows one holder with k permits and counts k against the limit.
+    void nodeMultiSemaphore() {
+        NodeSemaphoreKind kind;
+        KindDriver driver(kind, *m_conn);
+        const qint64 now = nowMs();
+        const QByteArray t = QByteArray::number(now);
+        // MultiSemaphore(limit 5, permits 3) "batch", then a plain Semaphore "single" on the same key.
+        cmd({"ZADD", "semaphore:multi", t, "batch_0", t, "batch_1", t, "batch_2"});
+        cmd({"PEXPIRE", "semaphore:multi", "10000"});
+        cmd({"ZADD", "semaphore:multi", QByteArray::number(now + 1), "single"});
+        cmd({"PEXPIRE", "semaphore:multi", "10000"});
+        const auto r = driver.ref(QStringLiteral("multi"), 5);
+        const core::Snapshot snap = driver.snapshot(r);
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(snap.holders.size(), 2);
+        const core::Holder batch = *holderById(snap, QStringLiteral("batch"));
+        QCOMPARE(batch.permits, qint64(3));
+        QCOMPARE(batch.rank, std::optional<qint64>(0));
+        QCOMPARE(batch.acquiredAtMs, std::optional<qint64>(now));
+        QCOMPARE(batch.state, core::HolderState::Live);
+        QCOMPARE(holderById(snap, QStringLiteral("single"))->permits, qint64(1));
+        QCOMPARE(snap.usedCount(), 4);
+        // With limit 3 the three permits of batch fill it and single is over the limit.
+        const core::Snapshot tight = driver.snapshot(driver.ref(QStringLiteral("multi"), 3));
+        QCOMPARE(holderById(tight, QStringLiteral("batch"))->state, core::HolderState::Live);
+        QCOMPARE(holderById(tight, QStringLiteral("single"))->state, core::HolderState::OverLimit);
+        // Without a profile limit, 4 permits held means a limit of at least 4 (inferred, no warning).
+        const core::Snapshot inferred = driver.snapshot(driver.ref(QStringLiteral("multi")));
+        QVERIFY(inferred.warnings.isEmpty());
+        QCOMPARE(inferred.limit, std::optional<qint64>(4));
+        QCOMPARE(inferred.limitSource, core::LimitSource::Inferred);
+
+        // The holder refreshes (all members re-ZADDed with a new now) after the operator looked.
+        const QByteArray t2 = QByteArray::number(now + 50);
+        cmd({"ZADD", "semaphore:multi", t2, "batch_0", t2, "batch_1", t2, "batch_2"});
+        QCOMPARE(driver.forceRelease(r, batch).status, core::ForceReleaseResult::Status::Changed);
+        QCOMPARE(cmd({"ZCARD", "semaphore:multi"}).toInteger(), 4);
+        // On what is there now, all three permits go in one step; the plain holder stays.
+        const core::Holder current = *holderById(driver.snapshot(r), QStringLiteral("batch"));
+        QCOMPARE(driver.forceRelease(r, current).status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"ZCARD", "semaphore:multi"}).toInteger(), 1);
+        QCOMPARE(cmd({"ZSCORE", "semaphore:multi", "single"}).isNil(), false);
+        QCOMPARE(driver.forceRelease(r, current).status, core::ForceReleaseResult::Status::Gone);
+        // The library's refresh checks id_0 only: it now reports the lock lost.
+        QVERIFY(cmd({"ZSCORE", "semaphore:multi", "batch_0"}).isNil());
+    }
+
+    // Only a complete run 0..k-1 with one score is a multi-permit holder; anything else stays one
+    // holder per member, so a broken run (or an identifier that merely ends in _0) stays visible.
+    void nodeMultiPermitGrouping_data() {
+        QTest::addColumn<QList<QByteArray>>("members"); // member, score offset (ms), ...
+        QTest::addColumn<QStringList>("holders");       // "id xpermits", in order
+        QTest::newRow("complete run") << QList<QByteArray>{"a_0", "0", "a_1", "0"} << QStringList{"a x2"};
+        QTest::newRow("lone _0") << QList<QByteArray>{"a_0", "0"} << QStringList{"a_0 x1"};
+        QTest::newRow("gap") << QList<QByteArray>{"a_0", "0", "a_2", "0"} << QStringList{"a_0 x1", "a_2 x1"};
+        QTest::newRow("differing scores")
+            << QList<QByteArray>{"a_0", "0", "a_1", "5"} << QStringList{"a_0 x1", "a_1 x1"};
+        QTest::newRow("leading zero")
+            << QList<QByteArray>{"a_0", "0", "a_01", "0"} << QStringList{"a_0 x1", "a_01 x1"};
+        QTest::newRow("two runs and a uuid")
+            << QList<QByteArray>{"b_0",
+                                 "1",
+                                 "b_1",
+                                 "1",
+                                 "b_2",
+                                 "1",
+                                 "x_0",
+                                 "2",
+                                 "x_1",
+                                 "2",
+                                 "0f8fad5b-d9cb-469f-a165-70867728950e",
+                                 "3"}
+            << QStringList{"b x3", "x x2", "0f8fad5b-d9cb-469f-a165-70867728950e x1"};
+    }
+    void nodeMultiPermitGrouping() {
+        QFETCH(QList<QByteArray>, members);
+        QFETCH(QStringList, holders);
+        NodeSemaphoreKind kind;
+        KindDriver driver(kind, *m_conn);
+        const qint64 now = nowMs();
+        for (qsizetype i = 0; i + 1 < members.size(); i += 2)
+            cmd({"ZADD", "semaphore:g", QByteArray::number(now + members.at(i + 1).toLongLong()),
+                 members.at(i)});
+        cmd({"PEXPIRE", "semaphore:g", "10000"});
+        const core::Snapshot snap = driver.snapshot(driver.ref(QStringLiteral("g"), 10));
+        QStringList seen;
+        for (const core::Holder &h : snap.holders)
+            seen << QStringLiteral("%1 x%2").arg(h.id).arg(h.permits);
+        QCOMPARE(seen, holders);
+    }
+
     void foreignKindsRefuseWrites() {
         RedissonSemaphoreKind kind;
         KindDriver driver(kind, *m_conn);
@@ -235,6 +328,49 @@ private Q_SLOTS:
         const core::AcquireResult a = driver.acquire(driver.ref(QStringLiteral("sem")), QStringLiteral("x"));
         QCOMPARE(a.status, core::AcquireResult::Status::Error);
         QCOMPARE(cmd({"GET", "sem"}).str, QByteArray("1"));
+    }
+
+    // set limit on layouts semscope does not write says where the limit lives instead.
+    void setLimitSaysWhereTheLimitLives_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("redisson-semaphore")
+            << int(core::Kind::RedissonSemaphore) << QStringLiteral("profile value");
+        QTest::newRow("node-semaphore") << int(core::Kind::NodeSemaphore) << QStringLiteral("profile value");
+        QTest::newRow("redisson-lock") << int(core::Kind::RedissonLock) << QStringLiteral("always 1");
+        QTest::newRow("node-mutex") << int(core::Kind::NodeMutex) << QStringLiteral("always 1");
+        QTest::newRow("redisson-permit")
+            << int(core::Kind::RedissonPermitExpirable) << QStringLiteral("only reads");
+    }
+    void setLimitSaysWhereTheLimitLives() {
+        QFETCH(int, kind);
+        QFETCH(QString, says);
+        std::unique_ptr<RedisKind> k;
+        switch (core::Kind(kind)) {
+        case core::Kind::RedissonSemaphore:
+            k = std::make_unique<RedissonSemaphoreKind>();
+            break;
+        case core::Kind::RedissonPermitExpirable:
+            k = std::make_unique<RedissonPermitExpirableKind>();
+            break;
+        case core::Kind::RedissonLock:
+            k = std::make_unique<RedissonLockKind>();
+            break;
+        case core::Kind::NodeMutex:
+            k = std::make_unique<NodeMutexKind>();
+            break;
+        default:
+            k = std::make_unique<NodeSemaphoreKind>();
+            break;
+        }
+        cmd({"SET", "s", "3"});
+        KindDriver driver(*k, *m_conn);
+        const auto r = test::awaitKind<core::MaintenanceResult>(
+            [&](auto done) { k->setLimit(*m_conn, driver.ref(QStringLiteral("s")), 5, done); });
+        QVERIFY(!r.ok);
+        QVERIFY2(r.message.contains(says), qPrintable(r.message));
+        QCOMPARE(cmd({"GET", "s"}).str, QByteArray("3"));
+        QCOMPARE(cmd({"DBSIZE"}).toInteger(), 1);
     }
 
     void badData_data() {

@@ -73,6 +73,25 @@ private Q_SLOTS:
         QCOMPARE(snap.holders.at(1).state, core::HolderState::Live);
     }
 
+    // No profile limit on a healthy ZSET: the limit shown is inferred from the live holders and
+    // explained in a note; expired entries do not count; nothing is a warning.
+    void unknownLimitIsInferredNotWarned() {
+        QVERIFY(seedAcquire("zs", "u1", 3));
+        QVERIFY(seedAcquire("zs", "u2", 3));
+        cmd({"ZADD", "zs", QByteArray::number(QDateTime::currentMSecsSinceEpoch() - 5000), "gone"});
+        const core::Snapshot snap = m_driver->snapshot(m_driver->ref(QStringLiteral("zs")));
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(snap.limitSource, core::LimitSource::Inferred);
+        QCOMPARE(snap.limit, std::optional<qint64>(2));
+        QVERIFY(snap.notes.join(u' ').contains(QStringLiteral("inferred as 2")));
+        QCOMPARE(holderById(snap, QStringLiteral("gone"))->state, core::HolderState::ExpiredPresent);
+        QCOMPARE(holderById(snap, QStringLiteral("u1"))->state, core::HolderState::Live);
+        const auto r = test::awaitKind<core::MaintenanceResult>(
+            [&](auto done) { m_kind->setLimit(*m_conn, m_driver->ref(QStringLiteral("zs")), 4, done); });
+        QVERIFY(!r.ok);
+        QVERIFY2(r.message.contains(QStringLiteral("profile value")), qPrintable(r.message));
+    }
+
     void semscopeAndSeedShareASemaphore() {
         const QByteArray key = "semaphore:acquire";
         const auto r = m_driver->ref(QString::fromLatin1(key), 2);
