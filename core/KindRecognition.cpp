@@ -233,11 +233,14 @@ void recognizeLeased(const Group &g, QList<DiscoveredSemaphore> &out) {
 
 void recognizePermitExpirable(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out) {
     const KeyFingerprint *timeout = g.get("{" + g.base + "}" + kRedissonTimeout);
-    if (!timeout)
-        return;
     const KeyFingerprint *permits = g.get(g.base);
+    // Redisson deletes nothing but the lease ZSET goes when its last member does: an idle
+    // RPermitExpirableSemaphore is a bare integer string, known only through the operator's profile.
+    const bool named = permits && permits->namedKind == Kind::RedissonPermitExpirable;
+    if (!timeout && !named)
+        return;
     DiscoveredSemaphore found = makeFound(Kind::RedissonPermitExpirable, g.base, {permits, timeout});
-    if (timeout->type != "zset")
+    if (timeout && timeout->type != "zset")
         found.warnings << typeWarning(*timeout, "zset");
     if (!permits)
         found.warnings << QStringLiteral("%1 (available permits) is missing").arg(keyText(g.base));
@@ -335,9 +338,15 @@ void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
         out << found;
         return;
     }
-    if (fp->type != "string")
+    // Redisson RSemaphore is a bare integer string (research §7): so are counters, rate limits and
+    // cache entries by the million, so an integer value alone proves nothing. Only two things make
+    // one a semaphore: a Redisson client waiting on its channel `redisson_sc:{N}` (classic or
+    // sharded pub/sub), or the operator's profile naming it. A named key of the wrong type or with
+    // a non-integer value is still listed, with the warning that says what is wrong.
+    const bool named = fp->namedKind == Kind::RedissonSemaphore;
+    if (fp->type != "string" && !named)
         return;
-    if (fp->channelSeen) {
+    if (fp->channelSeen || named) {
         DiscoveredSemaphore found = makeFound(Kind::RedissonSemaphore, g.base, {fp});
         checkIntegerString(*fp, found.warnings);
         out << found;

@@ -21,7 +21,9 @@ struct KeyFingerprint {
     QByteArray value;          // string: the first bytes (GETRANGE 0 63)
     QList<QByteArray> members; // zset members, hash fields, list items (a sample)
     QList<QByteArray> values;  // zset scores, hash values (parallel to `members`)
-    bool channelSeen = false;  // a Redisson channel for this key was seen (PUBSUB CHANNELS)
+    bool channelSeen = false;  // a Redisson channel for this key was seen (PUBSUB [SHARD]CHANNELS)
+    // The operator's profile names this key as a semaphore of this kind (DiscoverRequest::known).
+    std::optional<Kind> namedKind;
 };
 
 // How a key takes part in a layout, decided from its name (and type) alone.

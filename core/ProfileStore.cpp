@@ -71,6 +71,31 @@ void ProfileStore::remove(const QString &endpoint, Kind kind, const QString &nam
     m_settings->sync();
 }
 
+QList<SemaphoreRef> ProfileStore::named(const QString &endpoint) const {
+    QList<SemaphoreRef> refs;
+    m_settings->beginGroup(QStringLiteral("profiles/") + encode(endpoint));
+    const QStringList kinds = m_settings->childGroups();
+    m_settings->endGroup();
+    for (const QString &kindText : kinds) {
+        const std::optional<Kind> kind = kindFromName(kindText);
+        if (!kind)
+            continue;
+        m_settings->beginGroup(QStringLiteral("profiles/") + encode(endpoint) + QLatin1Char('/') + kindText);
+        const QStringList names = m_settings->childGroups();
+        m_settings->endGroup();
+        for (const QString &encoded : names) {
+            SemaphoreRef ref;
+            ref.kind = *kind;
+            ref.name = QUrl::fromPercentEncoding(encoded.toLatin1());
+            if (const auto profile = load(endpoint, ref.kind, ref.name)) {
+                ref.profile = *profile;
+                refs << ref;
+            }
+        }
+    }
+    return refs;
+}
+
 SemaphoreProfile ProfileStore::resolve(const QString &endpoint, const SemaphoreRef &ref) const {
     const std::optional<SemaphoreProfile> stored = load(endpoint, ref.kind, ref.name);
     if (!stored)

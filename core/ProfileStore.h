@@ -23,6 +23,9 @@ public:
     std::optional<SemaphoreProfile> load(const QString &endpoint, Kind kind, const QString &name) const;
     void save(const QString &endpoint, Kind kind, const QString &name, const SemaphoreProfile &profile);
     void remove(const QString &endpoint, Kind kind, const QString &name);
+    // Every semaphore with a stored profile on `endpoint` (kind, name and profile), for discovery:
+    // a profile the operator added names a semaphore even when nothing in the server marks it.
+    QList<SemaphoreRef> named(const QString &endpoint) const;
 
     // The profile to use for `ref` on `endpoint`: the stored one where it has a value, the
     // inferred values in `ref.profile` for the rest (marked inferred if any of them is used).

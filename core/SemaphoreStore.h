@@ -15,6 +15,10 @@ struct DiscoverRequest {
     QString match = QStringLiteral("*"); // glob on key names (Redis) or KV prefix (Consul)
     int batch = 1000;                    // SCAN COUNT / page size
     std::optional<Kind> kind;            // only this kind
+    // Semaphores the operator named in a profile (ProfileStore::named). Layouts that nothing in the
+    // server marks as a semaphore (a Redisson RSemaphore is a bare integer string) are recognised
+    // through these, even while idle. Still subject to `match`.
+    QList<SemaphoreRef> known;
 };
 
 // One semaphore found by discovery. `warnings` non-empty means it looked like a semaphore but
@@ -27,7 +31,7 @@ struct DiscoveredSemaphore {
 
 struct DiscoverProgress {
     qint64 scannedKeys = 0;
-    qint64 totalKeys = -1; // -1 when unknown; Redis reports DBSIZE
+    qint64 totalKeys = -1;            // -1 when unknown; Redis reports DBSIZE
     QList<DiscoveredSemaphore> found; // found since the previous progress report
 };
 
@@ -43,8 +47,7 @@ struct DiscoverResult {
 // semaphore backend. Every call returns at once; the callback runs later on the thread that made
 // the call (the thread the store lives in). A store that is read-only refuses every write itself
 // with an Error result, whatever the caller's buttons say.
-class SemaphoreStore : public QObject
-{
+class SemaphoreStore : public QObject {
     Q_OBJECT
 public:
     using QObject::QObject;
@@ -66,8 +69,8 @@ public:
     virtual void release(const Grant &grant, Callback<ReleaseResult> done) = 0;
     // Removes `observed` only if it is still exactly what the operator saw (same raw id and, where the
     // layout has them, same token, slot or version).
-    virtual void forceRelease(const SemaphoreRef &ref, const Holder &observed, std::optional<qint64> observedVersion,
-                              Callback<ForceReleaseResult> done) = 0;
+    virtual void forceRelease(const SemaphoreRef &ref, const Holder &observed,
+                              std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) = 0;
 
     virtual void purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
     virtual void repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;

@@ -32,7 +32,8 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     qint64 total = -1;
     // base name -> keys to sample (candidates seen by SCAN and their companions).
     std::map<QByteArray, QSet<QByteArray>> groups;
-    QSet<QByteArray> redissonChannelNames; // N of every redisson_sc:{N} with subscribers
+    QSet<QByteArray> redissonChannelNames;   // N of every redisson_sc:{N} with subscribers
+    QHash<QByteArray, core::Kind> namedKeys; // keys the operator's profiles name (request.known)
     QList<core::DiscoveredSemaphore> found;
     std::vector<QList<QByteArray>> batches;
     size_t nextBatch = 0;
@@ -82,11 +83,21 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     }
 
     void start() {
-        // DBSIZE for the progress total; Redisson RSemaphores are bare integer strings that only
-        // their channel (while clients wait) tells apart from any other counter.
+        // Redisson RSemaphores are bare integer strings: only a profile naming one, or its channel
+        // while clients wait on it, tells it apart from any other counter (KindRecognition.cpp).
+        for (const core::SemaphoreRef &ref : std::as_const(request.known)) {
+            if (ref.kind == core::Kind::RedissonSemaphore || ref.kind == core::Kind::RedissonPermitExpirable)
+                namedKeys.insert(ref.name.toUtf8(), ref.kind);
+        }
+        // DBSIZE for the progress total; the channels with subscribers, classic and sharded (Redisson
+        // in cluster mode uses SPUBLISH/SSUBSCRIBE; a server without sharded pub/sub answers an
+        // error, which only means there are none).
         auto self = shared_from_this();
         sinceStart.start();
-        conn.pipeline({{"DBSIZE"}, {"PUBSUB", "CHANNELS", "redisson_sc:*"}, {"TIME"}},
+        conn.pipeline({{"DBSIZE"},
+                       {"PUBSUB", "CHANNELS", "redisson_sc:*"},
+                       {"TIME"},
+                       {"PUBSUB", "SHARDCHANNELS", "redisson_sc:*"}},
                       [self](const QList<RedisReply> &replies) {
                           if (replies.value(0).isTransportError()) {
                               self->finish(false,
@@ -97,12 +108,18 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
                           const RedisReply &time = replies.value(2);
                           self->serverNowAtStart = kinds::integerAt(time, 0).value_or(0) * 1000 +
                                                    kinds::integerAt(time, 1).value_or(0) / 1000;
-                          for (const RedisReply &ch : replies.value(1).elements) {
-                              QByteArray n = ch.str.mid(int(qstrlen("redisson_sc:")));
-                              if (n.startsWith('{') && n.endsWith('}'))
-                                  n = n.mid(1, n.size() - 2);
-                              if (!n.isEmpty())
-                                  self->redissonChannelNames.insert(n);
+                          for (int list : {1, 3}) {
+                              if (replies.value(list).isError())
+                                  continue;
+                              for (const RedisReply &ch : replies.value(list).elements) {
+                                  // prefixName("redisson_sc", N) is ":{N}", or ":N" when N has
+                                  // braces itself: "{x}" may stand for x or for {x}; keep both.
+                                  const QByteArray n = ch.str.mid(int(qstrlen("redisson_sc:")));
+                                  if (!n.isEmpty())
+                                      self->redissonChannelNames.insert(n);
+                                  if (n.size() > 2 && n.startsWith('{') && n.endsWith('}'))
+                                      self->redissonChannelNames.insert(n.mid(1, n.size() - 2));
+                              }
                           }
                           self->scanPage("0");
                       });
@@ -162,7 +179,8 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
 
     void classify(const QByteArray &key, const QByteArray &type) {
         const core::KeyRole role = core::keyRole(key, type);
-        const bool redissonSemaphore = type == "string" && redissonChannelNames.contains(key);
+        const bool redissonSemaphore =
+            (type == "string" && redissonChannelNames.contains(key)) || namedKeys.contains(key);
         if (!role.candidate && !redissonSemaphore)
             return;
         QByteArray base = role.base;
@@ -228,6 +246,8 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
             for (const RedisReply &v : kinds::elementAt(e, 5).elements)
                 fp.values << v.str;
             fp.channelSeen = redissonChannelNames.contains(fp.key);
+            if (const auto named = namedKeys.constFind(fp.key); named != namedKeys.cend())
+                fp.namedKind = *named;
             fps << fp;
         }
         const QList<core::DiscoveredSemaphore> batchFound =

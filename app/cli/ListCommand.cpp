@@ -59,6 +59,9 @@ public:
             ctx.fail(ExitUsage, {}, error);
             return;
         }
+        // Semaphores the operator named in a profile are found even when nothing in the server
+        // marks them (an idle Redisson RSemaphore is a bare integer).
+        request.known = core::ProfileStore().named(m_store->endpoint());
         whenReachable(ctx, *m_store, [this, &ctx, request] { discover(ctx, request); });
     }
 

@@ -96,6 +96,7 @@ void SemaphoreCommand::resolve(CliContext &ctx, const QString &name) {
     }
     core::DiscoverRequest request;
     request.match = QLatin1Char('*') + pattern + QLatin1Char('*');
+    request.known = core::ProfileStore().named(m_store->endpoint()); // idle Redisson semaphores
     m_store->discover(
         request, core::Cancellation(), {}, [this, &ctx, name](const core::DiscoverResult &result) {
             if (!result.ok) {

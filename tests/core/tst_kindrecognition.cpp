@@ -234,6 +234,67 @@ private Q_SLOTS:
                                          fp("leaderboard", "zset", {"ann", "bob"}, {"12", "40"})};
         QVERIFY(recognizeSemaphores(keys, kNowMs).isEmpty());
     }
+
+    // A Redisson RSemaphore is a bare integer string, like millions of counters: the integer alone
+    // never makes one (research §7). A waiting client's channel or the operator's profile does; a
+    // named key that is not a permit count is still listed, with the warning saying why.
+    void redissonSemaphoreNeedsEvidence_data() {
+        QTest::addColumn<QByteArray>("type");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<bool>("channel");
+        QTest::addColumn<int>("named");    // -1 none, else the Kind a profile names it as
+        QTest::addColumn<QString>("kind"); // expected, empty: not a semaphore
+        QTest::addColumn<QString>("warning");
+        const int none = -1;
+        QTest::newRow("integer alone")
+            << QByteArray("string") << QByteArray("5") << false << none << QString() << QString();
+        QTest::newRow("lockish integer")
+            << QByteArray("string") << QByteArray("5") << false << none << QString() << QString();
+        QTest::newRow("channel") << QByteArray("string") << QByteArray("5") << true << none
+                                 << QStringLiteral("redisson-semaphore") << QString();
+        QTest::newRow("profile, idle")
+            << QByteArray("string") << QByteArray("0") << false << int(Kind::RedissonSemaphore)
+            << QStringLiteral("redisson-semaphore") << QString();
+        QTest::newRow("profile, not a number")
+            << QByteArray("string") << QByteArray("many") << false << int(Kind::RedissonSemaphore)
+            << QStringLiteral("redisson-semaphore") << QStringLiteral("not an integer");
+        QTest::newRow("profile, wrong type")
+            << QByteArray("list") << QByteArray() << false << int(Kind::RedissonSemaphore)
+            << QStringLiteral("redisson-semaphore") << QStringLiteral("expected a string");
+        QTest::newRow("profile of another kind")
+            << QByteArray("string") << QByteArray("5") << false << int(Kind::Fair) << QString() << QString();
+        QTest::newRow("permit semaphore, idle")
+            << QByteArray("string") << QByteArray("4") << false << int(Kind::RedissonPermitExpirable)
+            << QStringLiteral("redisson-permit") << QString();
+    }
+    void redissonSemaphoreNeedsEvidence() {
+        QFETCH(QByteArray, type);
+        QFETCH(QByteArray, value);
+        QFETCH(bool, channel);
+        QFETCH(int, named);
+        QFETCH(QString, kind);
+        QFETCH(QString, warning);
+        const QByteArray key =
+            QTest::currentDataTag() == QByteArray("lockish integer") ? "lock:jobs" : "permits";
+        KeyFingerprint f =
+            fp(key, type, type == "list" ? QList<QByteArray>{"1"} : QList<QByteArray>{}, {}, value);
+        f.channelSeen = channel;
+        if (named >= 0)
+            f.namedKind = Kind(named);
+        const QList<DiscoveredSemaphore> found = recognizeSemaphores({f}, kNowMs);
+        if (kind.isEmpty()) {
+            QVERIFY(found.isEmpty());
+            return;
+        }
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(kindName(found.first().ref.kind), kind);
+        QCOMPARE(found.first().ref.name, QString::fromLatin1(key));
+        if (warning.isEmpty())
+            QVERIFY2(found.first().warnings.isEmpty(), qPrintable(found.first().warnings.join(u';')));
+        else
+            QVERIFY2(found.first().warnings.join(u' ').contains(warning),
+                     qPrintable(found.first().warnings.join(u';')));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKindRecognition)

@@ -81,6 +81,37 @@ private Q_SLOTS:
         QVERIFY(!resolved.inferred);
     }
 
+    // Discovery asks which semaphores the operator named on one endpoint: every stored profile
+    // there, with kind, exact name (separators and '%' included) and values; other endpoints apart.
+    void namedListsTheProfilesOfOneEndpoint() {
+        const QString endpoint = QStringLiteral("redis://127.0.0.1:6379/0");
+        const QString odd = QStringLiteral("a/b%2F|c {x}");
+        {
+            ProfileStore store(m_settings.get());
+            SemaphoreProfile p;
+            p.limit = 7;
+            store.save(endpoint, Kind::RedissonSemaphore, odd, p);
+            p.limit = 2;
+            store.save(endpoint, Kind::Fair, QStringLiteral("f"), p);
+            store.save(QStringLiteral("redis://elsewhere:6379/0"), Kind::Zset, QStringLiteral("z"), p);
+        }
+        m_settings =
+            std::make_unique<QSettings>(m_dir.filePath(QStringLiteral("profiles.ini")), QSettings::IniFormat);
+        ProfileStore store(m_settings.get());
+        QList<SemaphoreRef> named = store.named(endpoint);
+        std::sort(named.begin(), named.end(),
+                  [](const SemaphoreRef &a, const SemaphoreRef &b) { return a.name < b.name; });
+        QCOMPARE(named.size(), 2);
+        QCOMPARE(named.at(0).kind, Kind::RedissonSemaphore);
+        QCOMPARE(named.at(0).name, odd);
+        QCOMPARE(named.at(0).profile.limit, std::optional<qint64>(7));
+        QCOMPARE(named.at(1).kind, Kind::Fair);
+        QCOMPARE(named.at(1).name, QStringLiteral("f"));
+        QVERIFY(store.named(QStringLiteral("redis://nowhere:1/0")).isEmpty());
+        store.remove(endpoint, Kind::Fair, QStringLiteral("f"));
+        QCOMPARE(store.named(endpoint).size(), 1);
+    }
+
     void unitNames() {
         for (ScoreUnit u : {ScoreUnit::Auto, ScoreUnit::Seconds, ScoreUnit::Milliseconds})
             QCOMPARE(ProfileStore::scoreUnitFromName(ProfileStore::scoreUnitName(u)), std::optional(u));

@@ -188,6 +188,65 @@ private Q_SLOTS:
         QCOMPARE(foundInProgress(walk).size(), found.size());
     }
 
+    // Redisson RSemaphores are bare integer strings. Among integer counters they are found only by
+    // evidence: a client waiting on redisson_sc:{N} (classic or sharded pub/sub) or a profile
+    // naming them, which finds an idle one too (DiscoverRequest::known). MATCH still rules.
+    void redissonSemaphoresNeedEvidence() {
+        for (int i = 0; i < 200; ++i)
+            cmd({"SET", "counter:" + QByteArray::number(i), QByteArray::number(i)});
+        cmd({"SET", "lock-count", "3"});       // an integer under a lock-ish name: still just a counter
+        cmd({"SET", "idle-sem", "5"});         // RSemaphore nobody waits on: only the profile knows it
+        cmd({"SET", "idle-permits", "2"});     // RPermitExpirableSemaphore with no lease left
+        cmd({"SET", "sharded-sem", "0"});      // cluster-mode Redisson waits with SSUBSCRIBE
+        cmd({"LPUSH", "named-but-list", "x"}); // a profile naming a key of the wrong type
+        RedisConnection waiter(m_server.settings());
+        waiter.open();
+        bool subscribed = false;
+        waiter.command({"SSUBSCRIBE", "redisson_sc:{sharded-sem}"},
+                       [&subscribed](const RedisReply &r) { subscribed = r.isArray(); });
+        QVERIFY(test::waitFor([&] { return subscribed; }, 10000));
+
+        core::DiscoverRequest request;
+        auto named = [](core::Kind kind, const char *name) {
+            core::SemaphoreRef ref;
+            ref.kind = kind;
+            ref.name = QString::fromLatin1(name);
+            ref.profile.limit = 5;
+            return ref;
+        };
+        Walk walk = discover(request);
+        QVERIFY2(walk.result.ok, qPrintable(walk.result.error));
+        QCOMPARE(walk.result.semaphores.size(), 1);
+        QCOMPARE(walk.result.semaphores.first().ref.name, QStringLiteral("sharded-sem"));
+        QCOMPARE(walk.result.semaphores.first().ref.kind, core::Kind::RedissonSemaphore);
+
+        request.known = {named(core::Kind::RedissonSemaphore, "idle-sem"),
+                         named(core::Kind::RedissonPermitExpirable, "idle-permits"),
+                         named(core::Kind::RedissonSemaphore, "named-but-list"),
+                         named(core::Kind::RedissonSemaphore, "not-there"),
+                         named(core::Kind::Fair, "counter:7")};
+        walk = discover(request);
+        QVERIFY2(walk.result.ok, qPrintable(walk.result.error));
+        QStringList seen;
+        for (const auto &d : walk.result.semaphores)
+            seen << core::kindName(d.ref.kind) + QLatin1Char(' ') + d.ref.name;
+        seen.sort();
+        QCOMPARE(seen, (QStringList{QStringLiteral("redisson-permit idle-permits"),
+                                    QStringLiteral("redisson-semaphore idle-sem"),
+                                    QStringLiteral("redisson-semaphore named-but-list"),
+                                    QStringLiteral("redisson-semaphore sharded-sem")}));
+        QVERIFY(findByName(walk.result.semaphores, QStringLiteral("idle-sem"))->warnings.isEmpty());
+        QVERIFY(findByName(walk.result.semaphores, QStringLiteral("named-but-list"))
+                    ->warnings.join(u' ')
+                    .contains(QStringLiteral("expected a string")));
+
+        request.match = QStringLiteral("idle-s*");
+        walk = discover(request);
+        QCOMPARE(walk.result.semaphores.size(), 1);
+        QCOMPARE(walk.result.semaphores.first().ref.name, QStringLiteral("idle-sem"));
+        waiter.close();
+    }
+
     void matchAndKindNarrowTheWalk() {
         const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
         cmd({"ZADD", "semaphore:a", QByteArray::number(nowMs + 30000), "u1"});
