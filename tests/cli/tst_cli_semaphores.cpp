@@ -30,7 +30,7 @@ private:
     QString m_cli;
     QTemporaryDir m_home; // QSettings (semaphore profiles) of the CLI runs go here
 
-    CliRun cli(QStringList args, const QString &url = {}) {
+    CliRun cli(QStringList args, const QString &url = {}, int timeoutMs = 60000) {
         args.prepend(url.isEmpty() ? m_server.url() : url);
         args.prepend(QStringLiteral("--redis"));
         QProcess p;
@@ -41,7 +41,7 @@ private:
         p.setStandardInputFile(QProcess::nullDevice()); // not a terminal
         p.start(m_cli, args);
         CliRun run;
-        if (!p.waitForFinished(60000)) {
+        if (!p.waitForFinished(timeoutMs)) {
             p.kill();
             p.waitForFinished();
             return run;
@@ -256,6 +256,248 @@ private Q_SLOTS:
         QVERIFY(r.json().value(QStringLiteral("ok")).toBool());
         QVERIFY(cmd({"HGET", "{pr}:owners", "orphan"}).isNil());
         QCOMPARE(cli({"repair", "x", "--kind", "lock"}).exitCode, 1); // not supported for lock
+    }
+
+    // set-limit writes the limit where the layout keeps it (slots, leased: one script in Redis), keeps
+    // it in semscope's profile where the layout has none (fair), and refuses for a mutex.
+    void setLimitWhereTheLimitLives() {
+        CliRun r = cli({"--help"});
+        QVERIFY(r.out.contains("set-limit NAME N"));
+
+        // slots, as the seed's clients leave it: held 1, free 2 and 3.
+        cmd({"RPUSH", "pool|list", "2", "3"});
+        cmd({"HSET", "pool|map", "10.0.0.1", "1"});
+        r = cli({"set-limit", "pool", "5", "--kind", "slots", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.json().value(QStringLiteral("ok")).toBool());
+        QCOMPARE(r.json().value(QStringLiteral("limit")).toInteger(), 5);
+        QCOMPARE(r.json().value(QStringLiteral("limit_source")).toString(), QStringLiteral("stored"));
+        QCOMPARE(cmd({"LLEN", "pool|list"}).toInteger(), std::optional<qint64>(4));
+        r = cli({"show", "pool", "--json"}); // kind recognised from the keys
+        QCOMPARE(r.json().value(QStringLiteral("limit")).toInteger(), 5);
+        QCOMPARE(r.json().value(QStringLiteral("limit_source")).toString(), QStringLiteral("stored"));
+        // Shrinking under a holder's slot is refused, nothing changes.
+        cmd({"HSET", "pool|map", "10.0.0.9", "5"});
+        cmd({"LREM", "pool|list", "0", "5"});
+        r = cli({"set-limit", "pool", "3", "--kind", "slots"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("held"), r.err.constData());
+        QCOMPARE(cmd({"LLEN", "pool|list"}).toInteger(), std::optional<qint64>(3));
+
+        // leased: stored in {N}:meta.
+        QCOMPARE(cli({"acquire", "ls", "--kind", "leased", "--limit", "2", "--holder", "h"}).exitCode, 0);
+        QCOMPARE(cli({"set-limit", "ls", "4", "--kind", "leased"}).exitCode, 0);
+        QCOMPARE(cmd({"HGET", "{ls}:meta", "limit"}).str, QByteArray("4"));
+
+        // fair: not stored in Redis; kept in the profile, nothing written, and show uses it.
+        cmd({"ZADD", "fs", QByteArray::number(QDateTime::currentSecsSinceEpoch()), "a"});
+        cmd({"ZADD", "fs:owner", "1", "a"});
+        cmd({"SET", "fs:counter", "1"});
+        const qint64 keys = cmd({"DBSIZE"}).toInteger().value_or(-1);
+        r = cli({"set-limit", "fs", "4", "--kind", "fair"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("does not store its limit") && r.out.contains("profile"), r.out.constData());
+        QCOMPARE(cmd({"DBSIZE"}).toInteger().value_or(-2), keys);
+        r = cli({"show", "fs", "--kind", "fair", "--json"});
+        QCOMPARE(r.json().value(QStringLiteral("limit")).toInteger(), 4);
+        QCOMPARE(r.json().value(QStringLiteral("limit_source")).toString(), QStringLiteral("profile"));
+
+        // lock: always 1.
+        cmd({"SET", "lk", "me", "PX", "30000"});
+        r = cli({"set-limit", "lk", "3", "--kind", "lock", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(!r.json().value(QStringLiteral("ok")).toBool());
+        QVERIFY(r.json().value(QStringLiteral("message")).toString().contains(QStringLiteral("always 1")));
+
+        // Usage errors.
+        QCOMPARE(cli({"set-limit", "pool", "many", "--kind", "slots"}).exitCode, 2);
+        QCOMPARE(cli({"set-limit", "pool", "0", "--kind", "slots"}).exitCode, 2);
+        QCOMPARE(cli({"set-limit", "pool"}).exitCode, 2);
+    }
+
+    // An idle Redisson RSemaphore is a bare integer: list does not guess, but once the operator's
+    // profile names it (set-limit keeps its capacity there) list and show find it.
+    void idleRedissonSemaphoreFoundThroughTheProfile() {
+        cmd({"SET", "rsem", "3"});
+        cmd({"SET", "hits", "12"});
+        CliRun r = cli({"list", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.jsonArray().size(), 0);
+        r = cli({"set-limit", "rsem", "5", "--kind", "redisson-semaphore", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("limit_source")).toString(), QStringLiteral("profile"));
+        r = cli({"list", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.jsonArray().size(), 1);
+        const QJsonObject row = r.jsonArray().at(0).toObject();
+        QCOMPARE(row.value(QStringLiteral("kind")).toString(), QStringLiteral("redisson-semaphore"));
+        QCOMPARE(row.value(QStringLiteral("name")).toString(), QStringLiteral("rsem"));
+        QCOMPARE(row.value(QStringLiteral("limit")).toInteger(), 5);
+        QCOMPARE(row.value(QStringLiteral("used")).toInteger(), 0); // Redisson records no holders
+        QCOMPARE(row.value(QStringLiteral("warnings")).toArray().size(), 0);
+        r = cli({"show", "rsem", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("kind")).toString(), QStringLiteral("redisson-semaphore"));
+        QCOMPARE(
+            r.json().value(QStringLiteral("details")).toObject().value(QStringLiteral("in_use")).toInteger(),
+            2);
+    }
+
+    // The JSON contract of the issue: show has kind, name, limit, limit_source, holders (id, slot,
+    // rank, token, ttl_ms, state where the kind has them) and warnings; list rows have kind, name,
+    // limit, used and warnings. A healthy fair semaphore without a profile carries no warning: its
+    // limit is shown inferred, with a note.
+    void jsonFieldsAndInferredLimits() {
+        cmd({"ZADD", "rf", QByteArray::number(QDateTime::currentSecsSinceEpoch()), "a"});
+        cmd({"ZADD", "rf:owner", "1", "a"});
+        cmd({"SET", "rf:counter", "1"});
+        CliRun r = cli({"show", "rf", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject show = r.json();
+        QCOMPARE(show.value(QStringLiteral("kind")).toString(), QStringLiteral("fair"));
+        QCOMPARE(show.value(QStringLiteral("name")).toString(), QStringLiteral("rf"));
+        QCOMPARE(show.value(QStringLiteral("limit")).toInteger(), 1);
+        QCOMPARE(show.value(QStringLiteral("limit_source")).toString(), QStringLiteral("inferred"));
+        QCOMPARE(show.value(QStringLiteral("warnings")).toArray().size(), 0);
+        QVERIFY(!show.value(QStringLiteral("notes")).toArray().isEmpty());
+        QJsonObject a = holderNamed(show, QStringLiteral("a"));
+        for (const char *field : {"id", "rank", "token", "ttl_ms", "state"})
+            QVERIFY2(a.contains(QLatin1String(field)), field);
+        QCOMPARE(a.value(QStringLiteral("state")).toString(), QStringLiteral("live"));
+        r = cli({"show", "rf"});
+        QVERIFY(r.out.contains("note: the limit is not stored"));
+        QVERIFY(!r.out.contains("warning:"));
+
+        cmd({"RPUSH", "sl|list", "2"});
+        cmd({"HSET", "sl|map", "10.0.0.1", "1"});
+        show = cli({"show", "sl", "--json"}).json();
+        QCOMPARE(holderNamed(show, QStringLiteral("10.0.0.1")).value(QStringLiteral("slot")).toInteger(), 1);
+
+        // node MultiSemaphore: one holder taking three permits.
+        const QByteArray t = QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        cmd({"ZADD", "semaphore:nm", t, "job_0", t, "job_1", t, "job_2"});
+        cmd({"PEXPIRE", "semaphore:nm", "10000"});
+        show = cli({"show", "nm", "--kind", "node-semaphore", "--json"}).json();
+        QCOMPARE(show.value(QStringLiteral("holders")).toArray().size(), 1);
+        QCOMPARE(holderNamed(show, QStringLiteral("job")).value(QStringLiteral("permits")).toInteger(), 3);
+        QCOMPARE(show.value(QStringLiteral("used")).toInteger(), 3);
+
+        r = cli({"list", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.jsonArray().size(), 3);
+        for (const QJsonValue &v : r.jsonArray()) {
+            const QJsonObject row = v.toObject();
+            for (const char *field : {"kind", "name", "limit", "used", "warnings"})
+                QVERIFY2(row.contains(QLatin1String(field)), field);
+            QVERIFY2(row.value(QStringLiteral("warnings")).toArray().isEmpty(),
+                     qPrintable(row.value(QStringLiteral("name")).toString()));
+        }
+    }
+
+    // Bad data of every sort in one keyspace: list names each problem on the semaphore it concerns,
+    // exits 0, and the healthy semaphores beside them are listed clean and still operable.
+    void badDataIsListedAndTheRestStillWorks() {
+        QCOMPARE(cli({"acquire", "good", "--kind", "leased", "--limit", "2", "--holder", "h"}).exitCode, 0);
+        cmd({"RPUSH", "fine|list", "2"});
+        cmd({"HSET", "fine|map", "10.0.0.1", "1"});
+        cmd({"SET", "{wt}:holders", "not a zset"}); // wrong type under a semaphore's name
+        cmd({"HSET", "{wt}:meta", "limit", "2"});
+        cmd({"ZADD", "nn", "inf", "a"}); // non-numeric (infinite) acquire time
+        cmd({"ZADD", "nn:owner", "1", "a"});
+        cmd({"SET", "nn:counter", "1"});
+        cmd({"RPUSH", "dup|list", "1", "2", "2"}); // duplicate free slot
+        cmd({"HSET", "dup|map", "h", "3"});
+        cmd({"RPUSH", "miss|list", "1"}); // slot 2 neither free nor held
+        cmd({"HSET", "miss|map", "h", "3"});
+        cmd({"RPUSH", "gh|list", "1"}); // garbage in the hash
+        cmd({"HSET", "gh|map", "h", "banana"});
+        cmd({"RPUSH", "big|list", "1"}); // a 10 MB value
+        cmd({"HSET", "big|map", "h", QByteArray(10 << 20, 'x')});
+        const QList<std::pair<QString, QString>> expected{
+            {QStringLiteral("wt"), QStringLiteral("expected a zset")},
+            {QStringLiteral("nn"), QStringLiteral("non-numeric")},
+            {QStringLiteral("dup"), QStringLiteral("duplicate free slots")},
+            {QStringLiteral("miss"), QStringLiteral("leaked")},
+            {QStringLiteral("gh"), QStringLiteral("banana")},
+            {QStringLiteral("big"), QStringLiteral("10.0 MB")}};
+
+        const CliRun r = cli({"list", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QHash<QString, QString> warnings;
+        for (const QJsonValue &v : r.jsonArray()) {
+            const QJsonObject row = v.toObject();
+            QStringList w;
+            for (const QJsonValue &x : row.value(QStringLiteral("warnings")).toArray())
+                w << x.toString();
+            warnings.insert(row.value(QStringLiteral("name")).toString(), w.join(QStringLiteral("; ")));
+        }
+        QCOMPARE(warnings.size(), expected.size() + 2);
+        for (const auto &[name, text] : expected)
+            QVERIFY2(warnings.value(name).contains(text),
+                     qPrintable(name + QStringLiteral(": ") + warnings.value(name)));
+        QVERIFY2(warnings.value(QStringLiteral("good")).isEmpty(),
+                 qPrintable(warnings.value(QStringLiteral("good"))));
+        QVERIFY2(warnings.value(QStringLiteral("fine")).isEmpty(),
+                 qPrintable(warnings.value(QStringLiteral("fine"))));
+        // The human table shows them too, and the neighbours still work.
+        QVERIFY(cli({"list"}).out.contains("banana"));
+        QCOMPARE(cli({"acquire", "good", "--kind", "leased", "--holder", "h2"}).exitCode, 0);
+        QCOMPARE(cli({"acquire", "fine", "--kind", "slots", "--holder", "10.0.0.2"}).exitCode, 0);
+        QCOMPARE(cli({"repair", "dup", "--kind", "slots"}).exitCode, 0);
+        QCOMPARE(cli({"show", "dup", "--kind", "slots", "--json"})
+                     .json()
+                     .value(QStringLiteral("warnings"))
+                     .toArray()
+                     .size(),
+                 0);
+        QCOMPARE(cmd({"STRLEN", "big|list"}).isError(), true); // nothing rewrote the bad keys
+        QCOMPARE(cmd({"HSTRLEN", "big|map", "h"}).toInteger(), std::optional<qint64>(10 << 20));
+    }
+
+    // 10,000 semaphores among 1,000,000 keys: list completes, with progress on stderr. Run by the
+    // `slow` ctest entry tst_cli_list_large only.
+    void listOnAMillionKeys() {
+        if (!QCoreApplication::arguments().contains(QStringLiteral("listOnAMillionKeys")))
+            QSKIP("runs as tst_cli_list_large (label slow)");
+        QVERIFY(!cmd({"DEBUG", "POPULATE", "990000", "key", "8"}).isError());
+        // A third each of slots, zset and fair semaphores, made in one script.
+        const QByteArray populate = R"LUA(
+local s = tonumber(redis.call('TIME')[1])
+for i = 1, tonumber(ARGV[1]) do
+    local m = i % 3
+    if m == 0 then
+        redis.call('RPUSH', 'slots:' .. i .. '|list', 2, 3)
+        redis.call('HSET', 'slots:' .. i .. '|map', 'h' .. i, 1)
+    elseif m == 1 then
+        redis.call('ZADD', 'zsem:' .. i, s * 1000 + 600000, 'h' .. i)
+    else
+        redis.call('ZADD', 'fair:' .. i, s, 'h' .. i)
+        redis.call('ZADD', 'fair:' .. i .. ':owner', 1, 'h' .. i)
+        redis.call('SET', 'fair:' .. i .. ':counter', 1)
+    end
+end
+return 1
+)LUA";
+        QVERIFY(!cmd({"EVAL", populate, "0", "10000"}).isError());
+        const qint64 dbsize = cmd({"DBSIZE"}).toInteger().value_or(-1);
+        QVERIFY2(dbsize >= 1000000, qPrintable(QString::number(dbsize)));
+
+        const CliRun r = cli({"list", "--json"}, {}, 600000);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = r.jsonArray();
+        QCOMPARE(rows.size(), 10000);
+        int withWarnings = 0;
+        for (const QJsonValue &v : rows)
+            withWarnings += v.toObject().value(QStringLiteral("warnings")).toArray().isEmpty() ? 0 : 1;
+        QCOMPARE(withWarnings, 0);
+        // Progress: "scanned X of <dbsize> keys, N semaphores so far" lines, then the total.
+        const QList<QByteArray> lines = r.err.trimmed().split('\n');
+        QVERIFY2(lines.size() >= 2, r.err.constData());
+        QVERIFY2(lines.first().contains(QByteArray(" of " + QByteArray::number(dbsize) + " keys")),
+                 r.err.constData());
+        QCOMPARE(lines.last(),
+                 QByteArray("scanned " + QByteArray::number(dbsize) + " keys, found 10000 semaphores"));
+        qInfo("list: %d stderr lines", int(lines.size()));
     }
 
     void badInputAndUnreachableServers() {
