@@ -486,10 +486,17 @@ return 1
         QCOMPARE(r.exitCode, 0);
         const QJsonArray rows = r.jsonArray();
         QCOMPARE(rows.size(), 10000);
-        int withWarnings = 0;
-        for (const QJsonValue &v : rows)
-            withWarnings += v.toObject().value(QStringLiteral("warnings")).toArray().isEmpty() ? 0 : 1;
-        QCOMPARE(withWarnings, 0);
+        // Every semaphore read (fair holders may time out meanwhile: that warning is real, so it is
+        // not checked here; the discovery test checks the recognition warnings).
+        QHash<QString, int> kinds;
+        for (const QJsonValue &v : rows) {
+            const QJsonObject row = v.toObject();
+            kinds[row.value(QStringLiteral("kind")).toString()] += 1;
+            QVERIFY(row.contains(QStringLiteral("used")));
+        }
+        QCOMPARE(kinds.value(QStringLiteral("slots")), 3333);
+        QCOMPARE(kinds.value(QStringLiteral("zset")), 3334);
+        QCOMPARE(kinds.value(QStringLiteral("fair")), 3333);
         // Progress: "scanned X of <dbsize> keys, N semaphores so far" lines, then the total.
         const QList<QByteArray> lines = r.err.trimmed().split('\n');
         QVERIFY2(lines.size() >= 2, r.err.constData());
