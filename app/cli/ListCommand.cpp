@@ -156,7 +156,7 @@ private:
         for (qsizetype i = 0; i < m_found.size(); ++i) {
             const QJsonObject row = listRowToJson(m_found.at(i), m_snapshots[i]);
             const QJsonArray warnings = row.value(QStringLiteral("warnings")).toArray();
-            QString limit = row.contains(QStringLiteral("limit"))
+            QString limit = row.value(QStringLiteral("limit")).isDouble()
                                 ? QString::number(row.value(QStringLiteral("limit")).toInteger())
                                 : QStringLiteral("?");
             const QString source = row.value(QStringLiteral("limit_source")).toString();

@@ -11,6 +11,13 @@ void putOptional(QJsonObject &o, const QString &key, const std::optional<qint64>
         o.insert(key, static_cast<double>(*v)); // JSON numbers: exact up to 2^53
 }
 
+// Every semaphore has a limit, even where nobody knows it yet: `"limit": null` (with limit_source
+// "unknown") rather than a missing field, so scripts can rely on the key being there.
+void putLimit(QJsonObject &o, const std::optional<qint64> &limit) {
+    o.insert(QStringLiteral("limit"),
+             limit ? QJsonValue(static_cast<double>(*limit)) : QJsonValue(QJsonValue::Null));
+}
+
 QJsonArray stringsToJson(const QStringList &strings) {
     QJsonArray a;
     for (const QString &s : strings)
@@ -54,7 +61,7 @@ QJsonObject snapshotToJson(const core::Snapshot &s) {
     QJsonObject o;
     o.insert(QStringLiteral("kind"), core::kindName(s.ref.kind));
     o.insert(QStringLiteral("name"), s.ref.name);
-    putOptional(o, QStringLiteral("limit"), s.limit);
+    putLimit(o, s.limit);
     o.insert(QStringLiteral("limit_source"), core::limitSourceName(s.limitSource));
     o.insert(QStringLiteral("used"), static_cast<double>(s.usedCount()));
     if (!s.freeSlots.isEmpty()) {
@@ -84,7 +91,7 @@ QJsonObject listRowToJson(const core::DiscoveredSemaphore &found,
     o.insert(QStringLiteral("name"), found.ref.name);
     QStringList warnings = found.warnings;
     if (snapshot) {
-        putOptional(o, QStringLiteral("limit"), snapshot->limit);
+        putLimit(o, snapshot->limit);
         o.insert(QStringLiteral("limit_source"), core::limitSourceName(snapshot->limitSource));
         o.insert(QStringLiteral("used"), static_cast<double>(snapshot->usedCount()));
         o.insert(QStringLiteral("waiters"),

@@ -367,6 +367,16 @@ private Q_SLOTS:
         r = cli({"show", "rf"});
         QVERIFY(r.out.contains("note: the limit is not stored"));
         QVERIFY(!r.out.contains("warning:"));
+        // Nobody holding and no profile: the limit is unknown, and says so with null.
+        cmd({"ZADD", "empty-fair:owner", "1", "gone"});
+        cmd({"ZREM", "empty-fair:owner", "gone"});
+        cmd({"SET", "empty-fair:counter", "9"});
+        show = cli({"show", "empty-fair", "--kind", "fair", "--json"}).json();
+        QVERIFY(show.contains(QStringLiteral("limit")));
+        QVERIFY(show.value(QStringLiteral("limit")).isNull());
+        QCOMPARE(show.value(QStringLiteral("limit_source")).toString(), QStringLiteral("unknown"));
+        QCOMPARE(show.value(QStringLiteral("warnings")).toArray().size(), 0);
+        cmd({"DEL", "empty-fair:counter"});
 
         cmd({"RPUSH", "sl|list", "2"});
         cmd({"HSET", "sl|map", "10.0.0.1", "1"});
