@@ -31,8 +31,8 @@ struct RedisSemaphoreStore::Waiter {
     core::Cancellation cancel;
     core::Callback<AcquireResult> done;
     QDeadlineTimer deadline;
-    QTimer *retryTimer = nullptr;
-    QTimer *cancelTimer = nullptr;
+    // Its place in the store's retry schedule, if it has one.
+    std::optional<std::multimap<qint64, quint64>::iterator> retryAt;
     QByteArray rawHolder;
     qint64 ticket = -1; // its queue entry, once a busy reply said which
     // Hand-offs that arrived while an attempt was on the wire and the ticket they name was not
@@ -65,6 +65,16 @@ RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
     , m_conn(std::make_unique<RedisConnection>(std::move(settings)))
     , m_kinds(std::move(kinds))
     , m_notifyTag(QByteArray::number(QRandomGenerator::global()->generate64(), 36)) {
+    // One timer for every waiter's retry and one for noticing cancellations, instead of two timer
+    // objects per waiting acquire (each made, connected and deleteLater()'d per acquire).
+    m_clock.start();
+    m_retryTimer = new QTimer(this);
+    m_cancelTimer = new QTimer(this);
+    m_retryTimer->setSingleShot(true);
+    m_retryTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_retryTimer, &QTimer::timeout, this, &RedisSemaphoreStore::onRetryTimer);
+    m_cancelTimer->setInterval(kCancelCheckMs);
+    connect(m_cancelTimer, &QTimer::timeout, this, &RedisSemaphoreStore::onCancelCheck);
     connect(m_conn.get(), &RedisConnection::connected, this,
             [this] { Q_EMIT connectionStateChanged(QStringLiteral("connected")); });
     connect(m_conn.get(), &RedisConnection::connectionLost, this, [this](const QString &reason) {
@@ -82,10 +92,8 @@ RedisSemaphoreStore::~RedisSemaphoreStore() {
     // Connections may answer their pending callbacks while they close; none of them may reach a
     // half-destroyed store or a waiter's caller.
     m_shuttingDown = true;
-    for (auto &[id, w] : m_waiters) {
-        delete w->retryTimer;
-        delete w->cancelTimer;
-    }
+    m_retryTimer->stop();
+    m_cancelTimer->stop();
     m_waiters.clear();
     m_pubsub.reset();
     m_conn.reset();
@@ -165,28 +173,21 @@ void RedisSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::Acq
     w->deadline = QDeadlineTimer(req.waitMs);
     w->rawHolder = req.holder.toUtf8();
     w->queue = dynamic_cast<WaitQueueKind *>(kind);
-    if (w->queue)
-        w->channel = w->queue->notifyChannel(ref.name, m_notifyTag);
+    if (w->queue) {
+        // Made once per semaphore: a load test starts tens of thousands of waits per second.
+        auto it = m_notifyChannels.constFind(ref.name);
+        if (it == m_notifyChannels.cend())
+            it = m_notifyChannels.insert(ref.name, w->queue->notifyChannel(ref.name, m_notifyTag));
+        w->channel = *it;
+    }
     startWaiting(std::move(w));
 }
 
 void RedisSemaphoreStore::startWaiting(std::unique_ptr<Waiter> waiter) {
     const quint64 id = waiter->id;
     Waiter &w = *waiter;
-    w.retryTimer = new QTimer(this);
-    w.retryTimer->setSingleShot(true);
-    connect(w.retryTimer, &QTimer::timeout, this, [this, id] { attempt(id); });
-    w.cancelTimer = new QTimer(this);
-    w.cancelTimer->setInterval(kCancelCheckMs);
-    connect(w.cancelTimer, &QTimer::timeout, this, [this, id] {
-        auto it = m_waiters.find(id);
-        if (it != m_waiters.end() && it->second->cancel.isCancelled() && !it->second->inFlight) {
-            AcquireResult r;
-            r.error = QStringLiteral("acquire cancelled");
-            finishWaiter(id, r, true);
-        }
-    });
-    w.cancelTimer->start();
+    if (!m_cancelTimer->isActive())
+        m_cancelTimer->start();
     m_waiters.emplace(id, std::move(waiter));
 
     if (!w.queue) {
@@ -205,7 +206,7 @@ void RedisSemaphoreStore::startWaiting(std::unique_ptr<Waiter> waiter) {
     }
     // Until the subscription is confirmed the waiter only sleeps; should it never be confirmed, the
     // deadline still ends the wait with one last attempt.
-    w.retryTimer->start(static_cast<int>(std::clamp<qint64>(w.deadline.remainingTime(), 0, INT_MAX)));
+    scheduleRetry(w, w.deadline.remainingTime());
     if (!ch->subscribing) {
         ch->subscribing = true;
         const QByteArray channel = w.channel;
@@ -284,7 +285,7 @@ void RedisSemaphoreStore::attempt(quint64 id) {
         finishWaiter(id, r, w.started);
         return;
     }
-    w.retryTimer->stop();
+    cancelRetry(w);
     w.started = true;
     w.inFlight = true;
     w.wakePending = false;
@@ -366,7 +367,63 @@ void RedisSemaphoreStore::onAttemptResult(quint64 id, AcquireResult result, qint
 }
 
 void RedisSemaphoreStore::scheduleRetry(Waiter &w, qint64 delayMs) {
-    w.retryTimer->start(static_cast<int>(std::clamp<qint64>(delayMs, 0, INT_MAX)));
+    cancelRetry(w);
+    const qint64 due = m_clock.elapsed() + std::clamp<qint64>(delayMs, 0, INT_MAX / 2);
+    w.retryAt = m_retries.emplace(due, w.id);
+    if (m_retries.begin() == *w.retryAt)
+        armRetryTimer();
+}
+
+void RedisSemaphoreStore::cancelRetry(Waiter &w) {
+    if (!w.retryAt)
+        return;
+    m_retries.erase(*w.retryAt);
+    w.retryAt.reset();
+    // The timer may now fire early for nothing; onRetryTimer() then re-arms it. Not re-arming here
+    // keeps the common case (a waiter served before its renewal is due) free of timer churn.
+}
+
+void RedisSemaphoreStore::armRetryTimer() {
+    if (m_retries.empty()) {
+        m_retryTimer->stop();
+        return;
+    }
+    const qint64 delay = std::max<qint64>(0, m_retries.begin()->first - m_clock.elapsed());
+    m_retryTimer->start(static_cast<int>(std::min<qint64>(delay, INT_MAX)));
+}
+
+void RedisSemaphoreStore::onRetryTimer() {
+    const qint64 now = m_clock.elapsed();
+    QList<quint64> due;
+    while (!m_retries.empty() && m_retries.begin()->first <= now) {
+        const quint64 id = m_retries.begin()->second;
+        m_retries.erase(m_retries.begin());
+        auto it = m_waiters.find(id);
+        if (it != m_waiters.end()) {
+            it->second->retryAt.reset();
+            due << id;
+        }
+    }
+    armRetryTimer();
+    for (quint64 id : due)
+        attempt(id);
+}
+
+void RedisSemaphoreStore::onCancelCheck() {
+    if (m_waiters.empty()) {
+        m_cancelTimer->stop();
+        return;
+    }
+    QList<quint64> cancelled;
+    for (const auto &[id, w] : m_waiters) {
+        if (w->cancel.isCancelled() && !w->inFlight)
+            cancelled << id;
+    }
+    for (quint64 id : cancelled) {
+        AcquireResult r;
+        r.error = QStringLiteral("acquire cancelled");
+        finishWaiter(id, r, true);
+    }
 }
 
 void RedisSemaphoreStore::finishWaiter(quint64 id, AcquireResult result, bool leaveQueue) {
@@ -375,10 +432,7 @@ void RedisSemaphoreStore::finishWaiter(quint64 id, AcquireResult result, bool le
         return;
     std::unique_ptr<Waiter> w = std::move(it->second);
     m_waiters.erase(it);
-    w->retryTimer->stop();
-    w->retryTimer->deleteLater();
-    w->cancelTimer->stop();
-    w->cancelTimer->deleteLater();
+    cancelRetry(*w);
     if (w->queue) {
         if (const std::shared_ptr<Channel> ch = m_channels.value(w->channel)) {
             ch->waiters.removeOne(id);

@@ -5,7 +5,9 @@
 #include "core/SemaphoreStore.h"
 #include "kinds/WaitQueueKind.h"
 
+#include <QElapsedTimer>
 #include <QHash>
+#include <QTimer>
 #include <map>
 #include <memory>
 #include <vector>
@@ -72,6 +74,10 @@ private:
     void onReleaseMessage(const QByteArray &channel, const QByteArray &message);
     void onSubscribed(const QByteArray &channel);
     void scheduleRetry(Waiter &w, qint64 delayMs);
+    void cancelRetry(Waiter &w);
+    void armRetryTimer();
+    void onRetryTimer();
+    void onCancelCheck();
     void finishWaiter(quint64 id, core::AcquireResult result, bool leaveQueue);
     RedisConnection &pubsub();
 
@@ -80,7 +86,12 @@ private:
     std::vector<std::unique_ptr<RedisKind>> m_kinds;
     std::map<quint64, std::unique_ptr<Waiter>> m_waiters;
     QHash<QByteArray, std::shared_ptr<Channel>> m_channels;
-    QByteArray m_notifyTag; // names this store's notify channels
+    QByteArray m_notifyTag;                      // names this store's notify channels
+    QHash<QString, QByteArray> m_notifyChannels; // semaphore name -> its notify channel
+    QElapsedTimer m_clock;
+    std::multimap<qint64, quint64> m_retries; // due (m_clock ms) -> waiter
+    QTimer *m_retryTimer = nullptr;           // children, so they follow the store to another thread
+    QTimer *m_cancelTimer = nullptr;
     quint64 m_nextWaiterId = 1;
     bool m_shuttingDown = false;
 };

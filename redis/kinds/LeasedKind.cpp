@@ -237,6 +237,15 @@ void LeasedKind::attemptQueued(RedisConnection &conn, const core::SemaphoreRef &
     acquireAttempt(conn, ref, request, notifyChannel, listHolders ? kBusyListCap : 0, std::move(done));
 }
 
+const LeasedKind::Names &LeasedKind::names(const QString &name) {
+    if (m_names.keys.isEmpty() || m_names.name != name) {
+        m_names.name = name;
+        m_names.keys = keysOf(name);
+        m_names.channel = releaseChannel(name);
+    }
+    return m_names;
+}
+
 const QByteArray &LeasedKind::clientInfoBytes() {
     if (m_clientInfo.isEmpty())
         m_clientInfo = clientInfo().toUtf8();
@@ -261,10 +270,10 @@ void LeasedKind::acquireAttempt(RedisConnection &conn, const core::SemaphoreRef 
                                  clientInfoBytes(),
                                  request.waitMs > 0 ? QByteArray("1") : QByteArray("0"),
                                  number(kWaiterLeaseMs),
-                                 releaseChannel(ref.name),
+                                 names(ref.name).channel,
                                  request.waitMs > 0 ? notifyChannel : QByteArray(),
                                  number(listCap)};
-    conn.eval(m_acquire, keysOf(ref.name), args, [ref, holder, done](const RedisReply &reply) {
+    conn.eval(m_acquire, names(ref.name).keys, args, [ref, holder, done](const RedisReply &reply) {
         AcquireResult r;
         r.attempts = 1;
         qint64 ticket = -1;
@@ -349,8 +358,8 @@ void LeasedKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64
     }
     const QByteArray holder = grant.rawHolder.isEmpty() ? grant.holder.toUtf8() : grant.rawHolder;
     const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(), number(ttlMs),
-                                 releaseChannel(grant.ref.name)};
-    conn.eval(m_refresh, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+                                 names(grant.ref.name).channel};
+    conn.eval(m_refresh, names(grant.ref.name).keys, args, [done](const RedisReply &reply) {
         RefreshResult r;
         const std::optional<qint64> ok = integerAt(reply, 0);
         if (reply.isError() || !ok) {
@@ -373,8 +382,8 @@ void LeasedKind::release(RedisConnection &conn, const core::Grant &grant,
                          core::Callback<core::ReleaseResult> done) {
     const QByteArray holder = grant.rawHolder.isEmpty() ? grant.holder.toUtf8() : grant.rawHolder;
     const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(),
-                                 releaseChannel(grant.ref.name)};
-    conn.eval(m_release, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+                                 names(grant.ref.name).channel};
+    conn.eval(m_release, names(grant.ref.name).keys, args, [done](const RedisReply &reply) {
         ReleaseResult r;
         if (reply.isError() || !reply.isInteger()) {
             r.error = failureText(QStringLiteral("release"), reply);

@@ -72,8 +72,17 @@ private:
                         const core::AcquireRequest &request, const QByteArray &notifyChannel, int listCap,
                         AttemptCallback done);
     const QByteArray &clientInfoBytes();
+    // keysOf() and releaseChannel() of the semaphore last used, kept: a load test sends every
+    // command to one semaphore, and building six key names per command showed in its profile.
+    struct Names {
+        QString name;
+        QList<QByteArray> keys;
+        QByteArray channel;
+    };
+    const Names &names(const QString &name);
 
     QByteArray m_clientInfo; // made once: building it per acquire was a visible share of the CPU
+    Names m_names;
     LuaScript m_snapshot;
     LuaScript m_acquire;
     LuaScript m_refresh;

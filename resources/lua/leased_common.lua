@@ -113,17 +113,23 @@ end
 -- Grants free slots to the waiters at the head of the queue, in order, while there is room.
 -- `self` is the caller of an acquire: when its turn comes it is granted without a message (its
 -- reply carries the grant) and {token, expiresAt} is returned. Returns nil otherwise. A head whose
--- waiter lease ran out is dropped on the way (callers need not have purged). `head` is
--- queue_head(), when the caller had to read it before its own writes.
-local function queue_head()
-    return read(4, 'ZRANGE', 0, 0, 'WITHSCORES')
+-- waiter lease ran out is dropped on the way (callers need not have purged). `pre` is what
+-- peek_queue() read, when the caller had to read it before its own writes.
+local function peek_queue()
+    local head = read(4, 'ZRANGE', 0, 0, 'WITHSCORES')
+    local lease = false
+    if #head == 2 then
+        lease = read(5, 'ZSCORE', head[1])
+    end
+    return {head = head, lease = lease}
 end
 
-local function hand_off(now, limit, channel, self, head)
+local function hand_off(now, limit, channel, self, pre)
     if not limit then
         return nil
     end
-    head = head or queue_head()
+    pre = pre or peek_queue()
+    local head = pre.head
     if #head == 0 then
         return nil
     end
@@ -135,7 +141,10 @@ local function hand_off(now, limit, channel, self, head)
         if rec then
             ttl, notify, info = string.match(rec, '^(%d+)|([^|]+)|(.*)$')
         end
-        local lease = read(5, 'ZSCORE', w)
+        local lease = pre.lease
+        if pre.head ~= head then
+            lease = redis.call('ZSCORE', KEYS[5], w)
+        end
         if not lease or tonumber(lease) <= now then
             -- Stopped renewing: it drops out instead of being handed a slot it would leak.
             redis.call('ZREM', KEYS[4], w)
@@ -187,9 +196,9 @@ end
 -- Removes a holder and whatever refers to it, then hands its slot on.
 local function remove_holder(now, limit, channel, holder)
     ensure(3)
-    local head = queue_head()
+    local pre = peek_queue() -- read before the writes: the type checks of the queue's keys
     read(6, 'HDEL', holder)
     redis.call('ZREM', KEYS[1], holder)
     redis.call('HDEL', KEYS[3], holder)
-    hand_off(now, limit, channel, nil, head)
+    hand_off(now, limit, channel, nil, pre)
 end

@@ -222,6 +222,28 @@ double serverCpuSeconds(test::RedisServer &server) {
     return found == 2 ? total : -1.0;
 }
 
+// INFO commandstats since the last CONFIG RESETSTAT: command -> {calls, usec}.
+QHash<QByteArray, std::pair<qint64, qint64>> commandStats(test::RedisServer &server) {
+    QHash<QByteArray, std::pair<qint64, qint64>> stats;
+    const QByteArray info = server.command({"INFO", "commandstats"}).str;
+    for (const QByteArray &line : info.split('\n')) {
+        if (!line.startsWith("cmdstat_"))
+            continue;
+        const qsizetype colon = line.indexOf(':');
+        const QByteArray name = line.mid(8, colon - 8);
+        qint64 calls = 0;
+        qint64 usec = 0;
+        for (const QByteArray &kv : line.mid(colon + 1).trimmed().split(',')) {
+            if (kv.startsWith("calls="))
+                calls = kv.mid(6).toLongLong();
+            else if (kv.startsWith("usec="))
+                usec = kv.mid(5).toLongLong();
+        }
+        stats.insert(name, {calls, usec});
+    }
+    return stats;
+}
+
 QString fixed(double v, int decimals = 0) {
     return QString::number(v, 'f', decimals);
 }
@@ -245,7 +267,10 @@ int main(int argc, char *argv[]) {
          QStringLiteral("Run only the setups whose names start with one of these (comma-separated: "
                         "uncontended, multiplexed, contended); the bound is always measured."),
          QStringLiteral("NAMES")});
+    parser.addOption({QStringLiteral("no-bound"),
+                      QStringLiteral("Skip redis-benchmark (for profiling one setup; ratios print as 0).")});
     parser.process(app);
+    const bool noBound = parser.isSet(QStringLiteral("no-bound"));
     const QStringList only = parser.value(QStringLiteral("only")).split(QLatin1Char(','), Qt::SkipEmptyParts);
     const auto durationNs = core::parseDurationNs(parser.value(QStringLiteral("duration")));
     const int requests = parser.value(QStringLiteral("requests")).toInt();
@@ -262,8 +287,8 @@ int main(int argc, char *argv[]) {
     out << "private redis-server on " << server.url() << "\n";
     out.flush();
 
-    const auto p1 = scriptBound(server, 1, requests);
-    const auto p16 = scriptBound(server, 16, requests);
+    const auto p1 = noBound ? std::optional<Bound>(Bound{}) : scriptBound(server, 1, requests);
+    const auto p16 = noBound ? std::optional<Bound>(Bound{}) : scriptBound(server, 16, requests);
     if (!p1 || !p16)
         return 1;
     out << "redis-benchmark, 8 connections, EVALSHA leased acquire / release:\n";
@@ -347,11 +372,13 @@ int main(int argc, char *argv[]) {
         if (!only.isEmpty() &&
             std::none_of(only.begin(), only.end(), [&s](const QString &o) { return s.name.startsWith(o); }))
             continue;
+        server.command({"CONFIG", "RESETSTAT"});
         const double clientCpu0 = processCpuSeconds();
         const double serverCpu0 = serverCpuSeconds(server);
         const core::LoadTestReport r = runLoadTest(server, s.config);
         const double clientCpu = processCpuSeconds() - clientCpu0;
         const double serverCpu = serverCpuSeconds(server) - serverCpu0;
+        const auto stats = commandStats(server);
         out << "  " << s.name << "\n";
         if (!r.ok) {
             out << "    failed: " << r.error << " " << r.errorSamples.join(QStringLiteral("; ")) << "\n";
@@ -366,9 +393,24 @@ int main(int argc, char *argv[]) {
             << " ms; attempts/grant " << fixed(r.attemptsPerGrant, 2) << "; Jain "
             << fixed(r.fairness.jainIndex, 3) << "; over-admissions " << r.safety.overAdmissions
             << "; token violations " << r.safety.tokenViolations << "; errors " << r.errors << "\n";
-        if (pairs > 0)
+        if (pairs > 0) {
+            // Commands run inside the scripts count in commandstats too; evalsha's usec includes them.
+            qint64 scripts = 0;
+            qint64 scriptUsec = 0;
+            qint64 inner = 0;
+            for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
+                if (it.key() == "evalsha" || it.key() == "eval") {
+                    scripts += it.value().first;
+                    scriptUsec += it.value().second;
+                } else if (!it.key().startsWith("info") && !it.key().startsWith("config")) {
+                    inner += it.value().first;
+                }
+            }
             out << "    CPU per pair: load tester " << fixed(clientCpu * 1e6 / pairs, 1)
-                << " us, redis-server " << fixed(serverCpu * 1e6 / pairs, 1) << " us\n";
+                << " us, redis-server " << fixed(serverCpu * 1e6 / pairs, 1) << " us (in scripts "
+                << fixed(scriptUsec / pairs, 1) << " us); per pair " << fixed(scripts / pairs, 2)
+                << " scripts running " << fixed(inner / pairs, 1) << " commands\n";
+        }
         for (const Goal &g : s.goals(r))
             out << "    " << (g.met ? "PASS " : "FAIL ") << g.text << "\n";
         out.flush();

@@ -449,7 +449,8 @@ private Q_SLOTS:
                          qPrintable(QString::fromUtf8(bad) + QStringLiteral(": ") + error));
             }
             for (int i = 0; i < keys.size(); ++i)
-                QVERIFY2(cmd({"DUMP", keys.at(i)}).str == before.at(i), keys.at(i).constData());
+                QVERIFY2(cmd({"DUMP", keys.at(i)}).str == before.at(i),
+                         QByteArray(keys.at(i) + " changed with " + bad + " bad").constData());
         }
     }
 
