@@ -391,6 +391,7 @@ private Q_SLOTS:
         QCOMPARE(show.value(QStringLiteral("holders")).toArray().size(), 1);
         QCOMPARE(holderNamed(show, QStringLiteral("job")).value(QStringLiteral("permits")).toInteger(), 3);
         QCOMPARE(show.value(QStringLiteral("used")).toInteger(), 3);
+        QVERIFY(cli({"show", "nm", "--kind", "node-semaphore"}).out.contains("job (3 permits)"));
 
         r = cli({"list", "--json"});
         QCOMPARE(r.exitCode, 0);
@@ -402,6 +403,11 @@ private Q_SLOTS:
             QVERIFY2(row.value(QStringLiteral("warnings")).toArray().isEmpty(),
                      qPrintable(row.value(QStringLiteral("name")).toString()));
         }
+        // Force-releasing the multi-permit holder by its identifier frees all three permits at once.
+        r = cli({"force-release", "nm", "job", "--kind", "node-semaphore", "--yes", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("released"));
+        QCOMPARE(cmd({"EXISTS", "semaphore:nm"}).toInteger(), std::optional<qint64>(0));
     }
 
     // Bad data of every sort in one keyspace: list names each problem on the semaphore it concerns,
