@@ -217,6 +217,86 @@ private Q_SLOTS:
         QCOMPARE(serverAttempts, static_cast<qint64>(attempts + 5));
     }
 
+    // The subscriber connection drops just as releases hand slots over, so the grant messages are
+    // lost: once subscribed again every waiter asks once more and the one that was handed a slot
+    // picks it up; nobody hangs and no slot leaks.
+    void handOffsLostWithTheSubscriptionArePickedUp() {
+        const auto ref = makeRef(core::Kind::Leased, QStringLiteral("lost"), 1);
+        const auto owner = acquire(*m_store, ref, QStringLiteral("owner"));
+        QCOMPARE(owner.status, core::AcquireResult::Status::Granted);
+        QStringList order;
+        QStringList failures;
+        int attempts = 0;
+        for (int i = 0; i < 3; ++i) {
+            core::AcquireRequest req;
+            req.holder = QStringLiteral("waiter-%1").arg(i);
+            req.waitMs = 120000;
+            m_store->acquire(ref, req, core::Cancellation(), [&, this](const core::AcquireResult &r) {
+                attempts += r.attempts;
+                if (r.status != core::AcquireResult::Status::Granted) {
+                    failures << r.error;
+                    return;
+                }
+                order << r.grant.holder;
+                QCOMPARE(cmd({"ZSCORE", "{lost}:holders", r.grant.holder.toUtf8()}).toInteger(),
+                         r.grant.expiresAtMs);
+                m_store->release(r.grant, [&failures](const core::ReleaseResult &rr) {
+                    if (rr.status != core::ReleaseResult::Status::Ok)
+                        failures << rr.error;
+                });
+            });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{lost}:waiters"}).toInteger(), std::optional<qint64>(3),
+                                  30000);
+
+        // Drop the subscription, then release while it is gone: the hand-off to waiter-0 is
+        // published to nobody.
+        QVERIFY(cmd({"CLIENT", "KILL", "TYPE", "pubsub"}).toInteger().value_or(0) >= 1);
+        const auto released =
+            awaitCall<core::ReleaseResult>([&](auto done) { m_store->release(owner.grant, done); });
+        QCOMPARE(released->status, core::ReleaseResult::Status::Ok);
+
+        QTRY_COMPARE_WITH_TIMEOUT(order.size() + failures.size(), 3, 60000);
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char(';'))));
+        QCOMPARE(order, (QStringList{QStringLiteral("waiter-0"), QStringLiteral("waiter-1"),
+                                     QStringLiteral("waiter-2")}));
+        QVERIFY2(attempts <= 2 * 3, qPrintable(QString::number(attempts)));
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{lost}:holders"}).toInteger(), std::optional<qint64>(0),
+                                  20000);
+        QCOMPARE(cmd({"HLEN", "{lost}:waiting"}).toInteger(), std::optional<qint64>(0));
+    }
+
+    // A waiter whose wait ends while a release hands it the slot must not keep that slot: whichever
+    // wins, the slot ends up either with the waiter (granted) or free again, never leaked.
+    void waiterGivingUpDuringAHandOffLeaksNothing() {
+        const auto ref = makeRef(core::Kind::Leased, QStringLiteral("race"), 1);
+        for (int round = 0; round < 20; ++round) {
+            const auto owner = acquire(*m_store, ref, QStringLiteral("owner"));
+            QCOMPARE(owner.status, core::AcquireResult::Status::Granted);
+            core::Cancellation cancel;
+            std::optional<core::AcquireResult> result;
+            core::AcquireRequest req;
+            req.holder = QStringLiteral("quitter");
+            req.waitMs = 120000;
+            m_store->acquire(ref, req, cancel, [&result](const core::AcquireResult &r) { result = r; });
+            QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{race}:waiters"}).toInteger(), std::optional<qint64>(1),
+                                      10000);
+            // Give up and release at once: the hand-off and the leave race on the server.
+            cancel.cancel();
+            m_store->release(owner.grant, [](const core::ReleaseResult &) {});
+            QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10000);
+            if (result->status == core::AcquireResult::Status::Granted) {
+                awaitCall<core::ReleaseResult>([&](auto done) { m_store->release(result->grant, done); });
+            } else {
+                QVERIFY(result->error.contains(QStringLiteral("cancelled")));
+            }
+            QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{race}:holders"}).toInteger(), std::optional<qint64>(0),
+                                      10000);
+            QCOMPARE(cmd({"ZCARD", "{race}:waiters"}).toInteger(), std::optional<qint64>(0));
+            QCOMPARE(cmd({"HLEN", "{race}:waiting"}).toInteger(), std::optional<qint64>(0));
+        }
+    }
+
     void waitingEndsAtTheDeadlineAndLeavesTheQueue() {
         const auto ref = makeRef(core::Kind::Leased, QStringLiteral("deadline"), 1);
         QCOMPARE(acquire(*m_store, ref, QStringLiteral("owner")).status,
