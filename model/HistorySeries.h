@@ -44,7 +44,7 @@ Q_SIGNALS:
 private:
     int m_capacity;
     QList<Sample> m_samples;
-    QSet<QByteArray> m_previousHolders;
+    QSet<size_t> m_previousHolders;
     qint64 m_previousTimeMs = 0;
     bool m_hasPrevious = false;
 };

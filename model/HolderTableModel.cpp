@@ -5,6 +5,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
+#include <QRegularExpression>
 #include <QSet>
 
 namespace semscope::model {
@@ -60,6 +61,14 @@ qint64 HolderTableModel::ageMs(const Holder &holder) const {
     return row >= 0 ? m_clock.localNowMs() - m_rows.at(row).firstSeenLocalMs : 0;
 }
 
+qint64 HolderTableModel::ageMs(const Row &row) const {
+    // The painting path: the row is at hand, no id lookup per cell.
+    const Holder &h = row.holder;
+    if (h.acquiredAtMs)
+        return m_clock.serverNowMs() - *h.acquiredAtMs;
+    return m_clock.localNowMs() - (h.firstSeenMs ? *h.firstSeenMs : row.firstSeenLocalMs);
+}
+
 HolderState HolderTableModel::effectiveState(const Holder &holder) const {
     // A live lease that ran out since the last read is shown as expired right away; the next read
     // confirms it (or shows it refreshed).
@@ -81,6 +90,33 @@ QString HolderTableModel::ttlBand(std::optional<qint64> ttl) {
     if (*ttl < 15000)
         return QStringLiteral("low");
     return QStringLiteral("ok");
+}
+
+std::optional<qint64> HolderTableModel::sessionTtlMs(const Holder &holder) {
+    const auto it = holder.details.constFind(QStringLiteral("ttl"));
+    if (it == holder.details.cend())
+        return std::nullopt;
+    static const QRegularExpression part(QStringLiteral("(\\d+(?:\\.\\d+)?)(h|ms|m|s|us|µs|ns)"));
+    const QString text = it.value().toString().trimmed();
+    double ms = 0;
+    qsizetype consumed = 0;
+    for (auto m = part.globalMatch(text); m.hasNext();) {
+        const auto match = m.next();
+        if (match.capturedStart() != consumed)
+            return std::nullopt;
+        consumed = match.capturedEnd();
+        const QString unit = match.captured(2);
+        const double factor = unit == QLatin1String("h")    ? 3'600'000.0
+                              : unit == QLatin1String("m")  ? 60'000.0
+                              : unit == QLatin1String("s")  ? 1000.0
+                              : unit == QLatin1String("ms") ? 1.0
+                              : unit == QLatin1String("ns") ? 1e-6
+                                                            : 1e-3;
+        ms += match.captured(1).toDouble() * factor;
+    }
+    if (consumed == 0 || consumed != text.size() || ms <= 0)
+        return std::nullopt;
+    return qint64(std::llround(ms));
 }
 
 QString HolderTableModel::detail(const Holder &holder, const QStringList &names) {
@@ -139,7 +175,7 @@ QVariant HolderTableModel::display(const Row &row, int column) const {
                    ? QDateTime::fromMSecsSinceEpoch(*h.acquiredAtMs).toString(QStringLiteral("HH:mm:ss"))
                    : QString();
     case AgeColumn:
-        return core::formatDurationMs(std::max<qint64>(0, ageMs(h)));
+        return core::formatDurationMs(std::max<qint64>(0, ageMs(row)));
     case TtlColumn:
         return formatTtl(ttlMs(h));
     case StateColumn:
@@ -169,7 +205,7 @@ QVariant HolderTableModel::sortValue(const Row &row, int column) const {
     case AcquiredColumn:
         return h.acquiredAtMs.value_or(kNone);
     case AgeColumn:
-        return ageMs(h);
+        return ageMs(row);
     case TtlColumn:
         return h.expiresAtMs.value_or(kNone);
     case StateColumn:
@@ -194,7 +230,7 @@ std::optional<qint64> HolderTableModel::numericSortKey(int row, int column) cons
     case AcquiredColumn:
         return h.acquiredAtMs.value_or(kNone);
     case AgeColumn:
-        return ageMs(h);
+        return ageMs(m_rows.at(row));
     case TtlColumn:
         return h.expiresAtMs.value_or(kNone);
     case StateColumn:
@@ -331,46 +367,52 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
     m_snapshot = snapshot;
     m_snapshot.holders.clear();
 
-    // Index the incoming holders by their exact stored id; a duplicate id (a corrupt layout) gets
+    // One pass over the incoming holders, each looked up once in the existing index: the row it
+    // updates, or a newcomer. No second hash of 10,000 ids is built per refresh (that, and
+    // rebuilding the index, was most of a refresh's cost). A duplicate id (a corrupt layout) gets
     // a suffix so it still shows as its own row.
-    QHash<QByteArray, int> incoming;
-    incoming.reserve(snapshot.holders.size());
-    QList<QByteArray> incomingKeys;
-    incomingKeys.reserve(snapshot.holders.size());
+    const int oldCount = int(m_rows.size());
+    QList<int> match(oldCount, -1); // row -> incoming holder that updates it
+    QList<QPair<QByteArray, int>> added;
+    QSet<QByteArray> addedKeys;
     for (int i = 0; i < snapshot.holders.size(); ++i) {
-        QByteArray key = keyOf(snapshot.holders.at(i));
-        for (int n = 2; incoming.contains(key) && n < 1000000; ++n)
-            key = keyOf(snapshot.holders.at(i)) + '#' + QByteArray::number(n);
-        incoming.insert(key, i);
-        incomingKeys.append(key);
+        const QByteArray base = keyOf(snapshot.holders.at(i));
+        QByteArray key = base;
+        int row = m_index.value(key, -1);
+        for (int n = 2; (row >= 0 ? match.at(row) >= 0 : addedKeys.contains(key)) && n < 1000000; ++n) {
+            key = base + '#' + QByteArray::number(n);
+            row = m_index.value(key, -1);
+        }
+        if (row >= 0) {
+            match[row] = i;
+        } else {
+            addedKeys.insert(key);
+            added.append({key, i});
+        }
     }
 
     // 1. Remove rows that are gone, in contiguous ranges from the bottom so indexes stay valid.
-    QList<QByteArray> rowKeys(m_rows.size());
-    for (auto it = m_index.cbegin(); it != m_index.cend(); ++it)
-        rowKeys[it.value()] = it.key();
-    int row = int(m_rows.size()) - 1;
-    bool removed = false;
-    while (row >= 0) {
-        if (incoming.contains(rowKeys.at(row))) {
+    int firstMoved = oldCount;
+    for (int row = oldCount - 1; row >= 0;) {
+        if (match.at(row) >= 0) {
             --row;
             continue;
         }
         const int last = row;
-        while (row >= 0 && !incoming.contains(rowKeys.at(row)))
+        while (row >= 0 && match.at(row) < 0)
             --row;
         const int first = row + 1;
         beginRemoveRows({}, first, last);
+        for (int r = first; r <= last; ++r)
+            m_index.remove(m_rows.at(r).key);
         m_rows.remove(first, last - first + 1);
-        rowKeys.remove(first, last - first + 1);
+        match.remove(first, last - first + 1);
         endRemoveRows();
-        removed = true;
+        firstMoved = first;
     }
-    if (removed) {
-        m_index.clear();
-        for (int i = 0; i < rowKeys.size(); ++i)
-            m_index.insert(rowKeys.at(i), i);
-    }
+    // Rows below a removed range moved up: correct their positions in place (no re-hash).
+    for (int r = firstMoved; r < m_rows.size(); ++r)
+        m_index[m_rows.at(r).key] = r;
 
     // 2. Update the rows that stayed, one dataChanged per contiguous run of changed rows.
     int runStart = -1;
@@ -380,7 +422,7 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
         runStart = -1;
     };
     for (int i = 0; i < m_rows.size(); ++i) {
-        const Holder &fresh = snapshot.holders.at(incoming.value(rowKeys.at(i)));
+        const Holder &fresh = snapshot.holders.at(match.at(i));
         if (!sameHolder(m_rows.at(i).holder, fresh)) {
             m_rows[i].holder = fresh;
             if (runStart < 0)
@@ -392,18 +434,13 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
     flush(int(m_rows.size()) - 1);
 
     // 3. Append the newcomers.
-    QList<int> added;
-    for (int i = 0; i < incomingKeys.size(); ++i) {
-        if (!m_index.contains(incomingKeys.at(i)))
-            added.append(i);
-    }
     if (!added.isEmpty()) {
         const int first = int(m_rows.size());
         const qint64 now = m_clock.localNowMs();
         beginInsertRows({}, first, first + int(added.size()) - 1);
-        for (int i : added) {
-            m_rows.append(Row{snapshot.holders.at(i), now});
-            m_index.insert(incomingKeys.at(i), int(m_rows.size()) - 1);
+        for (const auto &[key, i] : added) {
+            m_rows.append(Row{snapshot.holders.at(i), now, key});
+            m_index.insert(key, int(m_rows.size()) - 1);
         }
         endInsertRows();
     }

@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTimer>
 
@@ -72,6 +73,9 @@ public:
     std::optional<qint64> numericSortKey(int row, int column) const;
 
     static QString ttlBand(std::optional<qint64> ttlMs);
+    // A Consul holder's session TTL ("15s", "1m30s": a Go duration), nullopt without one. Consul
+    // holders carry no expiry of their own: they last as long as their session is renewed.
+    static std::optional<qint64> sessionTtlMs(const core::Holder &holder);
     // Reads a Consul detail by any of its spellings ("sessionName", "SessionName", "session_name").
     static QString detail(const core::Holder &holder, const QStringList &names);
 
@@ -79,7 +83,9 @@ private:
     struct Row {
         core::Holder holder;
         qint64 firstSeenLocalMs = 0;
+        QByteArray key; // its key in m_index
     };
+    qint64 ageMs(const Row &row) const;
     QByteArray keyOf(const core::Holder &holder) const;
     QVariant display(const Row &row, int column) const;
     QVariant sortValue(const Row &row, int column) const;

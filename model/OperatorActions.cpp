@@ -287,7 +287,8 @@ QString OperatorActions::sessionOf(const Holder &holder) {
     return sid.isEmpty() ? QString::fromUtf8(holder.rawId) : sid;
 }
 
-void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &observed, QObject *context,
+void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &observed,
+                                        const QString &typedConfirmation, QObject *context,
                                         Callback<MaintenanceResult> done) {
     AuditEntry entry = entryFor(ref, QStringLiteral("invalidate-session"), observed.id);
     entry.observed = describeHolder(observed);
@@ -298,6 +299,8 @@ void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &o
         refusal = readOnlyRefusal();
     else if (backendOf(ref.kind) != Backend::Consul || sid.isEmpty())
         refusal = QStringLiteral("refused: only Consul holders have a session");
+    else if (needsTypedConfirmation() && !confirmationMatches(ref, typedConfirmation))
+        refusal = confirmationRefusal(ref);
     if (!refusal.isEmpty()) {
         MaintenanceResult r;
         r.message = refusal;

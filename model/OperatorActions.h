@@ -38,8 +38,10 @@ public:
     void repair(const core::SemaphoreRef &ref, QObject *context,
                 core::Callback<core::MaintenanceResult> done);
 
-    // Consul: destroys the holder's session; Consul then releases or deletes its keys.
-    void invalidateSession(const core::SemaphoreRef &ref, const core::Holder &observed, QObject *context,
+    // Consul: destroys the holder's session; Consul then releases or deletes its keys. Like a
+    // force-release, `typedConfirmation` must be the semaphore's name on production connections.
+    void invalidateSession(const core::SemaphoreRef &ref, const core::Holder &observed,
+                           const QString &typedConfirmation, QObject *context,
                            core::Callback<core::MaintenanceResult> done);
     static QString sessionOf(const core::Holder &holder);
 

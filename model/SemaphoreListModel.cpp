@@ -1,5 +1,6 @@
 #include "SemaphoreListModel.h"
 
+#include "HolderTableModel.h"
 #include "core/Duration.h"
 
 #include <QBrush>
@@ -83,6 +84,9 @@ QVariant SemaphoreListModel::display(const Row &row, int column) const {
         return row.waiters > 0 ? QStringLiteral("%1 (+%2 waiting)").arg(row.holders).arg(row.waiters)
                                : QString::number(row.holders);
     case ExpiryColumn: {
+        // Consul holders have no expiry of their own; their sessions' TTL is the true bound.
+        if (!row.soonestExpiryMs && row.sessionTtlMs)
+            return QStringLiteral("session %1").arg(formatDurationMs(*row.sessionTtlMs));
         if (!row.soonestExpiryMs)
             return row.summarised && row.holders > 0 ? QStringLiteral("no TTL") : QString();
         const qint64 ttl = *row.soonestExpiryMs - m_clock.serverNowMs();
@@ -111,7 +115,7 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
             return row.holders;
         case ExpiryColumn: {
             const auto ttl = soonestTtlMs(index.row());
-            return ttl ? *ttl : std::numeric_limits<qint64>::max();
+            return ttl ? *ttl : row.sessionTtlMs.value_or(std::numeric_limits<qint64>::max());
         }
         case StaleColumn:
             return row.attention;
@@ -142,6 +146,20 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
                        ? QStringLiteral("Limit %1 (%2)").arg(*row.limit).arg(limitSourceName(row.limitSource))
                        : QStringLiteral("The limit is not stored in this layout; set it in the semaphore's "
                                         "profile.");
+        case ExpiryColumn:
+            if (row.soonestExpiryMs)
+                return QStringLiteral("The first lease to run out, counting down between reads (server "
+                                      "clock).");
+            if (row.sessionTtlMs)
+                return QStringLiteral(
+                           "Consul holders have no expiry of their own: each lasts as long as its session. "
+                           "The shortest session TTL here is %1; owners renew it, and a session that is not "
+                           "renewed is invalidated within %1–%2.")
+                    .arg(formatDurationMs(*row.sessionTtlMs), formatDurationMs(2 * *row.sessionTtlMs));
+            if (row.summarised && row.holders > 0)
+                return QStringLiteral("No holder has a lease: a crashed holder keeps its slot until someone "
+                                      "releases it. Watch the holders' age on the semaphore page.");
+            return {};
         case StaleColumn:
             return QStringLiteral(
                 "Holders that need attention: expired but still recorded, stale (owner gone), "
@@ -177,7 +195,7 @@ QVariant SemaphoreListModel::headerData(int section, Qt::Orientation orientation
         "Base key name (Redis) or KV prefix (Consul).",
         "Slots in use against the limit; the limit's source is in the tooltip.",
         "Holders recorded, and waiters where the layout has them.",
-        "Time until the first lease runs out (counts down between reads).",
+        "Time until the first lease runs out (counts down between reads); for Consul, the sessions' TTL.",
         "Holders needing attention: expired but present, stale, orphan, over the limit.",
         "Anything odd about the keys."};
     if (role == Qt::DisplayRole)
@@ -249,6 +267,13 @@ void SemaphoreListModel::updateSnapshot(const Snapshot &snapshot) {
     r.holders = snapshot.holders.size() - r.waiters;
     r.attention = attentionCount(snapshot);
     r.soonestExpiryMs = snapshot.soonestExpiryMs();
+    r.sessionTtlMs.reset();
+    for (const Holder &h : snapshot.holders) {
+        if (h.state == HolderState::Stale || h.state == HolderState::Orphan)
+            continue;
+        if (const auto ttl = HolderTableModel::sessionTtlMs(h))
+            r.sessionTtlMs = std::min(*ttl, r.sessionTtlMs.value_or(*ttl));
+    }
     r.snapshotWarnings = snapshot.warnings;
     Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }

@@ -66,6 +66,7 @@ private:
         qint64 waiters = 0;
         qint64 attention = 0;
         std::optional<qint64> soonestExpiryMs;
+        std::optional<qint64> sessionTtlMs; // Consul: shortest session TTL among the holders
         QStringList snapshotWarnings;
     };
     QString keyOf(const core::SemaphoreRef &ref) const;

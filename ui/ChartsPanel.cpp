@@ -9,6 +9,7 @@
 #include <QDateTimeAxis>
 #include <QLineSeries>
 #include <QValueAxis>
+#include <cmath>
 
 namespace semscope::ui {
 
@@ -27,6 +28,43 @@ QDateTimeAxis *timeAxis() {
     axis->setFormat(QStringLiteral("HH:mm:ss"));
     axis->setTickCount(5);
     return axis;
+}
+
+// A round step (1, 2 or 5 times a power of ten) giving about `ticks` intervals up to `max`.
+double niceStep(double max, int ticks) {
+    const double raw = std::max(max, 1e-9) / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (raw <= m * magnitude)
+            return m * magnitude;
+    }
+    return 10 * magnitude;
+}
+
+// Ticks at whole multiples of a round step from 0: counts never show "0, 0.8, 1.6".
+void setNiceRange(QValueAxis *axis, double max, bool integers) {
+    double step = niceStep(max * 1.1, 5);
+    if (integers)
+        step = std::max(1.0, std::round(step));
+    const double top = std::max(step, std::ceil(max * 1.1 / step) * step);
+    if (axis->tickType() == QValueAxis::TicksDynamic && axis->tickInterval() == step && axis->max() == top)
+        return;
+    // The axis lays out a label per tick at every change: going from 0..4 by 1 to 0..12000 by
+    // 2000, setting the range first would briefly ask for 12,000 labels. Widen the step first when
+    // it grows, narrow it last when it shrinks.
+    axis->setTickAnchor(0);
+    if (step > axis->tickInterval()) {
+        axis->setTickInterval(step);
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setRange(0, top);
+    } else {
+        axis->setRange(0, top);
+        axis->setTickInterval(step);
+        axis->setTickType(QValueAxis::TicksDynamic);
+    }
+    axis->setLabelFormat(integers || step >= 1 ? QStringLiteral("%.0f")
+                         : step >= 0.1         ? QStringLiteral("%.1f")
+                                               : QStringLiteral("%.2f"));
 }
 } // namespace
 
@@ -49,7 +87,6 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     usage->addSeries(m_limit);
     m_usageX = timeAxis();
     m_usageY = new QValueAxis;
-    m_usageY->setLabelFormat(QStringLiteral("%d"));
     usage->addAxis(m_usageX, Qt::AlignBottom);
     usage->addAxis(m_usageY, Qt::AlignLeft);
     for (auto *s : {m_used, m_limit}) {
@@ -68,7 +105,6 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     rate->addSeries(m_released);
     m_rateX = timeAxis();
     m_rateY = new QValueAxis;
-    m_rateY->setLabelFormat(QStringLiteral("%.1f"));
     rate->addAxis(m_rateX, Qt::AlignBottom);
     rate->addAxis(m_rateY, Qt::AlignLeft);
     for (auto *s : {m_acquired, m_released}) {
@@ -90,7 +126,7 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     auto *cats = new QBarCategoryAxis;
     cats->append(labels);
     m_ttlY = new QValueAxis;
-    m_ttlY->setLabelFormat(QStringLiteral("%d"));
+    setNiceRange(m_ttlY, 1, true);
     m_ttlChart->addAxis(cats, Qt::AlignBottom);
     m_ttlChart->addAxis(m_ttlY, Qt::AlignLeft);
     bars->attachAxis(cats);
@@ -104,67 +140,130 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
 }
 
 void ChartsPanel::rebuild() {
-    QList<QPointF> used, limit, acquired, released;
-    for (const auto &s : m_history->samples()) {
-        used.append(QPointF(s.timeMs, s.used));
-        if (s.limit)
-            limit.append(QPointF(s.timeMs, *s.limit));
-        acquired.append(QPointF(s.timeMs, s.acquisitionsPerSecond));
-        released.append(QPointF(s.timeMs, s.releasesPerSecond));
-    }
-    m_used->replace(used);
-    m_limit->replace(limit);
-    m_acquired->replace(acquired);
-    m_released->replace(released);
+    m_nowMs = 0;
+    m_used->clear();
+    m_limit->clear();
+    m_acquired->clear();
+    m_released->clear();
+    const auto &samples = m_history->samples();
+    for (int i = 0; i < samples.size(); ++i)
+        addPoints(samples.at(i), i > 0 ? &samples.at(i - 1) : nullptr);
+    addNowPoints(samples.isEmpty() ? QDateTime::currentMSecsSinceEpoch() : samples.last().timeMs);
     rescale();
 }
 
+void ChartsPanel::addPoints(const model::HistorySeries::Sample &s,
+                            const model::HistorySeries::Sample *previous) {
+    // Counts change in steps at the moment a read saw them change: draw them as steps, not as
+    // slopes that suggest values nobody observed.
+    if (previous) {
+        m_used->append(QPointF(s.timeMs, previous->used));
+        if (previous->limit && s.limit)
+            m_limit->append(QPointF(s.timeMs, *previous->limit));
+    }
+    m_used->append(QPointF(s.timeMs, s.used));
+    if (s.limit)
+        m_limit->append(QPointF(s.timeMs, *s.limit));
+    m_acquired->append(QPointF(s.timeMs, s.acquisitionsPerSecond));
+    m_released->append(QPointF(s.timeMs, s.releasesPerSecond));
+}
+
+void ChartsPanel::addNowPoints(qint64 nowMs) {
+    // The last value still holds now: a Consul watch reports only changes, and a single read
+    // would otherwise be a lone invisible point.
+    const auto &samples = m_history->samples();
+    m_hasNowPoints = !samples.isEmpty();
+    if (!m_hasNowPoints)
+        return;
+    const auto &last = samples.last();
+    const qint64 t = std::max(nowMs, last.timeMs);
+    m_used->append(QPointF(t, last.used));
+    if (last.limit)
+        m_limit->append(QPointF(t, *last.limit));
+    m_nowHasLimit = last.limit.has_value();
+}
+
+void ChartsPanel::removeNowPoints() {
+    if (!m_hasNowPoints)
+        return;
+    m_used->remove(m_used->count() - 1);
+    if (m_nowHasLimit && m_limit->count() > 0)
+        m_limit->remove(m_limit->count() - 1);
+    m_hasNowPoints = false;
+}
+
 void ChartsPanel::append(const model::HistorySeries::Sample &s) {
-    // Keep the chart as long as the history: drop points the history dropped.
+    removeNowPoints();
+    const auto &samples = m_history->samples();
+    addPoints(s, samples.size() >= 2 ? &samples.at(samples.size() - 2) : nullptr);
+    // Keep the chart as long as the history: drop points the history dropped (two per step).
     const int cap = m_history->capacity();
-    auto push = [cap](QLineSeries *series, QPointF p) {
-        series->append(p);
+    for (QLineSeries *series : {m_used, m_limit}) {
+        if (series->count() > 2 * cap)
+            series->removePoints(0, series->count() - 2 * cap);
+    }
+    for (QLineSeries *series : {m_acquired, m_released}) {
         if (series->count() > cap)
             series->removePoints(0, series->count() - cap);
-    };
-    push(m_used, QPointF(s.timeMs, s.used));
-    if (s.limit)
-        push(m_limit, QPointF(s.timeMs, *s.limit));
-    push(m_acquired, QPointF(s.timeMs, s.acquisitionsPerSecond));
-    push(m_released, QPointF(s.timeMs, s.releasesPerSecond));
+    }
+    addNowPoints(s.timeMs);
     rescale();
+}
+
+void ChartsPanel::advanceTo(qint64 nowMs) {
+    if (!m_hasNowPoints)
+        return;
+    const qreal t = qreal(std::max<qint64>(nowMs, m_history->samples().last().timeMs));
+    m_used->replace(m_used->count() - 1, QPointF(t, m_used->at(m_used->count() - 1).y()));
+    if (m_nowHasLimit)
+        m_limit->replace(m_limit->count() - 1, QPointF(t, m_limit->at(m_limit->count() - 1).y()));
+    m_nowMs = qint64(t);
+    rescaleTime();
+}
+
+void ChartsPanel::rescaleTime() {
+    const auto &samples = m_history->samples();
+    const qint64 now =
+        std::max(m_nowMs, samples.isEmpty() ? QDateTime::currentMSecsSinceEpoch() : samples.last().timeMs);
+    const qint64 first = samples.isEmpty() ? now - 60000 : std::min(samples.first().timeMs, now - 60000);
+    for (auto *axis : {m_usageX, m_rateX})
+        axis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
 }
 
 void ChartsPanel::rescale() {
     const auto &samples = m_history->samples();
-    const qint64 now = samples.isEmpty() ? QDateTime::currentMSecsSinceEpoch() : samples.last().timeMs;
-    const qint64 first = samples.isEmpty() ? now - 60000 : std::min(samples.first().timeMs, now - 60000);
-    for (auto *axis : {m_usageX, m_rateX})
-        axis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
+    if (!samples.isEmpty())
+        m_nowMs = std::max(m_nowMs, samples.last().timeMs);
+    rescaleTime();
     double maxUsed = 1;
-    double maxRate = 1;
+    double maxRate = 0.1;
     for (const auto &s : samples) {
         maxUsed = std::max({maxUsed, double(s.used), s.limit ? double(*s.limit) : 0.0});
         maxRate = std::max({maxRate, s.acquisitionsPerSecond, s.releasesPerSecond});
     }
-    // Whole-number ticks for small counts, so the axis never shows "0, 0, 1, 2".
-    const double usageTop = std::ceil(maxUsed * 1.2);
-    m_usageY->setRange(0, usageTop);
-    m_usageY->setTickCount(usageTop <= 10 ? int(usageTop) + 1 : 6);
-    m_rateY->setRange(0, std::ceil(maxRate * 1.2 * 10) / 10);
+    setNiceRange(m_usageY, maxUsed, true);
+    setNiceRange(m_rateY, maxRate, false);
+    // A lone sample is a point, not a line: show it.
+    const bool few = samples.size() < 3;
+    for (QLineSeries *series : {m_used, m_limit, m_acquired, m_released})
+        series->setPointsVisible(few);
 }
 
 void ChartsPanel::setTtlHistogram(const QList<int> &buckets, int noTtl) {
     int maxCount = 1;
     for (int i = 0; i < buckets.size() && i < m_ttlSet->count(); ++i) {
-        m_ttlSet->replace(i, buckets.at(i));
+        if (m_ttlSet->at(i) != buckets.at(i))
+            m_ttlSet->replace(i, buckets.at(i));
         maxCount = std::max(maxCount, buckets.at(i));
     }
-    const double ttlTop = std::ceil(maxCount * 1.2);
-    m_ttlY->setRange(0, ttlTop);
-    m_ttlY->setTickCount(ttlTop <= 10 ? int(ttlTop) + 1 : 6);
-    m_ttlChart->setTitle(noTtl > 0 ? tr("Remaining TTL of current holders (%1 without TTL)").arg(noTtl)
-                                   : tr("Remaining TTL of current holders"));
+    if (maxCount != m_ttlMax) {
+        m_ttlMax = maxCount;
+        setNiceRange(m_ttlY, maxCount, true);
+    }
+    const QString title = noTtl > 0 ? tr("Remaining TTL of current holders (%1 without TTL)").arg(noTtl)
+                                    : tr("Remaining TTL of current holders");
+    if (m_ttlChart->title() != title)
+        m_ttlChart->setTitle(title);
 }
 
 } // namespace semscope::ui

@@ -22,10 +22,16 @@ public:
 
     void setTtlHistogram(const QList<int> &buckets, int noTtl);
     void rebuild();
+    // Moves the right end of the charts (and the last value's line) to `nowMs`, local clock.
+    void advanceTo(qint64 nowMs);
 
 private:
     void append(const model::HistorySeries::Sample &sample);
+    void addPoints(const model::HistorySeries::Sample &s, const model::HistorySeries::Sample *previous);
+    void addNowPoints(qint64 nowMs);
+    void removeNowPoints();
     void rescale();
+    void rescaleTime();
 
     model::HistorySeries *m_history;
     QLineSeries *m_used;
@@ -39,6 +45,10 @@ private:
     QBarSet *m_ttlSet;
     QValueAxis *m_ttlY;
     QChart *m_ttlChart;
+    int m_ttlMax = 0;
+    qint64 m_nowMs = 0;
+    bool m_hasNowPoints = false;
+    bool m_nowHasLimit = false;
 };
 
 } // namespace semscope::ui

@@ -21,23 +21,30 @@ ConnectionSession::~ConnectionSession() {
 }
 
 void ConnectionSession::discover() {
-    cancelDiscovery();
+    if (m_discovering) {
+        // A new scan replaces the running one without announcing a cancellation.
+        m_cancel.cancel();
+        ++m_discoveryRound;
+    }
     m_discovering = true;
     m_found = 0;
+    const quint64 round = ++m_discoveryRound;
     Q_EMIT discoveryStarted();
     DiscoverRequest request;
     const QString match = config().discoverMatch;
     request.match = match.isEmpty() && config().backend == Backend::Redis ? QStringLiteral("*") : match;
     m_cancel = controller.discover(
         request, this,
-        [this](DiscoverProgress p) {
-            if (!m_discovering)
+        [this, round](DiscoverProgress p) {
+            if (!m_discovering || round != m_discoveryRound)
                 return;
             list.addDiscovered(p.found);
             m_found += int(p.found.size());
             Q_EMIT discoveryProgress(p.scannedKeys, p.totalKeys, m_found);
         },
-        [this](DiscoverResult r) {
+        [this, round](DiscoverResult r) {
+            if (round != m_discoveryRound)
+                return; // cancelled or replaced: its answer came too late to matter
             m_discovering = false;
             list.addDiscovered(r.semaphores);
             if (r.ok && !r.cancelled) {
@@ -57,8 +64,16 @@ void ConnectionSession::discover() {
 }
 
 void ConnectionSession::cancelDiscovery() {
-    if (m_discovering)
-        m_cancel.cancel();
+    if (!m_discovering)
+        return;
+    // The scan may be waiting on a slow or stuck server: the operator gets control back now, the
+    // list keeps what was found so far, and the scan's late answer is dropped.
+    m_cancel.cancel();
+    m_discovering = false;
+    ++m_discoveryRound;
+    refreshSummaries();
+    m_summaryTimer.start();
+    Q_EMIT discoveryFinished(false, true, tr("cancelled"));
 }
 
 void ConnectionSession::refreshSummaries() {
@@ -84,6 +99,10 @@ void ConnectionSession::stampFirstSeen(Snapshot &snapshot) {
     QHash<QByteArray, qint64> current; // holders that left are forgotten, so this stays bounded
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (Holder &h : snapshot.holders) {
+        // Only holders whose layout gives no acquire time need remembering; skipping the others
+        // keeps a read of 10,000 leased holders from building a 10,000-entry table each second.
+        if (h.acquiredAtMs)
+            continue;
         const QByteArray id = h.rawId.isEmpty() ? h.id.toUtf8() : h.rawId;
         const qint64 seen = h.firstSeenMs ? *h.firstSeenMs : previous.value(id, now);
         current.insert(id, seen);

@@ -29,8 +29,10 @@ public:
     const model::ConnectionConfig &config() const { return controller.config(); }
     bool isDiscovering() const { return m_discovering; }
 
-    // Scans for semaphores; progress(scanned, total) as pages come in. Cancels a running scan first.
+    // Scans for semaphores; progress(scanned, total) as pages come in. Replaces a running scan.
     void discover();
+    // Ends the running scan at once (discoveryFinished with cancelled = true), even while the
+    // server has not answered; what was found so far stays listed.
     void cancelDiscovery();
     // Re-reads the summary of every listed semaphore (at most kMaxSummaries per round).
     void refreshSummaries();
@@ -52,6 +54,7 @@ Q_SIGNALS:
 private:
     core::Cancellation m_cancel;
     bool m_discovering = false;
+    quint64 m_discoveryRound = 0; // answers of an older round are dropped
     int m_found = 0;
     int m_summariesInFlight = 0;
     QTimer m_summaryTimer;

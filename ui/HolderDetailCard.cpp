@@ -1,11 +1,11 @@
 #include "HolderDetailCard.h"
 
+#include "HolderDetailText.h"
 #include "core/Duration.h"
 #include "model/HolderTableModel.h"
 
 #include <QDateTime>
 #include <QFormLayout>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -37,20 +37,11 @@ namespace {
 QString time(qint64 ms) {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
-
-QString detailText(const QVariant &v) {
-    if (v.typeId() == QMetaType::QVariantMap || v.typeId() == QMetaType::QVariantList)
-        return QString::fromUtf8(QJsonDocument::fromVariant(v).toJson(QJsonDocument::Compact));
-    if (v.typeId() == QMetaType::QStringList)
-        return v.toStringList().join(QStringLiteral(", "));
-    return v.toString();
-}
 } // namespace
 
 void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTableModel *model) {
-    while (m_form->rowCount() > 0)
-        m_form->removeRow(0);
     if (!holder || !model) {
+        setRows({});
         m_holderId.clear();
         m_title->setText(tr("<b>No holder selected</b>"));
         m_state->setText(
@@ -61,58 +52,85 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
     m_holderId = holder->id;
     m_title->setText(QStringLiteral("<b>%1</b>").arg(holder->id.toHtmlEscaped()));
     const HolderState state = model->effectiveState(*holder);
-    m_state->setText(
-        QStringLiteral("<b>%1</b> — %2").arg(holderStateName(state), holderStateDescription(state)));
+    // The layout's own reason (e.g. "session gone") says more than the generic description.
+    const QString why = holder->details.value(QStringLiteral("why")).toString();
+    m_state->setText(QStringLiteral("<b>%1</b> — %2")
+                         .arg(holderStateName(state),
+                              (why.isEmpty() ? holderStateDescription(state) : why).toHtmlEscaped()));
+    m_state->setToolTip(holderStateDescription(state));
     const bool bad = state == HolderState::ExpiredPresent || state == HolderState::Stale ||
                      state == HolderState::Orphan || state == HolderState::OverLimit;
     m_state->setStyleSheet(bad ? QStringLiteral("color: #9b1c1c;") : QString());
 
-    auto add = [this](const QString &label, const QString &value) {
-        auto *l = new QLabel(value, this);
-        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        l->setWordWrap(true);
-        m_form->addRow(label, l);
+    QList<Row> rows;
+    auto add = [&rows](const QString &label, const QString &value, const QString &tip = {}) {
+        rows.append(Row{label, value, tip});
     };
     if (holder->rawId != holder->id.toUtf8())
-        add(tr("Raw id (hex)"), QString::fromLatin1(holder->rawId.toHex()));
+        add(tr("Raw id (hex)"), QString::fromLatin1(holder->rawId.toHex()),
+            tr("The id is not valid text; these are its bytes."));
     if (holder->slot)
         add(tr("Slot"), QString::number(*holder->slot));
     if (holder->rank)
-        add(tr("Rank"), QString::number(*holder->rank));
+        add(tr("Rank"), QString::number(*holder->rank),
+            tr("Position in the holder order; below the limit means it holds a slot."));
     if (holder->token)
-        add(tr("Token"), QString::number(*holder->token));
+        add(tr("Token"), QString::number(*holder->token), tr("Fencing token / counter of this acquisition."));
     if (holder->acquiredAtMs)
         add(tr("Acquired"), time(*holder->acquiredAtMs));
     add(holder->acquiredAtMs ? tr("Held for") : tr("Seen for"),
-        formatDurationMs(std::max<qint64>(0, model->ageMs(*holder))));
-    if (!holder->acquiredAtMs)
-        m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)
-            ->widget()
-            ->setToolTip(
-                tr("The layout does not record when it acquired: this counts from when semscope first "
-                   "saw it on this connection."));
+        formatDurationMs(std::max<qint64>(0, model->ageMs(*holder))),
+        holder->acquiredAtMs ? QString()
+                             : tr("The layout does not record when it acquired: this counts from when "
+                                  "semscope first saw it on this connection."));
     const auto ttl = model->ttlMs(*holder);
     if (ttl) {
-        add(tr("TTL"),
-            *ttl <= 0 ? tr("expired %1 ago").arg(formatDurationMs(-*ttl)) : formatDurationMs(*ttl));
+        add(tr("TTL"), *ttl <= 0 ? tr("expired %1 ago").arg(formatDurationMs(-*ttl)) : formatDurationMs(*ttl),
+            tr("Counts down between reads from the expiry stored on the server."));
         add(tr("Expires"), time(*holder->expiresAtMs));
+    } else if (const auto session = model::HolderTableModel::sessionTtlMs(*holder)) {
+        add(tr("TTL"), tr("as long as its session (renewed every < %1)").arg(formatDurationMs(*session)),
+            tr("A Consul holder has no expiry of its own. If its owner stops renewing the session, Consul "
+               "ends it within %1–%2 and the slot is let go.")
+                .arg(formatDurationMs(*session), formatDurationMs(2 * *session)));
     } else {
-        add(tr("TTL"), tr("none — kept until released"));
+        add(tr("TTL"), tr("none — kept until released"),
+            tr("This layout keeps no lease: a crashed holder keeps its slot until someone releases it."));
     }
-    static const QHash<QString, QString> labels{
-        {QStringLiteral("sessionName"), tr("Session name")},
-        {QStringLiteral("session"), tr("Session ID")},
-        {QStringLiteral("node"), tr("Node")},
-        {QStringLiteral("behavior"), tr("Behavior")},
-        {QStringLiteral("checks"), tr("Health checks")},
-        {QStringLiteral("ttl"), tr("Session TTL")},
-        {QStringLiteral("lockDelayMs"), tr("Lock delay (ms)")},
-        {QStringLiteral("contenderKey"), tr("Contender key")},
-        {QStringLiteral("contenderModifyIndex"), tr("Contender index")},
-        {QStringLiteral("client"), tr("Client")},
-    };
-    for (auto it = holder->details.cbegin(); it != holder->details.cend(); ++it)
-        add(labels.value(it.key(), it.key()), detailText(it.value()));
+    for (auto it = holder->details.cbegin(); it != holder->details.cend(); ++it) {
+        if (const auto text = describeHolderDetail(it.key(), it.value()))
+            add(text->label, text->value, text->toolTip);
+    }
+    setRows(rows);
+}
+
+void HolderDetailCard::setRows(const QList<Row> &rows) {
+    // Called twice a second for the live TTL: when the same fields are shown, only the texts
+    // change, so the card neither flickers nor re-lays itself out.
+    bool sameLabels = rows.size() == m_rows.size();
+    for (int i = 0; sameLabels && i < rows.size(); ++i)
+        sameLabels = rows.at(i).label == m_rows.at(i).label;
+    if (!sameLabels) {
+        while (m_form->rowCount() > 0)
+            m_form->removeRow(0);
+        m_values.clear();
+        for (const Row &r : rows) {
+            auto *label = new QLabel(r.label, this);
+            auto *value = new QLabel(this);
+            value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            value->setWordWrap(true);
+            m_form->addRow(label, value);
+            m_values.append(value);
+        }
+    }
+    for (int i = 0; i < rows.size(); ++i) {
+        if (m_values.at(i)->text() != rows.at(i).value)
+            m_values.at(i)->setText(rows.at(i).value);
+        m_values.at(i)->setToolTip(rows.at(i).toolTip);
+        if (auto *item = m_form->itemAt(i, QFormLayout::LabelRole); item && item->widget())
+            item->widget()->setToolTip(rows.at(i).toolTip);
+    }
+    m_rows = rows;
 }
 
 } // namespace semscope::ui

@@ -3,6 +3,7 @@
 #include "core/SemaphoreTypes.h"
 
 #include <QFrame>
+#include <QList>
 
 class QFormLayout;
 class QLabel;
@@ -25,10 +26,19 @@ public:
     QString holderId() const { return m_holderId; }
 
 private:
+    struct Row {
+        QString label;
+        QString value;
+        QString toolTip;
+    };
+    void setRows(const QList<Row> &rows);
+
     QLabel *m_title;
     QLabel *m_state;
     QFormLayout *m_form;
     QString m_holderId;
+    QList<Row> m_rows;
+    QList<QLabel *> m_values;
 };
 
 } // namespace semscope::ui

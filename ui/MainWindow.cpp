@@ -3,12 +3,14 @@
 #include "AuditPanel.h"
 #include "ConnectionSession.h"
 #include "EnvironmentBadge.h"
+#include "HeaderFit.h"
 #include "SemaphorePage.h"
 #include "UsageBarDelegate.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -215,6 +217,22 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
     m_semaphoreView->setWordWrap(false);
+    m_semaphoreView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_semaphoreView, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        QMenu menu(this);
+        const QList<QAction *> actions = semaphoreContextActions(m_semaphoreView->indexAt(pos));
+        for (QAction *a : actions) {
+            if (a)
+                menu.addAction(a);
+            else
+                menu.addSeparator();
+        }
+        menu.exec(m_semaphoreView->viewport()->mapToGlobal(pos));
+        for (QAction *a : actions) {
+            if (a && a->objectName() == QLatin1String("semaphoreContextAction"))
+                a->deleteLater();
+        }
+    });
     semLayout->addWidget(m_semaphoreView, 1);
     m_leftSplitter->addWidget(m_connections);
     m_leftSplitter->addWidget(semWidget);
@@ -271,15 +289,46 @@ void MainWindow::buildMenus() {
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-void MainWindow::showAbout() {
-    QMessageBox::about(
-        this, tr("About semscope"),
+QMessageBox *MainWindow::showAbout() {
+    auto *box = new QMessageBox(this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("aboutBox"));
+    box->setWindowTitle(tr("About semscope"));
+    box->setIconPixmap(QApplication::windowIcon().pixmap(64, 64));
+    box->setText(
         tr("<h3>semscope %1</h3><p>Find, watch and steer the distributed semaphores kept in Redis and "
-           "Consul: "
-           "who holds each slot, since when, how long the lease has left; acquire, release and force-release "
-           "safely.</p><p>Audit log: <code>%2</code></p><p>Qt %3</p>")
+           "Consul: who holds each slot, since when, how long the lease has left; acquire, release and "
+           "force-release safely.</p><p>Audit log: <code>%2</code></p><p>Qt %3</p>")
             .arg(QStringLiteral(SEMSCOPE_VERSION), m_services.audit->filePath().toHtmlEscaped(),
                  QString::fromLatin1(qVersion())));
+    box->open(); // not exec(): the live pages keep updating behind it
+    return box;
+}
+
+QList<QAction *> MainWindow::semaphoreContextActions(const QModelIndex &proxyIndex) {
+    // Reading only: the writes live on the semaphore page, where the holders are in view.
+    QList<QAction *> out;
+    ConnectionSession *s = currentSession();
+    if (s && proxyIndex.isValid()) {
+        const SemaphoreRef ref = s->list.refAt(s->proxy.mapToSource(proxyIndex).row());
+        auto make = [this](const QString &text, auto slot) {
+            auto *a = new QAction(text, this);
+            a->setObjectName(QStringLiteral("semaphoreContextAction"));
+            connect(a, &QAction::triggered, this, slot);
+            return a;
+        };
+        const QString id = currentConnectionId();
+        out << make(tr("&Open"), [this, id, ref] { openSemaphore(id, ref); })
+            << make(tr("&Copy name"), [ref] { QApplication::clipboard()->setText(ref.name); })
+            << make(tr("Copy &keys"), [s, ref] {
+                   const int row = s->list.rowOf(ref);
+                   QApplication::clipboard()->setText(
+                       s->list.index(row, model::SemaphoreListModel::NameColumn).data(Qt::ToolTipRole).toString());
+               })
+            << nullptr;
+    }
+    out << m_rediscoverAction;
+    return out;
 }
 
 void MainWindow::reloadConnectionList() {
@@ -371,12 +420,14 @@ void MainWindow::currentConnectionChanged() {
     }
     if (s) {
         auto *header = m_semaphoreView->horizontalHeader();
-        header->resizeSection(model::SemaphoreListModel::KindColumn, 118);
-        header->resizeSection(model::SemaphoreListModel::NameColumn, 165);
-        header->resizeSection(model::SemaphoreListModel::UsageColumn, 92);
-        header->resizeSection(model::SemaphoreListModel::HoldersColumn, 62);
-        header->resizeSection(model::SemaphoreListModel::ExpiryColumn, 100);
-        header->resizeSection(model::SemaphoreListModel::StaleColumn, 48);
+        int kindWidth = 0;
+        for (const QString &name : allKindNames())
+            kindWidth = std::max(kindWidth, m_semaphoreView->fontMetrics().horizontalAdvance(name) + 16);
+        fitHeaderSections(header, {{model::SemaphoreListModel::KindColumn, kindWidth},
+                                   {model::SemaphoreListModel::NameColumn, 165},
+                                   {model::SemaphoreListModel::UsageColumn, 92},
+                                   {model::SemaphoreListModel::ExpiryColumn, 110},
+                                   {model::SemaphoreListModel::WarningsColumn, 220}});
         auto settings = openSettings(m_services.settingsFile);
         const QByteArray saved = settings->value(QStringLiteral("window/semaphoreHeader")).toByteArray();
         if (!saved.isEmpty())

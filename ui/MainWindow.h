@@ -17,6 +17,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
+class QMessageBox;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -68,7 +69,10 @@ public:
 
     // Opens the dialog to add a connection; returns the dialog (deleted on close), for tests.
     ConnectionDialog *addConnection();
-    void showAbout();
+    // Help → About: version, Qt version, the audit log's path and the application icon.
+    QMessageBox *showAbout();
+    // The semaphore list's context menu for the row at `proxyIndex` (nullptr: separator).
+    QList<QAction *> semaphoreContextActions(const QModelIndex &proxyIndex);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

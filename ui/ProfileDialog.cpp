@@ -8,6 +8,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 
 namespace semscope::ui {
@@ -27,6 +28,7 @@ ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
     intro->setWordWrap(true);
     form->addRow(intro);
     m_hasLimit = new QCheckBox(tr("Known limit"), this);
+    m_hasLimit->setObjectName(QStringLiteral("hasLimit"));
     m_limit = new QSpinBox(this);
     m_limit->setObjectName(QStringLiteral("limit"));
     m_limit->setRange(1, 1000000);
@@ -41,6 +43,7 @@ ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
     m_timeout->setPlaceholderText(tr("e.g. 10s (fair: how long an acquisition counts)"));
     form->addRow(tr("&Timeout:"), m_timeout);
     m_unit = new QComboBox(this);
+    m_unit->setObjectName(QStringLiteral("unit"));
     m_unit->addItems({tr("auto"), tr("seconds"), tr("milliseconds")});
     m_unit->setCurrentIndex(int(ref.profile.scoreUnit));
     form->addRow(tr("ZSET score &unit:"), m_unit);
@@ -50,6 +53,16 @@ ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // A timeout that does not parse would silently be saved as "none": refuse it visibly instead.
+    auto validate = [this, buttons] {
+        const QString text = m_timeout->text().trimmed();
+        const bool ok = text.isEmpty() || parseDurationMs(text).value_or(0) > 0;
+        buttons->button(QDialogButtonBox::Save)->setEnabled(ok);
+        m_timeout->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { background: #fdecea; }"));
+        m_timeout->setToolTip(ok ? QString() : tr("Not a duration: write e.g. 500ms, 10s, 5m"));
+    };
+    connect(m_timeout, &QLineEdit::textChanged, this, validate);
+    validate();
 }
 
 SemaphoreProfile ProfileDialog::profile() const {

@@ -4,7 +4,10 @@
 #include "ChartsPanel.h"
 #include "ConnectionSession.h"
 #include "EnvironmentBadge.h"
+#include "HeaderFit.h"
 #include "HolderDetailCard.h"
+#include "HolderTableView.h"
+#include "InvalidateSessionDialog.h"
 #include "ProfileDialog.h"
 #include "core/Duration.h"
 
@@ -39,16 +42,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_timer.setInterval(1000);
     connect(&m_timer, &QTimer::timeout, this, &SemaphorePage::requestSnapshot);
     m_ageTimer.setInterval(500);
-    connect(&m_ageTimer, &QTimer::timeout, this, [this] {
-        updateAge();
-        updateCard();
-        m_view->viewport()->update(); // TTLs and ages count down on screen
-        // A watched semaphore only reports changes; the charts still want one point a second.
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        if (m_watching && m_lastReadLocalMs > 0 && !m_history.samples().isEmpty() &&
-            now - m_history.samples().last().timeMs >= 1000)
-            m_history.addSnapshot(m_lastSnapshot, now);
-    });
+    connect(&m_ageTimer, &QTimer::timeout, this, &SemaphorePage::tick);
 
     buildActions();
 
@@ -137,7 +131,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
         m_toolbar->addAction(a);
     layout->addWidget(m_toolbar);
 
-    m_view = new QTableView(this);
+    m_view = new HolderTableView(this);
     m_view->setObjectName(QStringLiteral("holderTable"));
     m_view->setModel(&m_proxy);
     m_view->setSortingEnabled(true);
@@ -149,14 +143,11 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::RankColumn, 44);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::HolderColumn, 175);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::SlotColumn, 48);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::TokenColumn, 56);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::AcquiredColumn, 70);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::AgeColumn, 64);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::TtlColumn, 112);
-    m_view->horizontalHeader()->resizeSection(HolderTableModel::StateColumn, 80);
+    fitHeaderSections(m_view->horizontalHeader(), {{HolderTableModel::HolderColumn, 175},
+                                                   {HolderTableModel::AcquiredColumn, 70},
+                                                   {HolderTableModel::AgeColumn, 64},
+                                                   {HolderTableModel::TtlColumn, 112},
+                                                   {HolderTableModel::StateColumn, 80}});
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setWordWrap(false);
     connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);
@@ -193,6 +184,19 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
 
 SemaphorePage::~SemaphorePage() = default;
 
+void SemaphorePage::tick() {
+    updateAge();
+    updateCard();
+    m_view->updateTimeColumns(); // TTLs and ages count down on screen
+    // A watched semaphore only reports changes; the charts still want one point a second.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_watching && m_lastReadLocalMs > 0 && !m_history.samples().isEmpty() &&
+        now - m_history.samples().last().timeMs >= 1000)
+        m_history.addSnapshot(m_lastSnapshot, now);
+    else
+        m_charts->advanceTo(now);
+}
+
 void SemaphorePage::buildActions() {
     m_refreshNow = new QAction(tr("&Refresh now"), this);
     m_refreshNow->setShortcut(QKeySequence::Refresh);
@@ -214,10 +218,10 @@ void SemaphorePage::buildActions() {
 
     m_forceRelease = new QAction(tr("&Force-release…"), this);
     m_forceRelease->setObjectName(QStringLiteral("forceReleaseAction"));
-    m_forceRelease->setShortcuts({QKeySequence::Delete, QKeySequence(QStringLiteral("Ctrl+Shift+R"))});
+    m_forceRelease->setShortcuts({QKeySequence::Delete, QKeySequence(QStringLiteral("Ctrl+Shift+Del"))});
     m_forceRelease->setShortcutContext(Qt::WindowShortcut);
     m_forceRelease->setToolTip(tr("Remove the selected holders, only if they are still exactly what you see "
-                                  "(Del, Ctrl+Shift+R)"));
+                                  "(Del, Ctrl+Shift+Del)"));
     connect(m_forceRelease, &QAction::triggered, this, [this] { forceReleaseSelected(); });
 
     m_purge = new QAction(tr("&Purge expired"), this);
@@ -235,7 +239,7 @@ void SemaphorePage::buildActions() {
     m_invalidate->setToolTip(
         tr("Consul: destroy the selected holder's session. Consul then releases or deletes "
            "its keys (per the session's behavior) and its owner loses the slot."));
-    connect(m_invalidate, &QAction::triggered, this, &SemaphorePage::invalidateSession);
+    connect(m_invalidate, &QAction::triggered, this, [this] { invalidateSelectedSession(); });
 
     m_editProfile = new QAction(tr("Edit &profile…"), this);
     connect(m_editProfile, &QAction::triggered, this, &SemaphorePage::editProfile);
@@ -571,18 +575,29 @@ ForceReleaseDialog *SemaphorePage::forceReleaseSelected() {
     return dialog;
 }
 
+QList<QAction *> SemaphorePage::contextMenuActions() const {
+    // Hidden actions (writes on a read-only connection, Consul-only ones elsewhere) are left out,
+    // so the menu never offers what the toolbar does not. nullptr marks a separator.
+    QList<QAction *> out{m_copyId, nullptr};
+    for (QAction *a : {m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate, m_purge}) {
+        if (a->isVisible())
+            out.append(a);
+    }
+    out.append(nullptr);
+    out.append(m_refreshNow);
+    return out;
+}
+
 void SemaphorePage::showContextMenu(const QPoint &pos) {
     if (!m_session)
         return;
     QMenu menu(this);
-    menu.addAction(m_copyId);
-    menu.addSeparator();
-    for (QAction *a : {m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate}) {
-        if (a->isVisible())
+    for (QAction *a : contextMenuActions()) {
+        if (a)
             menu.addAction(a);
+        else
+            menu.addSeparator();
     }
-    menu.addSeparator();
-    menu.addAction(m_refreshNow);
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
@@ -664,30 +679,17 @@ void SemaphorePage::repair() {
     });
 }
 
-void SemaphorePage::invalidateSession() {
+InvalidateSessionDialog *SemaphorePage::invalidateSelectedSession() {
+    if (!m_session || !m_invalidate->isEnabled())
+        return nullptr;
     const auto selected = selectedHolders();
-    if (!m_session || selected.size() != 1)
-        return;
-    const Holder h = selected.first().holder;
-    const QString sid = model::OperatorActions::sessionOf(h);
-    const QString name = model::HolderTableModel::detail(h, {QStringLiteral("sessionName")});
-    const QString node = model::HolderTableModel::detail(h, {QStringLiteral("node")});
-    const QString behavior = model::HolderTableModel::detail(h, {QStringLiteral("behavior")});
-    const auto answer = QMessageBox::warning(
-        this, tr("Invalidate Consul session"),
-        tr("Invalidate the session <b>%1</b> (%2) on node %3?<br><br>Consul will %4 every key the session "
-           "holds, "
-           "so its owner loses this slot and every other lock taken with that session. Its owner is not told "
-           "until it next renews.")
-            .arg(sid.toHtmlEscaped(), name.toHtmlEscaped(), node.toHtmlEscaped(),
-                 behavior == QLatin1String("delete") ? tr("delete") : tr("release")),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    if (answer != QMessageBox::Yes)
-        return;
-    m_session->actions.invalidateSession(m_ref, h, this, [this](MaintenanceResult r) {
-        Q_EMIT statusMessage(r.ok ? tr("Session invalidated") : tr("Invalidate failed: %1").arg(r.message));
-        refreshNow();
-    });
+    if (selected.size() != 1)
+        return nullptr;
+    auto *dialog = new InvalidateSessionDialog(&m_session->actions, m_ref, selected.first(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &InvalidateSessionDialog::answered, this, &SemaphorePage::refreshNow);
+    dialog->open();
+    return dialog;
 }
 
 void SemaphorePage::editProfile() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ForceReleaseDialog.h"
+#include "HolderTableView.h"
 #include "core/ProfileStore.h"
 #include "model/HistorySeries.h"
 #include "model/HolderTableModel.h"
@@ -24,6 +25,7 @@ class ChartsPanel;
 class ConnectionSession;
 class EnvironmentBadge;
 class HolderDetailCard;
+class InvalidateSessionDialog;
 
 // One semaphore, live: header (kind, name, limit and its source, used/limit gauge), the holder
 // table with TTLs counting down, a card for the selected holder, charts, and the operator actions.
@@ -59,15 +61,26 @@ public:
     QAction *forceReleaseAction() const { return m_forceRelease; }
     QList<QAction *> writeActions() const;
     QList<QAction *> allActions() const;
+    // What the holder table's context menu offers now (nullptr: separator).
+    QList<QAction *> contextMenuActions() const;
 
     // Opens the force-release dialog for the selection; returns it (it deletes itself on close).
     ForceReleaseDialog *forceReleaseSelected();
+    // Consul: opens the invalidate-session dialog for the one selected holder (deleted on close).
+    InvalidateSessionDialog *invalidateSelectedSession();
+    QAction *invalidateAction() const { return m_invalidate; }
 
     QByteArray saveViewState() const;
     void restoreViewState(const QByteArray &state);
 
+    // Shows a finished read: holder table (updated in place), header, card, charts. Called with
+    // each answer of the store; public so bench_holdertable measures exactly this.
+    void applySnapshot(const core::Snapshot &snapshot);
+
 public Q_SLOTS:
     void refreshNow();
+    // Twice a second between reads: ages and TTLs count down, the card and the charts follow.
+    void tick();
 
 Q_SIGNALS:
     void snapshotApplied(const core::Snapshot &snapshot);
@@ -78,7 +91,6 @@ private:
     void requestSnapshot();
     void startUpdates();
     void stopUpdates();
-    void applySnapshot(const core::Snapshot &snapshot);
     void updateHeader(const core::Snapshot &snapshot);
     void updateColumns(const core::Snapshot &snapshot);
     void updateActions();
@@ -89,7 +101,6 @@ private:
     void refreshMine();
     void releaseMine();
     void purgeExpired();
-    void invalidateSession();
     void repair();
     void editProfile();
     core::SemaphoreRef resolvedRef() const;
@@ -124,7 +135,7 @@ private:
     QSpinBox *m_interval = nullptr;
     QPushButton *m_pauseButton = nullptr;
     QToolBar *m_toolbar = nullptr;
-    QTableView *m_view = nullptr;
+    HolderTableView *m_view = nullptr;
     HolderDetailCard *m_card = nullptr;
     ChartsPanel *m_charts = nullptr;
 

@@ -1,12 +1,15 @@
-// bench_holdertable: a semaphore with 10,000 holders refreshed every second, shown in the real
-// holder table (HolderTableModel -> sort proxy -> QTableView). Each refresh replaces ~5 % of the
-// holders and moves every expiry, like a busy semaphore. Reports, per refresh, how long the GUI
-// thread was busy applying the snapshot and repainting (goal: under 16 ms, one frame), the TTL tick's
-// cost, and the process's peak memory. A program, not a test: run it by hand.
+// bench_holdertable: a semaphore with 10,000 holders refreshed every second, shown on the real
+// semaphore page (holder table through its sort proxy, header, detail card of a selected holder,
+// charts). Each refresh replaces ~5 % of the holders and moves every expiry, like a busy
+// semaphore. Reports, per refresh, how long the GUI thread was busy applying the read and
+// repainting (goal: under 16 ms, one frame) in wall-clock and in the thread's own CPU time (on a
+// loaded machine the first includes waiting for a core), the countdown tick's cost, and the
+// process's peak memory. A program, not a test: run it by hand.
 //
 //   QT_QPA_PLATFORM=offscreen ./bench_holdertable [--holders 10000] [--refreshes 20] [--interval 1000]
 
 #include "model/HolderTableModel.h"
+#include "ui/SemaphorePage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,11 +20,20 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <sys/resource.h>
 
 using namespace semscope;
 
 namespace {
+// CPU time of the GUI thread: on a loaded machine the wall-clock stall also counts time the
+// thread waited for a core, this is the part the table itself costs.
+double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 long peakRssKb() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -73,46 +85,53 @@ int main(int argc, char *argv[]) {
     const int refreshes = std::clamp(parser.value(refreshesOpt).toInt(), 1, 10'000);
     const int interval = std::clamp(parser.value(intervalOpt).toInt(), 10, 60'000);
 
-    model::HolderTableModel model;
-    model.setAutoTick(false);     // as SemaphorePage does: time only repaints the visible rows
-    model::HolderSortProxy proxy; // the page's own proxy
-    proxy.setSourceModel(&model);
-    QTableView view;
-    view.setModel(&proxy);
-    view.setSortingEnabled(true);
-    view.sortByColumn(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
-    view.resize(1200, 800);
-    view.show();
+    ui::SemaphorePage page(nullptr);
+    page.resize(1400, 900);
+    page.show();
+    auto &model = *page.holderModel();
+    QTableView &view = *page.holderView();
 
     // Snapshots are built outside the measured window: in the app they arrive finished from the
     // worker thread; only applying them runs on the GUI thread.
     const qint64 base = 1'700'000'000'000;
     std::printf("bench_holdertable: %d holders, %d refreshes every %d ms\n", holders, refreshes, interval);
-    std::printf("%8s %12s %12s %12s %8s\n", "refresh", "apply ms", "paint ms", "stall ms", "rows");
+    std::printf("%8s %10s %10s %10s %10s %8s\n", "refresh", "apply ms", "paint ms", "stall ms", "cpu ms",
+                "rows");
 
     double worst = 0;
+    double worstCpu = 0;
     double worstTick = 0;
     double total = 0;
+    double totalCpu = 0;
     int done = 0;
     const long rssBefore = peakRssKb();
     QTimer timer;
     timer.setInterval(interval);
     QObject::connect(&timer, &QTimer::timeout, &app, [&] {
         const core::Snapshot snap = makeSnapshot(holders, done, base + qint64(done) * interval);
+        QCoreApplication::processEvents(); // nothing else pending inside the measured window
         QElapsedTimer t;
         t.start();
-        model.setSnapshot(snap);
+        const double cpu0 = threadCpuMs();
+        page.applySnapshot(snap);
         const double apply = t.nsecsElapsed() / 1e6;
         view.viewport()->repaint();
         QCoreApplication::processEvents();
         const double stall = t.nsecsElapsed() / 1e6;
+        const double cpu = threadCpuMs() - cpu0;
+        if (done == 0)
+            view.selectRow(holders / 2); // the card shows a holder from the second refresh on
+        QCoreApplication::processEvents();
         QElapsedTimer tick;
         tick.start();
-        view.viewport()->repaint(); // what the page's 500 ms timer does
+        page.tick(); // what the page's 500 ms timer does
+        QCoreApplication::processEvents();
         worstTick = std::max(worstTick, tick.nsecsElapsed() / 1e6);
         worst = std::max(worst, stall);
+        worstCpu = std::max(worstCpu, cpu);
         total += stall;
-        std::printf("%8d %12.2f %12.2f %12.2f %8d\n", done + 1, apply, stall - apply, stall,
+        totalCpu += cpu;
+        std::printf("%8d %10.2f %10.2f %10.2f %10.2f %8d\n", done + 1, apply, stall - apply, stall, cpu,
                     model.rowCount());
         std::fflush(stdout);
         if (++done >= refreshes) {
@@ -123,10 +142,14 @@ int main(int argc, char *argv[]) {
     timer.start();
     app.exec();
 
-    std::printf("\nlongest GUI-thread stall per refresh: %.2f ms (goal < 16 ms: %s)\n", worst,
-                worst < 16.0 ? "met" : "NOT met");
-    std::printf("mean stall per refresh: %.2f ms; longest TTL countdown repaint: %.2f ms\n",
-                total / refreshes, worstTick);
+    std::printf(
+        "\nlongest GUI-thread stall per refresh: %.2f ms wall-clock, %.2f ms CPU (goal < 16 ms: %s)\n", worst,
+        worstCpu,
+        worst < 16.0      ? "met"
+        : worstCpu < 16.0 ? "met in CPU time; the machine is busy"
+                          : "NOT met");
+    std::printf("mean stall per refresh: %.2f ms wall-clock, %.2f ms CPU; longest countdown tick: %.2f ms\n",
+                total / refreshes, totalCpu / refreshes, worstTick);
     std::printf("peak memory: %.1f MB (%.1f MB before the first snapshot)\n", peakRssKb() / 1024.0,
                 rssBefore / 1024.0);
     return 0;

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void productionNeedsTheNameTyped_data();
     void productionNeedsTheNameTyped();
     void readOnlyRefusesEveryWrite();
+    void productionInvalidateNeedsTheNameTyped();
 
 private:
     std::unique_ptr<model::ConnectionController> controller(model::Environment env, bool readOnly);
@@ -211,7 +212,7 @@ void TestOperatorActions::readOnlyRefusesEveryWrite() {
         QCOMPARE(r.status, core::ReleaseResult::Status::Error);
         ++answered;
     });
-    actions.invalidateSession(jobs(), core::Holder{}, this, [&](core::MaintenanceResult r) {
+    actions.invalidateSession(jobs(), core::Holder{}, jobs().name, this, [&](core::MaintenanceResult r) {
         QVERIFY(!r.ok);
         ++answered;
     });
@@ -222,6 +223,29 @@ void TestOperatorActions::readOnlyRefusesEveryWrite() {
     QCOMPARE(log.size(), 6);
     for (const auto &e : log)
         QCOMPARE(e.result, QStringLiteral("refused"));
+}
+
+void TestOperatorActions::productionInvalidateNeedsTheNameTyped() {
+    // Invalidating a session ends every lock taken with it: on production it asks for the name
+    // like a force-release, and the guard is here, not only in the dialog.
+    auto c = controller(model::Environment::Production, false);
+    OperatorActions actions(c.get(), m_audit.get());
+    core::SemaphoreRef consul;
+    consul.kind = core::Kind::Consul;
+    consul.name = QStringLiteral("service/jobs");
+    core::Holder holder;
+    holder.id = QStringLiteral("5a3c8c1e-2d4f-4b8e-9a71-0c6f2e9d1b47");
+    holder.rawId = holder.id.toUtf8();
+    std::optional<core::MaintenanceResult> result;
+    actions.invalidateSession(consul, holder, QStringLiteral("service/job"), this,
+                              [&](core::MaintenanceResult r) { result = r; });
+    QTRY_VERIFY(result.has_value());
+    QVERIFY(!result->ok);
+    QVERIFY2(result->message.contains(QLatin1String("type the semaphore name")), qPrintable(result->message));
+    const auto entry = m_audit->readRecent(1).first();
+    QCOMPARE(entry.action, QStringLiteral("invalidate-session"));
+    QCOMPARE(entry.result, QStringLiteral("refused"));
+    QCOMPARE(entry.observed.value(QStringLiteral("session")).toString(), holder.id);
 }
 
 QTEST_MAIN(TestOperatorActions)
