@@ -1,0 +1,88 @@
+// Discovery in the main window against a server that is stuck (CLIENT PAUSE): the progress bar
+// shows at once, and Cancel gives the operator control back at once — it does not wait for the
+// server — keeping what was found; the scan's late answer changes nothing.
+
+#include "RedisServer.h"
+#include "model/AuditLog.h"
+#include "model/ConnectionRegistry.h"
+#include "model/SecretStore.h"
+#include "model/StoreFactory.h"
+#include "ui/ConnectionSession.h"
+#include "ui/MainWindow.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace semscope;
+
+class TestDiscovery : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void cancelWhileTheServerIsStuck();
+};
+
+void TestDiscovery::cancelWhileTheServerIsStuck() {
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QTemporaryDir dir;
+    model::ConnectionRegistry registry(dir.path() + QStringLiteral("/connections.ini"));
+    model::AuditLog audit(dir.path() + QStringLiteral("/audit.jsonl"));
+    model::MemorySecretStore secrets;
+    QSettings profileSettings(dir.path() + QStringLiteral("/profiles.ini"), QSettings::IniFormat);
+    core::ProfileStore profiles(&profileSettings);
+    ui::MainWindowServices services;
+    services.registry = &registry;
+    services.secrets = &secrets;
+    services.audit = &audit;
+    services.profiles = &profiles;
+    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+    services.settingsFile = dir.path() + QStringLiteral("/window.ini");
+    ui::MainWindow window(services);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    // Every command of every client waits for 4 s from now.
+    QVERIFY(!server.command({"CLIENT", "PAUSE", "4000", "ALL"}).isError());
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.name = QStringLiteral("stuck redis");
+    config.port = server.port();
+    registry.upsert(config);
+    window.openConnection(config.id);
+    ui::ConnectionSession *session = window.session(config.id);
+    QVERIFY(session);
+    QVERIFY(session->isDiscovering());
+    auto *progress = window.findChild<QProgressBar *>(QStringLiteral("discoveryProgress"));
+    auto *cancel = window.findChild<QPushButton *>(QStringLiteral("discoveryCancel"));
+    QVERIFY(progress && cancel);
+    QVERIFY(progress->isVisible());
+    QVERIFY(cancel->isVisible());
+
+    QSignalSpy finished(session, &ui::ConnectionSession::discoveryFinished);
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    // At once, not when the server wakes up.
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().at(1).toBool(), true);
+    QVERIFY(!session->isDiscovering());
+    QVERIFY(!progress->isVisible());
+    QVERIFY(window.statusBar()->currentMessage().contains(QLatin1String("cancelled")));
+
+    // When the server answers after all, the cancelled scan reports nothing more, and a new
+    // discovery works normally.
+    QVERIFY(!server.command({"SET", "unrelated", "1"}).isError()); // waits out the pause
+    QSignalSpy again(session, &ui::ConnectionSession::discoveryFinished);
+    session->discover();
+    QVERIFY(again.wait(30000));
+    QCOMPARE(again.size(), 1);
+    QCOMPARE(again.first().at(0).toBool(), true);
+    QCOMPARE(again.first().at(1).toBool(), false);
+    QCOMPARE(finished.size(), 2); // the new round only; the stuck one stayed silent
+}
+
+QTEST_MAIN(TestDiscovery)
+#include "tst_discovery.moc"
