@@ -14,7 +14,8 @@ namespace semscope::redis {
 //   {N}:waiters        ZSET waiter -> arrival ticket: the FIFO queue of waiting acquirers
 //   {N}:waiter-leases  ZSET waiter -> waiter lease expiry (ms): waiters that stop renewing drop out
 //   {N}:waiting        HASH waiter -> "<ttl ms>|<notify channel>|<client info>" while queued, so a
-//                      release can grant it; "=<token>" once handed a slot it has not picked up yet
+//                      release can grant it; kept after a hand-off until the holder picks the grant
+//                      up, releases or loses the lease (a holder with a record = unclaimed hand-off)
 //   channel {N}:released:<tag>   hand-offs to the waiters of one store: "<ticket> <token> <expiresAt>
 //                      <holder>" (see leased_common.lua)
 //   channel {N}:released         newline-separated ids of queued waiters without a record (they take

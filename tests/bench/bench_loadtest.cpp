@@ -267,6 +267,9 @@ int main(int argc, char *argv[]) {
          QStringLiteral("Run only the setups whose names start with one of these (comma-separated: "
                         "uncontended, multiplexed, contended); the bound is always measured."),
          QStringLiteral("NAMES")});
+    parser.addOption({QStringLiteral("threads"),
+                      QStringLiteral("Load-tester worker threads (default: the engine's choice)."),
+                      QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("no-bound"),
                       QStringLiteral("Skip redis-benchmark (for profiling one setup; ratios print as 0).")});
     parser.process(app);
@@ -318,6 +321,7 @@ int main(int argc, char *argv[]) {
         c.ttlMs = 30'000;
         c.hold = core::Distribution::fixed(0);
         c.think = core::Distribution::fixed(0);
+        c.threads = parser.value(QStringLiteral("threads")).toInt();
         return c;
     };
     auto ratioGoal = [](double bound, double factor, const QString &boundName) {
