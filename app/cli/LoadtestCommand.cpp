@@ -2,10 +2,12 @@
 #include "CliContext.h"
 #include "SemaphoreCommand.h"
 #include "StoreFactory.h"
+#include "consul/ConsulSemaphoreStore.h"
 #include "core/Duration.h"
 #include "core/Kind.h"
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisSemaphoreStore.h"
+#include "redis/training/ScenarioRuns.h"
 #include "redis/training/TrainingScenarios.h"
 
 #include <QFile>
@@ -24,9 +26,9 @@ using core::LoadTestProgress;
 using core::LoadTestReport;
 
 // `loadtest NAME`: drives the semaphore with virtual clients through the same store the other
-// commands use, and reports throughput, latency, fairness and safety. With --scenario it runs a
-// seed's unsafe design and its atomic counterpart side by side on two scratch semaphores
-// (NAME-unsafe and NAME-atomic, reset before the run).
+// commands use (any writable Redis kind with --redis, `consul` with --consul), and reports throughput,
+// latency, fairness and safety. With --scenario it runs a seed's unsafe design and its atomic counterpart
+// side by side on two scratch semaphores (NAME-unsafe and NAME-atomic, reset before the run).
 class LoadtestCommand : public CliCommand {
 public:
     QString name() const override { return QStringLiteral("loadtest"); }
@@ -102,12 +104,30 @@ public:
         m_probe = openStore(ctx, &error);
         if (!m_probe)
             return ctx.fail(ExitUsage, {}, error);
-        auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get());
-        if (!redisStore)
+        if (core::backendOf(m_config.ref.kind) != m_probe->backend())
             return ctx.fail(ExitUsage, m_probe->endpoint(),
-                            QStringLiteral("loadtest needs a Redis store (--redis)"));
-        m_settings = redisStore->connection().settings();
-        m_settings.autoReconnect = false;
+                            QStringLiteral("--kind %1 lives in %2, not in this store")
+                                .arg(core::kindName(m_config.ref.kind),
+                                     core::backendOf(m_config.ref.kind) == core::Backend::Redis
+                                         ? QStringLiteral("Redis (--redis)")
+                                         : QStringLiteral("Consul (--consul)")));
+        if (auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get())) {
+            redis::ConnectionSettings settings = redisStore->connection().settings();
+            settings.autoReconnect = false;
+            m_settings = settings;
+            m_factory = [settings]() -> std::unique_ptr<core::SemaphoreStore> {
+                return std::make_unique<redis::RedisSemaphoreStore>(settings);
+            };
+        } else if (auto *consulStore = qobject_cast<consul::ConsulSemaphoreStore *>(m_probe.get())) {
+            // Every worker gets its own client (and HTTP connections) with the same agent and token.
+            const consul::ConsulConfig config = consulStore->client().config();
+            m_factory = [config]() -> std::unique_ptr<core::SemaphoreStore> {
+                return std::make_unique<consul::ConsulSemaphoreStore>(config);
+            };
+        } else {
+            return ctx.fail(ExitUsage, m_probe->endpoint(),
+                            QStringLiteral("loadtest cannot drive this store"));
+        }
         whenReachable(ctx, *m_probe, [this] { prepare(); });
     }
 
@@ -164,10 +184,12 @@ private:
                 return usageError(QStringLiteral("--kind: unknown kind '%1'; known: %2")
                                       .arg(ctx.value(QStringLiteral("kind")),
                                            core::allKindNames().join(QStringLiteral(", "))));
-            if (!core::kindIsWritable(*kind) || core::backendOf(*kind) != core::Backend::Redis)
+            if (!core::kindIsWritable(*kind))
                 return usageError(QStringLiteral("--kind: semscope cannot acquire '%1' semaphores")
                                       .arg(core::kindName(*kind)));
         }
+        if (m_scenario && ctx.isSet(QStringLiteral("consul")))
+            return usageError(QStringLiteral("--scenario replays Redis designs: give --redis, not --consul"));
         if (m_scenario) {
             if (kind && *kind != m_scenario->counterpart)
                 return usageError(QStringLiteral("--scenario %1 runs beside the '%2' kind, not '%3'")
@@ -237,6 +259,14 @@ private:
                 return usageError(QStringLiteral("--crash-rate: '%1' is not a share between 0 and 1")
                                       .arg(ctx.value(QStringLiteral("crash-rate"))));
         }
+        if (m_scenario) {
+            // The limit and skew were defaulted from the scenario above; a leak scenario also needs
+            // crashes, unless the operator asked for a crash rate of their own.
+            redis::ScenarioOverrides given;
+            given.limit = given.skew = true;
+            given.crashRate = ctx.isSet(QStringLiteral("crash-rate"));
+            c = redis::scenarioConfig(*m_scenario, c, given);
+        }
         if (const QString problem = c.validate(); !problem.isEmpty())
             return usageError(QStringLiteral("loadtest: ") + problem);
         m_csvPath = ctx.value(QStringLiteral("csv"));
@@ -251,45 +281,20 @@ private:
             startRuns();
             return;
         }
-        const redis::RedisKind *kind = store->kindFor(m_scenario->counterpart);
-        QList<QByteArray> del{"DEL"};
-        for (const QString &suffix : {QStringLiteral("-unsafe"), QStringLiteral("-atomic")})
-            if (kind)
-                del += kind->keysOf(m_config.ref.name + suffix);
-        if (del.size() == 1) {
-            startRuns();
-            return;
-        }
-        store->connection().command(del, [this](const redis::RedisReply &reply) {
-            if (reply.isError())
-                return m_ctx->fail(ExitFailed, m_probe->endpoint(),
-                                   QStringLiteral("resetting the scenario's semaphores: ") +
-                                       reply.errorMessage());
+        redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, [this](const QString &error) {
+            if (!error.isEmpty())
+                return m_ctx->fail(ExitFailed, m_probe->endpoint(), error);
             startRuns();
         });
     }
 
     void startRuns() {
-        const redis::ConnectionSettings settings = m_settings;
         if (m_scenario) {
-            LoadTestConfig unsafe = m_config;
-            unsafe.ref.name = m_config.ref.name + QStringLiteral("-unsafe");
-            const QString scenario = m_scenario->name;
-            const int window = m_raceWindowMs;
-            addRun(unsafe, scenario, [settings, scenario, window] {
-                return redis::makeTrainingStore(scenario, settings, window);
-            });
-            LoadTestConfig atomic = m_config;
-            atomic.ref.name = m_config.ref.name + QStringLiteral("-atomic");
-            addRun(atomic, core::kindName(m_config.ref.kind),
-                   [settings]() -> std::unique_ptr<core::SemaphoreStore> {
-                       return std::make_unique<redis::RedisSemaphoreStore>(settings);
-                   });
+            for (const redis::PlannedRun &run :
+                 redis::scenarioRuns(*m_scenario, m_config, m_settings, m_raceWindowMs))
+                addRun(run.config, run.label, run.factory);
         } else {
-            addRun(m_config, core::kindName(m_config.ref.kind),
-                   [settings]() -> std::unique_ptr<core::SemaphoreStore> {
-                       return std::make_unique<redis::RedisSemaphoreStore>(settings);
-                   });
+            addRun(m_config, core::kindName(m_config.ref.kind), m_factory);
         }
         m_live = m_ctx->stderrIsTerminal();
         for (const auto &run : m_runs)
@@ -357,13 +362,7 @@ private:
 
         if (m_ctx->json()) {
             if (m_scenario) {
-                m_ctx->printJson(QJsonObject{
-                    {QStringLiteral("scenario"), m_scenario->name},
-                    {QStringLiteral("title"), m_scenario->title},
-                    {QStringLiteral("explanation"), m_scenario->explanation},
-                    {QStringLiteral("unsafe"), reports.value(0).toJson()},
-                    {QStringLiteral("atomic"), reports.value(1).toJson()},
-                });
+                m_ctx->printJson(redis::scenarioReportJson(*m_scenario, reports.value(0), reports.value(1)));
             } else {
                 m_ctx->printJson(reports.value(0).toJson());
             }
@@ -404,7 +403,8 @@ private:
     QString m_csvPath;
     bool m_live = false;
     std::unique_ptr<core::SemaphoreStore> m_probe;
-    redis::ConnectionSettings m_settings;
+    redis::ConnectionSettings m_settings; // Redis only: the training stores' connection
+    core::StoreFactory m_factory;         // the store of a plain run, one per connection
     std::vector<std::unique_ptr<LoadTestEngine>> m_runs;
 };
 

@@ -197,6 +197,37 @@ private Q_SLOTS:
         QCOMPARE(lock->flags, kSemaphoreFlagValue);
         QVERIFY(m_double->state().session(holder) == nullptr);
     }
+
+    // The load tester drives ConsulSemaphoreStore like any other store: sessions, contender keys and
+    // CAS writes on `.lock`, with waiting acquires on blocking queries.
+    void loadtestWithConsul() {
+        const QString url = m_double->url().toString();
+        const Run r =
+            cli({QStringLiteral("--consul"), url, QStringLiteral("--json"), QStringLiteral("loadtest"),
+                 QStringLiteral("semaphore/lt"), QStringLiteral("--kind"), QStringLiteral("consul"),
+                 QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("4"),
+                 QStringLiteral("--connections"), QStringLiteral("2"), QStringLiteral("--hold"),
+                 QStringLiteral("uniform:1ms..5ms"), QStringLiteral("--wait"), QStringLiteral("5s"),
+                 QStringLiteral("--ops"), QStringLiteral("40")});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.err + r.out).constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("ok")).toBool(), true);
+        QVERIFY2(o.value(QStringLiteral("grants")).toInteger() >= 40, r.out);
+        QCOMPARE(o.value(QStringLiteral("over_admissions")).toInteger(), 0);
+        QVERIFY(o.value(QStringLiteral("max_concurrent_holders")).toInteger() <= 2);
+        QCOMPARE(o.value(QStringLiteral("errors")).toInteger(), 0);
+        // Every client released: the semaphore is left without holders, in the Go API's dialect.
+        const DoubleState::KvEntry *lock = m_double->state().get(QStringLiteral("semaphore/lt/.lock"));
+        QVERIFY(lock);
+        QCOMPARE(lock->value, QByteArray(R"({"Limit":2,"Holders":{}})"));
+    }
+
+    void loadtestScenarioNeedsRedis() {
+        const Run r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("loadtest"),
+                           QStringLiteral("x"), QStringLiteral("--scenario"), QStringLiteral("incr-lock")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--redis"), r.err);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConsulCli)

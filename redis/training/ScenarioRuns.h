@@ -1,0 +1,58 @@
+#pragma once
+
+#include "TrainingScenarios.h"
+#include "core/loadtest/LoadTestConfig.h"
+#include "core/loadtest/LoadTestReport.h"
+#include "core/loadtest/LoadTestWorker.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <functional>
+
+namespace semscope::redis {
+
+class RedisSemaphoreStore;
+
+// One load-test run ready for a core::LoadTestEngine: what to run, what to call it in reports and
+// where its stores come from.
+struct PlannedRun {
+    core::LoadTestConfig config;
+    QString label;
+    core::StoreFactory factory;
+};
+
+// The scratch semaphores a scenario writes, so that it never touches the semaphore it is named after.
+QString scenarioUnsafeName(const QString &name);
+QString scenarioAtomicName(const QString &name);
+
+// `base` with what the scenario needs to show its flaw: the atomic kind's layout, its limit and clock
+// skew, and (for a flaw that only shows after crashes) a crash rate with an early crash window, so
+// that every crasher gets its turn while the run still has time to show what happens next.
+// Values in `base` win when `keepGiven` says the operator chose them.
+struct ScenarioOverrides {
+    bool limit = false;
+    bool skew = false;
+    bool crashRate = false;
+};
+core::LoadTestConfig scenarioConfig(const TrainingScenario &scenario, core::LoadTestConfig base,
+                                    ScenarioOverrides keepGiven = {});
+
+// The two runs of a scenario over one Redis server: [0] the seed's unsafe sequence on
+// NAME-unsafe (labelled with the scenario's name), [1] the atomic counterpart kind on NAME-atomic
+// (labelled with the kind's name). `base` is used as it is (see scenarioConfig for the defaults).
+// raceWindowMs < 0: the scenario's own.
+QList<PlannedRun> scenarioRuns(const TrainingScenario &scenario, const core::LoadTestConfig &base,
+                               const ConnectionSettings &settings, int raceWindowMs = -1);
+
+// Deletes the keys of both scratch semaphores of `name`, so that leftovers of an earlier run (leaked
+// slots, a stored limit) do not decide the outcome. `done` gets an empty string when that worked.
+void resetScenarioSemaphores(RedisSemaphoreStore &store, const TrainingScenario &scenario,
+                             const QString &name, std::function<void(const QString &error)> done);
+
+// The JSON both the CLI (--json) and the GUI's export write for a scenario: its name, title and
+// explanation, and the two reports under "unsafe" and "atomic".
+QJsonObject scenarioReportJson(const TrainingScenario &scenario, const core::LoadTestReport &unsafe,
+                               const core::LoadTestReport &atomic);
+
+} // namespace semscope::redis
