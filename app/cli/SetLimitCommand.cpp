@@ -12,7 +12,7 @@ namespace {
 // - Layouts that do not (fair, zset, node-semaphore, Redisson RSemaphore's capacity): the limit is a
 //   semscope profile value, so it is saved in the profile and nothing is written to the server. The
 //   output says so. A profile also makes an idle Redisson RSemaphore visible to `list`.
-// - Mutexes: the limit is 1; exit 1.
+// - Mutexes (lock, consul-mutex, redisson-lock, node-mutex): the limit is 1; exit 1, nothing written.
 class SetLimitCommand : public SemaphoreCommand {
 public:
     QString name() const override { return QStringLiteral("set-limit"); }
@@ -40,6 +40,16 @@ protected:
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
         if (core::limitStorage(ref.kind) == core::LimitStorage::Profile) {
             saveProfile(ctx, store, ref);
+            return;
+        }
+        if (core::limitStorage(ref.kind) == core::LimitStorage::Fixed) {
+            // Refused here for every backend: writing a limit into a mutex's record (a `consul lock
+            // -n 1` .lock, say) would only make its clients report a conflict.
+            core::MaintenanceResult r;
+            r.message = QStringLiteral("%1 is a mutex: its limit is always 1").arg(core::kindName(ref.kind));
+            if (ctx.json())
+                ctx.printJson(resultJson(ref, r, m_limit, {}));
+            ctx.fail(ExitFailed, store.endpoint(), r.message);
             return;
         }
         const qint64 limit = m_limit;
