@@ -198,6 +198,31 @@ private Q_SLOTS:
         QVERIFY(m_double->state().session(holder) == nullptr);
     }
 
+    // set-limit with --consul: one CAS write of `.lock` in the dialect and with the flags it had; a
+    // mutex refuses (its limit is 1) and is left untouched.
+    void setLimitWithConsul() {
+        const QString url = m_double->url().toString();
+        Run r = cli({QStringLiteral("--consul"), url, QStringLiteral("acquire"),
+                     QStringLiteral("semaphore/sl"), QStringLiteral("--kind"), QStringLiteral("consul"),
+                     QStringLiteral("--limit"), QStringLiteral("2")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("--json"), QStringLiteral("set-limit"),
+                 QStringLiteral("semaphore/sl"), QStringLiteral("5"), QStringLiteral("--kind"),
+                 QStringLiteral("consul")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        QVERIFY2(r.out.contains(R"("limit_source":"stored")"), r.out.constData());
+        const DoubleState::KvEntry *lock = m_double->state().get(QStringLiteral("semaphore/sl/.lock"));
+        QVERIFY(lock);
+        QVERIFY2(lock->value.startsWith(R"({"Limit":5,)"), lock->value.constData());
+        QCOMPARE(lock->flags, kSemaphoreFlagValue);
+        const QByteArray before = lock->value;
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("set-limit"), QStringLiteral("semaphore/sl"),
+                 QStringLiteral("3"), QStringLiteral("--kind"), QStringLiteral("consul-mutex")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("always 1"), r.err.constData());
+        QCOMPARE(m_double->state().get(QStringLiteral("semaphore/sl/.lock"))->value, before);
+    }
+
     // The load tester drives ConsulSemaphoreStore like any other store: sessions, contender keys and
     // CAS writes on `.lock`, with waiting acquires on blocking queries.
     void loadtestWithConsul() {
