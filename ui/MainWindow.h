@@ -28,6 +28,7 @@ namespace semscope::ui {
 
 class AuditPanel;
 class ConnectionSession;
+class LoadTestWindow;
 class SemaphorePage;
 
 // What the window works with; main() passes the real ones, tests pass temporary files and fakes.
@@ -66,6 +67,10 @@ public:
     QLineEdit *filterEdit() const { return m_filter; }
     QCheckBox *staleOnlyBox() const { return m_staleOnly; }
     QComboBox *kindFilter() const { return m_kindFilter; }
+
+    // Tools → Load test… / Training…: the load-test window of the current connection (one per
+    // connection), with the selected semaphore filled in. nullptr when no connection is open.
+    LoadTestWindow *openLoadTest(bool training = false);
 
     // Opens the dialog to add a connection; returns the dialog (deleted on close), for tests.
     ConnectionDialog *addConnection();

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "core/loadtest/LoadTestEngine.h"
+#include "redis/training/ScenarioRuns.h"
+
+#include <QObject>
+#include <memory>
+#include <vector>
+
+namespace semscope::redis {
+class RedisSemaphoreStore;
+}
+
+namespace semscope::model {
+
+// Runs one or more load tests at the same time (a plain run, or a training scenario's unsafe and
+// atomic runs side by side) and reports each run's samples and report by its index. Nothing here
+// waits: a scenario first resets its scratch semaphores with one asynchronous DEL, then every
+// engine starts; cancel() asks the engines to stop and finished() follows when they have.
+class LoadTestRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadTestRunner(QObject *parent = nullptr);
+    ~LoadTestRunner() override;
+
+    void start(const QList<redis::PlannedRun> &runs);
+    void startScenario(const redis::TrainingScenario &scenario, const core::LoadTestConfig &base,
+                       const redis::ConnectionSettings &settings, int raceWindowMs = -1);
+    void cancel();
+
+    bool isRunning() const { return m_running; }
+    QStringList labels() const { return m_labels; }
+    // Reports of the runs that have finished, in run order (empty entries for the others).
+    QList<core::LoadTestReport> reports() const;
+
+Q_SIGNALS:
+    void started(const QStringList &labels);
+    void progress(int run, const semscope::core::LoadTestProgress &sample);
+    void runFinished(int run, const semscope::core::LoadTestReport &report);
+    // Every run is done; also after failed().
+    void finished();
+    // The runs could not start (the scenario's reset failed); finished() follows.
+    void failed(const QString &message);
+
+private:
+    void launch(const QList<redis::PlannedRun> &runs);
+    void onRunFinished();
+
+    std::vector<std::unique_ptr<core::LoadTestEngine>> m_engines;
+    std::unique_ptr<redis::RedisSemaphoreStore> m_resetStore;
+    QStringList m_labels;
+    bool m_running = false;
+    bool m_cancelled = false;
+    int m_generation = 0; // callbacks of an earlier start() are ignored
+};
+
+} // namespace semscope::model

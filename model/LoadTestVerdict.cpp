@@ -1,0 +1,86 @@
+#include "LoadTestVerdict.h"
+
+#include <QCoreApplication>
+
+namespace semscope::model {
+
+namespace {
+QString tr(const char *text) {
+    return QCoreApplication::translate("LoadTestVerdict", text);
+}
+
+QString overAdmissions(qint64 n) {
+    return n == 1 ? tr("1 over-admission") : tr("%1 over-admissions").arg(n);
+}
+} // namespace
+
+LoadTestVerdict liveVerdict(const QString &label, const core::LoadTestProgress &p, bool aboutLeaks) {
+    LoadTestVerdict v;
+    if (aboutLeaks) {
+        v.text = tr("%1: running — %2 crashes so far, %3 of %4 slots in use")
+                     .arg(label)
+                     .arg(p.crashes)
+                     .arg(p.holders)
+                     .arg(p.limit);
+        return v;
+    }
+    v.text = tr("%1: running — %2 so far").arg(label, overAdmissions(p.overAdmissions));
+    v.tone = p.overAdmissions > 0 ? LoadTestVerdict::Tone::Bad : LoadTestVerdict::Tone::Neutral;
+    return v;
+}
+
+LoadTestVerdict finalVerdict(const core::LoadTestReport &r, bool aboutLeaks) {
+    LoadTestVerdict v;
+    const QString stopped = r.cancelled ? tr(" (stopped early)") : QString();
+    if (!r.ok) {
+        v.text = tr("%1: failed — %2").arg(r.label, r.error.isEmpty() ? tr("see the errors below") : r.error);
+        v.tone = LoadTestVerdict::Tone::Bad;
+        return v;
+    }
+    const bool unsafe = r.safety.overAdmissions > 0 || r.safety.tokenViolations > 0;
+    if (unsafe) {
+        v.text = tr("%1: %2").arg(r.label, overAdmissions(r.safety.overAdmissions));
+        if (r.safety.tokenViolations > 0)
+            v.text += tr(", %1 token violations").arg(r.safety.tokenViolations);
+        v.text += tr(" — up to %1 holders at once, limit %2")
+                      .arg(r.safety.maxConcurrentHolders)
+                      .arg(r.config.limit);
+        v.text += stopped;
+        v.tone = LoadTestVerdict::Tone::Bad;
+        return v;
+    }
+    const qint64 leaked = r.recovery.leakedHolders.size();
+    if (aboutLeaks || r.recovery.crashes > 0) {
+        if (r.recovery.crashes == 0) {
+            v.text = tr("%1: 0 over-admissions, no client crashed while holding").arg(r.label) + stopped;
+            v.tone = LoadTestVerdict::Tone::Neutral;
+        } else if (leaked == 0) {
+            v.text = tr("%1: 0 over-admissions, all %2 crashed slots came back")
+                         .arg(r.label)
+                         .arg(r.recovery.crashes) +
+                     stopped;
+            v.tone = LoadTestVerdict::Tone::Good;
+        } else if (r.recovery.recovered == 0 && aboutLeaks) {
+            v.text = tr("%1: %2 of %3 crashed slots leaked — never given back")
+                         .arg(r.label)
+                         .arg(leaked)
+                         .arg(r.recovery.crashes) +
+                     stopped;
+            v.tone = LoadTestVerdict::Tone::Bad;
+        } else {
+            v.text = tr("%1: 0 over-admissions; %2 of %3 crashed slots back, %4 not seen back before the end")
+                         .arg(r.label)
+                         .arg(r.recovery.recovered)
+                         .arg(r.recovery.crashes)
+                         .arg(leaked) +
+                     stopped;
+            v.tone = LoadTestVerdict::Tone::Neutral; // some came back: a lease works, the run was short
+        }
+        return v;
+    }
+    v.text = tr("%1: 0 over-admissions, 0 token violations").arg(r.label) + stopped;
+    v.tone = LoadTestVerdict::Tone::Good;
+    return v;
+}
+
+} // namespace semscope::model

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "core/loadtest/LoadTestReport.h"
+
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace semscope::ui {
+
+// The live charts of one load-test run, against seconds since the run began: throughput
+// (pairs/s), acquire-wait percentiles (p50/p90/p99), and holders against the limit with every
+// over-admission marked by a red point.
+class LoadTestCharts : public QWidget {
+    Q_OBJECT
+public:
+    explicit LoadTestCharts(QWidget *parent = nullptr);
+
+    // Empties the charts for a new run; `plannedMs` (0: unknown) sets the time axis up front.
+    void reset(qint64 plannedMs, int limit);
+    void addSample(const core::LoadTestProgress &sample);
+    // Replaces the marks seen live with the exact over-admissions of the final report.
+    void showReport(const core::LoadTestReport &report);
+
+    QLineSeries *throughputSeries() const { return m_pairs; }
+    QLineSeries *p99Series() const { return m_p99; }
+    QLineSeries *holdersSeries() const { return m_holders; }
+    QScatterSeries *overAdmissionSeries() const { return m_over; }
+
+private:
+    void setTimeRange(double seconds);
+    void setLimitLine(int limit);
+
+    QChartView *m_throughputView = nullptr;
+    QChartView *m_latencyView = nullptr;
+    QChartView *m_holdersView = nullptr;
+    QLineSeries *m_pairs = nullptr;
+    QLineSeries *m_p50 = nullptr;
+    QLineSeries *m_p90 = nullptr;
+    QLineSeries *m_p99 = nullptr;
+    QLineSeries *m_holders = nullptr;
+    QLineSeries *m_limit = nullptr;
+    QScatterSeries *m_over = nullptr;
+    QList<QValueAxis *> m_timeAxes;
+    QValueAxis *m_pairsY = nullptr;
+    QValueAxis *m_latencyY = nullptr;
+    QValueAxis *m_holdersY = nullptr;
+    double m_plannedSeconds = 0.0;
+    double m_lastSeconds = 0.0;
+    qint64 m_lastOverAdmissions = 0;
+    int m_limitValue = 0;
+    double m_maxPairs = 0.0;
+    double m_maxLatency = 0.0;
+    int m_maxHolders = 0;
+};
+
+} // namespace semscope::ui

@@ -1,0 +1,99 @@
+#include "LoadTestRunView.h"
+
+#include "LoadTestCharts.h"
+#include "LoadTestSummaryTable.h"
+#include "model/LoadTestSummaryModel.h"
+#include "model/LoadTestVerdict.h"
+
+#include <QBoxLayout>
+#include <QLabel>
+
+namespace semscope::ui {
+
+LoadTestRunView::LoadTestRunView(Arrangement arrangement, QWidget *parent)
+    : QWidget(parent) {
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_heading = new QLabel(this);
+    m_heading->setObjectName(QStringLiteral("runHeading"));
+    m_heading->setWordWrap(true);
+    m_heading->hide();
+    layout->addWidget(m_heading);
+    m_verdict = new QLabel(tr("Not run yet"), this);
+    m_verdict->setObjectName(QStringLiteral("verdict"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_verdict);
+
+    m_charts = new LoadTestCharts(this);
+    m_model = new model::LoadTestSummaryModel(this);
+    m_table = new LoadTestSummaryTable(m_model, this);
+    if (arrangement == Arrangement::TableBeside) {
+        auto *row = new QHBoxLayout;
+        row->addWidget(m_charts, 3);
+        m_table->setMinimumWidth(300);
+        row->addWidget(m_table, 1);
+        layout->addLayout(row, 1);
+    } else {
+        layout->addWidget(m_charts, 1);
+        m_table->setMinimumHeight(m_table->sizeHint().height());
+        layout->addWidget(m_table);
+    }
+    setVerdict(m_verdict->text(), int(model::LoadTestVerdict::Tone::Neutral));
+}
+
+void LoadTestRunView::setHeading(const QString &heading) {
+    m_heading->setText(QStringLiteral("<b>%1</b>").arg(heading.toHtmlEscaped()));
+    m_heading->setVisible(!heading.isEmpty());
+}
+
+void LoadTestRunView::setVerdict(const QString &text, int tone) {
+    QString color = QStringLiteral("#424242");
+    QString background = QStringLiteral("#eeeeee");
+    switch (model::LoadTestVerdict::Tone(tone)) {
+    case model::LoadTestVerdict::Tone::Good:
+        color = QStringLiteral("#ffffff");
+        background = QStringLiteral("#2e7d32");
+        break;
+    case model::LoadTestVerdict::Tone::Bad:
+        color = QStringLiteral("#ffffff");
+        background = QStringLiteral("#c62828");
+        break;
+    case model::LoadTestVerdict::Tone::Neutral:
+        break;
+    }
+    m_verdict->setText(text);
+    m_verdict->setStyleSheet(
+        QStringLiteral(
+            "QLabel { color: %1; background: %2; font-size: 15px; font-weight: bold; padding: 6px; "
+            "border-radius: 4px; }")
+            .arg(color, background));
+}
+
+void LoadTestRunView::begin(const QString &label, qint64 plannedMs, int limit) {
+    m_label = label;
+    m_model->setRuns({label});
+    m_charts->reset(plannedMs, limit);
+    setVerdict(tr("%1: starting…").arg(label), int(model::LoadTestVerdict::Tone::Neutral));
+}
+
+void LoadTestRunView::addSample(const core::LoadTestProgress &sample) {
+    m_model->setProgress(0, sample);
+    m_charts->addSample(sample);
+    const model::LoadTestVerdict v = model::liveVerdict(m_label, sample, m_aboutLeaks);
+    setVerdict(v.text, int(v.tone));
+}
+
+void LoadTestRunView::finish(const core::LoadTestReport &report) {
+    m_model->setReport(0, report);
+    m_charts->showReport(report);
+    const model::LoadTestVerdict v = model::finalVerdict(report, m_aboutLeaks);
+    setVerdict(v.text, int(v.tone));
+    m_verdict->setToolTip(report.summaryText());
+}
+
+void LoadTestRunView::showProblem(const QString &message) {
+    setVerdict(message, int(model::LoadTestVerdict::Tone::Bad));
+}
+
+} // namespace semscope::ui

@@ -1,0 +1,82 @@
+#include "LoadTestWindow.h"
+
+#include "LoadTestPage.h"
+#include "LoadTestSettings.h"
+#include "TrainingPage.h"
+#include "ui/EnvironmentBadge.h"
+
+#include <QCloseEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace semscope::ui {
+
+LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QString &settingsFile,
+                               QWidget *parent)
+    : QWidget(parent, Qt::Window)
+    , m_connectionId(config.id)
+    , m_settingsFile(settingsFile) {
+    setObjectName(QStringLiteral("loadTestWindow"));
+    setWindowTitle(tr("Load test — %1").arg(config.name));
+    auto *layout = new QVBoxLayout(this);
+
+    auto *header = new QHBoxLayout;
+    auto *badge = new EnvironmentBadge(this);
+    badge->setEnvironment(config.environment, config.readOnly);
+    auto *where = new QLabel(this);
+    where->setObjectName(QStringLiteral("loadTestConnection"));
+    where->setTextFormat(Qt::PlainText);
+    where->setText(tr("Connection: %1   %2").arg(config.name, config.endpoint()));
+    QFont f = where->font();
+    f.setBold(true);
+    where->setFont(f);
+    header->addWidget(badge);
+    header->addWidget(where, 1);
+    layout->addLayout(header);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("loadTestTabs"));
+    m_loadTest = new LoadTestPage(config, settingsFile, m_tabs);
+    m_training = new TrainingPage(config, m_tabs);
+    m_tabs->addTab(m_loadTest, tr("&Load test"));
+    m_tabs->addTab(m_training, tr("T&raining: unsafe vs atomic"));
+    layout->addWidget(m_tabs, 1);
+
+    auto closeIfDone = [this](bool running) {
+        if (!running && m_closeWhenStopped && !m_loadTest->isRunning() && !m_training->isRunning())
+            close();
+    };
+    connect(m_loadTest, &LoadTestPage::runningChanged, this, closeIfDone);
+    connect(m_training, &TrainingPage::runningChanged, this, closeIfDone);
+
+    auto settings = openLoadTestSettings(settingsFile);
+    if (!restoreGeometry(settings->value(QStringLiteral("loadtest/geometry")).toByteArray()))
+        resize(1500, 940);
+}
+
+LoadTestWindow::~LoadTestWindow() = default;
+
+void LoadTestWindow::showLoadTest() {
+    m_tabs->setCurrentWidget(m_loadTest);
+}
+
+void LoadTestWindow::showTraining() {
+    m_tabs->setCurrentWidget(m_training);
+}
+
+void LoadTestWindow::closeEvent(QCloseEvent *event) {
+    if (m_loadTest->isRunning() || m_training->isRunning()) {
+        // Never wait here: ask the runs to end and close when they have.
+        m_closeWhenStopped = true;
+        m_loadTest->stop();
+        m_training->stop();
+        event->ignore();
+        return;
+    }
+    openLoadTestSettings(m_settingsFile)->setValue(QStringLiteral("loadtest/geometry"), saveGeometry());
+    QWidget::closeEvent(event);
+}
+
+} // namespace semscope::ui

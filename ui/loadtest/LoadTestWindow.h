@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/SemaphoreTypes.h"
+#include "model/ConnectionConfig.h"
+
+#include <QWidget>
+
+class QTabWidget;
+
+namespace semscope::ui {
+
+class LoadTestPage;
+class TrainingPage;
+
+// Load tests and training scenarios for one connection, in a window of their own so the main
+// window stays usable (watch the semaphore being hammered there). The connection's name and
+// environment badge sit on top: nobody should wonder where the load is going. Closing the window
+// while a run goes on stops the run first and closes once it has ended.
+class LoadTestWindow : public QWidget {
+    Q_OBJECT
+public:
+    LoadTestWindow(const model::ConnectionConfig &config, const QString &settingsFile,
+                   QWidget *parent = nullptr);
+    ~LoadTestWindow() override;
+
+    void showLoadTest();
+    void showTraining();
+    const QString &connectionId() const { return m_connectionId; }
+
+    LoadTestPage *loadTestPage() const { return m_loadTest; }
+    TrainingPage *trainingPage() const { return m_training; }
+    QTabWidget *tabs() const { return m_tabs; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    QString m_connectionId;
+    QString m_settingsFile;
+    QTabWidget *m_tabs = nullptr;
+    LoadTestPage *m_loadTest = nullptr;
+    TrainingPage *m_training = nullptr;
+    bool m_closeWhenStopped = false;
+};
+
+} // namespace semscope::ui

@@ -1,0 +1,247 @@
+#include "TrainingPage.h"
+
+#include "LoadTestExportButton.h"
+#include "LoadTestRunView.h"
+#include "core/Kind.h"
+#include "model/LoadTestRunner.h"
+#include "model/LoadTestStoreFactory.h"
+#include "model/LoadTestWriteGuard.h"
+#include "model/TrainingRunConfig.h"
+#include "redis/training/ScenarioRuns.h"
+#include "redis/training/TrainingScenarios.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace semscope::ui {
+
+TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *parent)
+    : QWidget(parent)
+    , m_config(config) {
+    setObjectName(QStringLiteral("trainingPage"));
+    m_runner = new model::LoadTestRunner(this);
+    auto *layout = new QVBoxLayout(this);
+
+    auto *bar = new QHBoxLayout;
+    auto *pick = new QLabel(tr("&Scenario:"), this);
+    m_scenario = new QComboBox(this);
+    m_scenario->setObjectName(QStringLiteral("scenario"));
+    for (const redis::TrainingScenario &s : redis::trainingScenarios())
+        m_scenario->addItem(QStringLiteral("%1 — %2").arg(s.name, s.title), s.name);
+    pick->setBuddy(m_scenario);
+    auto *forLabel = new QLabel(tr("&Run for"), this);
+    m_duration = new QDoubleSpinBox(this);
+    m_duration->setObjectName(QStringLiteral("trainingDuration"));
+    m_duration->setRange(1.0, 600.0);
+    m_duration->setDecimals(0);
+    m_duration->setValue(5.0);
+    m_duration->setSuffix(tr(" s"));
+    forLabel->setBuddy(m_duration);
+    m_start = new QPushButton(tr("&Start both"), this);
+    m_start->setObjectName(QStringLiteral("trainingStart"));
+    m_start->setToolTip(tr("Run the unsafe design and the atomic kind side by side, with the same clients"));
+    m_stop = new QPushButton(tr("S&top"), this);
+    m_stop->setObjectName(QStringLiteral("trainingStop"));
+    LoadTestExportButton::Source source;
+    source.reports = [this] { return m_runner->reports(); };
+    source.scenario = [this] { return m_running; };
+    source.picture = [this]() -> QWidget * { return this; };
+    source.baseName = QStringLiteral("semscope-training");
+    m_export = new LoadTestExportButton(source, this);
+    bar->addWidget(pick);
+    bar->addWidget(m_scenario, 1);
+    bar->addWidget(forLabel);
+    bar->addWidget(m_duration);
+    bar->addWidget(m_start);
+    bar->addWidget(m_stop);
+    bar->addWidget(m_export);
+    layout->addLayout(bar);
+
+    m_title = new QLabel(this);
+    m_title->setObjectName(QStringLiteral("scenarioTitle"));
+    m_title->setTextFormat(Qt::PlainText);
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    layout->addWidget(m_title);
+    m_explanation = new QLabel(this);
+    m_explanation->setObjectName(QStringLiteral("scenarioExplanation"));
+    m_explanation->setTextFormat(Qt::PlainText);
+    m_explanation->setWordWrap(true);
+    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_explanation);
+    m_setup = new QLabel(this);
+    m_setup->setObjectName(QStringLiteral("scenarioSetup"));
+    m_setup->setTextFormat(Qt::PlainText);
+    m_setup->setWordWrap(true);
+    m_setup->setStyleSheet(QStringLiteral("QLabel { color: #555555; }"));
+    layout->addWidget(m_setup);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("trainingStatus"));
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    auto *columns = new QHBoxLayout;
+    m_unsafe = new LoadTestRunView(LoadTestRunView::Arrangement::TableBelow, this);
+    m_unsafe->setObjectName(QStringLiteral("unsafeRun"));
+    m_atomic = new LoadTestRunView(LoadTestRunView::Arrangement::TableBelow, this);
+    m_atomic->setObjectName(QStringLiteral("atomicRun"));
+    columns->addWidget(m_unsafe, 1);
+    columns->addWidget(m_atomic, 1);
+    layout->addLayout(columns, 1);
+
+    connect(m_scenario, &QComboBox::currentIndexChanged, this, &TrainingPage::scenarioChanged);
+    connect(m_start, &QPushButton::clicked, this, &TrainingPage::start);
+    connect(m_stop, &QPushButton::clicked, this, &TrainingPage::stop);
+    connect(m_export, &LoadTestExportButton::exported, this,
+            [this](const QString &message, bool ok) { setStatus(message, !ok); });
+    connect(
+        m_runner, &model::LoadTestRunner::progress, this,
+        [this](int run, const core::LoadTestProgress &p) { (run == 0 ? m_unsafe : m_atomic)->addSample(p); });
+    connect(m_runner, &model::LoadTestRunner::runFinished, this,
+            [this](int run, const core::LoadTestReport &r) {
+                (run == 0 ? m_unsafe : m_atomic)->finish(r);
+                ++m_reports;
+            });
+    connect(m_runner, &model::LoadTestRunner::failed, this, [this](const QString &message) {
+        setStatus(tr("Not started: %1").arg(message), true);
+        m_unsafe->showProblem(message);
+        m_atomic->showProblem(message);
+    });
+    connect(m_runner, &model::LoadTestRunner::finished, this, [this] {
+        if (m_reports == 2)
+            setStatus(tr("Finished. Hover a figure in the tables for what it means; Export keeps both "
+                         "reports."));
+        updateButtons();
+        Q_EMIT runningChanged(false);
+    });
+    scenarioChanged();
+    if (config.backend != core::Backend::Redis)
+        setStatus(tr("The training scenarios replay designs built on Redis: open a Redis connection to run "
+                     "them. (%1 is a Consul connection.)")
+                      .arg(config.name),
+                  true);
+    updateButtons();
+}
+
+TrainingPage::~TrainingPage() = default;
+
+QString TrainingPage::scratchName(const redis::TrainingScenario &scenario) {
+    return QStringLiteral("semscope-training:") + scenario.name;
+}
+
+const redis::TrainingScenario *TrainingPage::scenario() const {
+    return redis::findTrainingScenario(m_scenario->currentData().toString());
+}
+
+void TrainingPage::setScenario(const QString &name) {
+    const int index = m_scenario->findData(name);
+    if (index >= 0)
+        m_scenario->setCurrentIndex(index);
+}
+
+bool TrainingPage::isRunning() const {
+    return m_runner->isRunning();
+}
+
+void TrainingPage::scenarioChanged() {
+    const redis::TrainingScenario *s = scenario();
+    if (!s)
+        return;
+    m_title->setText(s->title);
+    m_explanation->setText(s->explanation);
+    const core::LoadTestConfig c = model::trainingRunConfig(*s, 5'000);
+    m_setup->setText(tr("Both sides: %1. Writes %2 and %3 on %4 (deleted first).")
+                         .arg(model::describeTrainingRun(*s, c), redis::scenarioUnsafeName(c.ref.name),
+                              redis::scenarioAtomicName(c.ref.name), m_config.name));
+    if (m_runner->isRunning())
+        return;
+    m_unsafe->setHeading(tr("Unsafe: the seed's design (%1)").arg(s->name));
+    m_atomic->setHeading(tr("Atomic: semscope's %1 kind, same layout").arg(core::kindName(s->counterpart)));
+}
+
+void TrainingPage::setStatus(const QString &text, bool problem) {
+    m_status->setText(text);
+    m_status->setStyleSheet(problem ? QStringLiteral("QLabel { color: #c62828; font-weight: bold; }")
+                                    : QString());
+}
+
+void TrainingPage::updateButtons() {
+    const bool running = m_runner->isRunning();
+    m_start->setEnabled(!running && m_config.backend == core::Backend::Redis);
+    m_stop->setEnabled(running);
+    m_scenario->setEnabled(!running);
+    m_duration->setEnabled(!running);
+    m_export->setEnabled(!running && m_reports == 2);
+}
+
+void TrainingPage::start() {
+    const redis::TrainingScenario *s = scenario();
+    if (m_runner->isRunning() || !s)
+        return;
+    const QString scratch = redis::scenarioUnsafeName(scratchName(*s)) + QStringLiteral(", ") +
+                            redis::scenarioAtomicName(scratchName(*s));
+    const model::LoadTestWriteCheck check = model::checkLoadTestWrites(m_config, scratch);
+    if (check.verdict == model::LoadTestWriteCheck::Verdict::Refused) {
+        setStatus(check.message, true);
+        return;
+    }
+    if (check.verdict == model::LoadTestWriteCheck::Verdict::NeedsConfirmation) {
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Training run on production"), check.message,
+                                    QMessageBox::Cancel, this);
+        box->setObjectName(QStringLiteral("productionConfirm"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        QPushButton *go = box->addButton(tr("Run on production"), QMessageBox::DestructiveRole);
+        box->setDefaultButton(QMessageBox::Cancel);
+        connect(box, &QMessageBox::buttonClicked, this, [this, go](QAbstractButton *clicked) {
+            if (clicked == go)
+                launch();
+        });
+        box->open();
+        return;
+    }
+    launch();
+}
+
+void TrainingPage::launch() {
+    const redis::TrainingScenario *s = scenario();
+    if (m_runner->isRunning() || !s)
+        return;
+    QString error;
+    const auto settings = model::loadTestRedisSettings(m_config, &error);
+    if (!settings) {
+        setStatus(tr("Not started: %1").arg(error), true);
+        return;
+    }
+    const qint64 durationMs = std::llround(m_duration->value() * 1000.0);
+    const core::LoadTestConfig base = model::trainingRunConfig(*s, durationMs);
+    m_running = s;
+    m_reports = 0;
+    m_unsafe->setAboutLeaks(s->showsLeak);
+    m_atomic->setAboutLeaks(s->showsLeak);
+    m_unsafe->setHeading(tr("Unsafe: the seed's design (%1)").arg(s->name));
+    m_atomic->setHeading(tr("Atomic: semscope's %1 kind, same layout").arg(core::kindName(s->counterpart)));
+    m_unsafe->begin(s->name, durationMs, base.limit);
+    m_atomic->begin(core::kindName(s->counterpart), durationMs, base.limit);
+    setStatus(tr("Running both for %1 s…").arg(durationMs / 1000.0));
+    m_runner->startScenario(*s, base, *settings);
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
+void TrainingPage::stop() {
+    if (!m_runner->isRunning())
+        return;
+    setStatus(tr("Stopping both runs…"));
+    m_runner->cancel();
+}
+
+} // namespace semscope::ui
