@@ -81,7 +81,8 @@ end
 -- purges it and hands the room on).
 local wake = -1
 local need = ahead - free
-if need >= 0 then
+-- Deeper in the queue than there are holders, no expiry alone makes room: nothing to read.
+if need >= 0 and need < limit - free then
     local at = redis.call('ZRANGE', KEYS[1], need, need, 'WITHSCORES')
     if #at == 2 then
         wake = at[2]

@@ -4,6 +4,7 @@
 //   build/tests/bench/bench_loadtest [--duration 5s] [--requests 200000]
 //
 //   build/tests/bench/bench_loadtest --only contended     (the bound, then one setup)
+//   build/tests/bench/bench_loadtest --only contended --no-bound --contended-connections 2
 //
 // One private redis-server on a free loopback port serves everything. First redis-benchmark sends
 // the leased acquire script and the leased release script as EVALSHA (8 connections, unpipelined
@@ -270,6 +271,9 @@ int main(int argc, char *argv[]) {
     parser.addOption({QStringLiteral("threads"),
                       QStringLiteral("Load-tester worker threads (default: the engine's choice)."),
                       QStringLiteral("N"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("contended-connections"),
+                      QStringLiteral("Connections of the contended setup (default 8)."), QStringLiteral("N"),
+                      QStringLiteral("8")});
     parser.addOption({QStringLiteral("no-bound"),
                       QStringLiteral("Skip redis-benchmark (for profiling one setup; ratios print as 0).")});
     parser.process(app);
@@ -351,22 +355,23 @@ int main(int argc, char *argv[]) {
     {
         core::LoadTestConfig c = base(QStringLiteral("bench-contended"));
         c.clients = 50;
-        c.connections = 8;
+        c.connections = std::max(1, parser.value(QStringLiteral("contended-connections")).toInt());
         c.limit = 5;
         c.waitMs = 10'000;
         // The reference: node redis-semaphore at 50 clients, limit 5, on this machine.
         constexpr double nodeReference = 18'000;
-        setups << Setup{QStringLiteral("contended: 50 clients, 8 connections, limit 5, waiting"), c,
-                        p1->pairs(), QStringLiteral("-P 1"), [](const core::LoadTestReport &r) {
-                            return QList<Goal>{
-                                {QStringLiteral("pairs/s >= 2 x 18k (node redis-semaphore)"),
-                                 r.pairsPerSecond >= 2 * nodeReference},
-                                {QStringLiteral("attempts/grant <= 1.5"), r.attemptsPerGrant <= 1.5},
-                                {QStringLiteral("p99 wait <= 10 ms"), r.acquireWait.percentileMs(99) <= 10.0},
-                                {QStringLiteral("Jain >= 0.95"), r.fairness.jainIndex >= 0.95},
-                                {QStringLiteral("0 over-admissions, 0 token violations"),
-                                 r.safety.overAdmissions == 0 && r.safety.tokenViolations == 0}};
-                        }};
+        setups << Setup{
+            QStringLiteral("contended: 50 clients, %1 connections, limit 5, waiting").arg(c.connections), c,
+            p1->pairs(), QStringLiteral("-P 1"), [](const core::LoadTestReport &r) {
+                return QList<Goal>{
+                    {QStringLiteral("pairs/s >= 2 x 18k (node redis-semaphore)"),
+                     r.pairsPerSecond >= 2 * nodeReference},
+                    {QStringLiteral("attempts/grant <= 1.5"), r.attemptsPerGrant <= 1.5},
+                    {QStringLiteral("p99 wait <= 10 ms"), r.acquireWait.percentileMs(99) <= 10.0},
+                    {QStringLiteral("Jain >= 0.95"), r.fairness.jainIndex >= 0.95},
+                    {QStringLiteral("0 over-admissions, 0 token violations"),
+                     r.safety.overAdmissions == 0 && r.safety.tokenViolations == 0}};
+            }};
     }
 
     out << "\nsemscope load tester on `leased` (" << fixed(static_cast<double>(*durationNs) / 1e9, 1)
