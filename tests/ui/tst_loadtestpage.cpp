@@ -4,6 +4,7 @@
 // production connections do not get load without consent.
 
 #include "RedisServer.h"
+#include "consul/sandbox/ConsulDouble.h"
 #include "core/Kind.h"
 #include "model/ConnectionConfig.h"
 #include "model/LoadTestRunner.h"
@@ -65,6 +66,7 @@ private Q_SLOTS:
     void exportsJsonCsvAndPng();
     void stopEndsALongRunPromptly();
     void trainingShowsUnsafeBesideAtomic();
+    void consulConnectionRunsTheConsulKind();
     void readOnlyConnectionRefuses();
     void productionConnectionAsksFirst();
 
@@ -328,6 +330,39 @@ void TestLoadTestPage::trainingShowsUnsafeBesideAtomic() {
         0);
     QCOMPARE(
         o.value(QStringLiteral("atomic")).toObject().value(QStringLiteral("over_admissions")).toInteger(), 0);
+}
+
+void TestLoadTestPage::consulConnectionRunsTheConsulKind() {
+    consul::ConsulDouble consul;
+    QVERIFY(consul.listen());
+    model::ConnectionConfig config = model::ConnectionConfig::create(core::Backend::Consul);
+    config.name = QStringLiteral("test consul");
+    config.address = consul.url().toString();
+    auto w = window(config);
+    QVERIFY(w);
+    ui::LoadTestPage *page = w->loadTestPage();
+    ui::LoadTestForm *form = page->form();
+    QCOMPARE(form->kindBox()->currentText(), QStringLiteral("consul"));
+    form->nameEdit()->setText(QStringLiteral("gui/lt"));
+    form->limitBox()->setValue(2);
+    form->clientsBox()->setValue(4);
+    form->connectionsBox()->setValue(2);
+    form->acquireModeBox()->setCurrentIndex(form->acquireModeBox()->findData(ui::LoadTestForm::WaitUpTo));
+    form->stopModeBox()->setCurrentIndex(form->stopModeBox()->findData(ui::LoadTestForm::AfterOps));
+    form->opsBox()->setValue(30);
+    QSignalSpy finished(page->runner(), &model::LoadTestRunner::finished);
+    QTest::mouseClick(page->startButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(runTimeoutMs));
+    const core::LoadTestReport r = page->runner()->reports().value(0);
+    QVERIFY2(r.ok, qPrintable(r.error + r.errorSamples.join(QLatin1Char(';'))));
+    QVERIFY(r.grants >= 30);
+    QCOMPARE(summaryValue(page->runView(), LoadTestSummaryModel::OverAdmissionsRow), 0.0);
+    QCOMPARE(summaryValue(page->runView(), LoadTestSummaryModel::ErrorsRow), 0.0);
+    QVERIFY(summaryValue(page->runView(), LoadTestSummaryModel::MaxHoldersRow) <= 2);
+
+    // The training scenarios are Redis designs: the tab says so and does not start.
+    QVERIFY(!w->trainingPage()->startButton()->isEnabled());
+    QVERIFY(w->trainingPage()->statusLabel()->text().contains(QLatin1String("Redis")));
 }
 
 void TestLoadTestPage::readOnlyConnectionRefuses() {
