@@ -66,6 +66,7 @@ private Q_SLOTS:
     void exportsJsonCsvAndPng();
     void stopEndsALongRunPromptly();
     void trainingShowsUnsafeBesideAtomic();
+    void trainingStopEndsBothRuns();
     void consulConnectionRunsTheConsulKind();
     void readOnlyConnectionRefuses();
     void productionConnectionAsksFirst();
@@ -330,6 +331,24 @@ void TestLoadTestPage::trainingShowsUnsafeBesideAtomic() {
         0);
     QCOMPARE(
         o.value(QStringLiteral("atomic")).toObject().value(QStringLiteral("over_admissions")).toInteger(), 0);
+}
+
+void TestLoadTestPage::trainingStopEndsBothRuns() {
+    QVERIFY(m_window);
+    ui::TrainingPage *page = m_window->trainingPage();
+    page->setScenario(QStringLiteral("set-del-lock"));
+    typeInto(page->durationBox(), QStringLiteral("600"));
+    QSignalSpy progress(page->runner(), &model::LoadTestRunner::progress);
+    QSignalSpy finished(page->runner(), &model::LoadTestRunner::finished);
+    QTest::mouseClick(page->startButton(), Qt::LeftButton);
+    QVERIFY(progress.wait(runTimeoutMs));
+    QTest::mouseClick(page->stopButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(30'000));
+    const QList<core::LoadTestReport> reports = page->runner()->reports();
+    QCOMPARE(reports.size(), 2);
+    QVERIFY(reports[0].cancelled && reports[1].cancelled);
+    QVERIFY(page->atomicView()->verdictLabel()->text().contains(QLatin1String("stopped early")));
+    QVERIFY(page->startButton()->isEnabled());
 }
 
 void TestLoadTestPage::consulConnectionRunsTheConsulKind() {

@@ -112,14 +112,21 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
                 ++m_reports;
             });
     connect(m_runner, &model::LoadTestRunner::failed, this, [this](const QString &message) {
+        m_failed = true;
         setStatus(tr("Not started: %1").arg(message), true);
         m_unsafe->showProblem(message);
         m_atomic->showProblem(message);
     });
     connect(m_runner, &model::LoadTestRunner::finished, this, [this] {
-        if (m_reports == 2)
+        if (m_reports == 2) {
             setStatus(tr("Finished. Hover a figure in the tables for what it means; Export keeps both "
                          "reports."));
+        } else if (m_reports == 0 && !m_failed) {
+            // Stopped while the scratch semaphores were still being reset: nothing ran.
+            setStatus(tr("Stopped before the runs began."));
+            m_unsafe->showProblem(tr("Not run: stopped before it began"));
+            m_atomic->showProblem(tr("Not run: stopped before it began"));
+        }
         updateButtons();
         Q_EMIT runningChanged(false);
     });
@@ -225,6 +232,7 @@ void TrainingPage::launch() {
     const core::LoadTestConfig base = model::trainingRunConfig(*s, durationMs);
     m_running = s;
     m_reports = 0;
+    m_failed = false;
     m_unsafe->setAboutLeaks(s->showsLeak);
     m_atomic->setAboutLeaks(s->showsLeak);
     m_unsafe->setHeading(tr("Unsafe: the seed's design (%1)").arg(s->name));

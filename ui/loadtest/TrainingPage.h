@@ -76,6 +76,7 @@ private:
     LoadTestRunView *m_atomic = nullptr;
     const redis::TrainingScenario *m_running = nullptr; // the scenario of the run on screen
     int m_reports = 0;
+    bool m_failed = false; // the scratch semaphores could not be reset: nothing ran
 };
 
 } // namespace semscope::ui
