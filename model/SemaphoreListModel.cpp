@@ -87,6 +87,9 @@ QVariant SemaphoreListModel::display(const Row &row, int column) const {
         // Consul holders have no expiry of their own; their sessions' TTL is the true bound.
         if (!row.soonestExpiryMs && row.sessionTtlMs)
             return QStringLiteral("session %1").arg(formatDurationMs(*row.sessionTtlMs));
+        if (!row.soonestExpiryMs && row.summarised && row.holders > 0 &&
+            backendOf(row.found.ref.kind) == Backend::Consul)
+            return QStringLiteral("session, no TTL");
         if (!row.soonestExpiryMs)
             return row.summarised && row.holders > 0 ? QStringLiteral("no TTL") : QString();
         const qint64 ttl = *row.soonestExpiryMs - m_clock.serverNowMs();
@@ -156,6 +159,9 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
                            "The shortest session TTL here is %1; owners renew it, and a session that is not "
                            "renewed is invalidated within %1–%2.")
                     .arg(formatDurationMs(*row.sessionTtlMs), formatDurationMs(2 * *row.sessionTtlMs));
+            if (row.summarised && row.holders > 0 && backendOf(row.found.ref.kind) == Backend::Consul)
+                return QStringLiteral("The holders' Consul sessions have no TTL: each lasts until it is "
+                                      "released or a health check of its node fails.");
             if (row.summarised && row.holders > 0)
                 return QStringLiteral("No holder has a lease: a crashed holder keeps its slot until someone "
                                       "releases it. Watch the holders' age on the semaphore page.");

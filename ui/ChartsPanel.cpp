@@ -83,8 +83,9 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     limitPen.setStyle(Qt::DashLine);
     limitPen.setWidth(2);
     m_limit->setPen(limitPen);
-    usage->addSeries(m_used);
+    // The limit first, so a full semaphore's "used" line is drawn over it, not hidden under it.
     usage->addSeries(m_limit);
+    usage->addSeries(m_used);
     m_usageX = timeAxis();
     m_usageY = new QValueAxis;
     usage->addAxis(m_usageX, Qt::AlignBottom);
@@ -225,7 +226,9 @@ void ChartsPanel::rescaleTime() {
     const auto &samples = m_history->samples();
     const qint64 now =
         std::max(m_nowMs, samples.isEmpty() ? QDateTime::currentMSecsSinceEpoch() : samples.last().timeMs);
-    const qint64 first = samples.isEmpty() ? now - 60000 : std::min(samples.first().timeMs, now - 60000);
+    // From the first read on (at least 10 s wide): a page opened a moment ago shows its few
+    // seconds across the chart, not squeezed into the right edge of an empty minute.
+    const qint64 first = samples.isEmpty() ? now - 60000 : std::min(samples.first().timeMs, now - 10000);
     for (auto *axis : {m_usageX, m_rateX})
         axis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
 }

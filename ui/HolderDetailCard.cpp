@@ -93,6 +93,15 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
             tr("A Consul holder has no expiry of its own. If its owner stops renewing the session, Consul "
                "ends it within %1–%2 and the slot is let go.")
                 .arg(formatDurationMs(*session), formatDurationMs(2 * *session)));
+    } else if (state == HolderState::Stale || state == HolderState::Orphan) {
+        add(tr("TTL"), tr("none — the record stays until it is pruned or purged"),
+            tr("Its owner is gone, but the entry is still recorded and may still count against the "
+               "limit."));
+    } else if (holder->details.contains(QStringLiteral("session"))) {
+        add(tr("TTL"),
+            tr("none — its session has no TTL: it ends when released or when a health check "
+               "fails"),
+            tr("A Consul session without a TTL lives as long as its node's health checks pass."));
     } else {
         add(tr("TTL"), tr("none — kept until released"),
             tr("This layout keeps no lease: a crashed holder keeps its slot until someone releases it."));
@@ -116,12 +125,19 @@ void HolderDetailCard::setRows(const QList<Row> &rows) {
         m_values.clear();
         for (const Row &r : rows) {
             auto *label = new QLabel(r.label, this);
+            // A long value (a session id) wraps at its hyphens; the label itself is never cut.
+            label->setMinimumWidth(label->sizeHint().width());
             auto *value = new QLabel(this);
             value->setTextInteractionFlags(Qt::TextSelectableByMouse);
             value->setWordWrap(true);
             m_form->addRow(label, value);
             m_values.append(value);
+            // Shown now, not on the next turn of the event loop: a grab or a paint right after
+            // selecting a holder must not find an empty card.
+            label->show();
+            value->show();
         }
+        m_form->activate();
     }
     for (int i = 0; i < rows.size(); ++i) {
         if (m_values.at(i)->text() != rows.at(i).value)

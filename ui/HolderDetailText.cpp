@@ -89,7 +89,9 @@ std::optional<HolderDetailText> describeHolderDetail(const QString &key, const Q
     }
     t.label = QObject::tr(it->label);
     t.toolTip = QObject::tr(it->toolTip);
-    if (key == QLatin1String("lockDelayMs"))
+    if (key == QLatin1String("ttl") && (t.value.isEmpty() || t.value == QLatin1String("-")))
+        t.value = QObject::tr("none (ends on release or a failed health check)");
+    else if (key == QLatin1String("lockDelayMs"))
         t.value = core::formatDurationMs(value.toLongLong());
     else if (key == QLatin1String("no_lease"))
         t.value = QObject::tr("none: never expires");

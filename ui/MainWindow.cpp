@@ -6,8 +6,6 @@
 #include "HeaderFit.h"
 #include "SemaphorePage.h"
 #include "UsageBarDelegate.h"
-#include "loadtest/LoadTestPage.h"
-#include "loadtest/LoadTestWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -286,13 +284,6 @@ void MainWindow::buildMenus() {
         sem->addAction(a);
     }
 
-    auto *tools = menuBar()->addMenu(tr("&Tools"));
-    auto *loadTest = tools->addAction(tr("&Load test…"), this, [this] { openLoadTest(false); });
-    loadTest->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+L")));
-    loadTest->setToolTip(tr("Hammer a semaphore on this connection with virtual clients and watch "
-                            "throughput, latency and safety"));
-    tools->addAction(tr("&Training: unsafe vs atomic…"), this, [this] { openLoadTest(true); });
-
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About semscope"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -433,10 +424,9 @@ void MainWindow::currentConnectionChanged() {
         for (const QString &name : allKindNames())
             kindWidth = std::max(kindWidth, m_semaphoreView->fontMetrics().horizontalAdvance(name) + 16);
         fitHeaderSections(header, {{model::SemaphoreListModel::KindColumn, kindWidth},
-                                   {model::SemaphoreListModel::NameColumn, 165},
-                                   {model::SemaphoreListModel::UsageColumn, 92},
-                                   {model::SemaphoreListModel::ExpiryColumn, 110},
-                                   {model::SemaphoreListModel::WarningsColumn, 220}});
+                                   {model::SemaphoreListModel::NameColumn, 150},
+                                   {model::SemaphoreListModel::UsageColumn, 84},
+                                   {model::SemaphoreListModel::ExpiryColumn, 110}});
         auto settings = openSettings(m_services.settingsFile);
         const QByteArray saved = settings->value(QStringLiteral("window/semaphoreHeader")).toByteArray();
         if (!saved.isEmpty())
@@ -681,7 +671,7 @@ void MainWindow::restoreState() {
     QMainWindow::restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
     const QByteArray split = settings->value(QStringLiteral("window/splitter")).toByteArray();
     if (split.isEmpty() || !m_splitter->restoreState(split))
-        m_splitter->setSizes({600, 900});
+        m_splitter->setSizes({700, 900}); // room for the list's stale and warnings columns
     if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
         m_leftSplitter->setSizes({110, 700});
     m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());
@@ -704,33 +694,6 @@ void MainWindow::saveState() {
 void MainWindow::closeEvent(QCloseEvent *event) {
     saveState();
     QMainWindow::closeEvent(event);
-}
-
-LoadTestWindow *MainWindow::openLoadTest(bool training) {
-    ConnectionSession *s = currentSession();
-    if (!s) {
-        statusBar()->showMessage(tr("Load test: connect first (double-click a connection)"), 10000);
-        return nullptr;
-    }
-    // One window per connection: asking again brings it back instead of opening a second.
-    LoadTestWindow *window = nullptr;
-    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == s->config().id)
-            window = w;
-    if (!window) {
-        window = new LoadTestWindow(s->config(), m_services.settingsFile, this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    if (m_page->session() == s && !window->loadTestPage()->isRunning())
-        window->loadTestPage()->prefill(m_page->ref());
-    if (training)
-        window->showTraining();
-    else
-        window->showLoadTest();
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
 }
 
 } // namespace semscope::ui

@@ -2,6 +2,7 @@
 // the "stale only" filter, and read-only connections offering no write at all.
 
 #include "DemoFixture.h"
+#include "resources/icons/ApplicationIcon.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/ForceReleaseDialog.h"
 
@@ -9,9 +10,11 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
@@ -33,6 +36,11 @@ private Q_SLOTS:
     void addsConsulConnectionWithoutWritingTheToken();
     void readOnlyConnectionHasNoWriteActions();
     void statusBarShowsConnectionState();
+    void shortcutsReachTheirActions();
+    void contextMenusOfferOnlyWhatTheConnectionAllows();
+    void consulListShowsSessionTtl();
+    void aboutShowsVersionAndIcon();
+    void windowStateAndColumnWidthsAreRemembered();
 
 private:
     std::unique_ptr<test::DemoFixture> m_demo;
@@ -204,6 +212,17 @@ void TestMainWindow::readOnlyConnectionHasNoWriteActions() {
     QTest::keyClick(page->holderView(), Qt::Key_Delete, Qt::ControlModifier | Qt::ShiftModifier);
     QVERIFY(page->findChildren<ui::ForceReleaseDialog *>().isEmpty());
     QVERIFY(page->forceReleaseSelected() == nullptr);
+    // The holder table's context menu and the semaphore list's offer nothing that writes either.
+    for (QAction *a : page->contextMenuActions())
+        QVERIFY2(!a || !page->writeActions().contains(a), qPrintable(a ? a->text() : QString()));
+    m_demo->window->selectConnection(ro.id);
+    const QModelIndex first = m_demo->window->semaphoreView()->model()->index(0, 0);
+    const auto listActions = m_demo->window->semaphoreContextActions(first);
+    for (QAction *a : listActions) {
+        QVERIFY2(!a || !page->writeActions().contains(a), qPrintable(a ? a->text() : QString()));
+        if (a && a->objectName() == QLatin1String("semaphoreContextAction"))
+            delete a;
+    }
     // The menu bar offers nothing that writes.
     for (QAction *menu : m_demo->window->menuBar()->actions()) {
         if (!menu->menu())
@@ -239,6 +258,115 @@ void TestMainWindow::statusBarShowsConnectionState() {
         m_demo->window->connectionStateLabel()->text().contains(QLatin1String("connected")), 30000);
     QVERIFY(m_demo->window->connectionStateLabel()->text().contains(QLatin1String("demo redis")));
     QVERIFY(m_demo->window->connectionStateLabel()->text().contains(QLatin1String("production")));
+}
+
+void TestMainWindow::shortcutsReachTheirActions() {
+    auto *page = m_demo->window->semaphorePage();
+    QVERIFY(page->refreshAction()->shortcuts().contains(QKeySequence(Qt::Key_F5)));
+    QVERIFY(page->forceReleaseAction()->shortcuts().contains(QKeySequence(QStringLiteral("Ctrl+Shift+Del"))));
+    QVERIFY(page->forceReleaseAction()->shortcuts().contains(QKeySequence(Qt::Key_Delete)));
+    // Ctrl+F puts the cursor in the semaphore filter, from anywhere in the window.
+    QApplication::setActiveWindow(m_demo->window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_demo->window.get()));
+    page->holderView()->setFocus();
+    QTest::keyClick(page->holderView(), Qt::Key_F, Qt::ControlModifier);
+    QTRY_VERIFY(m_demo->window->filterEdit()->hasFocus());
+    // F5 reads the semaphore now (the auto-refresh is paused, so only the key can cause it).
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(m_demo->window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() > 0, 30000);
+    page->setPaused(true);
+    const int before = page->snapshotsApplied();
+    QTest::keyClick(page->holderView(), Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() > before, 30000);
+    page->setPaused(false);
+}
+
+void TestMainWindow::contextMenusOfferOnlyWhatTheConnectionAllows() {
+    auto *page = m_demo->window->semaphorePage();
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(m_demo->window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
+    page->holderView()->selectRow(0);
+    const auto actions = page->contextMenuActions();
+    QVERIFY(actions.contains(page->forceReleaseAction()));
+    QVERIFY(actions.contains(page->refreshAction()));
+    QVERIFY(!actions.contains(page->invalidateAction())); // Redis holders have no session
+
+    // The semaphore list: open, copy, rediscover; opening goes to the page.
+    m_demo->window->selectConnection(m_demo->sandbox->redisConnection().id);
+    auto *model = m_demo->window->semaphoreView()->model();
+    int reportsRow = -1;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        if (model->index(r, SemaphoreListModel::NameColumn).data().toString() ==
+            QLatin1String("demo:reports"))
+            reportsRow = r;
+    }
+    QVERIFY(reportsRow >= 0);
+    const auto listActions = m_demo->window->semaphoreContextActions(model->index(reportsRow, 0));
+    QStringList texts;
+    for (QAction *a : listActions)
+        texts << (a ? a->text().remove(QLatin1Char('&')) : QString());
+    QVERIFY2(texts.contains(QStringLiteral("Open")) && texts.contains(QStringLiteral("Copy name")),
+             qPrintable(texts.join(QLatin1Char(','))));
+    listActions.first()->trigger();
+    QCOMPARE(page->ref().name, QStringLiteral("demo:reports"));
+    for (QAction *a : listActions) {
+        if (a && a->objectName() == QLatin1String("semaphoreContextAction"))
+            delete a;
+    }
+}
+
+void TestMainWindow::consulListShowsSessionTtl() {
+    // Consul holders have no expiry of their own: the list says how long their sessions live
+    // rather than "no TTL", and explains it.
+    core::SemaphoreRef deploy{Kind::Consul, QStringLiteral("demo/deploy"), {}};
+    const int row = m_consul->list.rowOf(deploy);
+    QVERIFY(row >= 0);
+    const QModelIndex expiry = m_consul->list.index(row, SemaphoreListModel::ExpiryColumn);
+    QTRY_VERIFY_WITH_TIMEOUT(expiry.data().toString().startsWith(QLatin1String("session")), 30000);
+    QVERIFY(expiry.data().toString().contains(QLatin1String("15")));
+    QVERIFY(expiry.data(Qt::ToolTipRole).toString().contains(QLatin1String("renew")));
+}
+
+void TestMainWindow::aboutShowsVersionAndIcon() {
+    QApplication::setWindowIcon(resources::applicationIcon());
+    QMessageBox *box = m_demo->window->showAbout();
+    QVERIFY(box);
+    QVERIFY(QTest::qWaitForWindowExposed(box));
+    QVERIFY(box->text().contains(QStringLiteral(SEMSCOPE_VERSION)));
+    QVERIFY(!box->iconPixmap().isNull());
+    // It is also where the Help menu leads.
+    bool inHelp = false;
+    for (QAction *menu : m_demo->window->menuBar()->actions()) {
+        if (menu->text().remove(QLatin1Char('&')) == QLatin1String("Help") && menu->menu()) {
+            for (QAction *a : menu->menu()->actions())
+                inHelp =
+                    inHelp || a->text().remove(QLatin1Char('&')).startsWith(QLatin1String("About semscope"));
+        }
+    }
+    QVERIFY(inHelp);
+    box->close();
+}
+
+void TestMainWindow::windowStateAndColumnWidthsAreRemembered() {
+    auto *holderHeader = m_demo->window->semaphorePage()->holderView()->horizontalHeader();
+    holderHeader->resizeSection(model::HolderTableModel::HolderColumn, 333);
+    m_demo->window->resize(1500, 900);
+    m_demo->window->close(); // saves
+    ui::MainWindowServices services;
+    services.registry = m_demo->registry.get();
+    services.secrets = m_demo->secrets.get();
+    services.audit = m_demo->audit.get();
+    services.profiles = m_demo->sandbox->profiles();
+    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+    services.settingsFile = m_demo->dir.path() + QStringLiteral("/window.ini");
+    ui::MainWindow again(services);
+    QCOMPARE(again.semaphorePage()->holderView()->horizontalHeader()->sectionSize(
+                 model::HolderTableModel::HolderColumn),
+             333);
+    QCOMPARE(again.size(), QSize(1500, 900));
+    m_demo->window->show();
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -65,7 +65,9 @@ void TestScreenshots::mainWindow() {
     QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() >= before + 4, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowCount() >= 11, 30000);
     page->holderView()->selectRow(0);
-    QTest::qWait(300); // let the charts and the card paint
+    QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() >= 3, 30000); // a line, not a dot
+    const auto samples = page->history()->samples().size();
+    QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() > samples, 30000); // the card settles
     QVERIFY(save(m_demo->window.get(), QStringLiteral("main-window")));
 }
 
@@ -77,12 +79,17 @@ void TestScreenshots::semaphorePages() {
             consul ? m_demo->sandbox->consulConnection().id : m_demo->sandbox->redisConnection().id;
         QVERIFY2(m_demo->window->openSemaphore(id, ref), qPrintable(ref.name));
         const int before = page->snapshotsApplied();
-        QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() >= before + (consul ? 1 : 2), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() >= before + 1, 30000);
+        // A few seconds of history, so the charts show a line (a watched Consul page adds a
+        // point a second while nothing changes).
+        QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() >= 3, 30000);
         // Select the last holder: the first ones are often the interesting (expired, stale) rows,
         // and a selected row hides its state colour.
         if (page->holderProxy()->rowCount() > 0)
             page->holderView()->selectRow(page->holderProxy()->rowCount() - 1);
-        QTest::qWait(200);
+        // One more second on the page: the card's wrapped values and the charts settle.
+        const auto samples = page->history()->samples().size();
+        QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() > samples, 30000);
         QString file = QStringLiteral("page-%1-%2").arg(core::kindName(ref.kind), ref.name);
         file.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]")), QStringLiteral("_"));
         QVERIFY(save(m_demo->window.get(), file));
@@ -118,7 +125,6 @@ void TestScreenshots::forceReleaseDialog() {
 void TestScreenshots::auditPanel() {
     m_demo->window->auditDock()->show();
     QTRY_VERIFY_WITH_TIMEOUT(m_demo->window->auditPanel()->isVisible(), 5000);
-    QTest::qWait(200);
     QVERIFY(save(m_demo->window.get(), QStringLiteral("audit-panel")));
 }
 
