@@ -297,7 +297,7 @@ void RedisSemaphoreStore::attempt(quint64 id) {
         // The first attempt is the hot path of a contended semaphore and its busy answer is rarely
         // the last word: the holder list is only asked for on later attempts, one of which ends a
         // wait that times out.
-        w.queue->attemptQueued(*m_conn, w.ref, req, w.channel, w.attempts > 1,
+        w.queue->attemptQueued(*m_conn, w.ref, req, w.channel, w.attempts > 1, w.ticket,
                                [this, id](const AcquireResult &r, qint64 ticket) {
                                    if (!m_shuttingDown)
                                        onAttemptResult(id, r, ticket);
@@ -441,7 +441,7 @@ void RedisSemaphoreStore::finishWaiter(quint64 id, AcquireResult result, bool le
                 ch->byHolder.erase(h);
         }
         if (leaveQueue && w->started)
-            w->queue->leaveQueue(*m_conn, w->ref, w->request.holder.toUtf8(), {});
+            w->queue->leaveQueue(*m_conn, w->ref, w->rawHolder, w->ticket, {});
     }
     result.attempts = w->attempts;
     if (result.status == AcquireResult::Status::Busy && w->lastBusy.status == AcquireResult::Status::Busy &&

@@ -227,14 +227,15 @@ void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref
                             const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     // Without a notify channel a waiting caller is queued as one that takes no hand-offs: a release
     // wakes it on the release channel and it retries.
-    acquireAttempt(conn, ref, request, QByteArray(), kBusyListCap,
+    acquireAttempt(conn, ref, request, QByteArray(), kBusyListCap, -1,
                    [done](const AcquireResult &r, qint64) { done(r); });
 }
 
 void LeasedKind::attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
                                const core::AcquireRequest &request, const QByteArray &notifyChannel,
-                               bool listHolders, AttemptCallback done) {
-    acquireAttempt(conn, ref, request, notifyChannel, listHolders ? kBusyListCap : 0, std::move(done));
+                               bool listHolders, qint64 ticket, AttemptCallback done) {
+    acquireAttempt(conn, ref, request, notifyChannel, listHolders ? kBusyListCap : 0, ticket,
+                   std::move(done));
 }
 
 const LeasedKind::Names &LeasedKind::names(const QString &name) {
@@ -254,7 +255,7 @@ const QByteArray &LeasedKind::clientInfoBytes() {
 
 void LeasedKind::acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
                                 const core::AcquireRequest &request, const QByteArray &notifyChannel,
-                                int listCap, AttemptCallback done) {
+                                int listCap, qint64 ticket, AttemptCallback done) {
     const QByteArray holder = request.holder.toUtf8();
     if (!validHolderId(holder) || request.ttlMs <= 0) {
         AcquireResult r;
@@ -272,7 +273,8 @@ void LeasedKind::acquireAttempt(RedisConnection &conn, const core::SemaphoreRef 
                                  number(kWaiterLeaseMs),
                                  names(ref.name).channel,
                                  request.waitMs > 0 ? notifyChannel : QByteArray(),
-                                 number(listCap)};
+                                 number(listCap),
+                                 number(ticket)};
     conn.eval(m_acquire, names(ref.name).keys, args, [ref, holder, done](const RedisReply &reply) {
         AcquireResult r;
         r.attempts = 1;
@@ -500,11 +502,12 @@ void LeasedKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, 
 }
 
 void LeasedKind::leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
-                            std::function<void()> done) {
-    conn.eval(m_leave, keysOf(ref.name), {waiter, releaseChannel(ref.name)}, [done](const RedisReply &) {
-        if (done)
-            done();
-    });
+                            qint64 ticket, std::function<void()> done) {
+    conn.eval(m_leave, keysOf(ref.name), {waiter, releaseChannel(ref.name), number(ticket)},
+              [done](const RedisReply &) {
+                  if (done)
+                      done();
+              });
 }
 
 } // namespace semscope::redis

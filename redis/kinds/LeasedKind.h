@@ -57,10 +57,10 @@ public:
     QByteArray notifyChannel(const QString &name, const QByteArray &tag) const override;
     void attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
                        const core::AcquireRequest &request, const QByteArray &notifyChannel, bool listHolders,
-                       AttemptCallback done) override;
+                       qint64 ticket, AttemptCallback done) override;
     std::optional<HandOff> parseHandOff(const QByteArray &message) const override;
     void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
-                    std::function<void()> done) override;
+                    qint64 ticket, std::function<void()> done) override;
 
     static constexpr qint64 kWaiterLeaseMs = 10000;
     // Snapshots list at most this many holders / waiters (the counts are always exact).
@@ -71,7 +71,7 @@ public:
 private:
     void acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
                         const core::AcquireRequest &request, const QByteArray &notifyChannel, int listCap,
-                        AttemptCallback done);
+                        qint64 ticket, AttemptCallback done);
     const QByteArray &clientInfoBytes();
     // keysOf() and releaseChannel() of the semaphore last used, kept: a load test sends every
     // command to one semaphore, and building six key names per command showed in its profile.

@@ -36,13 +36,15 @@ public:
     // The channel on which releases hand slots to the waiters of the store tagged `tag`.
     virtual QByteArray notifyChannel(const QString &name, const QByteArray &tag) const = 0;
     // `listHolders`: whether a busy reply should list the holders (costly on the server; only
-    // wanted when the wait may end with that answer).
+    // wanted when the wait may end with that answer). `ticket`: the one an earlier busy reply of
+    // this acquisition gave (-1 before that); only that queue entry may pick up a hand-off.
     virtual void attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
                                const core::AcquireRequest &request, const QByteArray &notifyChannel,
-                               bool listHolders, AttemptCallback done) = 0;
+                               bool listHolders, qint64 ticket, AttemptCallback done) = 0;
     virtual std::optional<HandOff> parseHandOff(const QByteArray &message) const = 0;
+    // `ticket` as for attemptQueued(): a slot handed to that queue entry is given back.
     virtual void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
-                            std::function<void()> done) = 0;
+                            qint64 ticket, std::function<void()> done) = 0;
 };
 
 } // namespace semscope::redis

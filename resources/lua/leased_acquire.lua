@@ -1,7 +1,7 @@
 -- leased: one acquire attempt (after leased_common.lua).
 -- ARGV: holder, ttl ms, limit to create the semaphore with, client info, wait (0/1),
 --       waiter lease ms, release channel, notify channel ('' = no hand-off: retry when woken),
---       how many holders a busy reply lists (0 = none).
+--       how many holders a busy reply lists (0 = none), the caller's queue ticket (-1: none yet).
 -- Returns {'ok', token, expiresAt, now, rank}
 --       | {'busy', now, wakeAt or -1, queuePosition or -1, ticket or -1, holder1, expiry1, owner1, ...}
 --       | {'held', now, owner record}
@@ -28,9 +28,10 @@ local score = read(1, 'ZSCORE', holder)
 if score then
     local rec = read(3, 'HGET', holder)
     local token = record_token(rec)
-    if wait and token and read(6, 'HEXISTS', holder) == 1 then
-        -- A release handed this waiter its slot and the message has not reached it (or was lost):
-        -- the grant is picked up here.
+    if wait and token and ARGV[10] ~= '-1' and read(6, 'HGET', holder) == '=' .. ARGV[10] then
+        -- A release handed this very queue entry its slot and the message has not reached the
+        -- waiter (or was lost): the grant is picked up here. Any other acquisition of a held id
+        -- is the usual error.
         redis.call('HDEL', KEYS[6], holder)
         return {'ok', tonumber(token), score, num(now), redis.call('ZRANK', KEYS[1], holder)}
     end

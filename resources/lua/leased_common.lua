@@ -5,9 +5,9 @@
 --   KEYS[3] {N}:owners         HASH holder -> "token|acquiredMs|client info"
 --   KEYS[4] {N}:waiters        ZSET waiter -> arrival ticket (the FIFO queue)
 --   KEYS[5] {N}:waiter-leases  ZSET waiter -> waiter lease expiry (ms); dead waiters drop out
---   KEYS[6] {N}:waiting        HASH waiter -> "ttlMs|notify channel|client info" while it is queued; kept after a release handed it a slot, until the
---                              waiter picks the grant up (or releases, or the lease ends): a record
---                              of a holder marks a hand-off not yet picked up
+--   KEYS[6] {N}:waiting        HASH waiter -> "ttlMs|notify channel|client info" while it is queued;
+--                              "=ticket" once a release handed that queue entry a slot, until the
+--                              acquisition picks the grant up, releases it or loses the lease
 --
 -- Direct hand-off: a script that leaves a slot free while waiters are queued grants it to the head
 -- of the queue itself (next fencing token, lease of the waiter's own ttl, owner record) and
@@ -170,7 +170,8 @@ local function hand_off(now, limit, channel, self, pre)
                 redis.call('HDEL', KEYS[6], w)
                 return {token, expires}
             end
-            -- The record stays: it marks the grant as not picked up yet (see the header).
+            -- Marks the grant as not picked up yet, by that acquisition only (see the header).
+            redis.call('HSET', KEYS[6], w, '=' .. ticket)
             redis.call('PUBLISH', notify, ticket .. ' ' .. num(token) .. ' ' .. expires .. ' ' .. w)
         end
         if free > 0 then

@@ -40,14 +40,15 @@ private:
 
     // One attempt of a waiting acquire that takes hand-offs on `channel`; returns the ticket too.
     std::pair<core::AcquireResult, qint64> queued(const core::SemaphoreRef &r, const QString &holder,
-                                                  const QByteArray &channel, qint64 ttlMs = 30000) {
+                                                  const QByteArray &channel, qint64 ttlMs = 30000,
+                                                  qint64 ticket = -1) {
         core::AcquireRequest req;
         req.holder = holder;
         req.ttlMs = ttlMs;
         req.waitMs = 60000;
         std::optional<std::pair<core::AcquireResult, qint64>> out;
         m_kind.attemptQueued(
-            *m_conn, r, req, channel, true,
+            *m_conn, r, req, channel, true, ticket,
             [&out](const core::AcquireResult &res, qint64 ticket) { out.emplace(res, ticket); });
         if (!QTest::qWaitFor([&out] { return out.has_value(); }, 10000))
             return {core::AcquireResult{}, -1};
@@ -286,7 +287,7 @@ private Q_SLOTS:
 
         // A waiter that gives up leaves the queue.
         bool left = false;
-        m_kind.leaveQueue(*m_conn, r, "c", [&left] { left = true; });
+        m_kind.leaveQueue(*m_conn, r, "c", -1, [&left] { left = true; });
         QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
         QCOMPARE(cmd({"ZCARD", "{queue}:waiters"}).toInteger(), std::optional<qint64>(0));
         QCOMPARE(cmd({"ZCARD", "{queue}:waiter-leases"}).toInteger(), std::optional<qint64>(0));
@@ -342,8 +343,12 @@ private Q_SLOTS:
         QCOMPARE(s.countInState(core::HolderState::Waiting), 1);
         QVERIFY(toC.isEmpty());
 
-        // A retry of b (its message lost, say) picks the same grant up instead of failing as 'held'.
-        const auto [again, againTicket] = queued(r, QStringLiteral("b"), "chan-b", 20000);
+        // Another acquisition of the id b (not that queue entry) is the usual error ...
+        const auto other = queued(r, QStringLiteral("b"), "chan-b", 20000, cTicket + 100).first;
+        QCOMPARE(other.status, core::AcquireResult::Status::Error);
+        QVERIFY(other.error.contains(QStringLiteral("already holds")));
+        // ... while a retry of that queue entry (its message lost, say) picks the same grant up.
+        const auto [again, againTicket] = queued(r, QStringLiteral("b"), "chan-b", 20000, bTicket);
         QCOMPARE(again.status, core::AcquireResult::Status::Granted);
         QCOMPARE(again.grant.token, std::optional<qint64>(2));
         QCOMPARE(again.grant.expiresAtMs, std::optional<qint64>(handOff->expiresAtMs));
@@ -366,7 +371,7 @@ private Q_SLOTS:
         const auto r = ref(QStringLiteral("late"), 1);
         const auto a = acquire(r, QStringLiteral("a"));
         queued(r, QStringLiteral("dead"), "chan");
-        queued(r, QStringLiteral("b"), "chan");
+        const qint64 bTicket = queued(r, QStringLiteral("b"), "chan").second;
         queued(r, QStringLiteral("c"), "chan");
         cmd({"ZADD", "{late}:waiter-leases", "XX", "1", "dead"});
         QCOMPARE(release(a.grant).status, core::ReleaseResult::Status::Ok);
@@ -374,8 +379,17 @@ private Q_SLOTS:
         QVERIFY(cmd({"ZSCORE", "{late}:holders", "dead"}).isNil());
         QVERIFY(cmd({"HGET", "{late}:waiting", "dead"}).isNil());
 
+        // Only that queue entry gives the slot back: a leave naming another ticket (or none) of the
+        // same id leaves it where it is.
         bool left = false;
-        m_kind.leaveQueue(*m_conn, r, "b", [&left] { left = true; });
+        for (const qint64 ticket : {qint64(-1), bTicket + 100}) {
+            left = false;
+            m_kind.leaveQueue(*m_conn, r, "b", ticket, [&left] { left = true; });
+            QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
+            QVERIFY(!cmd({"ZSCORE", "{late}:holders", "b"}).isNil());
+        }
+        left = false;
+        m_kind.leaveQueue(*m_conn, r, "b", bTicket, [&left] { left = true; });
         QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
         QVERIFY(cmd({"ZSCORE", "{late}:holders", "b"}).isNil());
         QVERIFY(cmd({"HGET", "{late}:waiting", "b"}).isNil());
@@ -386,7 +400,7 @@ private Q_SLOTS:
 
         // Leaving again (nothing queued, nothing handed) changes nothing.
         left = false;
-        m_kind.leaveQueue(*m_conn, r, "b", [&left] { left = true; });
+        m_kind.leaveQueue(*m_conn, r, "b", bTicket, [&left] { left = true; });
         QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
         QVERIFY(!cmd({"ZSCORE", "{late}:holders", "c"}).isNil());
     }
