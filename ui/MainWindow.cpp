@@ -6,6 +6,8 @@
 #include "HeaderFit.h"
 #include "SemaphorePage.h"
 #include "UsageBarDelegate.h"
+#include "loadtest/LoadTestPage.h"
+#include "loadtest/LoadTestWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -283,6 +285,13 @@ void MainWindow::buildMenus() {
             continue;
         sem->addAction(a);
     }
+
+    auto *tools = menuBar()->addMenu(tr("&Tools"));
+    auto *loadTest = tools->addAction(tr("&Load test…"), this, [this] { openLoadTest(false); });
+    loadTest->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+L")));
+    loadTest->setToolTip(tr("Hammer a semaphore on this connection with virtual clients and watch "
+                            "throughput, latency and safety"));
+    tools->addAction(tr("&Training: unsafe vs atomic…"), this, [this] { openLoadTest(true); });
 
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About semscope"), this, &MainWindow::showAbout);
@@ -694,6 +703,33 @@ void MainWindow::saveState() {
 void MainWindow::closeEvent(QCloseEvent *event) {
     saveState();
     QMainWindow::closeEvent(event);
+}
+
+LoadTestWindow *MainWindow::openLoadTest(bool training) {
+    ConnectionSession *s = currentSession();
+    if (!s) {
+        statusBar()->showMessage(tr("Load test: connect first (double-click a connection)"), 10000);
+        return nullptr;
+    }
+    // One window per connection: asking again brings it back instead of opening a second.
+    LoadTestWindow *window = nullptr;
+    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
+        if (w->connectionId() == s->config().id)
+            window = w;
+    if (!window) {
+        window = new LoadTestWindow(s->config(), m_services.settingsFile, this);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    if (m_page->session() == s && !window->loadTestPage()->isRunning())
+        window->loadTestPage()->prefill(m_page->ref());
+    if (training)
+        window->showTraining();
+    else
+        window->showLoadTest();
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return window;
 }
 
 } // namespace semscope::ui
