@@ -119,7 +119,10 @@ void TestScreenshots::forceReleaseDialog() {
     QTest::mouseClick(button, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(dialog->isFinished(), 30000);
     QVERIFY(save(dialog, QStringLiteral("force-release-result")));
+    QCOMPARE(dialog->outcomes(), QStringList{QStringLiteral("released")});
     dialog->close();
+    // The page re-reads: the audit screenshot shows the slot given back, not the old holder.
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderModel()->rowOf("crashed-worker-7") < 0, 30000);
 }
 
 void TestScreenshots::auditPanel() {
