@@ -243,7 +243,27 @@ std::optional<qint64> HolderTableModel::numericSortKey(int row, int column) cons
 HolderSortProxy::HolderSortProxy(QObject *parent)
     : QSortFilterProxyModel(parent) {
     setSortRole(HolderTableModel::SortRole);
-    setDynamicSortFilter(true);
+    // Not dynamic: a refresh of 10,000 holders changes every row, and the dynamic proxy then
+    // re-sorted all of them on each read (the largest single cost of a refresh). The page calls
+    // resortIfNeeded() after each snapshot instead, which checks the order in one pass.
+    setDynamicSortFilter(false);
+}
+
+bool HolderSortProxy::resortIfNeeded() {
+    const int column = sortColumn();
+    if (column < 0 || rowCount() < 2)
+        return false;
+    const bool ascending = sortOrder() == Qt::AscendingOrder;
+    QModelIndex previous = mapToSource(index(0, column));
+    for (int r = 1; r < rowCount(); ++r) {
+        const QModelIndex current = mapToSource(index(r, column));
+        if (ascending ? lessThan(current, previous) : lessThan(previous, current)) {
+            QSortFilterProxyModel::sort(column, sortOrder());
+            return true;
+        }
+        previous = current;
+    }
+    return false;
 }
 
 bool HolderSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const {

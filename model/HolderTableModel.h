@@ -106,6 +106,9 @@ class HolderSortProxy : public QSortFilterProxyModel {
     Q_OBJECT
 public:
     explicit HolderSortProxy(QObject *parent = nullptr);
+    // Sorts again when the rows are out of order (after a snapshot moved or added some); true
+    // when it sorted. One pass over the rows when nothing moved.
+    bool resortIfNeeded();
 
 protected:
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;

@@ -405,6 +405,7 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
     ++m_applied;
     m_lastReadLocalMs = QDateTime::currentMSecsSinceEpoch();
     m_holders.setSnapshot(snapshot);
+    m_proxy.resortIfNeeded();
     m_history.addSnapshot(snapshot, m_lastReadLocalMs);
     int noTtl = 0;
     m_charts->setTtlHistogram(model::HistorySeries::ttlHistogram(snapshot, snapshot.serverNowMs, &noTtl),

@@ -41,6 +41,7 @@ private Q_SLOTS:
     void duplicateIdsStayVisible();
     void consulHolderShowsSessionName();
     void largeRefreshKeepsRowCount();
+    void sortProxyResortsOnlyWhenOrderChanged();
 };
 
 void TestHolderTableModel::updatesRowsInPlace_data() {
@@ -195,6 +196,38 @@ void TestHolderTableModel::largeRefreshKeepsRowCount() {
     model.setSnapshot(snapshot(hs, 2000));
     QCOMPARE(model.rowCount(), 2000);
     QCOMPARE(reset.count(), 0);
+}
+
+void TestHolderTableModel::sortProxyResortsOnlyWhenOrderChanged() {
+    model::HolderTableModel model;
+    model::HolderSortProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.sort(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
+    const qint64 now = 1'700'000'000'000;
+    model.setSnapshot(
+        snapshot({holder(QStringLiteral("a"), 0, now + 5000), holder(QStringLiteral("b"), 1, now + 5000),
+                  holder(QStringLiteral("c"), 2, now + 5000)},
+                 now));
+    proxy.resortIfNeeded();
+    auto order = [&] {
+        QStringList ids;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            ids << proxy.index(r, model::HolderTableModel::HolderColumn).data().toString();
+        return ids;
+    };
+    QCOMPARE(order(), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+    // Ranks shift together: still in order, nothing to do.
+    model.setSnapshot(snapshot(
+        {holder(QStringLiteral("b"), 0, now + 5000), holder(QStringLiteral("c"), 1, now + 5000)}, now));
+    QVERIFY(!proxy.resortIfNeeded());
+    // A newcomer takes rank 0: it moves to the top.
+    model.setSnapshot(
+        snapshot({holder(QStringLiteral("d"), 0, now + 5000), holder(QStringLiteral("b"), 1, now + 5000),
+                  holder(QStringLiteral("c"), 2, now + 5000)},
+                 now));
+    QVERIFY(proxy.resortIfNeeded());
+    QCOMPARE(order(), (QStringList{QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("c")}));
 }
 
 QTEST_MAIN(TestHolderTableModel)
