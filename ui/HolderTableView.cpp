@@ -1,5 +1,6 @@
 #include "HolderTableView.h"
 
+#include "PlainTextDelegate.h"
 #include "model/HolderTableModel.h"
 
 #include <QHeaderView>
@@ -9,7 +10,9 @@ namespace semscope::ui {
 using model::HolderTableModel;
 
 HolderTableView::HolderTableView(QWidget *parent)
-    : QTableView(parent) {}
+    : QTableView(parent) {
+    setItemDelegate(new PlainTextDelegate(this));
+}
 
 void HolderTableView::updateTimeColumns() {
     const int height = viewport()->height();
