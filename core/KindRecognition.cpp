@@ -58,7 +58,7 @@ QByteArray prefixedBraceBase(const QByteArray &key, const QByteArray &prefix) {
 }
 
 bool isLeasedSuffix(const QByteArray &key, QByteArray *base) {
-    for (const char *suffix : {":holders", ":meta", ":owners", ":waiters", ":waiter-leases"}) {
+    for (const char *suffix : {":holders", ":meta", ":owners", ":waiters", ":waiter-leases", ":waiting"}) {
         const QByteArray b = braceBase(key, suffix);
         if (!b.isEmpty()) {
             *base = b;
@@ -216,16 +216,19 @@ void recognizeLeased(const Group &g, QList<DiscoveredSemaphore> &out) {
     const KeyFingerprint *owners = g.get("{" + g.base + "}:owners");
     const KeyFingerprint *waiters = g.get("{" + g.base + "}:waiters");
     const KeyFingerprint *waiterLeases = g.get("{" + g.base + "}:waiter-leases");
-    if (!holders && !meta && !owners && !waiters && !waiterLeases)
+    const KeyFingerprint *waiting = g.get("{" + g.base + "}:waiting");
+    if (!holders && !meta && !owners && !waiters && !waiterLeases && !waiting)
         return;
     DiscoveredSemaphore found =
-        makeFound(Kind::Leased, g.base, {holders, meta, owners, waiters, waiterLeases});
+        makeFound(Kind::Leased, g.base, {holders, meta, owners, waiters, waiterLeases, waiting});
     if (holders && holders->type != "zset")
         found.warnings << typeWarning(*holders, "zset");
     if (meta && meta->type != "hash")
         found.warnings << typeWarning(*meta, "hash");
     if (owners && owners->type != "hash")
         found.warnings << typeWarning(*owners, "hash");
+    if (waiting && waiting->type != "hash")
+        found.warnings << typeWarning(*waiting, "hash");
     if (!meta)
         found.warnings << QStringLiteral("{%1}:meta is missing: the limit is unknown").arg(keyText(g.base));
     out << found;

@@ -131,6 +131,7 @@ private Q_SLOTS:
             fp("{own}:meta", "hash", {"limit"}, {"5"}),
             fp("{own}:waiters", "zset", {"w"}, {"1"}),
             fp("{own}:waiter-leases", "zset", {"w"}, {num(kNowMs + 10000)}),
+            fp("{own}:waiting", "hash", {"w"}, {"30000|{own}:released:ab|cli"}),
             fp("cron.lock", "string", {}, {}, "token", 8000),
         };
         const auto found = recognizeSemaphores(keys, kNowMs);
@@ -148,7 +149,7 @@ private Q_SLOTS:
         QCOMPARE(kindOf("own"), QStringLiteral("leased"));
         QCOMPARE(kindOf("cron.lock"), QStringLiteral("lock"));
         QCOMPARE(found.size(), 9); // the leased waiter queue is part of `own`, not a ZSET semaphore
-        QCOMPARE(findByName(found, QStringLiteral("own"))->keys.size(), 4);
+        QCOMPARE(findByName(found, QStringLiteral("own"))->keys.size(), 5);
         for (const DiscoveredSemaphore &d : found)
             QVERIFY2(d.warnings.isEmpty(),
                      qPrintable(d.ref.name + QStringLiteral(": ") + d.warnings.join(QStringLiteral("; "))));
