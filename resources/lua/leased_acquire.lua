@@ -21,7 +21,7 @@ if not limit then
     -- First acquire creates the semaphore with the caller's limit.
     limit = tonumber(ARGV[3])
     redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'ttl', ARGV[2], 'created', num(now))
-    redis.call('HSETNX', KEYS[2], 'fence', 0)
+    redis.call('HSETNX', KEYS[2], 'fence', '0')
 end
 
 local score = read(1, 'ZSCORE', holder)
@@ -66,7 +66,7 @@ if free > 0 and ahead < free then
         redis.call('ZREM', KEYS[5], holder)
         redis.call('HDEL', KEYS[6], holder)
     end
-    local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
+    local token = redis.call('HINCRBY', KEYS[2], 'fence', '1')
     local expires = num(now + ttl)
     redis.call('ZADD', KEYS[1], expires, holder)
     redis.call('HSET', KEYS[3], holder, num(token) .. '|' .. num(now) .. '|' .. ARGV[4])
@@ -84,7 +84,7 @@ local wake = -1
 local need = ahead - free
 -- Deeper in the queue than there are holders, no expiry alone makes room: nothing to read.
 if need >= 0 and need < limit - free then
-    local at = redis.call('ZRANGE', KEYS[1], need, need, 'WITHSCORES')
+    local at = redis.call('ZRANGE', KEYS[1], num(need), num(need), 'WITHSCORES')
     if #at == 2 then
         wake = at[2]
     end
@@ -95,7 +95,7 @@ end
 local reply = {'busy', num(now), wake, pos or -1, -1}
 local cap = tonumber(ARGV[9]) or 0
 if cap > 0 then
-    local holders = redis.call('ZRANGE', KEYS[1], 0, cap - 1, 'WITHSCORES')
+    local holders = redis.call('ZRANGE', KEYS[1], '0', num(cap - 1), 'WITHSCORES')
     local ids = {}
     for i = 1, #holders, 2 do
         ids[#ids + 1] = holders[i]
@@ -123,7 +123,7 @@ if wait then
     if pos then
         reply[5] = redis.call('ZSCORE', KEYS[4], holder)
     else
-        local ticket = redis.call('HINCRBY', KEYS[2], 'ticket', 1)
+        local ticket = redis.call('HINCRBY', KEYS[2], 'ticket', '1')
         redis.call('ZADD', KEYS[4], num(ticket), holder)
         reply[4] = ahead
         reply[5] = ticket

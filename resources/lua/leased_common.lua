@@ -30,6 +30,8 @@ end
 
 -- Integers as strings, without float formatting (%.0f, Lua's own %.14g and Redis' %.17g for number
 -- arguments all go through the slow floating-point printer, a visible share of the server's CPU).
+-- For the same reason constant numeric arguments are written as strings ('0', '1'): redis.call
+-- formats every Lua number argument with %.17g.
 local function num(x)
     return string.format('%d', x)
 end
@@ -116,7 +118,7 @@ end
 -- waiter lease ran out is dropped on the way (callers need not have purged). `pre` is what
 -- peek_queue() read, when the caller had to read it before its own writes.
 local function peek_queue()
-    local head = read(4, 'ZRANGE', 0, 0, 'WITHSCORES')
+    local head = read(4, 'ZRANGE', '0', '0', 'WITHSCORES')
     local lease = false
     if #head == 2 then
         lease = read(5, 'ZSCORE', head[1])
@@ -154,14 +156,14 @@ local function hand_off(now, limit, channel, self, pre)
             -- No record to grant from: wake it the old way (unless it is the caller, who is
             -- looking already) and leave the rest of the queue behind it.
             if w ~= self then
-                redis.call('PUBLISH', channel, table.concat(redis.call('ZRANGE', KEYS[4], 0, free - 1), '\n'))
+                redis.call('PUBLISH', channel, table.concat(redis.call('ZRANGE', KEYS[4], '0', num(free - 1)), '\n'))
             end
             return nil
         else
             ensure(3)
             redis.call('ZREM', KEYS[4], w)
             redis.call('ZREM', KEYS[5], w)
-            local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
+            local token = redis.call('HINCRBY', KEYS[2], 'fence', '1')
             local expires = num(now + tonumber(ttl))
             redis.call('ZADD', KEYS[1], expires, w)
             redis.call('HSET', KEYS[3], w, num(token) .. '|' .. num(now) .. '|' .. info)
@@ -175,7 +177,7 @@ local function hand_off(now, limit, channel, self, pre)
             redis.call('PUBLISH', notify, ticket .. ' ' .. num(token) .. ' ' .. expires .. ' ' .. w)
         end
         if free > 0 then
-            head = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+            head = redis.call('ZRANGE', KEYS[4], '0', '0', 'WITHSCORES')
         end
     end
     return nil

@@ -5,7 +5,7 @@ local now = now_ms()
 local old = stored_limit() or -1
 purge_expired(now)
 redis.call('HSET', KEYS[2], 'limit', ARGV[1])
-redis.call('HSETNX', KEYS[2], 'fence', 0)
+redis.call('HSETNX', KEYS[2], 'fence', '0')
 redis.call('HSETNX', KEYS[2], 'created', num(now))
 hand_off(now, tonumber(ARGV[1]), ARGV[2])
 return old
