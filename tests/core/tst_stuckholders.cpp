@@ -37,17 +37,17 @@ private Q_SLOTS:
 
         const std::optional<qint64> none;
         const qint64 def = kDefaultStuckAfterMs;
-        QTest::newRow("watched past the default") << Kind::Slots << none << holder("a", kNow - def)
-                                                  << HolderState::Stale;
-        QTest::newRow("just under the default") << Kind::Slots << none << holder("a", kNow - def + 1)
-                                                << HolderState::Live;
-        QTest::newRow("profile timeout decides")
-            << Kind::Slots << std::optional<qint64>(15'000) << holder("a", kNow - 15'000) << HolderState::Stale;
+        QTest::newRow("watched past the default")
+            << Kind::Slots << none << holder("a", kNow - def) << HolderState::Stale;
+        QTest::newRow("just under the default")
+            << Kind::Slots << none << holder("a", kNow - def + 1) << HolderState::Live;
+        QTest::newRow("profile timeout decides") << Kind::Slots << std::optional<qint64>(15'000)
+                                                 << holder("a", kNow - 15'000) << HolderState::Stale;
         QTest::newRow("leased holder expires on its own")
             << Kind::Slots << std::optional<qint64>(15'000) << holder("a", kNow - 60'000, kNow + 1000)
             << HolderState::Live;
-        QTest::newRow("never watched") << Kind::Slots << std::optional<qint64>(1) << holder("a", {})
-                                       << HolderState::Live;
+        QTest::newRow("never watched")
+            << Kind::Slots << std::optional<qint64>(1) << holder("a", {}) << HolderState::Live;
         QTest::newRow("over-limit stays over-limit")
             << Kind::Slots << std::optional<qint64>(1) << holder("a", kNow - 5000, {}, HolderState::OverLimit)
             << HolderState::OverLimit;
@@ -71,7 +71,8 @@ private Q_SLOTS:
         QCOMPARE(marked, stuck ? 1 : 0);
         QCOMPARE(s.warnings.size(), stuck ? 1 : 0);
         if (stuck) {
-            QVERIFY2(s.warnings.first().contains(QLatin1String("a has held slot 1")), qPrintable(s.warnings.first()));
+            QVERIFY2(s.warnings.first().contains(QLatin1String("a has held slot 1")),
+                     qPrintable(s.warnings.first()));
             QVERIFY(s.holders.first().details.value(QStringLiteral("stuck")).toBool());
         }
     }
