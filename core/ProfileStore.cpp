@@ -17,7 +17,8 @@ QString encode(const QString &part) {
 } // namespace
 
 ProfileStore::ProfileStore()
-    : m_owned(std::make_unique<QSettings>())
+    : m_owned(std::make_unique<QSettings>(QSettings::UserScope, QStringLiteral("semscope"),
+                                          QStringLiteral("profiles")))
     , m_settings(m_owned.get()) {}
 
 ProfileStore::ProfileStore(QSettings *settings)

@@ -14,7 +14,8 @@ namespace semscope::core {
 // inferred = false; a value semscope guessed keeps inferred = true so every view can mark it.
 class ProfileStore {
 public:
-    // Uses the application's default QSettings.
+    // Uses the user's profiles file (~/.config/semscope/profiles.conf), one file for the GUI and
+    // semscope-cli: a limit set with `set-limit` shows in the app and the other way round.
     ProfileStore();
     // Uses `settings` (not owned; must outlive the store). Tests pass an INI file here.
     explicit ProfileStore(QSettings *settings);

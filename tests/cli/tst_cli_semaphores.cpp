@@ -2,6 +2,7 @@
 // force-release, purge and repair, human and --json output, exit codes and error lines.
 #include "RedisServer.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -326,6 +327,11 @@ private Q_SLOTS:
         r = cli({"set-limit", "rsem", "5", "--kind", "redisson-semaphore", "--json"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.json().value(QStringLiteral("limit_source")).toString(), QStringLiteral("profile"));
+        // In the profiles file the desktop app reads too.
+        QFile shared(m_home.path() + QStringLiteral("/semscope/profiles.conf"));
+        QVERIFY2(shared.open(QIODevice::ReadOnly), qPrintable(shared.fileName()));
+        const QByteArray profiles = shared.readAll();
+        QVERIFY2(profiles.contains("redisson-semaphore") && profiles.contains("rsem"), profiles.constData());
         r = cli({"list", "--json"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.jsonArray().size(), 1);
