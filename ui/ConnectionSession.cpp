@@ -1,5 +1,7 @@
 #include "ConnectionSession.h"
 
+#include "core/StuckHolders.h"
+
 #include <QDateTime>
 
 namespace semscope::ui {
@@ -33,6 +35,8 @@ void ConnectionSession::discover() {
     DiscoverRequest request;
     const QString match = config().discoverMatch;
     request.match = match.isEmpty() && config().backend == Backend::Redis ? QStringLiteral("*") : match;
+    if (knownSemaphores)
+        request.known = knownSemaphores();
     m_cancel = controller.discover(
         request, this,
         [this, round](DiscoverProgress p) {
@@ -110,6 +114,7 @@ void ConnectionSession::stampFirstSeen(Snapshot &snapshot) {
             h.firstSeenMs = seen;
     }
     m_firstSeen.insert(key, current);
+    markStuckHolders(snapshot, now);
 }
 
 } // namespace semscope::ui

@@ -39,9 +39,13 @@ public:
     void setSummaryInterval(int ms) { m_summaryTimer.setInterval(ms); }
     // Resolves profiles (limit/timeout of layouts that do not store them) before a read.
     std::function<core::SemaphoreRef(const core::SemaphoreRef &)> resolveProfile;
+    // Semaphores the operator gave a profile on this connection: discovery lists them even when
+    // their keys alone do not say what they are (an idle Redisson semaphore is a bare integer).
+    std::function<QList<core::SemaphoreRef>()> knownSemaphores;
 
     // Fills Holder::firstSeenMs (local clock) of holders the layout gives no acquire time, from when
-    // this session first saw each one, so a `slots` holder's age survives switching pages.
+    // this session first saw each one, so a `slots` holder's age survives switching pages; then
+    // marks the ones watched past the stuck threshold (core/StuckHolders) as stale.
     void stampFirstSeen(core::Snapshot &snapshot);
 
     static constexpr int kMaxSummaries = 500;

@@ -611,6 +611,9 @@ void MainWindow::startSession(ConnectionConfig config) {
             r.profile = profiles->resolve(endpoint, ref);
         return r;
     };
+    s->knownSemaphores = [profiles = m_services.profiles, endpoint = config.endpoint()] {
+        return profiles ? profiles->named(endpoint) : QList<SemaphoreRef>{};
+    };
     m_sessions.insert(config.id, s);
     const QString id = config.id;
     connect(&s->controller, &ConnectionController::stateChanged, this, [this, id] {

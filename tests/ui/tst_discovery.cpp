@@ -25,6 +25,7 @@ class TestDiscovery : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void cancelWhileTheServerIsStuck();
+    void listsSemaphoresKnownOnlyByTheirProfile();
 };
 
 void TestDiscovery::cancelWhileTheServerIsStuck() {
@@ -82,6 +83,48 @@ void TestDiscovery::cancelWhileTheServerIsStuck() {
     QCOMPARE(again.first().at(0).toBool(), true);
     QCOMPARE(again.first().at(1).toBool(), false);
     QCOMPARE(finished.size(), 2); // the new round only; the stuck one stayed silent
+}
+
+// An idle Redisson RSemaphore is a bare integer string: only the profile the operator saved (here
+// or with semscope-cli set-limit) says it is a semaphore, so discovery must be given the profiles.
+void TestDiscovery::listsSemaphoresKnownOnlyByTheirProfile() {
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QVERIFY(!server.command({"SET", "report-permits", "3"}).isError());
+    QTemporaryDir dir;
+    model::ConnectionRegistry registry(dir.path() + QStringLiteral("/connections.ini"));
+    model::AuditLog audit(dir.path() + QStringLiteral("/audit.jsonl"));
+    model::MemorySecretStore secrets;
+    QSettings profileSettings(dir.path() + QStringLiteral("/profiles.ini"), QSettings::IniFormat);
+    core::ProfileStore profiles(&profileSettings);
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.name = QStringLiteral("redisson app");
+    config.port = server.port();
+    registry.upsert(config);
+    core::SemaphoreProfile profile;
+    profile.limit = 3;
+    profiles.save(config.endpoint(), core::Kind::RedissonSemaphore, QStringLiteral("report-permits"),
+                  profile);
+
+    ui::MainWindowServices services;
+    services.registry = &registry;
+    services.secrets = &secrets;
+    services.audit = &audit;
+    services.profiles = &profiles;
+    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+    services.settingsFile = dir.path() + QStringLiteral("/window.ini");
+    ui::MainWindow window(services);
+    window.openConnection(config.id);
+    ui::ConnectionSession *session = window.session(config.id);
+    QVERIFY(session);
+    QSignalSpy finished(session, &ui::ConnectionSession::discoveryFinished);
+    QVERIFY(finished.wait(30000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+    const QList<core::SemaphoreRef> refs = session->list.refs();
+    const bool listed = std::any_of(refs.cbegin(), refs.cend(), [](const core::SemaphoreRef &r) {
+        return r.kind == core::Kind::RedissonSemaphore && r.name == QLatin1String("report-permits");
+    });
+    QVERIFY(listed);
 }
 
 QTEST_MAIN(TestDiscovery)
