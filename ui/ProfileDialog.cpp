@@ -40,7 +40,9 @@ ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
     m_timeout =
         new QLineEdit(ref.profile.timeoutMs ? formatDurationMs(*ref.profile.timeoutMs) : QString(), this);
     m_timeout->setObjectName(QStringLiteral("timeout"));
-    m_timeout->setPlaceholderText(tr("e.g. 10s (fair: how long an acquisition counts)"));
+    m_timeout->setPlaceholderText(ref.kind == Kind::Slots
+                                      ? tr("e.g. 10m (a holder watched longer than this is stuck)")
+                                      : tr("e.g. 10s (fair: how long an acquisition counts)"));
     form->addRow(tr("&Timeout:"), m_timeout);
     m_unit = new QComboBox(this);
     m_unit->setObjectName(QStringLiteral("unit"));

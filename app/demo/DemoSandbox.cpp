@@ -198,6 +198,9 @@ void DemoSandbox::onRedisUp() {
     m_profiles->save(endpoint, Kind::Zset, kRate, rate);
     SemaphoreProfile printers;
     printers.limit = 3;
+    // slots records no time: a lease-less holder watched for longer than this reads as stuck. The
+    // background load's holders have leases; the crashed one turns stale a few seconds in.
+    printers.timeoutMs = 5000;
     m_profiles->save(endpoint, Kind::Slots, kPrinters, printers);
     SemaphoreProfile uploads;
     uploads.limit = 2;
