@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QRegularExpression>
 #include <QSet>
+#include <algorithm>
 
 namespace semscope::model {
 
@@ -45,7 +46,12 @@ const Holder *HolderTableModel::holderAt(int row) const {
 }
 
 int HolderTableModel::rowOf(const QByteArray &rawId) const {
-    return m_index.value(rawId, -1);
+    return rowOfKey(rawId);
+}
+
+int HolderTableModel::rowOfKey(const QByteArray &key) const {
+    const int slot = m_index.value(key, -1);
+    return slot >= 0 ? m_slotRow.at(slot) : -1;
 }
 
 std::optional<qint64> HolderTableModel::ttlMs(const Holder &holder) const {
@@ -57,6 +63,15 @@ qint64 HolderTableModel::ageMs(const Holder &holder) const {
         return m_clock.serverNowMs() - *holder.acquiredAtMs;
     if (holder.firstSeenMs)
         return m_clock.localNowMs() - *holder.firstSeenMs;
+    // A holder of this model (holderAt()): its row without a lookup by id.
+    const Row *rows = m_rows.constData();
+    const auto at = reinterpret_cast<quintptr>(&holder);
+    const auto begin = reinterpret_cast<quintptr>(rows);
+    if (at >= begin && at < begin + quintptr(m_rows.size()) * sizeof(Row)) {
+        const auto r = qsizetype((at - begin) / sizeof(Row));
+        if (&rows[r].holder == &holder)
+            return m_clock.localNowMs() - rows[r].firstSeenLocalMs;
+    }
     const int row = rowOf(keyOf(holder));
     return row >= 0 ? m_clock.localNowMs() - m_rows.at(row).firstSeenLocalMs : 0;
 }
@@ -240,40 +255,339 @@ std::optional<qint64> HolderTableModel::numericSortKey(int row, int column) cons
     }
 }
 
+bool HolderTableModel::hasNumericSortKey(int column) {
+    switch (column) {
+    case RankColumn:
+    case SlotColumn:
+    case TokenColumn:
+    case AcquiredColumn:
+    case AgeColumn:
+    case TtlColumn:
+    case StateColumn:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The sort key of every source row for the sort column, read once: numbers for the numeric
+// columns of a HolderTableModel, SortRole values for the others.
+struct HolderSortProxy::Keys {
+    bool numeric = false;
+    QList<qint64> numbers;
+    QList<QVariant> values;
+
+    bool less(int a, int b) const {
+        if (numeric)
+            return numbers.at(a) < numbers.at(b);
+        return QVariant::compare(values.at(a), values.at(b)) == QPartialOrdering::Less;
+    }
+};
+
 HolderSortProxy::HolderSortProxy(QObject *parent)
-    : QSortFilterProxyModel(parent) {
-    setSortRole(HolderTableModel::SortRole);
-    // Not dynamic: a refresh of 10,000 holders changes every row, and the dynamic proxy then
-    // re-sorted all of them on each read (the largest single cost of a refresh). The page calls
-    // resortIfNeeded() after each snapshot instead, which checks the order in one pass.
-    setDynamicSortFilter(false);
+    : QAbstractProxyModel(parent) {}
+
+void HolderSortProxy::setSourceModel(QAbstractItemModel *source) {
+    beginResetModel();
+    for (const auto &c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    QAbstractProxyModel::setSourceModel(source);
+    if (source) {
+        m_connections = {
+            connect(source, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+                    &HolderSortProxy::sourceRowsAboutToBeRemoved),
+            connect(source, &QAbstractItemModel::rowsRemoved, this, &HolderSortProxy::sourceRowsRemoved),
+            connect(source, &QAbstractItemModel::rowsInserted, this, &HolderSortProxy::sourceRowsInserted),
+            connect(source, &QAbstractItemModel::dataChanged, this, &HolderSortProxy::sourceDataChanged),
+            connect(source, &QAbstractItemModel::headerDataChanged, this,
+                    &QAbstractItemModel::headerDataChanged),
+            connect(source, &QAbstractItemModel::modelAboutToBeReset, this, [this] { beginResetModel(); }),
+            connect(source, &QAbstractItemModel::modelReset, this,
+                    [this] {
+                        rebuild();
+                        endResetModel();
+                    }),
+            // The holder model never moves rows or columns; any other source that does is
+            // followed by starting over.
+            connect(source, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { beginResetModel(); }),
+            connect(source, &QAbstractItemModel::layoutChanged, this,
+                    [this] {
+                        rebuild();
+                        endResetModel();
+                    }),
+            connect(source, &QAbstractItemModel::rowsAboutToBeMoved, this, [this] { beginResetModel(); }),
+            connect(source, &QAbstractItemModel::rowsMoved, this,
+                    [this] {
+                        rebuild();
+                        endResetModel();
+                    }),
+            connect(source, &QAbstractItemModel::columnsAboutToBeInserted, this,
+                    [this] { beginResetModel(); }),
+            connect(source, &QAbstractItemModel::columnsInserted, this, [this] { endResetModel(); }),
+            connect(source, &QAbstractItemModel::columnsAboutToBeRemoved, this,
+                    [this] { beginResetModel(); }),
+            connect(source, &QAbstractItemModel::columnsRemoved, this, [this] { endResetModel(); }),
+        };
+    }
+    rebuild();
+    endResetModel();
+}
+
+void HolderSortProxy::rebuild() {
+    const int n = sourceModel() ? sourceModel()->rowCount() : 0;
+    m_toSource.resize(n);
+    for (int r = 0; r < n; ++r)
+        m_toSource[r] = r;
+    if (m_sortColumn >= 0 && n > 1)
+        m_toSource = sortedOrder(sortKeys());
+    m_fromSourceDirty = true;
+}
+
+void HolderSortProxy::ensureFromSource() const {
+    if (!m_fromSourceDirty)
+        return;
+    m_fromSource.fill(-1, sourceModel() ? sourceModel()->rowCount() : 0);
+    for (int r = 0; r < m_toSource.size(); ++r) {
+        const int source = m_toSource.at(r);
+        if (source >= 0 && source < m_fromSource.size())
+            m_fromSource[source] = r;
+    }
+    m_fromSourceDirty = false;
+}
+
+QModelIndex HolderSortProxy::index(int row, int column, const QModelIndex &parent) const {
+    if (parent.isValid() || row < 0 || row >= m_toSource.size() || column < 0 || column >= columnCount())
+        return {};
+    return createIndex(row, column);
+}
+
+QModelIndex HolderSortProxy::parent(const QModelIndex &) const {
+    return {};
+}
+
+QModelIndex HolderSortProxy::sibling(int row, int column, const QModelIndex &idx) const {
+    return idx.isValid() ? index(row, column) : QModelIndex();
+}
+
+int HolderSortProxy::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : int(m_toSource.size());
+}
+
+int HolderSortProxy::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() || !sourceModel() ? 0 : sourceModel()->columnCount();
+}
+
+bool HolderSortProxy::hasChildren(const QModelIndex &parent) const {
+    return !parent.isValid() && !m_toSource.isEmpty() && columnCount() > 0;
+}
+
+QModelIndex HolderSortProxy::mapToSource(const QModelIndex &proxyIndex) const {
+    if (!proxyIndex.isValid() || !sourceModel() || proxyIndex.row() >= m_toSource.size())
+        return {};
+    return sourceModel()->index(m_toSource.at(proxyIndex.row()), proxyIndex.column());
+}
+
+QModelIndex HolderSortProxy::mapFromSource(const QModelIndex &sourceIndex) const {
+    if (!sourceIndex.isValid() || sourceIndex.model() != sourceModel())
+        return {};
+    ensureFromSource();
+    const int row = sourceIndex.row() < m_fromSource.size() ? m_fromSource.at(sourceIndex.row()) : -1;
+    return row >= 0 ? index(row, sourceIndex.column()) : QModelIndex();
+}
+
+QItemSelection HolderSortProxy::mapSelectionToSource(const QItemSelection &selection) const {
+    // Row by row: a proxy range is not a source range once sorted.
+    QItemSelection out;
+    for (const QItemSelectionRange &range : selection) {
+        for (int r = range.top(); r <= range.bottom(); ++r) {
+            const QModelIndex left = mapToSource(index(r, range.left()));
+            const QModelIndex right = mapToSource(index(r, range.right()));
+            if (left.isValid() && right.isValid())
+                out.append(QItemSelectionRange(left, right));
+        }
+    }
+    return out;
+}
+
+QItemSelection HolderSortProxy::mapSelectionFromSource(const QItemSelection &selection) const {
+    QItemSelection out;
+    for (const QItemSelectionRange &range : selection) {
+        for (int r = range.top(); r <= range.bottom(); ++r) {
+            const QModelIndex left = mapFromSource(sourceModel()->index(r, range.left()));
+            const QModelIndex right = mapFromSource(sourceModel()->index(r, range.right()));
+            if (left.isValid() && right.isValid())
+                out.append(QItemSelectionRange(left, right));
+        }
+    }
+    return out;
+}
+
+HolderSortProxy::Keys HolderSortProxy::sortKeys(int first, int last) const {
+    Keys keys;
+    QAbstractItemModel *source = sourceModel();
+    const int n = source ? source->rowCount() : 0;
+    if (last < 0 || last >= n)
+        last = n - 1;
+    const auto *holders = qobject_cast<const HolderTableModel *>(source);
+    keys.numeric = holders && HolderTableModel::hasNumericSortKey(m_sortColumn);
+    if (keys.numeric) {
+        keys.numbers.resize(n);
+        for (int r = first; r <= last; ++r)
+            keys.numbers[r] = holders->numericSortKey(r, m_sortColumn).value_or(0);
+    } else {
+        keys.values.resize(n);
+        for (int r = first; r <= last; ++r)
+            keys.values[r] = source->index(r, m_sortColumn).data(HolderTableModel::SortRole);
+    }
+    return keys;
+}
+
+QList<int> HolderSortProxy::sortedOrder(const Keys &keys) const {
+    // Stable, from the current order: rows with equal keys keep their places.
+    QList<int> order = m_toSource;
+    if (m_sortOrder == Qt::AscendingOrder)
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys.less(a, b); });
+    else
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys.less(b, a); });
+    return order;
+}
+
+void HolderSortProxy::applyOrder(QList<int> order) {
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QList<QPair<int, int>> sourceCells; // source row, column of each persistent index
+    sourceCells.reserve(before.size());
+    for (const QModelIndex &i : before)
+        sourceCells.append({m_toSource.at(i.row()), i.column()});
+    m_toSource = std::move(order);
+    m_fromSourceDirty = true;
+    ensureFromSource();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const auto &[row, column] : std::as_const(sourceCells))
+        after.append(index(m_fromSource.at(row), column));
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void HolderSortProxy::sort(int column, Qt::SortOrder order) {
+    m_sortColumn = column;
+    m_sortOrder = order;
+    if (m_toSource.size() < 2 && column >= 0)
+        return;
+    if (column < 0) {
+        // Unsorted: back to the source order.
+        QList<int> identity(m_toSource.size());
+        for (int r = 0; r < identity.size(); ++r)
+            identity[r] = r;
+        applyOrder(std::move(identity));
+        return;
+    }
+    applyOrder(sortedOrder(sortKeys()));
 }
 
 bool HolderSortProxy::resortIfNeeded() {
-    const int column = sortColumn();
-    if (column < 0 || rowCount() < 2)
+    if (m_sortColumn < 0 || m_toSource.size() < 2)
         return false;
-    const bool ascending = sortOrder() == Qt::AscendingOrder;
-    QModelIndex previous = mapToSource(index(0, column));
-    for (int r = 1; r < rowCount(); ++r) {
-        const QModelIndex current = mapToSource(index(r, column));
-        if (ascending ? lessThan(current, previous) : lessThan(previous, current)) {
-            QSortFilterProxyModel::sort(column, sortOrder());
+    const Keys keys = sortKeys();
+    const bool ascending = m_sortOrder == Qt::AscendingOrder;
+    for (int r = 1; r < m_toSource.size(); ++r) {
+        const int previous = m_toSource.at(r - 1);
+        const int current = m_toSource.at(r);
+        if (ascending ? keys.less(current, previous) : keys.less(previous, current)) {
+            applyOrder(sortedOrder(keys));
             return true;
         }
-        previous = current;
     }
     return false;
 }
 
-bool HolderSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const {
-    if (const auto *m = qobject_cast<const HolderTableModel *>(sourceModel())) {
-        const auto a = m->numericSortKey(left.row(), left.column());
-        const auto b = m->numericSortKey(right.row(), right.column());
-        if (a && b)
-            return *a < *b;
+void HolderSortProxy::sourceRowsAboutToBeRemoved(const QModelIndex &parent, int first, int last) {
+    if (parent.isValid())
+        return;
+    // The proxy rows of the leaving source rows, removed in contiguous runs from the bottom. The
+    // source still has them until sourceRowsRemoved(), so the rows left map as before meanwhile.
+    ensureFromSource();
+    QList<int> rows;
+    rows.reserve(last - first + 1);
+    for (int s = first; s <= last && s < m_fromSource.size(); ++s) {
+        if (m_fromSource.at(s) >= 0)
+            rows.append(m_fromSource.at(s));
     }
-    return QSortFilterProxyModel::lessThan(left, right);
+    std::sort(rows.begin(), rows.end());
+    for (qsizetype i = rows.size() - 1; i >= 0;) {
+        const int end = rows.at(i);
+        int begin = end;
+        while (i > 0 && rows.at(i - 1) == begin - 1)
+            begin = rows.at(--i);
+        --i;
+        beginRemoveRows({}, begin, end);
+        m_toSource.remove(begin, end - begin + 1);
+        m_fromSourceDirty = true;
+        endRemoveRows();
+    }
+}
+
+void HolderSortProxy::sourceRowsRemoved(const QModelIndex &parent, int first, int last) {
+    if (parent.isValid())
+        return;
+    const int count = last - first + 1;
+    for (int &s : m_toSource) {
+        if (s > last)
+            s -= count;
+    }
+    m_fromSourceDirty = true;
+}
+
+void HolderSortProxy::sourceRowsInserted(const QModelIndex &parent, int first, int last) {
+    if (parent.isValid())
+        return;
+    const int count = last - first + 1;
+    for (int &s : m_toSource) {
+        if (s >= first)
+            s += count;
+    }
+    // Newcomers go to the end, in order among themselves; resortIfNeeded() places them. A first
+    // fill is thereby already sorted.
+    QList<int> added(count);
+    for (int i = 0; i < count; ++i)
+        added[i] = first + i;
+    if (m_sortColumn >= 0 && count > 1) {
+        const Keys keys = sortKeys(first, last);
+        const bool ascending = m_sortOrder == Qt::AscendingOrder;
+        std::stable_sort(added.begin(), added.end(),
+                         [&](int a, int b) { return ascending ? keys.less(a, b) : keys.less(b, a); });
+    }
+    const int at = int(m_toSource.size());
+    beginInsertRows({}, at, at + count - 1);
+    m_toSource.append(added);
+    m_fromSourceDirty = true;
+    endInsertRows();
+}
+
+void HolderSortProxy::sourceDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
+                                        const QList<int> &roles) {
+    if (!topLeft.isValid() || !bottomRight.isValid() || topLeft.parent().isValid() || m_toSource.isEmpty())
+        return;
+    int top = 0;
+    int bottom = int(m_toSource.size()) - 1;
+    if (topLeft.row() > 0 || bottomRight.row() < bottom) {
+        // Part of the rows: the proxy rows they span now.
+        ensureFromSource();
+        top = bottom;
+        bottom = 0;
+        for (int s = topLeft.row(); s <= bottomRight.row() && s < m_fromSource.size(); ++s) {
+            const int r = m_fromSource.at(s);
+            if (r < 0)
+                continue;
+            top = std::min(top, r);
+            bottom = std::max(bottom, r);
+        }
+        if (top > bottom)
+            return;
+    }
+    Q_EMIT dataChanged(index(top, topLeft.column()), index(bottom, bottomRight.column()), roles);
 }
 
 QVariant HolderTableModel::data(const QModelIndex &index, int role) const {
@@ -387,24 +701,46 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
     m_snapshot = snapshot;
     m_snapshot.holders.clear();
 
-    // One pass over the incoming holders, each looked up once in the existing index: the row it
-    // updates, or a newcomer. No second hash of 10,000 ids is built per refresh (that, and
-    // rebuilding the index, was most of a refresh's cost). A duplicate id (a corrupt layout) gets
-    // a suffix so it still shows as its own row.
+    // One pass over the incoming holders: the row each updates, or a newcomer. Holders that come
+    // in the order of the rows are matched by position, the others looked up once in the index.
+    // No second hash of 10,000 ids is built per refresh (that, and rebuilding the index, was most
+    // of a refresh's cost). A duplicate id (a corrupt layout) gets a suffix so it still shows as
+    // its own row.
     const int oldCount = int(m_rows.size());
     QList<int> match(oldCount, -1); // row -> incoming holder that updates it
     QList<QPair<QByteArray, int>> added;
     QSet<QByteArray> addedKeys;
+    if (oldCount == 0) {
+        addedKeys.reserve(snapshot.holders.size());
+        m_index.reserve(snapshot.holders.size());
+    }
+    int next = 0; // the row after the last one matched: where the next holder usually is
     for (int i = 0; i < snapshot.holders.size(); ++i) {
-        const QByteArray base = keyOf(snapshot.holders.at(i));
-        QByteArray key = base;
-        int row = m_index.value(key, -1);
-        for (int n = 2; (row >= 0 ? match.at(row) >= 0 : addedKeys.contains(key)) && n < 1000000; ++n) {
-            key = base + '#' + QByteArray::number(n);
-            row = m_index.value(key, -1);
+        const Holder &incoming = snapshot.holders.at(i);
+        // Holders mostly come in the order of the rows (newcomers at the end, leavers anywhere):
+        // look a little ahead of the last match before asking the index.
+        const QByteArray base = keyOf(incoming);
+        int row = -1;
+        for (int r = next; r < oldCount && r < next + 8; ++r) {
+            if (match.at(r) < 0 && m_rows.at(r).key == base) {
+                row = r;
+                break;
+            }
         }
         if (row >= 0) {
             match[row] = i;
+            next = row + 1;
+            continue;
+        }
+        QByteArray key = base;
+        row = rowOfKey(key);
+        for (int n = 2; (row >= 0 ? match.at(row) >= 0 : addedKeys.contains(key)) && n < 1000000; ++n) {
+            key = base + '#' + QByteArray::number(n);
+            row = rowOfKey(key);
+        }
+        if (row >= 0) {
+            match[row] = i;
+            next = row + 1;
         } else {
             addedKeys.insert(key);
             added.append({key, i});
@@ -423,16 +759,20 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
             --row;
         const int first = row + 1;
         beginRemoveRows({}, first, last);
-        for (int r = first; r <= last; ++r)
+        for (int r = first; r <= last; ++r) {
             m_index.remove(m_rows.at(r).key);
+            m_slotRow[m_rows.at(r).slot] = -1;
+            m_freeSlots.append(m_rows.at(r).slot);
+        }
         m_rows.remove(first, last - first + 1);
         match.remove(first, last - first + 1);
         endRemoveRows();
         firstMoved = first;
     }
-    // Rows below a removed range moved up: correct their positions in place (no re-hash).
+    // Rows below a removed range moved up: their positions change, their keys' slots do not, so
+    // no key is hashed again.
     for (int r = firstMoved; r < m_rows.size(); ++r)
-        m_index[m_rows.at(r).key] = r;
+        m_slotRow[m_rows.at(r).slot] = r;
 
     // 2. Update the rows that stayed, one dataChanged per contiguous run of changed rows.
     int runStart = -1;
@@ -458,9 +798,19 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
         const int first = int(m_rows.size());
         const qint64 now = m_clock.localNowMs();
         beginInsertRows({}, first, first + int(added.size()) - 1);
+        if (m_rows.isEmpty())
+            m_rows.reserve(added.size());
         for (const auto &[key, i] : added) {
-            m_rows.append(Row{snapshot.holders.at(i), now, key});
-            m_index.insert(key, int(m_rows.size()) - 1);
+            int slot;
+            if (m_freeSlots.isEmpty()) {
+                slot = int(m_slotRow.size());
+                m_slotRow.append(-1);
+            } else {
+                slot = m_freeSlots.takeLast();
+            }
+            m_slotRow[slot] = int(m_rows.size());
+            m_index.insert(key, slot);
+            m_rows.append(Row{snapshot.holders.at(i), now, key, slot});
         }
         endInsertRows();
     }
@@ -485,6 +835,8 @@ void HolderTableModel::clear() {
         beginRemoveRows({}, 0, int(m_rows.size()) - 1);
         m_rows.clear();
         m_index.clear();
+        m_slotRow.clear();
+        m_freeSlots.clear();
         endRemoveRows();
     }
     m_snapshot = {};

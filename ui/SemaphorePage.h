@@ -6,8 +6,8 @@
 #include "model/HistorySeries.h"
 #include "model/HolderTableModel.h"
 
+#include <QAbstractProxyModel>
 #include <QPointer>
-#include <QSortFilterProxyModel>
 #include <QTimer>
 #include <QWidget>
 
@@ -43,7 +43,7 @@ public:
     bool hasSemaphore() const { return m_session != nullptr; }
 
     model::HolderTableModel *holderModel() { return &m_holders; }
-    QSortFilterProxyModel *holderProxy() { return &m_proxy; }
+    QAbstractProxyModel *holderProxy() { return &m_proxy; }
     QTableView *holderView() const { return m_view; }
     model::HistorySeries *history() { return &m_history; }
     int snapshotsApplied() const { return m_applied; }
