@@ -44,7 +44,7 @@ Q_SIGNALS:
 private:
     int m_capacity;
     QList<Sample> m_samples;
-    QSet<size_t> m_previousHolders;
+    QList<size_t> m_previousHolders; // identities of the last read, sorted
     qint64 m_previousTimeMs = 0;
     bool m_hasPrevious = false;
 };
