@@ -5,6 +5,30 @@
 
 namespace semscope::ui {
 
+namespace {
+// Enough for every visible cell of a large table several times over; emptied when full, so the
+// strings of countdowns long gone do not pile up.
+constexpr qsizetype kMaxShaped = 4096;
+} // namespace
+
+const QStaticText *PlainTextDelegate::shaped(const QString &text, const QFont &font) const {
+    if (font != m_shapedFont) {
+        m_shaped.clear();
+        m_shapedFont = font;
+    }
+    auto it = m_shaped.find(text);
+    if (it == m_shaped.end()) {
+        if (m_shaped.size() >= kMaxShaped)
+            m_shaped.clear();
+        QStaticText staticText(text);
+        staticText.setTextFormat(Qt::PlainText);
+        staticText.setPerformanceHint(QStaticText::AggressiveCaching);
+        staticText.prepare(QTransform(), font);
+        it = m_shaped.insert(text, staticText);
+    }
+    return &it.value();
+}
+
 void PlainTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                               const QModelIndex &index) const {
     QStyleOptionViewItem opt = option;
@@ -25,8 +49,28 @@ void PlainTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     painter->setFont(opt.font);
     painter->setPen(opt.palette.color(group, opt.state & QStyle::State_Selected ? QPalette::HighlightedText
                                                                                 : QPalette::Text));
-    painter->drawText(rect, int(opt.displayAlignment) | Qt::TextSingleLine,
-                      opt.fontMetrics.elidedText(text, opt.textElideMode, rect.width()));
+    const QStaticText *line = painter->transform().isIdentity() || painter->transform().isTranslating()
+                                  ? shaped(text, opt.font)
+                                  : nullptr;
+    const QSizeF size = line ? line->size() : QSizeF();
+    if (line && size.width() <= rect.width() && !text.contains(QLatin1Char('\n'))) {
+        // Fits: place the shaped line as drawText would (same alignment within the rect).
+        const Qt::Alignment align = QStyle::visualAlignment(opt.direction, opt.displayAlignment);
+        qreal x = rect.left();
+        if (align & Qt::AlignRight)
+            x = rect.left() + rect.width() - size.width();
+        else if (align & Qt::AlignHCenter)
+            x = rect.left() + (rect.width() - size.width()) / 2;
+        qreal y = rect.top();
+        if (align & Qt::AlignBottom)
+            y = rect.top() + rect.height() - size.height();
+        else if (align & Qt::AlignVCenter)
+            y = rect.top() + (rect.height() - size.height()) / 2;
+        painter->drawStaticText(QPointF(x, y), *line);
+    } else {
+        painter->drawText(rect, int(opt.displayAlignment) | Qt::TextSingleLine,
+                          opt.fontMetrics.elidedText(text, opt.textElideMode, rect.width()));
+    }
     painter->restore();
 }
 

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QFont>
+#include <QHash>
+#include <QStaticText>
 #include <QStyledItemDelegate>
 
 namespace semscope::ui {
@@ -8,12 +11,20 @@ namespace semscope::ui {
 // (which lays out every cell as rich paragraph text): the holder table repaints ~400 cells per
 // read and twice a second between reads, and the text layout was a third of a refresh's cost.
 // Background, selection, colours and alignment still come from the model and the style.
+// The shaped text of each string is kept (QStaticText): most cells show the same holder ids and
+// numbers read after read, and shaping them again was most of what a repaint cost.
 class PlainTextDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     void paint(QPainter *painter, const QStyleOptionViewItem &option,
                const QModelIndex &index) const override;
+
+private:
+    const QStaticText *shaped(const QString &text, const QFont &font) const;
+
+    mutable QHash<QString, QStaticText> m_shaped;
+    mutable QFont m_shapedFont;
 };
 
 } // namespace semscope::ui
