@@ -112,7 +112,7 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
         s->attachAxis(m_rateX);
         s->attachAxis(m_rateY);
     }
-    addTab(viewFor(rate, this), tr("Acquire / release rate"));
+    m_rateTab = addTab(viewFor(rate, this), tr("Acquire / release rate"));
 
     m_ttlChart = new QChart;
     m_ttlChart->setTitle(tr("Remaining TTL of current holders"));
@@ -135,6 +135,7 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     m_ttlChart->legend()->hide();
     addTab(viewFor(m_ttlChart, this), tr("TTL distribution"));
 
+    connect(this, &QTabWidget::currentChanged, this, [this] { rescale(); });
     connect(history, &model::HistorySeries::sampleAdded, this, &ChartsPanel::append);
     connect(history, &model::HistorySeries::cleared, this, &ChartsPanel::rebuild);
     rebuild();
@@ -229,8 +230,14 @@ void ChartsPanel::rescaleTime() {
     // From the first read on (at least 10 s wide): a page opened a moment ago shows its few
     // seconds across the chart, not squeezed into the right edge of an empty minute.
     const qint64 first = samples.isEmpty() ? now - 60000 : std::min(samples.first().timeMs, now - 10000);
-    for (auto *axis : {m_usageX, m_rateX})
-        axis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
+    // Only the chart on show: a time axis lays out its labels again at every range change, twice
+    // a second and at every read. The other one catches up when its tab is opened.
+    const QDateTime from = QDateTime::fromMSecsSinceEpoch(first);
+    const QDateTime to = QDateTime::fromMSecsSinceEpoch(now);
+    if (currentIndex() == m_rateTab)
+        m_rateX->setRange(from, to);
+    else
+        m_usageX->setRange(from, to);
 }
 
 void ChartsPanel::rescale() {
@@ -244,8 +251,11 @@ void ChartsPanel::rescale() {
         maxUsed = std::max({maxUsed, double(s.used), s.limit ? double(*s.limit) : 0.0});
         maxRate = std::max({maxRate, s.acquisitionsPerSecond, s.releasesPerSecond});
     }
-    setNiceRange(m_usageY, maxUsed, true);
-    setNiceRange(m_rateY, maxRate, false);
+    // The value axes of the chart on show; the other one's when its tab is opened.
+    if (currentIndex() == m_rateTab)
+        setNiceRange(m_rateY, maxRate, false);
+    else
+        setNiceRange(m_usageY, maxUsed, true);
     // A lone sample is a point, not a line: show it.
     const bool few = samples.size() < 3;
     for (QLineSeries *series : {m_used, m_limit, m_acquired, m_released})

@@ -45,6 +45,7 @@ private:
     QBarSet *m_ttlSet;
     QValueAxis *m_ttlY;
     QChart *m_ttlChart;
+    int m_rateTab = -1;
     int m_ttlMax = 0;
     qint64 m_nowMs = 0;
     bool m_hasNowPoints = false;
