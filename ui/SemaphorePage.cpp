@@ -33,6 +33,15 @@ namespace semscope::ui {
 using namespace semscope::core;
 using model::HolderTableModel;
 
+namespace {
+// Setting a style sheet re-polishes the widget even when the sheet is the same: at every read and
+// every countdown tick that was a needless restyle of the gauge and the "read … ago" label.
+void setStyleSheetIfChanged(QWidget *widget, const QString &sheet) {
+    if (widget->styleSheet() != sheet)
+        widget->setStyleSheet(sheet);
+}
+} // namespace
+
 SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     : QWidget(parent)
     , m_profiles(profiles) {
@@ -440,14 +449,14 @@ void SemaphorePage::updateHeader(const Snapshot &s) {
                               : ratio >= 1.0  ? QStringLiteral("#ef6c00")
                               : ratio >= 0.8  ? QStringLiteral("#f9a825")
                                               : QStringLiteral("#43a047");
-        m_gauge->setStyleSheet(QStringLiteral("QProgressBar::chunk { background: %1; }").arg(color));
+        setStyleSheetIfChanged(m_gauge, QStringLiteral("QProgressBar::chunk { background: %1; }").arg(color));
     } else {
         m_limit->setText(tr("Limit <b>unknown</b> — not stored in this layout"));
         m_limit->setToolTip(tr("Set it with Edit profile so usage and over-limit holders can be shown."));
         m_gauge->setRange(0, 1);
         m_gauge->setValue(0);
         m_gauge->setFormat(tr("%1 used / limit unknown").arg(used));
-        m_gauge->setStyleSheet({});
+        setStyleSheetIfChanged(m_gauge, {});
     }
     const bool profileMatters = s.limitSource != LimitSource::Stored;
     m_profileButton->setVisible(profileMatters);
@@ -531,7 +540,8 @@ void SemaphorePage::updateAge() {
     // A read far older than the interval means the server is slow or gone: say so. (A watch is
     // quiet while nothing changes, so it never counts as late.)
     const bool late = !m_paused && !m_watching && ago > std::max(5000, 3 * m_timer.interval());
-    m_lastRead->setStyleSheet(late ? QStringLiteral("color: #c62828; font-weight: bold;") : QString());
+    setStyleSheetIfChanged(m_lastRead,
+                           late ? QStringLiteral("color: #c62828; font-weight: bold;") : QString());
 }
 
 QList<ObservedHolder> SemaphorePage::selectedHolders() const {
