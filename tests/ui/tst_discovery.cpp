@@ -21,6 +21,31 @@
 
 using namespace semscope;
 
+namespace {
+// A main window whose connections, secrets, audit log, profiles and window state live in a
+// temporary folder.
+struct WindowFixture {
+    QTemporaryDir dir;
+    model::ConnectionRegistry registry{dir.path() + QStringLiteral("/connections.ini")};
+    model::AuditLog audit{dir.path() + QStringLiteral("/audit.jsonl")};
+    model::MemorySecretStore secrets;
+    QSettings profileSettings{dir.path() + QStringLiteral("/profiles.ini"), QSettings::IniFormat};
+    core::ProfileStore profiles{&profileSettings};
+    ui::MainWindow window{services()};
+
+    ui::MainWindowServices services() {
+        ui::MainWindowServices s;
+        s.registry = &registry;
+        s.secrets = &secrets;
+        s.audit = &audit;
+        s.profiles = &profiles;
+        s.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+        s.settingsFile = dir.path() + QStringLiteral("/window.ini");
+        return s;
+    }
+};
+} // namespace
+
 class TestDiscovery : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -31,20 +56,8 @@ private Q_SLOTS:
 void TestDiscovery::cancelWhileTheServerIsStuck() {
     test::RedisServer server;
     QVERIFY2(server.start(), qPrintable(server.errorString()));
-    QTemporaryDir dir;
-    model::ConnectionRegistry registry(dir.path() + QStringLiteral("/connections.ini"));
-    model::AuditLog audit(dir.path() + QStringLiteral("/audit.jsonl"));
-    model::MemorySecretStore secrets;
-    QSettings profileSettings(dir.path() + QStringLiteral("/profiles.ini"), QSettings::IniFormat);
-    core::ProfileStore profiles(&profileSettings);
-    ui::MainWindowServices services;
-    services.registry = &registry;
-    services.secrets = &secrets;
-    services.audit = &audit;
-    services.profiles = &profiles;
-    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
-    services.settingsFile = dir.path() + QStringLiteral("/window.ini");
-    ui::MainWindow window(services);
+    WindowFixture f;
+    ui::MainWindow &window = f.window;
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
 
@@ -53,7 +66,7 @@ void TestDiscovery::cancelWhileTheServerIsStuck() {
     auto config = model::ConnectionConfig::create(core::Backend::Redis);
     config.name = QStringLiteral("stuck redis");
     config.port = server.port();
-    registry.upsert(config);
+    f.registry.upsert(config);
     window.openConnection(config.id);
     ui::ConnectionSession *session = window.session(config.id);
     QVERIFY(session);
@@ -91,31 +104,18 @@ void TestDiscovery::listsSemaphoresKnownOnlyByTheirProfile() {
     test::RedisServer server;
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QVERIFY(!server.command({"SET", "report-permits", "3"}).isError());
-    QTemporaryDir dir;
-    model::ConnectionRegistry registry(dir.path() + QStringLiteral("/connections.ini"));
-    model::AuditLog audit(dir.path() + QStringLiteral("/audit.jsonl"));
-    model::MemorySecretStore secrets;
-    QSettings profileSettings(dir.path() + QStringLiteral("/profiles.ini"), QSettings::IniFormat);
-    core::ProfileStore profiles(&profileSettings);
+    WindowFixture f;
     auto config = model::ConnectionConfig::create(core::Backend::Redis);
     config.name = QStringLiteral("redisson app");
     config.port = server.port();
-    registry.upsert(config);
+    f.registry.upsert(config);
     core::SemaphoreProfile profile;
     profile.limit = 3;
-    profiles.save(config.endpoint(), core::Kind::RedissonSemaphore, QStringLiteral("report-permits"),
-                  profile);
+    f.profiles.save(config.endpoint(), core::Kind::RedissonSemaphore, QStringLiteral("report-permits"),
+                    profile);
 
-    ui::MainWindowServices services;
-    services.registry = &registry;
-    services.secrets = &secrets;
-    services.audit = &audit;
-    services.profiles = &profiles;
-    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
-    services.settingsFile = dir.path() + QStringLiteral("/window.ini");
-    ui::MainWindow window(services);
-    window.openConnection(config.id);
-    ui::ConnectionSession *session = window.session(config.id);
+    f.window.openConnection(config.id);
+    ui::ConnectionSession *session = f.window.session(config.id);
     QVERIFY(session);
     QSignalSpy finished(session, &ui::ConnectionSession::discoveryFinished);
     QVERIFY(finished.wait(30000));
