@@ -133,9 +133,9 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     bars->attachAxis(cats);
     bars->attachAxis(m_ttlY);
     m_ttlChart->legend()->hide();
-    addTab(viewFor(m_ttlChart, this), tr("TTL distribution"));
+    m_ttlTab = addTab(viewFor(m_ttlChart, this), tr("TTL distribution"));
 
-    connect(this, &QTabWidget::currentChanged, this, [this] { rescale(); });
+    connect(this, &QTabWidget::currentChanged, this, &ChartsPanel::catchUp);
     connect(history, &model::HistorySeries::sampleAdded, this, &ChartsPanel::append);
     connect(history, &model::HistorySeries::cleared, this, &ChartsPanel::rebuild);
     rebuild();
@@ -147,6 +147,7 @@ void ChartsPanel::rebuild() {
     m_limit->clear();
     m_acquired->clear();
     m_released->clear();
+    m_rateStale = false;
     const auto &samples = m_history->samples();
     for (int i = 0; i < samples.size(); ++i)
         addPoints(samples.at(i), i > 0 ? &samples.at(i - 1) : nullptr);
@@ -166,8 +167,13 @@ void ChartsPanel::addPoints(const model::HistorySeries::Sample &s,
     m_used->append(QPointF(s.timeMs, s.used));
     if (s.limit)
         m_limit->append(QPointF(s.timeMs, *s.limit));
-    m_acquired->append(QPointF(s.timeMs, s.acquisitionsPerSecond));
-    m_released->append(QPointF(s.timeMs, s.releasesPerSecond));
+    // The rate chart is filled when it is on show; otherwise it is filled at once when opened.
+    if (currentIndex() == m_rateTab) {
+        m_acquired->append(QPointF(s.timeMs, s.acquisitionsPerSecond));
+        m_released->append(QPointF(s.timeMs, s.releasesPerSecond));
+    } else {
+        m_rateStale = true;
+    }
 }
 
 void ChartsPanel::addNowPoints(qint64 nowMs) {
@@ -262,7 +268,37 @@ void ChartsPanel::rescale() {
         series->setPointsVisible(few);
 }
 
+void ChartsPanel::catchUp() {
+    // A chart that was hidden skipped the reads since; bring it up to date in one go.
+    if (m_rateStale && currentIndex() == m_rateTab) {
+        QList<QPointF> acquired;
+        QList<QPointF> released;
+        for (const auto &sample : m_history->samples()) {
+            acquired.append(QPointF(sample.timeMs, sample.acquisitionsPerSecond));
+            released.append(QPointF(sample.timeMs, sample.releasesPerSecond));
+        }
+        m_acquired->replace(acquired);
+        m_released->replace(released);
+        m_rateStale = false;
+    }
+    if (m_ttlStale && currentIndex() == m_ttlTab)
+        showTtlHistogram();
+    rescale();
+}
+
 void ChartsPanel::setTtlHistogram(const QList<int> &buckets, int noTtl) {
+    // Kept and drawn when the TTL tab is on show: a hidden bar chart still relays itself out.
+    m_ttlBuckets = buckets;
+    m_noTtl = noTtl;
+    m_ttlStale = true;
+    if (currentIndex() == m_ttlTab)
+        showTtlHistogram();
+}
+
+void ChartsPanel::showTtlHistogram() {
+    m_ttlStale = false;
+    const QList<int> &buckets = m_ttlBuckets;
+    const int noTtl = m_noTtl;
     int maxCount = 1;
     for (int i = 0; i < buckets.size() && i < m_ttlSet->count(); ++i) {
         if (m_ttlSet->at(i) != buckets.at(i))

@@ -32,6 +32,8 @@ private:
     void removeNowPoints();
     void rescale();
     void rescaleTime();
+    void catchUp();
+    void showTtlHistogram();
 
     model::HistorySeries *m_history;
     QLineSeries *m_used;
@@ -46,6 +48,11 @@ private:
     QValueAxis *m_ttlY;
     QChart *m_ttlChart;
     int m_rateTab = -1;
+    int m_ttlTab = -1;
+    bool m_rateStale = false;
+    bool m_ttlStale = false;
+    QList<int> m_ttlBuckets;
+    int m_noTtl = 0;
     int m_ttlMax = 0;
     qint64 m_nowMs = 0;
     bool m_hasNowPoints = false;
