@@ -46,7 +46,8 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
         m_title->setText(tr("<b>No holder selected</b>"));
         m_state->setText(
             tr("Select a holder to see who it is, since when it holds, and what its state means."));
-        m_state->setStyleSheet({});
+        if (!m_state->styleSheet().isEmpty())
+            m_state->setStyleSheet({});
         return;
     }
     m_holderId = holder->id;
@@ -60,7 +61,11 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
     m_state->setToolTip(holderStateDescription(state));
     const bool bad = state == HolderState::ExpiredPresent || state == HolderState::Stale ||
                      state == HolderState::Orphan || state == HolderState::OverLimit;
-    m_state->setStyleSheet(bad ? QStringLiteral("color: #9b1c1c;") : QString());
+    // Only when it changes: setStyleSheet re-polishes even with the same sheet, and this runs at
+    // every read and twice a second.
+    if (const QString sheet = bad ? QStringLiteral("color: #9b1c1c;") : QString();
+        m_state->styleSheet() != sheet)
+        m_state->setStyleSheet(sheet);
 
     QList<Row> rows;
     auto add = [&rows](const QString &label, const QString &value, const QString &tip = {}) {
