@@ -556,8 +556,10 @@ void HolderSortProxy::sourceRowsInserted(const QModelIndex &parent, int first, i
     if (m_sortColumn >= 0 && count > 1) {
         const Keys keys = sortKeys(first, last);
         const bool ascending = m_sortOrder == Qt::AscendingOrder;
-        std::stable_sort(added.begin(), added.end(),
-                         [&](int a, int b) { return ascending ? keys.less(a, b) : keys.less(b, a); });
+        const auto less = [&](int a, int b) { return ascending ? keys.less(a, b) : keys.less(b, a); };
+        // A first read usually comes in rank order already: one pass instead of a sort.
+        if (!std::is_sorted(added.begin(), added.end(), less))
+            std::stable_sort(added.begin(), added.end(), less);
     }
     const int at = int(m_toSource.size());
     beginInsertRows({}, at, at + count - 1);
