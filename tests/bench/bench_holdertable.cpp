@@ -7,6 +7,7 @@
 // process's peak memory. A program, not a test: run it by hand.
 //
 //   QT_QPA_PLATFORM=offscreen ./bench_holdertable [--holders 10000] [--refreshes 20] [--interval 1000]
+//                                                [--chart-tab 0|1|2] [--grab page.png]
 
 #include "model/HolderTableModel.h"
 #include "ui/SemaphorePage.h"
@@ -15,7 +16,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QHeaderView>
-#include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <algorithm>
@@ -77,6 +78,16 @@ int main(int argc, char *argv[]) {
     const QCommandLineOption intervalOpt(QStringLiteral("interval"),
                                          QStringLiteral("Refresh interval ms (default 1000)."),
                                          QStringLiteral("ms"), QStringLiteral("1000"));
+    const QCommandLineOption tabOpt(
+        QStringLiteral("chart-tab"),
+        QStringLiteral("Chart on show: 0 used/limit (default), 1 acquire/release rate, 2 TTL distribution."),
+        QStringLiteral("n"), QStringLiteral("0"));
+    const QCommandLineOption grabOpt(
+        QStringLiteral("grab"),
+        QStringLiteral("Save pictures of the page after the last refresh, one per chart tab."),
+        QStringLiteral("file"));
+    parser.addOption(tabOpt);
+    parser.addOption(grabOpt);
     parser.addOption(holdersOpt);
     parser.addOption(refreshesOpt);
     parser.addOption(intervalOpt);
@@ -88,6 +99,8 @@ int main(int argc, char *argv[]) {
     ui::SemaphorePage page(nullptr);
     page.resize(1400, 900);
     page.show();
+    if (auto *charts = page.findChild<QTabWidget *>(QStringLiteral("charts")))
+        charts->setCurrentIndex(std::clamp(parser.value(tabOpt).toInt(), 0, charts->count() - 1));
     auto &model = *page.holderModel();
     QTableView &view = *page.holderView();
 
@@ -141,6 +154,18 @@ int main(int argc, char *argv[]) {
     });
     timer.start();
     app.exec();
+    if (parser.isSet(grabOpt)) {
+        // The page as it is, then each chart tab as opened after the reads (a hidden chart catches
+        // up when shown): <file>, <file>-tab0.png, <file>-tab1.png, ...
+        page.grab().save(parser.value(grabOpt));
+        if (auto *charts = page.findChild<QTabWidget *>(QStringLiteral("charts"))) {
+            for (int t = 0; t < charts->count(); ++t) {
+                charts->setCurrentIndex(t);
+                QCoreApplication::processEvents();
+                page.grab().save(QStringLiteral("%1-tab%2.png").arg(parser.value(grabOpt)).arg(t));
+            }
+        }
+    }
 
     std::printf(
         "\nlongest GUI-thread stall per refresh: %.2f ms wall-clock, %.2f ms CPU (goal < 16 ms: %s)\n", worst,
