@@ -9,10 +9,52 @@ namespace {
 // Enough for every visible cell of a large table several times over; emptied when full, so the
 // strings of countdowns long gone do not pile up.
 constexpr qsizetype kMaxShaped = 4096;
+
+// Whether the cell's panel is what QCommonStyle draws (Fusion and Windows do not draw their own):
+// a fill with the selection or the cell's background brush, then the focus frame.
+bool plainPanel(const QStyle *style) {
+    if (style->inherits("QStyleSheetStyle"))
+        return false;
+    const QString name = style->name();
+    return name.compare(QLatin1String("fusion"), Qt::CaseInsensitive) == 0 ||
+           name.compare(QLatin1String("windows"), Qt::CaseInsensitive) == 0;
+}
+
+// What QCommonStyle's CE_ItemViewItem paints for a cell without check box, icon or text,
+// without its per-cell layout of those three (most of its cost).
+void drawPanel(QPainter *painter, const QStyleOptionViewItem &opt, const QStyle *style,
+               const QWidget *widget) {
+    QPalette::ColorGroup group = (widget ? widget->isEnabled() : bool(opt.state & QStyle::State_Enabled))
+                                     ? QPalette::Normal
+                                     : QPalette::Disabled;
+    if (group == QPalette::Normal && !(opt.state & QStyle::State_Active))
+        group = QPalette::Inactive;
+    if ((opt.state & QStyle::State_Selected) &&
+        style->styleHint(QStyle::SH_ItemView_ShowDecorationSelected, &opt, widget)) {
+        painter->fillRect(opt.rect, opt.palette.brush(group, QPalette::Highlight));
+    } else if (opt.backgroundBrush.style() != Qt::NoBrush) {
+        const QPointF origin = painter->brushOrigin();
+        painter->setBrushOrigin(opt.rect.topLeft());
+        painter->fillRect(opt.rect, opt.backgroundBrush);
+        painter->setBrushOrigin(origin);
+    }
+    if (opt.state & QStyle::State_Selected)
+        painter->fillRect(style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget),
+                          opt.palette.brush(group, QPalette::Highlight));
+    if (opt.state & QStyle::State_HasFocus) {
+        QStyleOptionFocusRect focus;
+        focus.QStyleOption::operator=(opt);
+        focus.rect = style->subElementRect(QStyle::SE_ItemViewItemFocusRect, &opt, widget);
+        focus.state |= QStyle::State_KeyboardFocusChange | QStyle::State_Item;
+        focus.backgroundColor = opt.palette.color(
+            group, opt.state & QStyle::State_Selected ? QPalette::Highlight : QPalette::Window);
+        style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
+    }
+}
 } // namespace
 
 const QStaticText *PlainTextDelegate::shaped(const QString &text, const QFont &font) const {
-    if (font != m_shapedFont) {
+    if (!font.isCopyOf(m_shapedFont) && font != m_shapedFont) {
         m_shaped.clear();
         m_shapedFont = font;
     }
@@ -37,7 +79,12 @@ void PlainTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     opt.text.clear();
     const QWidget *widget = opt.widget;
     QStyle *style = widget ? widget->style() : QApplication::style();
-    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget); // background, selection, focus
+    const bool plain =
+        !(opt.features & (QStyleOptionViewItem::HasCheckIndicator | QStyleOptionViewItem::HasDecoration));
+    if (plain && plainPanel(style))
+        drawPanel(painter, opt, style, widget);
+    else
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget); // background, selection, focus
     if (text.isEmpty())
         return;
     const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
