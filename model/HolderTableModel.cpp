@@ -710,12 +710,14 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
     // its own row.
     const int oldCount = int(m_rows.size());
     QList<int> match(oldCount, -1); // row -> incoming holder that updates it
-    QList<QPair<QByteArray, int>> added;
-    QSet<QByteArray> addedKeys;
-    if (oldCount == 0) {
-        addedKeys.reserve(snapshot.holders.size());
+    struct Added {
+        QByteArray key;
+        int holder;
+        int slot;
+    };
+    QList<Added> added;
+    if (oldCount == 0)
         m_index.reserve(snapshot.holders.size());
-    }
     int next = 0; // the row after the last one matched: where the next holder usually is
     for (int i = 0; i < snapshot.holders.size(); ++i) {
         const Holder &incoming = snapshot.holders.at(i);
@@ -734,18 +736,28 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
             next = row + 1;
             continue;
         }
+        // A newcomer gets its slot (no row yet: -1) and its key in the index right away, so a
+        // duplicate id later in this read finds it taken without a second set of keys.
         QByteArray key = base;
-        row = rowOfKey(key);
-        for (int n = 2; (row >= 0 ? match.at(row) >= 0 : addedKeys.contains(key)) && n < 1000000; ++n) {
+        int slot = m_index.value(key, -1);
+        row = slot >= 0 ? m_slotRow.at(slot) : -1;
+        for (int n = 2; slot >= 0 && (row < 0 || match.at(row) >= 0) && n < 1000000; ++n) {
             key = base + '#' + QByteArray::number(n);
-            row = rowOfKey(key);
+            slot = m_index.value(key, -1);
+            row = slot >= 0 ? m_slotRow.at(slot) : -1;
         }
         if (row >= 0) {
             match[row] = i;
             next = row + 1;
         } else {
-            addedKeys.insert(key);
-            added.append({key, i});
+            if (m_freeSlots.isEmpty()) {
+                slot = int(m_slotRow.size());
+                m_slotRow.append(-1);
+            } else {
+                slot = m_freeSlots.takeLast();
+            }
+            m_index.insert(key, slot);
+            added.append({key, i, slot});
         }
     }
 
@@ -802,17 +814,9 @@ void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
         beginInsertRows({}, first, first + int(added.size()) - 1);
         if (m_rows.isEmpty())
             m_rows.reserve(added.size());
-        for (const auto &[key, i] : added) {
-            int slot;
-            if (m_freeSlots.isEmpty()) {
-                slot = int(m_slotRow.size());
-                m_slotRow.append(-1);
-            } else {
-                slot = m_freeSlots.takeLast();
-            }
-            m_slotRow[slot] = int(m_rows.size());
-            m_index.insert(key, slot);
-            m_rows.append(Row{snapshot.holders.at(i), now, key, slot});
+        for (const Added &a : std::as_const(added)) {
+            m_slotRow[a.slot] = int(m_rows.size());
+            m_rows.append(Row{snapshot.holders.at(a.holder), now, a.key, a.slot});
         }
         endInsertRows();
     }
