@@ -328,6 +328,15 @@ void HolderSortProxy::setSourceModel(QAbstractItemModel *source) {
             connect(source, &QAbstractItemModel::columnsAboutToBeRemoved, this,
                     [this] { beginResetModel(); }),
             connect(source, &QAbstractItemModel::columnsRemoved, this, [this] { endResetModel(); }),
+            // QAbstractProxyModel swaps a destroyed source for an empty model: no rows to map.
+            connect(source, &QObject::destroyed, this,
+                    [this] {
+                        beginResetModel();
+                        m_toSource.clear();
+                        m_fromSource.clear();
+                        m_fromSourceDirty = false;
+                        endResetModel();
+                    }),
         };
     }
     rebuild();

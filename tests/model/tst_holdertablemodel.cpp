@@ -43,6 +43,7 @@ private Q_SLOTS:
     void largeRefreshKeepsRowCount();
     void sortProxyResortsOnlyWhenOrderChanged();
     void sortProxyFollowsScatteredChanges();
+    void sortProxyOutlivesItsModel();
 };
 
 void TestHolderTableModel::updatesRowsInPlace_data() {
@@ -297,6 +298,19 @@ void TestHolderTableModel::sortProxyFollowsScatteredChanges() {
         QCOMPARE(proxy.mapToSource(proxy.index(r, 0)).row(), r);
     model.clear();
     QCOMPARE(proxy.rowCount(), 0);
+}
+
+void TestHolderTableModel::sortProxyOutlivesItsModel() {
+    auto *model = new model::HolderTableModel;
+    model::HolderSortProxy proxy;
+    proxy.setSourceModel(model);
+    proxy.sort(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
+    const qint64 now = 1'700'000'000'000;
+    model->setSnapshot(snapshot({holder(QStringLiteral("a"), 0, now + 5000)}, now));
+    QCOMPARE(proxy.rowCount(), 1);
+    delete model;
+    QCOMPARE(proxy.rowCount(), 0);
+    QVERIFY(!proxy.index(0, 0).isValid());
 }
 
 QTEST_MAIN(TestHolderTableModel)
