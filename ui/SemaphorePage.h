@@ -4,6 +4,7 @@
 #include "HolderTableView.h"
 #include "core/ProfileStore.h"
 #include "model/HistorySeries.h"
+#include "model/HolderSortProxy.h"
 #include "model/HolderTableModel.h"
 
 #include <QAbstractProxyModel>
