@@ -36,7 +36,10 @@ LoadTestEngine::LoadTestEngine(LoadTestConfig config, StoreFactory factory, QObj
 }
 
 LoadTestEngine::~LoadTestEngine() {
-    if (m_phase != Phase::Idle && m_phase != Phase::Done) {
+    if (m_collector) {
+        // Mid-collection: the workers are already told to stop; the collector joins them.
+        m_collector->wait();
+    } else if (m_phase != Phase::Idle && m_phase != Phase::Done) {
         // Destroyed mid-run: stop the workers without waiting for clients to release.
         m_counters.stopping.store(true);
         for (size_t i = 0; i < m_workers.size(); ++i)
@@ -46,12 +49,18 @@ LoadTestEngine::~LoadTestEngine() {
         for (QThread *t : m_threads)
             t->wait(tearDownWaitMs);
     }
+    deleteStoppedWorkers();
+}
+
+void LoadTestEngine::deleteStoppedWorkers() {
     for (size_t i = 0; i < m_threads.size(); ++i) {
         if (m_threads[i]->isFinished()) {
             delete m_workers[i];
             delete m_threads[i];
         }
     }
+    m_workers.clear();
+    m_threads.clear();
 }
 
 std::vector<LoadTestWorker::ClientPlan> LoadTestEngine::planClients() const {
@@ -278,7 +287,7 @@ void LoadTestEngine::takeSample() {
 }
 
 void LoadTestEngine::collect() {
-    if (m_phase == Phase::Done)
+    if (m_phase == Phase::Done || m_phase == Phase::Collecting)
         return;
     m_drainTimer.stop();
     m_probeTimer.stop();
@@ -288,12 +297,23 @@ void LoadTestEngine::collect() {
     const bool drainedCleanly =
         m_phase == Phase::Draining && m_drainedCount >= static_cast<int>(m_workers.size());
     const bool ran = m_phase == Phase::Draining;
-    m_phase = Phase::Done;
+    m_phase = Phase::Collecting;
 
-    bool allStopped = true;
     for (LoadTestWorker *w : m_workers)
         QMetaObject::invokeMethod(
             w, [w, back = thread()] { w->tearDown(back); }, Qt::QueuedConnection);
+    // Joining the worker threads and checking every recorded hold interval take a while after a
+    // long run (a million intervals to sort): a thread of their own does it, so the thread that
+    // drives the engine — the GUI's — never waits. Nothing touches the workers meanwhile.
+    m_collector.reset(
+        QThread::create([this, endNs, ran, drainedCleanly] { summarize(endNs, ran, drainedCleanly); }));
+    m_collector->setObjectName(QStringLiteral("loadtest-collect"));
+    connect(m_collector.get(), &QThread::finished, this, &LoadTestEngine::publish);
+    m_collector->start();
+}
+
+void LoadTestEngine::summarize(qint64 endNs, bool ran, bool drainedCleanly) {
+    bool allStopped = true;
     for (QThread *t : m_threads)
         allStopped = t->wait(tearDownWaitMs) && allStopped;
 
@@ -344,15 +364,13 @@ void LoadTestEngine::collect() {
     const qint64 allGrants = m_counters.grants.load();
     r.attemptsPerGrant =
         allGrants > 0 ? static_cast<double>(r.attempts) / static_cast<double>(allGrants) : 0.0;
+}
 
-    for (size_t i = 0; i < m_threads.size(); ++i) {
-        if (m_threads[i]->isFinished()) {
-            delete m_workers[i];
-            delete m_threads[i];
-        }
-    }
-    m_workers.clear();
-    m_threads.clear();
+void LoadTestEngine::publish() {
+    m_collector->wait();
+    m_collector.reset();
+    deleteStoppedWorkers();
+    m_phase = Phase::Done;
     Q_EMIT finished(m_report);
 }
 

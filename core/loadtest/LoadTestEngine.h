@@ -17,8 +17,9 @@ namespace semscope::core {
 // Runs one load test: virtual clients spread over `connections` stores (made by `factory`, one
 // per connection, inside the worker thread that uses it, so the factory must be callable from any
 // thread) and `threads` worker threads, each with its own event loop. The engine itself lives in
-// the caller's thread and never blocks it while the run goes on: progress() about every 250 ms,
-// finished() once with the full report. cancel() ends the run early (the report says so).
+// the caller's thread and never blocks it, the end of a run included (joining the workers and
+// judging every recorded interval happen on a thread of their own): progress() about every
+// 250 ms, finished() once with the full report. cancel() ends the run early (the report says so).
 class LoadTestEngine : public QObject {
     Q_OBJECT
 public:
@@ -42,7 +43,7 @@ Q_SIGNALS:
     void finished(const semscope::core::LoadTestReport &report);
 
 private:
-    enum class Phase { Idle, SettingUp, SettingLimit, Probing, Running, Draining, Done };
+    enum class Phase { Idle, SettingUp, SettingLimit, Probing, Running, Draining, Collecting, Done };
 
     void onWorkerReady(int index, const QString &error);
     void onLimitSet(const QString &error);
@@ -53,6 +54,11 @@ private:
     void onWorkerDrained(int index);
     void takeSample();
     void collect();
+    // On the collector thread: joins the worker threads and fills the report from their records.
+    void summarize(qint64 endNs, bool ran, bool drainedCleanly);
+    // Back on the engine's thread once the collector has finished.
+    void publish();
+    void deleteStoppedWorkers();
     void fail(const QString &error);
     std::vector<LoadTestWorker::ClientPlan> planClients() const;
 
@@ -64,6 +70,7 @@ private:
     LoadTestCounters m_counters;
     std::vector<QThread *> m_threads;
     std::vector<LoadTestWorker *> m_workers;
+    std::unique_ptr<QThread> m_collector;
     int m_readyCount = 0;
     int m_drainedCount = 0;
     QString m_setupError;
