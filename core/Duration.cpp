@@ -5,8 +5,7 @@
 
 namespace semscope::core {
 
-std::optional<qint64> parseDurationMs(const QString &text)
-{
+std::optional<qint64> parseDurationMs(const QString &text) {
     static const QRegularExpression re(QStringLiteral("^\\s*(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?\\s*$"));
     const auto match = re.match(text);
     if (!match.hasMatch())
@@ -29,8 +28,7 @@ std::optional<qint64> parseDurationMs(const QString &text)
     return static_cast<qint64>(std::llround(ms));
 }
 
-QString formatDurationMs(qint64 ms)
-{
+QString formatDurationMs(qint64 ms) {
     const QString sign = ms < 0 ? QStringLiteral("-") : QString();
     const qint64 a = ms < 0 ? -ms : ms;
     if (a < 1000)
@@ -38,8 +36,10 @@ QString formatDurationMs(qint64 ms)
     if (a < 60'000)
         return sign + QStringLiteral("%1 s").arg(a / 1000.0, 0, 'f', 1);
     if (a < 3'600'000)
-        return sign + QStringLiteral("%1 m %2 s").arg(a / 60'000).arg((a / 1000) % 60, 2, 10, QLatin1Char('0'));
-    return sign + QStringLiteral("%1 h %2 m").arg(a / 3'600'000).arg((a / 60'000) % 60, 2, 10, QLatin1Char('0'));
+        return sign +
+               QStringLiteral("%1 m %2 s").arg(a / 60'000).arg((a / 1000) % 60, 2, 10, QLatin1Char('0'));
+    return sign +
+           QStringLiteral("%1 h %2 m").arg(a / 3'600'000).arg((a / 60'000) % 60, 2, 10, QLatin1Char('0'));
 }
 
 } // namespace semscope::core

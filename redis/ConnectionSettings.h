@@ -15,8 +15,8 @@ struct ConnectionSettings {
     quint16 port = 6379;
     QString socketPath; // Unix
     int db = 0;
-    QString user;       // ACL user; empty means "default"
-    QString password;   // empty: no AUTH (REDISCLI_AUTH is consulted by fromUrl)
+    QString user;     // ACL user; empty means "default"
+    QString password; // empty: no AUTH (REDISCLI_AUTH is consulted by fromUrl)
 
     // TLS
     QString caFile;

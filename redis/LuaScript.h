@@ -6,8 +6,7 @@
 namespace semscope::redis {
 
 // A Lua script with its SHA1, run through EVALSHA with a NOSCRIPT fallback to EVAL.
-class LuaScript
-{
+class LuaScript {
 public:
     LuaScript() = default;
     explicit LuaScript(QByteArray source);

@@ -12,8 +12,7 @@ namespace semscope::redis {
 //
 // The default implementations of the write operations answer with an Error naming the kind, for
 // layouts that are read-only.
-class RedisKind
-{
+class RedisKind {
 public:
     virtual ~RedisKind() = default;
     virtual core::Kind kind() const = 0;
@@ -24,19 +23,23 @@ public:
     virtual QByteArray releaseChannel(const QString &name) const { return {}; }
 
     // One consistent read (a read-only script or MULTI/EXEC) with "now" from Redis TIME.
-    virtual void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) = 0;
+    virtual void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+                          core::Callback<core::Snapshot> done) = 0;
 
     // One acquire attempt. Busy results carry the current holders and the earliest expiry.
-    virtual void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                            core::Callback<core::AcquireResult> done);
+    virtual void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+                            const core::AcquireRequest &request, core::Callback<core::AcquireResult> done);
     virtual void refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
                          core::Callback<core::RefreshResult> done);
-    virtual void release(RedisConnection &conn, const core::Grant &grant, core::Callback<core::ReleaseResult> done);
-    virtual void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
-                              std::optional<qint64> observedVersion, core::Callback<core::ForceReleaseResult> done);
+    virtual void release(RedisConnection &conn, const core::Grant &grant,
+                         core::Callback<core::ReleaseResult> done);
+    virtual void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+                              const core::Holder &observed, std::optional<qint64> observedVersion,
+                              core::Callback<core::ForceReleaseResult> done);
     virtual void purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
                               core::Callback<core::MaintenanceResult> done);
-    virtual void repair(RedisConnection &conn, const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done);
+    virtual void repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+                        core::Callback<core::MaintenanceResult> done);
     virtual void setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
                           core::Callback<core::MaintenanceResult> done);
 

@@ -14,8 +14,8 @@ struct RedisReply {
     enum class Type { Nil, Status, Error, Integer, String, Array, TransportError };
 
     Type type = Type::Nil;
-    QByteArray str;     // Status, Error (the server's message), String, TransportError (our message)
-    qint64 integer = 0; // Integer
+    QByteArray str;             // Status, Error (the server's message), String, TransportError (our message)
+    qint64 integer = 0;         // Integer
     QList<RedisReply> elements; // Array
 
     static RedisReply nil() { return {}; }

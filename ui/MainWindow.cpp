@@ -327,14 +327,15 @@ QList<QAction *> MainWindow::semaphoreContextActions(const QModelIndex &proxyInd
             return a;
         };
         const QString id = currentConnectionId();
-        out << make(tr("&Open"), [this, id, ref] { openSemaphore(id, ref); })
-            << make(tr("&Copy name"), [ref] { QApplication::clipboard()->setText(ref.name); })
-            << make(tr("Copy &keys"), [s, ref] {
-                   const int row = s->list.rowOf(ref);
-                   QApplication::clipboard()->setText(
-                       s->list.index(row, model::SemaphoreListModel::NameColumn).data(Qt::ToolTipRole).toString());
-               })
-            << nullptr;
+        out << make(tr("&Open"), [this, id, ref] {
+            openSemaphore(id, ref);
+        }) << make(tr("&Copy name"), [ref] {
+            QApplication::clipboard()->setText(ref.name);
+        }) << make(tr("Copy &keys"), [s, ref] {
+            const int row = s->list.rowOf(ref);
+            QApplication::clipboard()->setText(
+                s->list.index(row, model::SemaphoreListModel::NameColumn).data(Qt::ToolTipRole).toString());
+        }) << nullptr;
     }
     out << m_rediscoverAction;
     return out;

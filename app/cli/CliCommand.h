@@ -12,12 +12,11 @@ class CliContext;
 // One `semscope-cli <command>`. Each command lives in its own file and registers itself in
 // CommandRegistry.cpp. Options of all commands share one QCommandLineParser, so two commands that
 // both take `--kind` declare the same option with the same meaning.
-class CliCommand
-{
+class CliCommand {
 public:
     virtual ~CliCommand() = default;
     virtual QString name() const = 0;
-    virtual QString summary() const = 0;       // one line for `--help`
+    virtual QString summary() const = 0;         // one line for `--help`
     virtual QString usage() const { return {}; } // e.g. "NAME [--kind K]"
     virtual QList<QCommandLineOption> options() const { return {}; }
     // Starts the command. It must end with exactly one ctx.finish(exitCode), now or later from the

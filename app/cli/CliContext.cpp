@@ -13,12 +13,9 @@ CliContext::CliContext(QCommandLineParser &parser)
     : m_parser(parser)
     , m_args(parser.positionalArguments().mid(1))
     , m_out(stdout)
-    , m_err(stderr)
-{
-}
+    , m_err(stderr) {}
 
-void CliContext::printJson(const QJsonValue &value)
-{
+void CliContext::printJson(const QJsonValue &value) {
     const auto format = isatty(STDOUT_FILENO) ? QJsonDocument::Indented : QJsonDocument::Compact;
     QJsonDocument doc;
     if (value.isArray())
@@ -31,8 +28,7 @@ void CliContext::printJson(const QJsonValue &value)
     m_out.flush();
 }
 
-void CliContext::fail(int code, const QString &endpoint, const QString &message)
-{
+void CliContext::fail(int code, const QString &endpoint, const QString &message) {
     QString line = QStringLiteral("semscope-cli: ");
     if (!endpoint.isEmpty())
         line += endpoint + QStringLiteral(": ");
@@ -42,8 +38,7 @@ void CliContext::fail(int code, const QString &endpoint, const QString &message)
     finish(code);
 }
 
-void CliContext::finish(int code)
-{
+void CliContext::finish(int code) {
     if (m_exitCode)
         return;
     m_exitCode = code;
@@ -52,6 +47,8 @@ void CliContext::finish(int code)
     QCoreApplication::exit(code);
 }
 
-bool CliContext::stderrIsTerminal() const { return isatty(STDERR_FILENO); }
+bool CliContext::stderrIsTerminal() const {
+    return isatty(STDERR_FILENO);
+}
 
 } // namespace semscope::cli

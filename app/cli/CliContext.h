@@ -13,8 +13,7 @@ enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
 
 // What a running command gets: the parsed command line, its positional arguments (after the
 // command name), output streams and a way to finish.
-class CliContext
-{
+class CliContext {
 public:
     explicit CliContext(QCommandLineParser &parser);
 

@@ -19,8 +19,7 @@ std::unique_ptr<CliCommand> makePurgeCommand();
 std::unique_ptr<CliCommand> makeRepairCommand();
 std::unique_ptr<CliCommand> makeSetLimitCommand();
 
-std::vector<std::unique_ptr<CliCommand>> allCommands()
-{
+std::vector<std::unique_ptr<CliCommand>> allCommands() {
     std::vector<std::unique_ptr<CliCommand>> commands;
     // (registry: commands)
     commands.push_back(makePingCommand());

@@ -2,8 +2,7 @@
 
 namespace semscope::cli {
 
-QList<QCommandLineOption> globalOptions()
-{
+QList<QCommandLineOption> globalOptions() {
     return {
         {QStringLiteral("redis"),
          QStringLiteral("Redis to use: redis://[user[:password]@]host[:port][/db], rediss://... (TLS) or "

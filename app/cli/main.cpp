@@ -11,8 +11,7 @@ using namespace semscope::cli;
 
 namespace {
 
-QString commandListText(const std::vector<std::unique_ptr<CliCommand>> &commands)
-{
+QString commandListText(const std::vector<std::unique_ptr<CliCommand>> &commands) {
     QString text = QStringLiteral("Commands:\n");
     for (const auto &c : commands) {
         QString head = QStringLiteral("  ") + c->name();
@@ -25,8 +24,7 @@ QString commandListText(const std::vector<std::unique_ptr<CliCommand>> &commands
 
 } // namespace
 
-int main(int argc, char *argv[])
-{
+int main(int argc, char *argv[]) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("semscope-cli"));
     QCoreApplication::setOrganizationName(QStringLiteral("semscope"));

@@ -230,10 +230,10 @@ private Q_SLOTS:
         const Run r =
             cli({QStringLiteral("--consul"), url, QStringLiteral("--json"), QStringLiteral("loadtest"),
                  QStringLiteral("semaphore/lt"), QStringLiteral("--kind"), QStringLiteral("consul"),
-                 QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("4"),
-                 QStringLiteral("--connections"), QStringLiteral("2"), QStringLiteral("--hold"),
-                 QStringLiteral("uniform:1ms..5ms"), QStringLiteral("--wait"), QStringLiteral("5s"),
-                 QStringLiteral("--ops"), QStringLiteral("40")});
+                 QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--clients"),
+                 QStringLiteral("4"), QStringLiteral("--connections"), QStringLiteral("2"),
+                 QStringLiteral("--hold"), QStringLiteral("uniform:1ms..5ms"), QStringLiteral("--wait"),
+                 QStringLiteral("5s"), QStringLiteral("--ops"), QStringLiteral("40")});
         QVERIFY2(r.exitCode == 0, QByteArray(r.err + r.out).constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("ok")).toBool(), true);

@@ -4,12 +4,10 @@
 
 using namespace semscope::core;
 
-class TestDuration : public QObject
-{
+class TestDuration : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void parse_data()
-    {
+    void parse_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("valid");
         QTest::addColumn<qint64>("ms");
@@ -26,8 +24,7 @@ private Q_SLOTS:
         QTest::newRow("empty") << "" << false << qint64(0);
         QTest::newRow("absurd") << "99999999999h" << false << qint64(0);
     }
-    void parse()
-    {
+    void parse() {
         QFETCH(QString, text);
         QFETCH(bool, valid);
         QFETCH(qint64, ms);
@@ -36,8 +33,7 @@ private Q_SLOTS:
         if (valid)
             QCOMPARE(*parsed, ms);
     }
-    void format_data()
-    {
+    void format_data() {
         QTest::addColumn<qint64>("ms");
         QTest::addColumn<QString>("text");
         QTest::newRow("ms") << qint64(850) << "850 ms";
@@ -46,8 +42,7 @@ private Q_SLOTS:
         QTest::newRow("h") << qint64(7380000) << "2 h 03 m";
         QTest::newRow("negative") << qint64(-1500) << "-1.5 s";
     }
-    void format()
-    {
+    void format() {
         QFETCH(qint64, ms);
         QFETCH(QString, text);
         QCOMPARE(formatDurationMs(ms), text);
