@@ -3,8 +3,11 @@
 #include "RedisServer.h"
 
 #include <QFileInfo>
+#include <QProcess>
 #include <QTest>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 
 using semscope::redis::ConnectionSettings;
 using semscope::test::RedisServer;
@@ -18,6 +21,8 @@ private Q_SLOTS:
     void unixSocket();
     void aclUserAndDefaultUserOff();
     void stopEndsTheProcess();
+    void crashedTestTakesItsServerAlong();
+    void startServerAndDie(); // only as the child of crashedTestTakesItsServerAlong
 };
 
 void TestRedisServer::plainStartsAndAnswers() {
@@ -89,6 +94,35 @@ void TestRedisServer::stopEndsTheProcess() {
     server.stop();
     QVERIFY(!server.isRunning());
     QCOMPARE(::kill(pid_t(pid), 0), -1);
+}
+
+// A test that crashes cannot call stop(): its server must not outlive it, holding a port and
+// memory for ever. This test runs itself as a child that starts a server and dies on the spot.
+void TestRedisServer::crashedTestTakesItsServerAlong() {
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SEMSCOPE_DIE_WITH_SERVER"), QStringLiteral("1"));
+    child.setProcessEnvironment(env);
+    child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("startServerAndDie")});
+    QVERIFY(child.waitForFinished(60000));
+    const QByteArray out = child.readAllStandardOutput();
+    const qsizetype at = out.indexOf("server pid ");
+    QVERIFY2(at >= 0, out.constData());
+    const pid_t pid = pid_t(out.mid(at + 11).split('\n').first().trimmed().toLongLong());
+    QVERIFY(pid > 0);
+    QCOMPARE(child.exitCode(), 3);
+    // The kernel sends the server SIGKILL when the child dies; init reaps it.
+    QTRY_VERIFY_WITH_TIMEOUT(::kill(pid, 0) == -1, 10000);
+}
+
+void TestRedisServer::startServerAndDie() {
+    if (qEnvironmentVariableIsEmpty("SEMSCOPE_DIE_WITH_SERVER"))
+        QSKIP("runs only as the child of crashedTestTakesItsServerAlong");
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    std::printf("server pid %lld\n", static_cast<long long>(server.pid()));
+    std::fflush(stdout);
+    std::_Exit(3); // no destructors, no stop(): as a crash would leave it
 }
 
 QTEST_GUILESS_MAIN(TestRedisServer)

@@ -10,6 +10,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <csignal>
+#include <sys/prctl.h>
 #include <sys/types.h>
 
 namespace semscope::test {
@@ -140,6 +141,9 @@ bool RedisServer::launch() {
     d->process = std::make_unique<QProcess>();
     d->process->setProcessChannelMode(QProcess::MergedChannels);
     d->process->setWorkingDirectory(d->dir->path());
+    // A test that crashes never reaches stop(): the kernel stops its server when the test dies,
+    // instead of leaving it running on its port for ever.
+    d->process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     d->process->start(QStringLiteral("redis-server"), arguments());
     if (!d->process->waitForStarted(kStartTimeoutMs)) {
         d->error = QStringLiteral("cannot start redis-server: ") + d->process->errorString();
