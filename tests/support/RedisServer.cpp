@@ -178,8 +178,10 @@ void RedisServer::stop() {
         return;
     if (d->process->state() != QProcess::NotRunning) {
         const qint64 pid = d->process->processId();
-        if (pid > 0)
+        if (pid > 0) {
+            ::kill(pid_t(pid), SIGCONT); // a suspended server handles SIGTERM only once it runs
             ::kill(pid_t(pid), SIGTERM);
+        }
         if (!d->process->waitForFinished(10000)) {
             if (pid > 0)
                 ::kill(pid_t(pid), SIGKILL);
@@ -200,6 +202,16 @@ void RedisServer::kill() {
     }
     d->process.reset();
     d->control.reset();
+}
+
+void RedisServer::suspend() {
+    if (d->process && d->process->processId() > 0)
+        ::kill(pid_t(d->process->processId()), SIGSTOP);
+}
+
+void RedisServer::resume() {
+    if (d->process && d->process->processId() > 0)
+        ::kill(pid_t(d->process->processId()), SIGCONT);
 }
 
 bool RedisServer::restart() {

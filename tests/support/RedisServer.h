@@ -55,6 +55,11 @@ public:
     void stop();
     // SIGKILL by PID (a crash); the directory and port stay for restart().
     void kill();
+    // SIGSTOP: the process stays but reads and answers nothing (a hung server), until resume(),
+    // kill() or stop(). Commands sent meanwhile are in flight for certain, however soon the client
+    // writes them.
+    void suspend();
+    void resume();
     // Starts again on the same port with the same options (and TLS material).
     bool restart();
     bool isRunning() const;
