@@ -58,7 +58,7 @@ QByteArray prefixedBraceBase(const QByteArray &key, const QByteArray &prefix) {
 }
 
 bool isLeasedSuffix(const QByteArray &key, QByteArray *base) {
-    for (const char *suffix : {":holders", ":meta", ":owners", ":waiters", ":waiter-leases", ":waiting"}) {
+    for (const char *suffix : {":holders", ":meta", ":owners", ":queue", ":waiting"}) {
         const QByteArray b = braceBase(key, suffix);
         if (!b.isEmpty()) {
             *base = b;
@@ -214,19 +214,19 @@ void recognizeLeased(const Group &g, QList<DiscoveredSemaphore> &out) {
     const KeyFingerprint *holders = g.get("{" + g.base + "}:holders");
     const KeyFingerprint *meta = g.get("{" + g.base + "}:meta");
     const KeyFingerprint *owners = g.get("{" + g.base + "}:owners");
-    const KeyFingerprint *waiters = g.get("{" + g.base + "}:waiters");
-    const KeyFingerprint *waiterLeases = g.get("{" + g.base + "}:waiter-leases");
+    const KeyFingerprint *queue = g.get("{" + g.base + "}:queue");
     const KeyFingerprint *waiting = g.get("{" + g.base + "}:waiting");
-    if (!holders && !meta && !owners && !waiters && !waiterLeases && !waiting)
+    if (!holders && !meta && !owners && !queue && !waiting)
         return;
-    DiscoveredSemaphore found =
-        makeFound(Kind::Leased, g.base, {holders, meta, owners, waiters, waiterLeases, waiting});
+    DiscoveredSemaphore found = makeFound(Kind::Leased, g.base, {holders, meta, owners, queue, waiting});
     if (holders && holders->type != "zset")
         found.warnings << typeWarning(*holders, "zset");
     if (meta && meta->type != "hash")
         found.warnings << typeWarning(*meta, "hash");
     if (owners && owners->type != "hash")
         found.warnings << typeWarning(*owners, "hash");
+    if (queue && queue->type != "list")
+        found.warnings << typeWarning(*queue, "list");
     if (waiting && waiting->type != "hash")
         found.warnings << typeWarning(*waiting, "hash");
     if (!meta)

@@ -239,24 +239,37 @@ void RedisSemaphoreStore::onReleaseMessage(const QByteArray &channel, const QByt
         return;
     const std::optional<WaitQueueKind::HandOff> handOff =
         ch->queue ? ch->queue->parseHandOff(message) : std::nullopt;
-    if (!handOff)
+    if (handOff)
+        deliverHandOff(*ch, *handOff);
+}
+
+void RedisSemaphoreStore::deliverHandOff(const QString &semaphore, const WaitQueueKind::HandOff &h) {
+    if (m_shuttingDown)
         return;
-    const auto id = ch->byHolder.constFind(handOff->holder);
-    if (id == ch->byHolder.cend())
+    const auto channel = m_notifyChannels.constFind(semaphore);
+    if (channel == m_notifyChannels.cend())
+        return;
+    if (const std::shared_ptr<Channel> ch = m_channels.value(*channel))
+        deliverHandOff(*ch, h);
+}
+
+void RedisSemaphoreStore::deliverHandOff(const Channel &ch, const WaitQueueKind::HandOff &h) {
+    const auto id = ch.byHolder.constFind(h.holder);
+    if (id == ch.byHolder.cend())
         return; // a hand-off to a waiter that is gone: its leave gives the slot back
     const auto it = m_waiters.find(*id);
     if (it == m_waiters.end() || !it->second->started)
         return;
     Waiter *w = it->second.get();
-    if (handOff->ticket == w->ticket) {
-        finishWaiter(w->id, grantFromHandOff(*w, *handOff), false);
+    if (h.ticket == w->ticket) {
+        finishWaiter(w->id, grantFromHandOff(*w, h), false);
         return;
     }
     // The ticket is not known yet (first attempt on the wire) or is about to change (a retry after the
     // waiter lease ran out queues it anew): its reply decides. Anything else is a stale hand-off to an
     // earlier acquisition of the same holder id, which gave that slot back when it left.
     if (w->inFlight)
-        w->early << *handOff;
+        w->early << h;
 }
 
 AcquireResult RedisSemaphoreStore::grantFromHandOff(const Waiter &w, const WaitQueueKind::HandOff &h) const {
@@ -297,7 +310,7 @@ void RedisSemaphoreStore::attempt(quint64 id) {
         // The first attempt is the hot path of a contended semaphore and its busy answer is rarely
         // the last word: the holder list is only asked for on later attempts, one of which ends a
         // wait that times out.
-        w.queue->attemptQueued(*m_conn, w.ref, req, w.channel, w.attempts > 1, w.ticket,
+        w.queue->attemptQueued(*m_conn, w.ref, req, m_notifyTag, w.attempts > 1, w.ticket,
                                [this, id](const AcquireResult &r, qint64 ticket) {
                                    if (!m_shuttingDown)
                                        onAttemptResult(id, r, ticket);
@@ -468,7 +481,23 @@ void RedisSemaphoreStore::release(const core::Grant &grant, core::Callback<core:
                                  isReadOnly() ? readOnlyMessage() : noKindMessage(grant.ref.kind)});
         return;
     }
-    kind->release(*m_conn, grant, std::move(done));
+    auto *queue = dynamic_cast<WaitQueueKind *>(kind);
+    if (!queue) {
+        kind->release(*m_conn, grant, std::move(done));
+        return;
+    }
+    // A slot freed for one of this store's own waiters comes back in the reply: the waiter is served
+    // from here, with nothing published. (Waiters of other stores, even in this process, are told
+    // through pub/sub: handing them over between threads cost the load tester more CPU per pair
+    // than the PUBLISH saved the server.)
+    queue->releaseHandingOff(
+        *m_conn, grant, m_notifyTag,
+        [this, name = grant.ref.name, done = std::move(done)](const core::ReleaseResult &r,
+                                                              const QList<WaitQueueKind::HandOff> &handOffs) {
+            for (const WaitQueueKind::HandOff &h : handOffs)
+                deliverHandOff(name, h);
+            done(r);
+        });
 }
 
 void RedisSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,

@@ -22,10 +22,11 @@ namespace semscope::redis {
 // - layouts with a waiter queue (`leased`): the waiter subscribes to this store's notify channel for
 //   the semaphore *before* its first attempt (so no hand-off can slip by unseen) and joins the FIFO
 //   queue on that attempt. The release that frees a slot for it grants it in Redis and publishes the
-//   grant on that channel, which completes the acquire: one attempt per grant. It retries only at
-//   the lease expiry that would make room for it (nobody releases a crashed holder's slot), to renew
-//   its waiter lease, or after the subscription was re-established (hand-offs may have been lost; the
-//   retry picks up a slot handed to it). No polling.
+//   grant on that channel, which completes the acquire: one attempt per grant. When this store made
+//   that release itself, the grant comes back in the release's reply and nothing is published. The
+//   waiter retries only at the lease expiry that would make room for it (nobody releases a crashed
+//   holder's slot), to renew its waiter lease, or after the subscription was re-established
+//   (hand-offs may have been lost; the retry picks up a slot handed to it). No polling.
 // - other layouts: retries at the earliest lease expiry the layout reports, or with a capped
 //   backoff (25 ms doubling to 1 s) when it reports none.
 // Cancellation is noticed within 100 ms (a local check, no Redis traffic); a waiter that gives up
@@ -72,6 +73,8 @@ private:
     core::AcquireResult grantFromHandOff(const Waiter &w, const WaitQueueKind::HandOff &h) const;
     void wake(quint64 id);
     void onReleaseMessage(const QByteArray &channel, const QByteArray &message);
+    void deliverHandOff(const QString &semaphore, const WaitQueueKind::HandOff &h);
+    void deliverHandOff(const Channel &ch, const WaitQueueKind::HandOff &h);
     void onSubscribed(const QByteArray &channel);
     void scheduleRetry(Waiter &w, qint64 delayMs);
     void cancelRetry(Waiter &w);

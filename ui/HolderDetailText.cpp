@@ -71,7 +71,15 @@ std::optional<HolderDetailText> describeHolderDetail(const QString &key, const Q
         {QStringLiteral("hold_count"),
          {"Re-entrant holds", "Redisson: how many times the owner took this lock without releasing it."}},
         {QStringLiteral("score"), {"Raw score", "The ZSET score exactly as stored."}},
-        {QStringLiteral("ticket"), {"Queue ticket", "Its place in the waiting queue."}},
+        {QStringLiteral("ticket"),
+         {"Queue ticket", "Names this wait: a release that hands the waiter a slot quotes it, so only this "
+                          "acquisition can take that slot."}},
+        {QStringLiteral("requested_ttl"),
+         {"Requested lease", "The lease this waiter asked for; it starts when a release hands it a slot."}},
+        {QStringLiteral("hand_off"),
+         {"From the queue",
+          "A release handed this slot straight to the waiter at the head of the queue. The waiter's queue "
+          "record stays until the slot is released, so a waiter whose message was lost can still claim it."}},
         {QStringLiteral("truncated"),
          {"Value shortened", "The stored value is longer than what is shown here."}},
         {QStringLiteral("no_lease"),

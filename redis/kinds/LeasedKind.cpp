@@ -1,6 +1,7 @@
 #include "LeasedKind.h"
 
 #include "KindReplies.h"
+#include "core/Duration.h"
 
 namespace semscope::redis {
 
@@ -14,15 +15,18 @@ using core::ReleaseResult;
 
 namespace {
 
-const QStringList kKeySuffixes{QStringLiteral(":holders"),       QStringLiteral(":meta"),
-                               QStringLiteral(":owners"),        QStringLiteral(":waiters"),
-                               QStringLiteral(":waiter-leases"), QStringLiteral(":waiting")};
-const QList<QByteArray> kExpectedTypes{"zset", "hash", "hash", "zset", "zset", "hash"};
+const QStringList kKeySuffixes{QStringLiteral(":holders"), QStringLiteral(":meta"), QStringLiteral(":owners"),
+                               QStringLiteral(":queue"), QStringLiteral(":waiting")};
+const QList<QByteArray> kExpectedTypes{"zset", "hash", "hash", "list", "hash"};
 
-// Write scripts are the shared helpers followed by the operation, so each stays one EVALSHA.
-LuaScript writeScript(const QString &name) {
-    return LuaScript(LuaScript::fromResource(QStringLiteral("leased_common")).source() + '\n' +
-                     LuaScript::fromResource(name).source());
+// Write scripts are the shared helpers followed by the operation, so each stays one EVALSHA. Scripts
+// that rewrite the queue also get the maintenance helpers; the hot ones do without (every helper is
+// a closure made again at each call).
+LuaScript writeScript(const QString &name, bool maintenance = false) {
+    QByteArray source = LuaScript::fromResource(QStringLiteral("leased_common")).source() + '\n';
+    if (maintenance)
+        source += LuaScript::fromResource(QStringLiteral("leased_maintenance")).source() + '\n';
+    return LuaScript(source + LuaScript::fromResource(name).source());
 }
 
 struct OwnerRecord {
@@ -52,6 +56,39 @@ OwnerRecord parseOwner(const QByteArray &record) {
     return r;
 }
 
+// A queued waiter's record, "<ticket>|<ttl ms>|<waiter lease ms>|<store tag>|<client info>".
+struct WaiterRecord {
+    qint64 ticket = 0;
+    qint64 ttlMs = 0;
+    qint64 leaseMs = 0;
+    QString info;
+    bool wellFormed = false;
+};
+
+WaiterRecord parseWaiter(const QByteArray &record) {
+    WaiterRecord r;
+    qint64 numbers[3] = {0, 0, 0};
+    qsizetype from = 0;
+    for (qint64 &n : numbers) {
+        const qsizetype bar = record.indexOf('|', from);
+        bool ok = false;
+        if (bar >= 0)
+            n = QByteArrayView(record).sliced(from, bar - from).toLongLong(&ok);
+        if (!ok)
+            return r;
+        from = bar + 1;
+    }
+    const qsizetype tagEnd = record.indexOf('|', from);
+    if (tagEnd < 0)
+        return r;
+    r.ticket = numbers[0];
+    r.ttlMs = numbers[1];
+    r.leaseMs = numbers[2];
+    r.info = QString::fromUtf8(record.mid(tagEnd + 1));
+    r.wellFormed = true;
+    return r;
+}
+
 void applyOwner(core::Holder &holder, const OwnerRecord &owner) {
     holder.token = owner.token;
     holder.acquiredAtMs = owner.acquiredAtMs;
@@ -75,8 +112,8 @@ LeasedKind::LeasedKind()
     , m_refresh(writeScript(QStringLiteral("leased_refresh")))
     , m_release(writeScript(QStringLiteral("leased_release")))
     , m_forceRelease(writeScript(QStringLiteral("leased_force_release")))
-    , m_purge(writeScript(QStringLiteral("leased_purge")))
-    , m_repair(writeScript(QStringLiteral("leased_repair")))
+    , m_purge(writeScript(QStringLiteral("leased_purge"), true))
+    , m_repair(writeScript(QStringLiteral("leased_repair"), true))
     , m_setLimit(writeScript(QStringLiteral("leased_set_limit")))
     , m_leave(writeScript(QStringLiteral("leased_leave"))) {}
 
@@ -100,7 +137,7 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
         snap.ref = ref;
         for (const QByteArray &k : keys)
             snap.keys << QString::fromUtf8(k);
-        if (reply.isError() || !reply.isArray() || reply.elements.size() < 8) {
+        if (reply.isError() || !reply.isArray() || reply.elements.size() < 9) {
             snap.warnings << failureText(QStringLiteral("reading the semaphore"), reply);
             done(snap);
             return;
@@ -154,6 +191,7 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
         // holders, in expiry order
         const RedisReply &holders = elementAt(reply, 3);
         const RedisReply &records = elementAt(reply, 4);
+        const RedisReply &marks = elementAt(reply, 8);
         qint64 live = 0;
         for (int i = 0; i + 1 < holders.elements.size(); i += 2) {
             core::Holder h;
@@ -174,6 +212,9 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
             } else if (types.elements.value(2).str == "hash") {
                 snap.warnings << QStringLiteral("holder %1 has no owner record (token unknown)").arg(h.id);
             }
+            if (const WaiterRecord handOff = parseWaiter(elementAt(marks, i / 2).str); handOff.wellFormed)
+                h.details.insert(QStringLiteral("hand_off"),
+                                 QStringLiteral("handed over by a release (ticket %1)").arg(handOff.ticket));
             if (h.expiresAtMs && *h.expiresAtMs <= now) {
                 h.state = HolderState::ExpiredPresent;
             } else {
@@ -183,23 +224,41 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
             snap.holders << h;
         }
 
-        // waiters, in arrival order
-        const RedisReply &waiters = elementAt(reply, 5);
-        const RedisReply &leases = elementAt(reply, 6);
-        QHash<QByteArray, qint64> leaseOf;
-        for (int i = 0; i + 1 < leases.elements.size(); i += 2)
-            leaseOf.insert(leases.elements.at(i).str, leases.elements.at(i + 1).toInteger().value_or(0));
-        for (int i = 0; i + 1 < waiters.elements.size(); i += 2) {
+        // waiters, in queue order
+        const RedisReply &queue = elementAt(reply, 5);
+        const RedisReply &waiting = elementAt(reply, 6);
+        qint64 dead = 0;
+        qint64 stray = 0;
+        for (int i = 0; i < queue.elements.size(); ++i) {
             core::Holder w;
-            w.rawId = waiters.elements.at(i).str;
+            w.rawId = queue.elements.at(i).str;
             w.id = printableId(w.rawId);
-            w.rank = i / 2;
+            w.rank = i;
             w.state = HolderState::Waiting;
-            w.details.insert(QStringLiteral("ticket"), waiters.elements.at(i + 1).toInteger().value_or(0));
-            if (leaseOf.contains(w.rawId))
-                w.expiresAtMs = leaseOf.value(w.rawId);
+            const WaiterRecord record = parseWaiter(elementAt(waiting, i).str);
+            if (record.wellFormed) {
+                w.details.insert(QStringLiteral("ticket"), record.ticket);
+                w.details.insert(QStringLiteral("requested_ttl"), core::formatDurationMs(record.ttlMs));
+                if (!record.info.isEmpty())
+                    w.details.insert(QStringLiteral("client"), record.info);
+                w.expiresAtMs = record.leaseMs;
+                if (record.leaseMs <= now)
+                    ++dead;
+            } else {
+                w.state = HolderState::Orphan;
+                ++stray;
+            }
             snap.holders << w;
         }
+        if (dead > 0)
+            snap.warnings << QStringLiteral("%1 waiter(s) stopped renewing their place; they drop out when "
+                                            "they reach the head of the queue, or at a purge")
+                                 .arg(dead);
+        if (stray > 0)
+            snap.warnings << QStringLiteral("%1 queue entr%2 without a waiter record; repair removes %3")
+                                 .arg(stray)
+                                 .arg(stray == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
+                                 .arg(stray == 1 ? QStringLiteral("it") : QStringLiteral("them"));
 
         const RedisReply &counts = elementAt(reply, 7);
         const qint64 holderCount = integerAt(counts, 0).value_or(0);
@@ -232,19 +291,42 @@ void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref
 }
 
 void LeasedKind::attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
-                               const core::AcquireRequest &request, const QByteArray &notifyChannel,
-                               bool listHolders, qint64 ticket, AttemptCallback done) {
-    acquireAttempt(conn, ref, request, notifyChannel, listHolders ? kBusyListCap : 0, ticket,
-                   std::move(done));
+                               const core::AcquireRequest &request, const QByteArray &tag, bool listHolders,
+                               qint64 ticket, AttemptCallback done) {
+    acquireAttempt(conn, ref, request, tag, listHolders ? kBusyListCap : 0, ticket, std::move(done));
 }
 
 const LeasedKind::Names &LeasedKind::names(const QString &name) {
     if (m_names.keys.isEmpty() || m_names.name != name) {
         m_names.name = name;
         m_names.keys = keysOf(name);
-        m_names.channel = releaseChannel(name);
     }
     return m_names;
+}
+
+void LeasedKind::evalWrite(RedisConnection &conn, const LuaScript &script, const QList<QByteArray> &keys,
+                           const QList<QByteArray> &args, RedisConnection::ReplyCallback done) {
+    conn.eval(script, keys, args, [&conn, keys, done = std::move(done)](const RedisReply &reply) {
+        // Redis' own message; the scripts' TYPE checks (ensure()) name the key themselves.
+        if (!reply.isServerError() || !reply.str.startsWith("WRONGTYPE Operation")) {
+            done(reply);
+            return;
+        }
+        QList<QList<QByteArray>> types;
+        for (const QByteArray &key : keys)
+            types << QList<QByteArray>{"TYPE", key};
+        conn.pipeline(types, [keys, reply, done](const QList<RedisReply> &replies) {
+            for (int i = 0; i < keys.size() && i < replies.size() && i < kExpectedTypes.size(); ++i) {
+                const QByteArray type = replies.at(i).str;
+                if (replies.at(i).isString() && type != "none" && type != kExpectedTypes.at(i)) {
+                    done(RedisReply::error("WRONGTYPE " + keys.at(i) + " is a " + type + ", expected a " +
+                                           kExpectedTypes.at(i)));
+                    return;
+                }
+            }
+            done(reply);
+        });
+    });
 }
 
 const QByteArray &LeasedKind::clientInfoBytes() {
@@ -254,8 +336,8 @@ const QByteArray &LeasedKind::clientInfoBytes() {
 }
 
 void LeasedKind::acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
-                                const core::AcquireRequest &request, const QByteArray &notifyChannel,
-                                int listCap, qint64 ticket, AttemptCallback done) {
+                                const core::AcquireRequest &request, const QByteArray &tag, int listCap,
+                                qint64 ticket, AttemptCallback done) {
     const QByteArray holder = request.holder.toUtf8();
     if (!validHolderId(holder) || request.ttlMs <= 0) {
         AcquireResult r;
@@ -271,11 +353,10 @@ void LeasedKind::acquireAttempt(RedisConnection &conn, const core::SemaphoreRef 
                                  clientInfoBytes(),
                                  request.waitMs > 0 ? QByteArray("1") : QByteArray("0"),
                                  number(kWaiterLeaseMs),
-                                 names(ref.name).channel,
-                                 request.waitMs > 0 ? notifyChannel : QByteArray(),
+                                 request.waitMs > 0 ? tag : QByteArray(),
                                  number(listCap),
                                  number(ticket)};
-    conn.eval(m_acquire, names(ref.name).keys, args, [ref, holder, done](const RedisReply &reply) {
+    evalWrite(conn, m_acquire, names(ref.name).keys, args, [ref, holder, done](const RedisReply &reply) {
         AcquireResult r;
         r.attempts = 1;
         qint64 ticket = -1;
@@ -359,9 +440,8 @@ void LeasedKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64
         return;
     }
     const QByteArray holder = grant.rawHolder.isEmpty() ? grant.holder.toUtf8() : grant.rawHolder;
-    const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(), number(ttlMs),
-                                 names(grant.ref.name).channel};
-    conn.eval(m_refresh, names(grant.ref.name).keys, args, [done](const RedisReply &reply) {
+    const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(), number(ttlMs)};
+    evalWrite(conn, m_refresh, names(grant.ref.name).keys, args, [done](const RedisReply &reply) {
         RefreshResult r;
         const std::optional<qint64> ok = integerAt(reply, 0);
         if (reply.isError() || !ok) {
@@ -382,21 +462,36 @@ void LeasedKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64
 
 void LeasedKind::release(RedisConnection &conn, const core::Grant &grant,
                          core::Callback<core::ReleaseResult> done) {
+    // Without a tag no hand-off comes back: every waiter is told on its own notify channel.
+    releaseHandingOff(conn, grant, QByteArray(),
+                      [done](const ReleaseResult &r, const QList<HandOff> &) { done(r); });
+}
+
+void LeasedKind::releaseHandingOff(RedisConnection &conn, const core::Grant &grant, const QByteArray &tag,
+                                   ReleaseCallback done) {
     const QByteArray holder = grant.rawHolder.isEmpty() ? grant.holder.toUtf8() : grant.rawHolder;
-    const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(),
-                                 names(grant.ref.name).channel};
-    conn.eval(m_release, names(grant.ref.name).keys, args, [done](const RedisReply &reply) {
+    const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(), tag};
+    evalWrite(conn, m_release, names(grant.ref.name).keys, args, [this, done](const RedisReply &reply) {
         ReleaseResult r;
-        if (reply.isError() || !reply.isInteger()) {
+        QList<HandOff> handOffs;
+        // 1, 0 or -1; or {1, hand-off, ...} when slots went to waiters of the caller's store.
+        const std::optional<qint64> status = reply.isArray()     ? integerAt(reply, 0)
+                                             : reply.isInteger() ? std::optional<qint64>(reply.integer)
+                                                                 : std::nullopt;
+        if (reply.isError() || !status || (reply.isArray() && *status != 1)) {
             r.error = failureText(QStringLiteral("release"), reply);
-        } else if (reply.integer == 1) {
+        } else if (*status == 1) {
             r.status = ReleaseResult::Status::Ok;
+            for (int i = 1; i < reply.elements.size(); ++i) {
+                if (const std::optional<HandOff> h = parseHandOff(reply.elements.at(i).str))
+                    handOffs << *h;
+            }
         } else {
             r.status = ReleaseResult::Status::NotHeld;
-            r.error = reply.integer == 0 ? QStringLiteral("not held (expired, released or force-released)")
-                                         : QStringLiteral("the slot now belongs to a different acquisition");
+            r.error = *status == 0 ? QStringLiteral("not held (expired, released or force-released)")
+                                   : QStringLiteral("the slot now belongs to a different acquisition");
         }
-        done(r);
+        done(r, handOffs);
     });
 }
 
@@ -411,8 +506,8 @@ void LeasedKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &r
     }
     const QByteArray holder = observed.rawId.isEmpty() ? observed.id.toUtf8() : observed.rawId;
     const qint64 token = *observed.token;
-    const QList<QByteArray> args{holder, number(token), releaseChannel(ref.name)};
-    conn.eval(m_forceRelease, keysOf(ref.name), args, [done, token](const RedisReply &reply) {
+    const QList<QByteArray> args{holder, number(token)};
+    evalWrite(conn, m_forceRelease, keysOf(ref.name), args, [done, token](const RedisReply &reply) {
         ForceReleaseResult r;
         const QByteArray status = elementAt(reply, 0).str;
         if (reply.isError() || !reply.isArray()) {
@@ -438,7 +533,7 @@ void LeasedKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &r
 
 void LeasedKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
                               core::Callback<core::MaintenanceResult> done) {
-    conn.eval(m_purge, keysOf(ref.name), {releaseChannel(ref.name)}, [done](const RedisReply &reply) {
+    evalWrite(conn, m_purge, keysOf(ref.name), {}, [done](const RedisReply &reply) {
         MaintenanceResult r;
         const std::optional<qint64> holders = integerAt(reply, 0);
         const std::optional<qint64> waiters = integerAt(reply, 1);
@@ -457,7 +552,7 @@ void LeasedKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &r
 
 void LeasedKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
                         core::Callback<core::MaintenanceResult> done) {
-    conn.eval(m_repair, keysOf(ref.name), {releaseChannel(ref.name)}, [done](const RedisReply &reply) {
+    evalWrite(conn, m_repair, keysOf(ref.name), {}, [done](const RedisReply &reply) {
         MaintenanceResult r;
         const std::optional<qint64> orphans = integerAt(reply, 0);
         const std::optional<qint64> stray = integerAt(reply, 1);
@@ -484,30 +579,27 @@ void LeasedKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, 
         done(MaintenanceResult{false, 0, QStringLiteral("limit must be at least 1")});
         return;
     }
-    conn.eval(m_setLimit, keysOf(ref.name), {number(limit), releaseChannel(ref.name)},
-              [done, limit](const RedisReply &reply) {
-                  MaintenanceResult r;
-                  if (reply.isError() || !reply.isInteger()) {
-                      r.message = failureText(QStringLiteral("set limit"), reply);
-                  } else {
-                      r.ok = true;
-                      r.affected = 1;
-                      r.message =
-                          reply.integer < 0
-                              ? QStringLiteral("limit set to %1").arg(limit)
-                              : QStringLiteral("limit changed from %1 to %2").arg(reply.integer).arg(limit);
-                  }
-                  done(r);
-              });
+    evalWrite(conn, m_setLimit, keysOf(ref.name), {number(limit)}, [done, limit](const RedisReply &reply) {
+        MaintenanceResult r;
+        if (reply.isError() || !reply.isInteger()) {
+            r.message = failureText(QStringLiteral("set limit"), reply);
+        } else {
+            r.ok = true;
+            r.affected = 1;
+            r.message = reply.integer < 0
+                            ? QStringLiteral("limit set to %1").arg(limit)
+                            : QStringLiteral("limit changed from %1 to %2").arg(reply.integer).arg(limit);
+        }
+        done(r);
+    });
 }
 
 void LeasedKind::leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                             qint64 ticket, std::function<void()> done) {
-    conn.eval(m_leave, keysOf(ref.name), {waiter, releaseChannel(ref.name), number(ticket)},
-              [done](const RedisReply &) {
-                  if (done)
-                      done();
-              });
+    evalWrite(conn, m_leave, keysOf(ref.name), {waiter, number(ticket)}, [done](const RedisReply &) {
+        if (done)
+            done();
+    });
 }
 
 } // namespace semscope::redis

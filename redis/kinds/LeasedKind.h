@@ -7,19 +7,19 @@ namespace semscope::redis {
 
 // semscope's own layout (DESIGN.md §2). For a semaphore N, all keys share the hash tag {N} so they
 // live in one Cluster slot:
-//   {N}:holders        ZSET holder -> lease expiry, ms on the Redis server clock
-//   {N}:meta           HASH limit, ttl (default lease of the creator), fence (last fencing token),
-//                      ticket (last waiter ticket), created (ms)
-//   {N}:owners         HASH holder -> "<token>|<acquired ms>|<client info>"
-//   {N}:waiters        ZSET waiter -> arrival ticket: the FIFO queue of waiting acquirers
-//   {N}:waiter-leases  ZSET waiter -> waiter lease expiry (ms): waiters that stop renewing drop out
-//   {N}:waiting        HASH waiter -> "<ttl ms>|<notify channel>|<client info>" while queued, so a
-//                      release can grant it; kept after a hand-off until the holder picks the grant
-//                      up, releases or loses the lease (a holder with a record = unclaimed hand-off)
+//   {N}:holders   ZSET holder -> lease expiry, ms on the Redis server clock
+//   {N}:meta      HASH limit, ttl (default lease of the creator), fence (last fencing token),
+//                 ticket (last queue ticket), created (ms)
+//   {N}:owners    HASH holder -> "<token>|<acquired ms>|<client info>"
+//   {N}:queue     LIST of waiter ids: the FIFO queue of waiting acquirers (head = next)
+//   {N}:waiting   HASH waiter -> "<ticket>|<ttl ms>|<waiter lease ms>|<store tag>|<client info>"
+//                 while queued: what a release needs to grant it, and when it drops out unless it
+//                 renews; "=<ticket>" after a hand-off until the holder picks the grant up, releases
+//                 or loses the lease (an unclaimed hand-off)
 //   channel {N}:released:<tag>   hand-offs to the waiters of one store: "<ticket> <token> <expiresAt>
-//                      <holder>" (see leased_common.lua)
-//   channel {N}:released         newline-separated ids of queued waiters without a record (they take
-//                      no hand-offs) that may take a slot now
+//                 <holder>" (see leased_common.lua)
+//   channel {N}:released         newline-separated ids of queued waiters that take no hand-offs
+//                 (empty tag) and may take a slot now
 //
 // The semaphore is created by its first acquire with the limit of the caller's profile
 // (SemaphoreRef::profile.limit, 1 when unset); after that the stored limit rules and only setLimit()
@@ -56,9 +56,11 @@ public:
     qint64 waiterLeaseMs() const override { return kWaiterLeaseMs; }
     QByteArray notifyChannel(const QString &name, const QByteArray &tag) const override;
     void attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
-                       const core::AcquireRequest &request, const QByteArray &notifyChannel, bool listHolders,
+                       const core::AcquireRequest &request, const QByteArray &tag, bool listHolders,
                        qint64 ticket, AttemptCallback done) override;
     std::optional<HandOff> parseHandOff(const QByteArray &message) const override;
+    void releaseHandingOff(RedisConnection &conn, const core::Grant &grant, const QByteArray &tag,
+                           ReleaseCallback done) override;
     void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                     qint64 ticket, std::function<void()> done) override;
 
@@ -70,15 +72,17 @@ public:
 
 private:
     void acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
-                        const core::AcquireRequest &request, const QByteArray &notifyChannel, int listCap,
+                        const core::AcquireRequest &request, const QByteArray &tag, int listCap,
                         qint64 ticket, AttemptCallback done);
     const QByteArray &clientInfoBytes();
-    // keysOf() and releaseChannel() of the semaphore last used, kept: a load test sends every
-    // command to one semaphore, and building six key names per command showed in its profile.
+    // conn.eval() of a write script; a WRONGTYPE failure comes back naming the key at fault.
+    static void evalWrite(RedisConnection &conn, const LuaScript &script, const QList<QByteArray> &keys,
+                          const QList<QByteArray> &args, RedisConnection::ReplyCallback done);
+    // keysOf() of the semaphore last used, kept: a load test sends every command to one semaphore,
+    // and building five key names per command showed in its profile.
     struct Names {
         QString name;
         QList<QByteArray> keys;
-        QByteArray channel;
     };
     const Names &names(const QString &name);
 

@@ -1,69 +1,66 @@
 -- Prepended to every leased_* write script when it is loaded (see LeasedKind.cpp), so each
 -- operation stays one EVALSHA. Key layout of a `leased` semaphore N (all keys share the hash tag):
---   KEYS[1] {N}:holders        ZSET holder -> lease expiry (ms, Redis server clock)
---   KEYS[2] {N}:meta           HASH limit, ttl, fence (last fencing token), ticket, created
---   KEYS[3] {N}:owners         HASH holder -> "token|acquiredMs|client info"
---   KEYS[4] {N}:waiters        ZSET waiter -> arrival ticket (the FIFO queue)
---   KEYS[5] {N}:waiter-leases  ZSET waiter -> waiter lease expiry (ms); dead waiters drop out
---   KEYS[6] {N}:waiting        HASH waiter -> "ttlMs|notify channel|client info" while it is queued;
---                              "=ticket" once a release handed that queue entry a slot, until the
---                              acquisition picks the grant up, releases it or loses the lease
+--   KEYS[1] {N}:holders  ZSET holder -> lease expiry (ms, Redis server clock)
+--   KEYS[2] {N}:meta     HASH limit, ttl, fence (last fencing token), ticket (last queue ticket), created
+--   KEYS[3] {N}:owners   HASH holder -> "token|acquiredMs|client info"
+--   KEYS[4] {N}:queue    LIST of waiter ids, the FIFO queue: joined at the tail, served from the head
+--   KEYS[5] {N}:waiting  HASH waiter -> "ticket|ttlMs|leaseMs|tag|client info": what a release needs
+--                        to grant the waiter (leaseMs: when it drops out unless it renews; tag: names
+--                        the notify channel {N}:released:<tag> of the store it waits in, empty for a
+--                        waiter that takes no hand-offs). A record whose id is a holder is a hand-off
+--                        that acquisition has not picked up yet (see below).
+--
+-- Why a LIST and one record: a contended semaphore queues every waiter and serves one per release,
+-- so joining and leaving the queue are the hot path. RPUSH and LPOP are O(1) however long the queue,
+-- and the waiter's lease lives in the record the hand-off reads anyway; sorted sets for order and
+-- lease cost a scan per write while they are small (listpacks) and a log n insert after.
+--
+-- Invariants every script keeps: an id is queued iff it has a record and holds no slot, and then it
+-- is in the list exactly once. An entry that reaches the head without a record (it left, or the keys
+-- were edited) is dropped there; so is a dead waiter (lease over), so the queue never hands a slot to
+-- a waiter that stopped. Dead waiters further back stay until they reach the head, or a purge.
 --
 -- Direct hand-off: a script that leaves a slot free while waiters are queued grants it to the head
--- of the queue itself (next fencing token, lease of the waiter's own ttl, owner record) and
--- PUBLISHes "<ticket> <token> <expiresAt> <waiter>" on that waiter's notify channel, so the waiter
--- has its grant without another round trip and nobody else is woken. A queue head without a record
--- (queued by a client that does not take hand-offs) stops the hand-off, keeping FIFO order: its id
--- (and those of the others that fit) is published on `{N}:released` instead, and it retries.
+-- of the queue itself (next fencing token, lease of the waiter's own ttl, owner record) and tells
+-- that waiter "<ticket> <token> <expiresAt> <waiter>": PUBLISHed on its notify channel, or, when the
+-- release comes from the store the waiter waits in (same tag), in the release's own reply, so
+-- nothing is published and nobody else is woken. The waiter's record stays until the holder
+-- releases or loses the lease: should the message be lost, the acquisition with that ticket picks
+-- the grant up by retrying, and only that one. A live head that takes no hand-offs (empty tag) stops
+-- the hand-off, keeping FIFO order: the ids that fit are published on {N}:released instead, and it
+-- retries.
 --
--- Type checks cost no extra command where avoidable: each script reads a key (through read()) before
--- it first writes it, and a read of a key of the wrong type fails before anything was written.
--- Keys written without a prior read are checked with TYPE once (ensure()).
+-- Keys of the wrong type: every path reads each key before it writes it, or writes it first of all,
+-- so a command on a key of the wrong type fails before anything was written; keys that a path would
+-- otherwise write unread are checked with TYPE (ensure()). The caller names the key at fault when a
+-- script fails with WRONGTYPE (LeasedKind asks each key's TYPE then), which keeps the hot path free
+-- of per-command checks.
+--
+-- Cost: these scripts run for every acquire and release of a busy semaphore, and the server's CPU
+-- is what limits a contended semaphore. Counted with callgrind, the dear parts were float
+-- formatting and parsing (string.format, tonumber go through printf and strtod), Lua patterns, and
+-- the closures this file makes at every call; hence "now" read once as both number and string, plain
+-- string.find to split records, and few helpers.
 
-local KEY_TYPES = {'zset', 'hash', 'hash', 'zset', 'zset', 'hash'}
-local checked = {}
-
-local function now_ms()
-    local t = redis.call('TIME')
-    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+-- "now" from the Redis clock, as a number and as an integer string.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now_s = string.format('%d', now)
 
 -- Integers as strings, without float formatting (%.0f, Lua's own %.14g and Redis' %.17g for number
--- arguments all go through the slow floating-point printer, a visible share of the server's CPU).
--- For the same reason constant numeric arguments are written as strings ('0', '1'): redis.call
--- formats every Lua number argument with %.17g.
+-- arguments all go through the slow floating-point printer). For the same reason constant numeric
+-- arguments are written as strings ('0', '1'): redis.call formats every Lua number argument.
 local function num(x)
     return string.format('%d', x)
 end
 
-local function wrong_type(i)
-    local t = redis.call('TYPE', KEYS[i]).ok
-    error({err = 'WRONGTYPE ' .. KEYS[i] .. ' is a ' .. t .. ', expected a ' .. KEY_TYPES[i]})
-end
-
--- A command on KEYS[i] whose failure on a key of the wrong type becomes a clear error naming it.
-local function read(i, cmd, ...)
-    local r = redis.pcall(cmd, KEYS[i], ...)
-    if type(r) == 'table' and r.err then
-        if string.find(r.err, 'WRONGTYPE', 1, true) then
-            wrong_type(i)
-        end
-        error(r)
-    end
-    checked[i] = true
-    return r
-end
-
--- For a key about to be written that this script has not read yet.
+-- For a key about to be written that this path has not read.
 local function ensure(i)
-    if checked[i] then
-        return
-    end
     local t = redis.call('TYPE', KEYS[i]).ok
-    if t ~= 'none' and t ~= KEY_TYPES[i] then
-        wrong_type(i)
+    local expected = ({'zset', 'hash', 'hash', 'list', 'hash'})[i]
+    if t ~= 'none' and t ~= expected then
+        error({err = 'WRONGTYPE ' .. KEYS[i] .. ' is a ' .. t .. ', expected a ' .. expected})
     end
-    checked[i] = true
 end
 
 -- unpack() has a small stack limit: issue variadic commands in chunks.
@@ -78,7 +75,7 @@ end
 
 -- The stored limit (nil when not created yet or garbage) and the raw value.
 local function stored_limit()
-    local raw = read(2, 'HGET', 'limit')
+    local raw = redis.call('HGET', KEYS[2], 'limit')
     local n = tonumber(raw)
     if n and n >= 1 and n == math.floor(n) then
         return n, raw
@@ -86,122 +83,109 @@ local function stored_limit()
     return nil, raw
 end
 
--- Removes holders whose lease ran out and waiters that stopped renewing; returns both counts. Counts
--- first, so the usual case (nothing expired) costs two reads that return integers.
-local function purge_expired(now)
-    local gone, dead = 0, 0
-    local at = num(now)
-    if read(1, 'ZCOUNT', '-inf', at) > 0 then
-        ensure(3)
-        ensure(6)
-        local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', at)
-        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', at)
-        chunked('HDEL', KEYS[3], ids)
-        chunked('HDEL', KEYS[6], ids) -- hand-offs nobody picked up
-        gone = #ids
+-- A waiter's record split into ticket, ttl (ms, as a string), lease (ms), tag and client info; nil
+-- for a missing record or garbage.
+local function parse_waiting(rec)
+    if not rec then
+        return nil
     end
-    if read(5, 'ZCOUNT', '-inf', at) > 0 then
-        ensure(4)
-        ensure(6)
-        local ids = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', at)
-        redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', at)
-        chunked('ZREM', KEYS[4], ids)
-        chunked('HDEL', KEYS[6], ids)
-        dead = #ids
+    local a = string.find(rec, '|', 1, true)
+    local b = a and string.find(rec, '|', a + 1, true)
+    local c = b and string.find(rec, '|', b + 1, true)
+    local d = c and string.find(rec, '|', c + 1, true)
+    local lease = d and tonumber(string.sub(rec, b + 1, c - 1))
+    if not lease then
+        return nil
     end
-    return gone, dead
+    return string.sub(rec, 1, a - 1), string.sub(rec, a + 1, b - 1), lease, string.sub(rec, c + 1, d - 1),
+        string.sub(rec, d + 1)
+end
+
+-- The fencing token in an owner record ("token|acquiredMs|info"), or nil.
+local function record_token(rec)
+    local bar = rec and string.find(rec, '|', 1, true)
+    return bar and string.sub(rec, 1, bar - 1)
+end
+
+-- Removes holders whose lease ran out; returns how many. Counts first, so the usual case (nothing
+-- expired) costs one read that returns an integer. Dead waiters are not looked for here: they drop
+-- out when they reach the head of the queue (or at a purge).
+local function purge_expired()
+    if redis.call('ZCOUNT', KEYS[1], '-inf', now_s) == 0 then
+        return 0
+    end
+    -- Rare: the keys this writes and the queue the caller may touch next are checked first.
+    ensure(3)
+    ensure(4)
+    ensure(5)
+    local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now_s)
+    redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_s)
+    chunked('HDEL', KEYS[3], ids)
+    chunked('HDEL', KEYS[5], ids) -- hand-offs nobody picked up
+    return #ids
 end
 
 -- Grants free slots to the waiters at the head of the queue, in order, while there is room.
 -- `self` is the caller of an acquire: when its turn comes it is granted without a message (its
--- reply carries the grant) and {token, expiresAt} is returned. Returns nil otherwise. A head whose
--- waiter lease ran out is dropped on the way (callers need not have purged). `pre` is what
--- peek_queue() read, when the caller had to read it before its own writes.
-local function peek_queue()
-    local head = read(4, 'ZRANGE', '0', '0', 'WITHSCORES')
-    local lease = false
-    if #head == 2 then
-        lease = read(5, 'ZSCORE', head[1])
-    end
-    return {head = head, lease = lease}
-end
-
-local function hand_off(now, limit, channel, self, pre)
+-- reply carries the grant) and its token and expiry are returned. `local_tag` names the caller's own
+-- store: hand-offs to its waiters are appended to `replies` instead of being published. Returns nil
+-- unless `self` was granted. Callers have read (or ensured) every key before their first write.
+local function hand_off(limit, self, local_tag, replies)
     if not limit then
         return nil
     end
-    pre = pre or peek_queue()
-    local head = pre.head
-    if #head == 0 then
-        return nil
-    end
+    -- The release channel, {N}:released, from {N}:holders.
+    local channel = string.sub(KEYS[1], 1, -9) .. ':released'
     local free = limit - redis.call('ZCARD', KEYS[1])
-    while free > 0 and #head == 2 do
-        local w, ticket = head[1], head[2]
-        local rec = read(6, 'HGET', w)
-        local ttl, notify, info
-        if rec then
-            ttl, notify, info = string.match(rec, '^(%d+)|([^|]+)|(.*)$')
+    while free > 0 do
+        local w = redis.call('LPOP', KEYS[4])
+        if not w then
+            return nil
         end
-        local lease = pre.lease
-        if pre.head ~= head then
-            lease = redis.call('ZSCORE', KEYS[5], w)
-        end
-        if not lease or tonumber(lease) <= now then
-            -- Stopped renewing: it drops out instead of being handed a slot it would leak.
-            redis.call('ZREM', KEYS[4], w)
-            redis.call('ZREM', KEYS[5], w)
-            redis.call('HDEL', KEYS[6], w)
-        elseif not ttl then
-            -- No record to grant from: wake it the old way (unless it is the caller, who is
-            -- looking already) and leave the rest of the queue behind it.
-            if w ~= self then
-                redis.call('PUBLISH', channel, table.concat(redis.call('ZRANGE', KEYS[4], '0', num(free - 1)), '\n'))
-            end
+        local ticket, ttl, lease, tag, info = parse_waiting(redis.call('HGET', KEYS[5], w))
+        if not ticket then
+            -- Left, or a stray entry: nothing to grant to.
+        elseif lease <= now and w ~= self then
+            -- Stopped renewing: it drops out instead of being handed a slot it would leak. (The
+            -- caller is alive, whatever its lease says.)
+            redis.call('HDEL', KEYS[5], w)
+        elseif tag == '' and w ~= self then
+            -- Takes no hand-offs: back to the head, and it and the others that fit are woken to
+            -- retry themselves; nobody behind them may pass.
+            redis.call('LPUSH', KEYS[4], w)
+            redis.call('PUBLISH', channel, table.concat(redis.call('LRANGE', KEYS[4], '0', num(free - 1)), '\n'))
             return nil
         else
-            ensure(3)
-            redis.call('ZREM', KEYS[4], w)
-            redis.call('ZREM', KEYS[5], w)
-            local token = redis.call('HINCRBY', KEYS[2], 'fence', '1')
-            local expires = num(now + tonumber(ttl))
-            redis.call('ZADD', KEYS[1], expires, w)
-            redis.call('HSET', KEYS[3], w, num(token) .. '|' .. num(now) .. '|' .. info)
-            free = free - 1
-            if w == self then
-                redis.call('HDEL', KEYS[6], w)
-                return {token, expires}
+            local expires = num(now + ttl)
+            -- NX: an id that holds a slot already (the keys were edited) is not granted twice.
+            if redis.call('ZADD', KEYS[1], 'NX', expires, w) == 1 then
+                local token = num(redis.call('HINCRBY', KEYS[2], 'fence', '1'))
+                redis.call('HSET', KEYS[3], w, token .. '|' .. now_s .. '|' .. info)
+                free = free - 1
+                if w == self then
+                    redis.call('HDEL', KEYS[5], w)
+                    return token, expires
+                end
+                local message = ticket .. ' ' .. token .. ' ' .. expires .. ' ' .. w
+                if tag == local_tag then
+                    replies[#replies + 1] = message
+                else
+                    redis.call('PUBLISH', channel .. ':' .. tag, message)
+                end
             end
-            -- Marks the grant as not picked up yet, by that acquisition only (see the header).
-            redis.call('HSET', KEYS[6], w, '=' .. ticket)
-            redis.call('PUBLISH', notify, ticket .. ' ' .. num(token) .. ' ' .. expires .. ' ' .. w)
-        end
-        if free > 0 then
-            head = redis.call('ZRANGE', KEYS[4], '0', '0', 'WITHSCORES')
         end
     end
     return nil
 end
 
--- The fencing token in an owner record, or nil.
-local function record_token(rec)
-    if not rec then
-        return nil
-    end
-    return string.match(rec, '^(%d+)|')
-end
-
--- The fencing token stored for `holder`, or nil.
-local function owner_token(holder)
-    return record_token(read(3, 'HGET', holder))
-end
-
--- Removes a holder and whatever refers to it, then hands its slot on.
-local function remove_holder(now, limit, channel, holder)
-    ensure(3)
-    local pre = peek_queue() -- read before the writes: the type checks of the queue's keys
-    read(6, 'HDEL', holder)
+-- Removes a holder and whatever refers to it, then hands its slot on (see hand_off for the last
+-- two arguments). Callers have read the holders, meta and owners keys.
+local function remove_holder(limit, holder, local_tag, replies)
+    local queued = redis.call('LLEN', KEYS[4]) > 0 -- a read: the queue's type check
+    redis.call('HDEL', KEYS[5], holder)             -- first write: a hand-off it never picked up
     redis.call('ZREM', KEYS[1], holder)
     redis.call('HDEL', KEYS[3], holder)
-    hand_off(now, limit, channel, nil, pre)
+    if queued then
+        hand_off(limit, nil, local_tag, replies)
+    end
 end

@@ -1,8 +1,12 @@
--- leased: remove expired holders and dead waiters now (after leased_common.lua), and hand the room
--- to the queue.
--- ARGV: release channel. Returns {holders removed, waiters removed}.
-local now = now_ms()
+-- leased: remove expired holders and dead waiters now (after leased_common.lua and
+-- leased_maintenance.lua), and hand the room to the queue.
+-- Returns {holders removed, waiters removed}.
 local limit = stored_limit()
-local gone, dead = purge_expired(now)
-hand_off(now, limit, ARGV[1])
+ensure(1)
+ensure(3)
+ensure(4)
+ensure(5)
+local gone = purge_expired()
+local dead = rebuild_queue(true)
+hand_off(limit)
 return {gone, dead}

@@ -2,12 +2,13 @@
 -- leased: one consistent read of every key (see leased_common.lua for the layout), with "now" from
 -- TIME. Keys of the wrong type are reported, not read. At most ARGV[1] entries per key are returned;
 -- the counts tell the reader when a list was cut.
--- Returns {now, {type1..type6}, meta HGETALL, holders ZRANGE WITHSCORES, {owner records parallel to
---          holders}, waiters WITHSCORES, waiter leases WITHSCORES, {holders, owners, waiters} counts}
+-- Returns {now, {type1..type5}, meta HGETALL, holders ZRANGE WITHSCORES, {owner records parallel to
+--          holders}, queue LRANGE, {waiter records parallel to the queue}, {holders, owners, queue}
+--          counts, {waiter records of holders, parallel to holders: hand-offs not picked up yet}}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local cap = tonumber(ARGV[1]) - 1
-local expected = {'zset', 'hash', 'hash', 'zset', 'zset', 'hash'}
+local expected = {'zset', 'hash', 'hash', 'list', 'hash'}
 local types = {}
 local ok = {}
 for i, k in ipairs(KEYS) do
@@ -18,7 +19,7 @@ local meta = {}
 if ok[2] then
     meta = redis.call('HGETALL', KEYS[2])
 end
-local holders, records, waiters, leases = {}, {}, {}, {}
+local holders, records, queue, waiting, marks = {}, {}, {}, {}, {}
 local counts = {0, 0, 0}
 if ok[1] then
     holders = redis.call('ZRANGE', KEYS[1], 0, cap, 'WITHSCORES')
@@ -31,10 +32,15 @@ if ok[3] then
     end
 end
 if ok[4] then
-    waiters = redis.call('ZRANGE', KEYS[4], 0, cap, 'WITHSCORES')
-    counts[3] = redis.call('ZCARD', KEYS[4])
+    queue = redis.call('LRANGE', KEYS[4], 0, cap)
+    counts[3] = redis.call('LLEN', KEYS[4])
 end
 if ok[5] then
-    leases = redis.call('ZRANGE', KEYS[5], 0, cap, 'WITHSCORES')
+    for _, w in ipairs(queue) do
+        waiting[#waiting + 1] = redis.call('HGET', KEYS[5], w) or false
+    end
+    for i = 1, #holders, 2 do
+        marks[#marks + 1] = redis.call('HGET', KEYS[5], holders[i]) or false
+    end
 end
-return {string.format('%.0f', now), types, meta, holders, records, waiters, leases, counts}
+return {string.format('%.0f', now), types, meta, holders, records, queue, waiting, counts, marks}

@@ -130,18 +130,22 @@ std::optional<Bound> scriptBound(test::RedisServer &server, int pipeline, int re
     };
     auto acquireArgs = [&](const QString &name, const QByteArray &holder) {
         QList<QByteArray> cmd{"EVALSHA", acquire.sha1()};
+        // holder, ttl, limit to create with, client info, wait, waiter lease, tag, listed holders, ticket
         cmd << keysOf(name) << holder << "600000"
             << "1000000000"
             << "bench"
             << "0"
-            << "30000" << kind.releaseChannel(name) << ""
-            << "0";
+            << "30000"
+            << ""
+            << "0"
+            << "-1";
         return cmd;
     };
     auto releaseArgs = [&](const QString &name) {
         QList<QByteArray> cmd{"EVALSHA", release.sha1()};
         cmd << keysOf(name) << "bench:__rand_int__"
-            << "" << kind.releaseChannel(name);
+            << ""
+            << ""; // token (any), tag (none)
         return cmd;
     };
     auto strings = [](const QList<QByteArray> &cmd) {

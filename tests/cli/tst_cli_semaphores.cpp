@@ -131,7 +131,7 @@ private Q_SLOTS:
         waiter.start(m_cli, {"--redis", m_server.url(), "acquire", "orders", "--kind", "leased", "--holder",
                              "delta", "--wait", "30s", "--json"});
         QVERIFY(waiter.waitForStarted());
-        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{orders}:waiters"}).toInteger(), std::optional<qint64>(1),
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{orders}:queue"}).toInteger(), std::optional<qint64>(1),
                                   20000);
         QCOMPARE(cli({"release", "orders", "alpha", "--kind", "leased"}).exitCode, 0);
         QVERIFY(waiter.waitForFinished(30000));

@@ -129,9 +129,8 @@ private Q_SLOTS:
             fp("rl", "hash", {uuid + ":1"}, {"1"}, {}, 30000),
             fp("{own}:holders", "zset", {"h"}, {num(kNowMs + 1000)}),
             fp("{own}:meta", "hash", {"limit"}, {"5"}),
-            fp("{own}:waiters", "zset", {"w"}, {"1"}),
-            fp("{own}:waiter-leases", "zset", {"w"}, {num(kNowMs + 10000)}),
-            fp("{own}:waiting", "hash", {"w"}, {"30000|{own}:released:ab|cli"}),
+            fp("{own}:queue", "list", {"w"}),
+            fp("{own}:waiting", "hash", {"w"}, {"1|30000|" + num(kNowMs + 10000) + "|ab|cli"}),
             fp("cron.lock", "string", {}, {}, "token", 8000),
         };
         const auto found = recognizeSemaphores(keys, kNowMs);
@@ -148,8 +147,9 @@ private Q_SLOTS:
         QCOMPARE(kindOf("rl"), QStringLiteral("redisson-lock"));
         QCOMPARE(kindOf("own"), QStringLiteral("leased"));
         QCOMPARE(kindOf("cron.lock"), QStringLiteral("lock"));
-        QCOMPARE(found.size(), 9); // the leased waiter queue is part of `own`, not a ZSET semaphore
-        QCOMPARE(findByName(found, QStringLiteral("own"))->keys.size(), 5);
+        QCOMPARE(found.size(),
+                 9); // the leased queue and waiter records are part of `own`, nothing of their own
+        QCOMPARE(findByName(found, QStringLiteral("own"))->keys.size(), 4);
         for (const DiscoveredSemaphore &d : found)
             QVERIFY2(d.warnings.isEmpty(),
                      qPrintable(d.ref.name + QStringLiteral(": ") + d.warnings.join(QStringLiteral("; "))));

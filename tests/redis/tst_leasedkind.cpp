@@ -75,6 +75,16 @@ private:
 
     RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
 
+    // Makes a queued waiter's lease run out, as if it had stopped renewing: its record
+    // "ticket|ttl|lease|tag|info" gets a lease long past.
+    void killWaiter(const QByteArray &name, const QByteArray &waiter) {
+        const QByteArray key = '{' + name + "}:waiting";
+        QList<QByteArray> fields = cmd({"HGET", key, waiter}).str.split('|');
+        QVERIFY2(fields.size() >= 5, qPrintable(cmd({"HGET", key, waiter}).describe()));
+        fields[2] = "1";
+        cmd({"HSET", key, waiter, fields.join('|')});
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
@@ -92,7 +102,7 @@ private Q_SLOTS:
     void keysAreHashTagged() {
         const auto keys = m_kind.keysOf(QStringLiteral("orders"));
         QCOMPARE(keys, (QList<QByteArray>{"{orders}:holders", "{orders}:meta", "{orders}:owners",
-                                          "{orders}:waiters", "{orders}:waiter-leases", "{orders}:waiting"}));
+                                          "{orders}:queue", "{orders}:waiting"}));
         QCOMPARE(m_kind.releaseChannel(QStringLiteral("orders")), QByteArray("{orders}:released"));
     }
 
@@ -107,7 +117,7 @@ private Q_SLOTS:
         QCOMPARE(s.limit, std::optional<qint64>(5));
         QCOMPARE(s.limitSource, core::LimitSource::Stored);
         QCOMPARE(s.counter, std::optional<qint64>(3));
-        QCOMPARE(s.keys.size(), 6);
+        QCOMPARE(s.keys.size(), 5);
         QCOMPARE(s.holders.size(), 3);
         QVERIFY(s.serverNowMs > 0);
         // Rank is expiry order: gamma (10 s), alpha (30 s), beta (60 s).
@@ -289,12 +299,12 @@ private Q_SLOTS:
         bool left = false;
         m_kind.leaveQueue(*m_conn, r, "c", -1, [&left] { left = true; });
         QTRY_VERIFY_WITH_TIMEOUT(left, 10000);
-        QCOMPARE(cmd({"ZCARD", "{queue}:waiters"}).toInteger(), std::optional<qint64>(0));
-        QCOMPARE(cmd({"ZCARD", "{queue}:waiter-leases"}).toInteger(), std::optional<qint64>(0));
+        QCOMPARE(cmd({"LLEN", "{queue}:queue"}).toInteger(), std::optional<qint64>(0));
+        QCOMPARE(cmd({"HLEN", "{queue}:waiting"}).toInteger(), std::optional<qint64>(0));
 
         // A waiter that stops renewing drops out of the queue by itself.
         acquire(r, QStringLiteral("ghost"), 30000, true);
-        cmd({"ZADD", "{queue}:waiter-leases", "XX", "1", "ghost"});
+        killWaiter("queue", "ghost");
         auto purged =
             awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
         QCOMPARE(purged->affected, 1);
@@ -310,15 +320,17 @@ private Q_SLOTS:
         QList<QByteArray> toC;
         int subscribed = 0;
         sub.subscribe(
-            "chan-b", [&toB](const QByteArray &m) { toB << m; }, [&subscribed] { ++subscribed; });
+            m_kind.notifyChannel(r.name, "tagb"), [&toB](const QByteArray &m) { toB << m; },
+            [&subscribed] { ++subscribed; });
         sub.subscribe(
-            "chan-c", [&toC](const QByteArray &m) { toC << m; }, [&subscribed] { ++subscribed; });
+            m_kind.notifyChannel(r.name, "tagc"), [&toC](const QByteArray &m) { toC << m; },
+            [&subscribed] { ++subscribed; });
         QTRY_COMPARE_WITH_TIMEOUT(subscribed, 2, 10000);
 
         const auto a = acquire(r, QStringLiteral("a"), 30000);
         QCOMPARE(a.grant.token, std::optional<qint64>(1));
-        const auto [b, bTicket] = queued(r, QStringLiteral("b"), "chan-b", 20000);
-        const auto [c, cTicket] = queued(r, QStringLiteral("c"), "chan-c", 40000);
+        const auto [b, bTicket] = queued(r, QStringLiteral("b"), "tagb", 20000);
+        const auto [c, cTicket] = queued(r, QStringLiteral("c"), "tagc", 40000);
         QCOMPARE(b.status, core::AcquireResult::Status::Busy);
         QCOMPARE(c.status, core::AcquireResult::Status::Busy);
         QVERIFY(b.holders.size() == 1 && b.holders.at(0).id == QStringLiteral("a"));
@@ -344,25 +356,145 @@ private Q_SLOTS:
         QVERIFY(toC.isEmpty());
 
         // Another acquisition of the id b (not that queue entry) is the usual error ...
-        const auto other = queued(r, QStringLiteral("b"), "chan-b", 20000, cTicket + 100).first;
+        const auto other = queued(r, QStringLiteral("b"), "tagb", 20000, cTicket + 100).first;
         QCOMPARE(other.status, core::AcquireResult::Status::Error);
         QVERIFY(other.error.contains(QStringLiteral("already holds")));
         // ... while a retry of that queue entry (its message lost, say) picks the same grant up.
-        const auto [again, againTicket] = queued(r, QStringLiteral("b"), "chan-b", 20000, bTicket);
+        const auto [again, againTicket] = queued(r, QStringLiteral("b"), "tagb", 20000, bTicket);
         QCOMPARE(again.status, core::AcquireResult::Status::Granted);
         QCOMPARE(again.grant.token, std::optional<qint64>(2));
         QCOMPARE(again.grant.expiresAtMs, std::optional<qint64>(handOff->expiresAtMs));
         // ... once: after that, a second acquire of b is the usual error.
-        QCOMPARE(queued(r, QStringLiteral("b"), "chan-b").first.status, core::AcquireResult::Status::Error);
+        QCOMPARE(queued(r, QStringLiteral("b"), "tagb").first.status, core::AcquireResult::Status::Error);
 
         // b's release hands on to c; tokens keep rising.
         QCOMPARE(release(again.grant).status, core::ReleaseResult::Status::Ok);
         QTRY_COMPARE_WITH_TIMEOUT(toC.size(), 1, 10000);
         QCOMPARE(m_kind.parseHandOff(toC.at(0))->token, 3);
         QCOMPARE(m_kind.parseHandOff(toC.at(0))->ticket, cTicket);
-        QCOMPARE(cmd({"ZCARD", "{handoff}:waiters"}).toInteger(), std::optional<qint64>(0));
-        QCOMPARE(cmd({"ZCARD", "{handoff}:waiter-leases"}).toInteger(), std::optional<qint64>(0));
+        QCOMPARE(cmd({"LLEN", "{handoff}:queue"}).toInteger(), std::optional<qint64>(0));
         QCOMPARE(toB.size(), 1);
+    }
+
+    // A release by the store a waiter waits in hands it the slot in the release's own reply and
+    // publishes nothing; a waiter of another store is told on its channel, as before.
+    void releaseReturnsHandOffsToItsOwnStore() {
+        const auto r = ref(QStringLiteral("own"), 1);
+        RedisConnection sub(m_server.settings());
+        sub.open();
+        QList<QByteArray> toMine;
+        QList<QByteArray> toOther;
+        int subscribed = 0;
+        sub.subscribe(
+            m_kind.notifyChannel(r.name, "mine"), [&toMine](const QByteArray &m) { toMine << m; },
+            [&subscribed] { ++subscribed; });
+        sub.subscribe(
+            m_kind.notifyChannel(r.name, "other"), [&toOther](const QByteArray &m) { toOther << m; },
+            [&subscribed] { ++subscribed; });
+        QTRY_COMPARE_WITH_TIMEOUT(subscribed, 2, 10000);
+
+        const auto a = acquire(r, QStringLiteral("a"));
+        const qint64 bTicket = queued(r, QStringLiteral("b"), "mine").second;
+        const qint64 cTicket = queued(r, QStringLiteral("c"), "other").second;
+        auto releaseAs = [&](const core::Grant &g, const QByteArray &tag) {
+            std::optional<std::pair<core::ReleaseResult, QList<WaitQueueKind::HandOff>>> out;
+            m_kind.releaseHandingOff(*m_conn, g, tag,
+                                     [&out](const core::ReleaseResult &res,
+                                            const QList<WaitQueueKind::HandOff> &h) { out.emplace(res, h); });
+            if (!QTest::qWaitFor([&out] { return out.has_value(); }, 10000))
+                return std::pair<core::ReleaseResult, QList<WaitQueueKind::HandOff>>{};
+            return *out;
+        };
+
+        const auto [released, handOffs] = releaseAs(a.grant, "mine");
+        QCOMPARE(released.status, core::ReleaseResult::Status::Ok);
+        QCOMPARE(handOffs.size(), 1);
+        QCOMPARE(handOffs.at(0).holder, QByteArray("b"));
+        QCOMPARE(handOffs.at(0).ticket, bTicket);
+        QCOMPARE(handOffs.at(0).token, 2);
+        QCOMPARE(cmd({"ZSCORE", "{own}:holders", "b"}).toInteger(),
+                 std::optional<qint64>(handOffs.at(0).expiresAtMs));
+        // Nothing was published: a marker sent after the release is the first message to arrive.
+        cmd({"PUBLISH", m_kind.notifyChannel(r.name, "mine"), "marker"});
+        QTRY_COMPARE_WITH_TIMEOUT(toMine.size(), 1, 10000);
+        QCOMPARE(toMine.at(0), QByteArray("marker"));
+
+        // b, released by the store tagged "mine", hands on to c of another store: published.
+        core::Grant b;
+        b.ref = r;
+        b.rawHolder = "b";
+        b.holder = QStringLiteral("b");
+        b.token = handOffs.at(0).token;
+        const auto [releasedB, none] = releaseAs(b, "mine");
+        QCOMPARE(releasedB.status, core::ReleaseResult::Status::Ok);
+        QVERIFY(none.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(toOther.size(), 1, 10000);
+        QCOMPARE(m_kind.parseHandOff(toOther.at(0))->ticket, cTicket);
+    }
+
+    // A waiter that asks again keeps its place and its ticket: the ask renews its waiter lease.
+    void renewalKeepsItsPlace() {
+        const auto r = ref(QStringLiteral("renew"), 1);
+        acquire(r, QStringLiteral("a"));
+        queued(r, QStringLiteral("b"), "t");
+        const auto [c, cTicket] = queued(r, QStringLiteral("c"), "t");
+        queued(r, QStringLiteral("d"), "t");
+        QCOMPARE(c.queuePosition, std::optional<qint64>(1));
+        const QByteArray before = cmd({"HGET", "{renew}:waiting", "c"}).str;
+        QTest::qWait(5); // the renewed lease is measured from a later "now"
+        const auto [again, againTicket] = queued(r, QStringLiteral("c"), "t", 30000, cTicket);
+        QCOMPARE(again.status, core::AcquireResult::Status::Busy);
+        QCOMPARE(again.queuePosition, std::optional<qint64>(1));
+        QCOMPARE(againTicket, cTicket);
+        QVERIFY(cmd({"HGET", "{renew}:waiting", "c"}).str != before);
+        QCOMPARE(cmd({"LRANGE", "{renew}:queue", "0", "-1"}).elements.size(), 3);
+        QCOMPARE(cmd({"LINDEX", "{renew}:queue", "1"}).str, QByteArray("c"));
+    }
+
+    // The snapshot tells the operator about waiters that stopped renewing, queue entries nobody
+    // stands behind and hand-offs not picked up yet; repair and purge clean up.
+    void deadStrayAndUnclaimedWaitersAreShown() {
+        const auto r = ref(QStringLiteral("odd"), 1);
+        const auto a = acquire(r, QStringLiteral("a"));
+        queued(r, QStringLiteral("w1"), "t");
+        queued(r, QStringLiteral("w2"), "t");
+        queued(r, QStringLiteral("w3"), "t");
+        killWaiter("odd", "w2");
+        cmd({"RPUSH", "{odd}:queue", "ghost"});                    // an entry without a record
+        cmd({"HSET", "{odd}:waiting", "lonely", "9|30000|1|t|x"}); // a record nobody queues
+
+        core::Snapshot s = snapshot(r);
+        const QString warnings = s.warnings.join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QStringLiteral("1 waiter(s) stopped renewing")), qPrintable(warnings));
+        QVERIFY2(warnings.contains(QStringLiteral("1 queue entry without a waiter record")),
+                 qPrintable(warnings));
+        QCOMPARE(s.countInState(core::HolderState::Waiting), 3);
+        QCOMPARE(holder(s, QStringLiteral("ghost"))->state, core::HolderState::Orphan);
+        QVERIFY(*holder(s, QStringLiteral("w2"))->expiresAtMs < s.serverNowMs);
+        QCOMPARE(holder(s, QStringLiteral("w3"))->rank, std::optional<qint64>(2));
+
+        auto repaired =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.repair(*m_conn, r, done); });
+        QVERIFY2(repaired->ok, qPrintable(repaired->message));
+        QCOMPARE(repaired->affected, 2); // ghost's entry and lonely's record
+        QVERIFY(cmd({"HGET", "{odd}:waiting", "lonely"}).isNil());
+        QCOMPARE(cmd({"LLEN", "{odd}:queue"}).toInteger(), std::optional<qint64>(3));
+
+        auto purged =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
+        QCOMPARE(purged->affected, 1); // w2
+        QCOMPARE(cmd({"LRANGE", "{odd}:queue", "0", "-1"}).elements.size(), 2);
+
+        // The release hands the slot to w1, and its holder row says it came from the queue.
+        QCOMPARE(release(a.grant).status, core::ReleaseResult::Status::Ok);
+        s = snapshot(r);
+        const core::Holder *w1 = holder(s, QStringLiteral("w1"));
+        QVERIFY(w1 && w1->state == core::HolderState::Live);
+        QVERIFY2(w1->details.value(QStringLiteral("hand_off"))
+                     .toString()
+                     .contains(QStringLiteral("handed over by a release")),
+                 qPrintable(w1->details.value(QStringLiteral("hand_off")).toString()));
+        QVERIFY(!holder(s, QStringLiteral("w3"))->details.contains(QStringLiteral("hand_off")));
     }
 
     // A waiter that gives up just after a release handed it a slot gives that slot back, and it goes
@@ -373,7 +505,7 @@ private Q_SLOTS:
         queued(r, QStringLiteral("dead"), "chan");
         const qint64 bTicket = queued(r, QStringLiteral("b"), "chan").second;
         queued(r, QStringLiteral("c"), "chan");
-        cmd({"ZADD", "{late}:waiter-leases", "XX", "1", "dead"});
+        killWaiter("late", "dead");
         QCOMPARE(release(a.grant).status, core::ReleaseResult::Status::Ok);
         QVERIFY(!cmd({"ZSCORE", "{late}:holders", "b"}).isNil());
         QVERIFY(cmd({"ZSCORE", "{late}:holders", "dead"}).isNil());

@@ -193,8 +193,8 @@ private Q_SLOTS:
             });
         }
         // Everyone is queued before the first slot frees up.
-        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{fifo}:waiters"}).toInteger(),
-                                  std::optional<qint64>(kWaiters), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{fifo}:queue"}).toInteger(), std::optional<qint64>(kWaiters),
+                                  30000);
         for (const core::Grant &g : initial)
             m_store->release(g, [](const core::ReleaseResult &) {});
 
@@ -246,8 +246,7 @@ private Q_SLOTS:
                 });
             });
         }
-        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{lost}:waiters"}).toInteger(), std::optional<qint64>(3),
-                                  30000);
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{lost}:queue"}).toInteger(), std::optional<qint64>(3), 30000);
 
         // Drop the subscription, then release while it is gone: the hand-off to waiter-0 is
         // published to nobody.
@@ -279,7 +278,7 @@ private Q_SLOTS:
             req.holder = QStringLiteral("quitter");
             req.waitMs = 120000;
             m_store->acquire(ref, req, cancel, [&result](const core::AcquireResult &r) { result = r; });
-            QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{race}:waiters"}).toInteger(), std::optional<qint64>(1),
+            QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{race}:queue"}).toInteger(), std::optional<qint64>(1),
                                       10000);
             // Give up and release at once: the hand-off and the leave race on the server.
             cancel.cancel();
@@ -292,7 +291,7 @@ private Q_SLOTS:
             }
             QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{race}:holders"}).toInteger(), std::optional<qint64>(0),
                                       10000);
-            QCOMPARE(cmd({"ZCARD", "{race}:waiters"}).toInteger(), std::optional<qint64>(0));
+            QCOMPARE(cmd({"LLEN", "{race}:queue"}).toInteger(), std::optional<qint64>(0));
             QCOMPARE(cmd({"HLEN", "{race}:waiting"}).toInteger(), std::optional<qint64>(0));
         }
     }
@@ -305,7 +304,7 @@ private Q_SLOTS:
         QCOMPARE(r.status, core::AcquireResult::Status::Busy);
         QCOMPARE(r.holders.value(0).id, QStringLiteral("owner"));
         QVERIFY(r.attempts >= 1 && r.attempts <= 3);
-        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{deadline}:waiters"}).toInteger(), std::optional<qint64>(0),
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{deadline}:queue"}).toInteger(), std::optional<qint64>(0),
                                   10000);
     }
 
@@ -319,13 +318,13 @@ private Q_SLOTS:
         req.holder = QStringLiteral("quitter");
         req.waitMs = 120000;
         m_store->acquire(ref, req, cancel, [&result](const core::AcquireResult &r) { result = r; });
-        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{cancel}:waiters"}).toInteger(), std::optional<qint64>(1),
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{cancel}:queue"}).toInteger(), std::optional<qint64>(1),
                                   10000);
         cancel.cancel();
         QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10000);
         QCOMPARE(result->status, core::AcquireResult::Status::Error);
         QVERIFY(result->error.contains(QStringLiteral("cancelled")));
-        QTRY_COMPARE_WITH_TIMEOUT(cmd({"ZCARD", "{cancel}:waiters"}).toInteger(), std::optional<qint64>(0),
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{cancel}:queue"}).toInteger(), std::optional<qint64>(0),
                                   10000);
     }
 
