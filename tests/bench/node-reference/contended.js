@@ -3,7 +3,7 @@
 // 10 ms while busy), by N async clients that share one ioredis connection (ioredis pipelines their
 // commands) and loop acquire -> release with no hold and no think time.
 //
-//   node contended.js --port P [--host H] [--clients 50] [--limit 5] [--duration-ms 4000]
+//   node contended.js --port P [--host H] [--clients 50] [--limit 5] [--duration-ms 4000 | --pairs N]
 //
 // Prints one JSON object: pairs_per_s, acquire_p50_ms, acquire_p99_ms, jain_fairness, clients.
 'use strict';
@@ -21,6 +21,7 @@ async function main() {
     const clients = Number(option('clients', 50));
     const limit = Number(option('limit', 5));
     const durationMs = Number(option('duration-ms', 4000));
+    const pairs = Number(option('pairs', 0)); // > 0: stop after this many pairs instead
 
     const redis = new Redis({ host, port, lazyConnect: true });
     await redis.connect();
@@ -29,8 +30,10 @@ async function main() {
     const waits = [];
     const grants = new Array(clients).fill(0);
     let stop = false;
+    let started = 0;
     async function client(i) {
-        while (!stop) {
+        while (!stop && (pairs <= 0 || started < pairs)) {
+            ++started;
             const semaphore = new Semaphore(redis, 'semscope-node-reference', limit);
             const sent = process.hrtime.bigint();
             await semaphore.acquire();
@@ -39,14 +42,16 @@ async function main() {
             ++grants[i];
         }
     }
-    const started = process.hrtime.bigint();
+    const begin = process.hrtime.bigint();
     const running = [];
     for (let i = 0; i < clients; ++i)
         running.push(client(i));
-    await new Promise((resolve) => setTimeout(resolve, durationMs));
-    stop = true;
+    if (pairs <= 0) {
+        await new Promise((resolve) => setTimeout(resolve, durationMs));
+        stop = true;
+    }
     await Promise.all(running);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const seconds = Number(process.hrtime.bigint() - begin) / 1e9;
     redis.disconnect();
 
     waits.sort((a, b) => a - b);
