@@ -83,6 +83,9 @@ qint64 Snapshot::usedCount() const {
 std::optional<qint64> Snapshot::soonestExpiryMs() const {
     std::optional<qint64> soonest;
     for (const auto &h : holders) {
+        // A waiter's expiry is its place in line, not a slot coming free.
+        if (h.state == HolderState::Waiting || h.state == HolderState::Orphan)
+            continue;
         if (h.expiresAtMs && (!soonest || *h.expiresAtMs < *soonest))
             soonest = h.expiresAtMs;
     }

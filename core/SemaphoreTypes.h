@@ -87,7 +87,7 @@ struct Snapshot {
     // Permits occupied right now by holders (live, expired-but-present, stale, over-limit); a
     // multi-permit holder counts with its permits.
     qint64 usedCount() const;
-    std::optional<qint64> soonestExpiryMs() const;
+    std::optional<qint64> soonestExpiryMs() const; // of the holders that take up a slot
     qint64 countInState(HolderState state) const;
 };
 

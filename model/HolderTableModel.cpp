@@ -310,6 +310,9 @@ QVariant HolderTableModel::data(const QModelIndex &index, int role) const {
             if (!h.expiresAtMs)
                 tip += QStringLiteral("<br>This layout keeps no lease: a crashed holder keeps its slot until "
                                       "someone releases it. Watch the age.");
+            else if (state == HolderState::Waiting)
+                tip += QStringLiteral("<br>How long it keeps its place in line: a waiting client renews it "
+                                      "while it waits, and one that stops drops out of the queue.");
             else
                 tip += QStringLiteral("<br>Counts down locally between reads, from the expiry stored on the "
                                       "server and the server clock measured at the last read.");
@@ -324,7 +327,8 @@ QVariant HolderTableModel::data(const QModelIndex &index, int role) const {
             return QBrush(QColor(0xff, 0xec, 0xb3));
         if (state == HolderState::OverLimit)
             return QBrush(QColor(0xe8, 0xd5, 0xf5));
-        if (index.column() == TtlColumn) {
+        // A waiter's countdown is its place in line, renewed every few seconds: nothing to warn about.
+        if (index.column() == TtlColumn && state != HolderState::Waiting) {
             const QString band = ttlBand(ttlMs(h));
             if (band == QLatin1String("critical"))
                 return QBrush(QColor(0xfd, 0xe2, 0xc8));

@@ -76,7 +76,11 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
             tr("The id is not valid text; these are its bytes."));
     if (holder->slot)
         add(tr("Slot"), QString::number(*holder->slot));
-    if (holder->rank)
+    const bool waiting = state == HolderState::Waiting;
+    if (holder->rank && waiting)
+        add(tr("Place in line"), QString::number(*holder->rank + 1),
+            tr("Its position among the waiters; 1 is served next."));
+    else if (holder->rank)
         add(tr("Rank"), QString::number(*holder->rank),
             tr("Position in the holder order; below the limit means it holds a slot."));
     if (holder->token)
@@ -89,7 +93,14 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
                              : tr("The layout does not record when it acquired: this counts from when "
                                   "semscope first saw it on this connection."));
     const auto ttl = model->ttlMs(*holder);
-    if (ttl) {
+    if (ttl && waiting) {
+        add(tr("Stays in line"),
+            *ttl <= 0 ? tr("no longer: it stopped renewing %1 ago").arg(formatDurationMs(-*ttl))
+                      : formatDurationMs(*ttl),
+            tr("A waiting client renews its place while it waits; one that stops drops out of the queue "
+               "when it reaches the head, or at a purge."));
+        add(tr("Drops out at"), time(*holder->expiresAtMs));
+    } else if (ttl) {
         add(tr("TTL"), *ttl <= 0 ? tr("expired %1 ago").arg(formatDurationMs(-*ttl)) : formatDurationMs(*ttl),
             tr("Counts down between reads from the expiry stored on the server."));
         add(tr("Expires"), time(*holder->expiresAtMs));

@@ -74,7 +74,7 @@ std::optional<HolderDetailText> describeHolderDetail(const QString &key, const Q
         {QStringLiteral("ticket"),
          {"Queue ticket", "Names this wait: a release that hands the waiter a slot quotes it, so only this "
                           "acquisition can take that slot."}},
-        {QStringLiteral("requested_ttl"),
+        {QStringLiteral("requested_ttl_ms"),
          {"Requested lease", "The lease this waiter asked for; it starts when a release hands it a slot."}},
         {QStringLiteral("hand_off"),
          {"From the queue",
@@ -99,7 +99,7 @@ std::optional<HolderDetailText> describeHolderDetail(const QString &key, const Q
     t.toolTip = QObject::tr(it->toolTip);
     if (key == QLatin1String("ttl") && (t.value.isEmpty() || t.value == QLatin1String("-")))
         t.value = QObject::tr("none (ends on release or a failed health check)");
-    else if (key == QLatin1String("lockDelayMs"))
+    else if (key == QLatin1String("lockDelayMs") || key == QLatin1String("requested_ttl_ms"))
         t.value = core::formatDurationMs(value.toLongLong());
     else if (key == QLatin1String("no_lease"))
         t.value = QObject::tr("none: never expires");

@@ -21,6 +21,7 @@ using namespace semscope::core;
 namespace {
 const QString kJobs = QStringLiteral("demo:jobs");              // leased, limit 5, busy
 const QString kReports = QStringLiteral("demo:reports");        // leased, one expired-but-present holder
+const QString kExports = QStringLiteral("demo:exports");        // leased, limit 1, two clients queued
 const QString kPrinters = QStringLiteral("demo:printers");      // slots, limit 3, one stuck holder
 const QString kFair = QStringLiteral("demo:fair-queue");        // fair, limit 3
 const QString kRate = QStringLiteral("demo:rate-limit");        // zset, limit 4
@@ -71,6 +72,7 @@ QList<SemaphoreRef> DemoSandbox::seededSemaphores() {
     };
     return {ref(Kind::Leased, kJobs),
             ref(Kind::Leased, kReports),
+            ref(Kind::Leased, kExports),
             ref(Kind::Slots, kPrinters),
             ref(Kind::Fair, kFair),
             ref(Kind::Zset, kRate),
@@ -265,6 +267,32 @@ void DemoSandbox::seedRedis() {
     // Its lease runs out in 2 s and nobody touches this semaphore again: expired but present.
     acquire(refFor(Kind::Leased, kReports, 2), QStringLiteral("nightly-report@batch-3"), 2000);
     acquire(refFor(Kind::Leased, kReports, 2), QStringLiteral("weekly-export@batch-1"), 600000);
+    // A full semaphore with two clients in line behind its holder: the queue in order, each waiter
+    // with its ticket and the lease it asked for. The waits are not seeds (they end only when the
+    // slot comes free); they start once the holder is in, and a waiter served takes its turn like
+    // the background load's clients.
+    const SemaphoreRef exports = refFor(Kind::Leased, kExports, 1);
+    ++m_pendingSeeds;
+    AcquireRequest closing;
+    closing.holder = QStringLiteral("quarterly-close@finance-1");
+    closing.ttlMs = 600000;
+    m_redisStore->acquire(exports, closing, Cancellation(), [this, exports](AcquireResult r) {
+        const bool granted = r.status == AcquireResult::Status::Granted;
+        seedDone(QStringLiteral("acquire %1 quarterly-close@finance-1").arg(exports.name), granted, r.error);
+        if (!granted)
+            return;
+        for (const QString &waiter :
+             {QStringLiteral("ledger-sync@finance-2"), QStringLiteral("audit-export@finance-3")}) {
+            AcquireRequest req;
+            req.holder = waiter;
+            req.ttlMs = 120000;
+            req.waitMs = 3'600'000;
+            m_redisStore->acquire(exports, req, Cancellation(), [this](AcquireResult w) {
+                if (w.status == AcquireResult::Status::Granted)
+                    m_held.append(Held{w.grant, QDateTime::currentMSecsSinceEpoch() + 20000, false});
+            });
+        }
+    });
     // slots has no TTL: this holder "crashed" and keeps its slot for ever.
     const SemaphoreRef printers = refFor(Kind::Slots, kPrinters, 3);
     acquire(printers, QStringLiteral("crashed-worker-7"), 0);

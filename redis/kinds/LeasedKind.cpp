@@ -1,7 +1,6 @@
 #include "LeasedKind.h"
 
 #include "KindReplies.h"
-#include "core/Duration.h"
 
 namespace semscope::redis {
 
@@ -238,7 +237,7 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
             const WaiterRecord record = parseWaiter(elementAt(waiting, i).str);
             if (record.wellFormed) {
                 w.details.insert(QStringLiteral("ticket"), record.ticket);
-                w.details.insert(QStringLiteral("requested_ttl"), core::formatDurationMs(record.ttlMs));
+                w.details.insert(QStringLiteral("requested_ttl_ms"), record.ttlMs);
                 if (!record.info.isEmpty())
                     w.details.insert(QStringLiteral("client"), record.info);
                 w.expiresAtMs = record.leaseMs;

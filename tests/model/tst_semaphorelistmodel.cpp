@@ -69,7 +69,7 @@ void TestSemaphoreListModel::summarisesSnapshots() {
     s.serverNowMs = 100'000;
     s.holders = {holder("a", core::HolderState::Live, 130'000),
                  holder("b", core::HolderState::ExpiredPresent, 90'000),
-                 holder("w", core::HolderState::Waiting, std::nullopt)};
+                 holder("w", core::HolderState::Waiting, 50'000)}; // its place in line, not a slot
     model.updateSnapshot(s);
     QCOMPARE(usage.data().toString(), QStringLiteral("2 / 3"));
     QCOMPARE(usage.data(SemaphoreListModel::UsedRole).toLongLong(), 2);
@@ -78,7 +78,8 @@ void TestSemaphoreListModel::summarisesSnapshots() {
     QCOMPARE(
         model.index(0, SemaphoreListModel::StaleColumn).data(SemaphoreListModel::StaleCountRole).toLongLong(),
         1);
-    // Soonest expiry is the already-expired one, counted by the server clock.
+    // Soonest expiry is the already-expired holder, counted by the server clock; the waiter's
+    // earlier expiry is when it would lose its place in line, and does not count.
     QVERIFY(model.soonestTtlMs(0).has_value());
     QCOMPARE(*model.soonestTtlMs(0), -10'000);
 
