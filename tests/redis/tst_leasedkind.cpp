@@ -6,6 +6,8 @@
 #include "redis/kinds/LeasedKind.h"
 
 #include <QtTest>
+#include <map>
+#include <memory>
 
 using namespace semscope;
 using namespace semscope::redis;
@@ -74,6 +76,23 @@ private:
     }
 
     RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
+
+    // A connection subscribed to the notify channels of `tags` for semaphore `name`, once every
+    // subscription is confirmed; what each channel hears lands in heard[tag].
+    std::unique_ptr<RedisConnection> listen(const QString &name, const QList<QByteArray> &tags,
+                                            std::map<QByteArray, QList<QByteArray>> &heard) {
+        auto sub = std::make_unique<RedisConnection>(m_server.settings());
+        sub->open();
+        auto confirmed = std::make_shared<int>(0); // the callback outlives this call (resubscribes)
+        for (const QByteArray &tag : tags) {
+            sub->subscribe(
+                m_kind.notifyChannel(name, tag), [&heard, tag](const QByteArray &m) { heard[tag] << m; },
+                [confirmed] { ++*confirmed; });
+        }
+        if (!QTest::qWaitFor([&] { return *confirmed >= tags.size(); }, 10000))
+            return nullptr;
+        return sub;
+    }
 
     // Makes a queued waiter's lease run out, as if it had stopped renewing: its record
     // "ticket|ttl|lease|tag|info" gets a lease long past.
@@ -314,18 +333,11 @@ private Q_SLOTS:
     // on that waiter's notify channel: token, expiry and ticket; nobody else hears of it.
     void releaseHandsTheSlotToTheHeadOfTheQueue() {
         const auto r = ref(QStringLiteral("handoff"), 1);
-        RedisConnection sub(m_server.settings());
-        sub.open();
-        QList<QByteArray> toB;
-        QList<QByteArray> toC;
-        int subscribed = 0;
-        sub.subscribe(
-            m_kind.notifyChannel(r.name, "tagb"), [&toB](const QByteArray &m) { toB << m; },
-            [&subscribed] { ++subscribed; });
-        sub.subscribe(
-            m_kind.notifyChannel(r.name, "tagc"), [&toC](const QByteArray &m) { toC << m; },
-            [&subscribed] { ++subscribed; });
-        QTRY_COMPARE_WITH_TIMEOUT(subscribed, 2, 10000);
+        std::map<QByteArray, QList<QByteArray>> heard; // node-based: the references below stay valid
+        const auto sub = listen(r.name, {"tagb", "tagc"}, heard);
+        QVERIFY(sub);
+        const QList<QByteArray> &toB = heard["tagb"];
+        const QList<QByteArray> &toC = heard["tagc"];
 
         const auto a = acquire(r, QStringLiteral("a"), 30000);
         QCOMPARE(a.grant.token, std::optional<qint64>(1));
@@ -380,18 +392,11 @@ private Q_SLOTS:
     // publishes nothing; a waiter of another store is told on its channel, as before.
     void releaseReturnsHandOffsToItsOwnStore() {
         const auto r = ref(QStringLiteral("own"), 1);
-        RedisConnection sub(m_server.settings());
-        sub.open();
-        QList<QByteArray> toMine;
-        QList<QByteArray> toOther;
-        int subscribed = 0;
-        sub.subscribe(
-            m_kind.notifyChannel(r.name, "mine"), [&toMine](const QByteArray &m) { toMine << m; },
-            [&subscribed] { ++subscribed; });
-        sub.subscribe(
-            m_kind.notifyChannel(r.name, "other"), [&toOther](const QByteArray &m) { toOther << m; },
-            [&subscribed] { ++subscribed; });
-        QTRY_COMPARE_WITH_TIMEOUT(subscribed, 2, 10000);
+        std::map<QByteArray, QList<QByteArray>> heard; // node-based: the references below stay valid
+        const auto sub = listen(r.name, {"mine", "other"}, heard);
+        QVERIFY(sub);
+        const QList<QByteArray> &toMine = heard["mine"];
+        const QList<QByteArray> &toOther = heard["other"];
 
         const auto a = acquire(r, QStringLiteral("a"));
         const qint64 bTicket = queued(r, QStringLiteral("b"), "mine").second;
