@@ -157,8 +157,11 @@ local function hand_off(limit, self, local_tag, replies)
             return nil
         else
             local expires = num(now + ttl)
-            -- NX: an id that holds a slot already (the keys were edited) is not granted twice.
-            if redis.call('ZADD', KEYS[1], 'NX', expires, w) == 1 then
+            -- NX: an id that holds a slot already (the keys were edited) is not granted twice, and
+            -- its record goes: on a holder it would read as a hand-off that waiter could claim.
+            if redis.call('ZADD', KEYS[1], 'NX', expires, w) == 0 then
+                redis.call('HDEL', KEYS[5], w)
+            else
                 local token = num(redis.call('HINCRBY', KEYS[2], 'fence', '1'))
                 redis.call('HSET', KEYS[3], w, token .. '|' .. now_s .. '|' .. info)
                 free = free - 1

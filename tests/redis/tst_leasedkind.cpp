@@ -502,6 +502,28 @@ private Q_SLOTS:
         QVERIFY(!holder(s, QStringLiteral("w3"))->details.contains(QStringLiteral("hand_off")));
     }
 
+    // Keys edited by hand so that a queued id also holds a slot: the queue does not grant it a second
+    // time, the slot goes to the next in line, and the queued acquisition cannot claim the slot the
+    // other one holds.
+    void aQueuedIdThatHoldsIsNotGrantedTwice() {
+        const auto r = ref(QStringLiteral("twice"), 2);
+        acquire(r, QStringLiteral("a"));
+        const auto b = acquire(r, QStringLiteral("b"));
+        const qint64 xTicket = queued(r, QStringLiteral("x"), "t").second;
+        queued(r, QStringLiteral("y"), "t");
+        cmd({"ZADD", "{twice}:holders", "99999999999999", "x"});
+        cmd({"HSET", "{twice}:owners", "x", "77|1|edited by hand"});
+        cmd({"ZREM", "{twice}:holders", "a"}); // room for exactly one more
+
+        QCOMPARE(release(b.grant).status, core::ReleaseResult::Status::Ok);
+        QVERIFY(!cmd({"ZSCORE", "{twice}:holders", "y"}).isNil());
+        QCOMPARE(cmd({"HGET", "{twice}:owners", "x"}).str, QByteArray("77|1|edited by hand"));
+        QVERIFY(cmd({"HGET", "{twice}:waiting", "x"}).isNil());
+        const auto retry = queued(r, QStringLiteral("x"), "t", 30000, xTicket).first;
+        QCOMPARE(retry.status, core::AcquireResult::Status::Error);
+        QVERIFY2(retry.error.contains(QStringLiteral("already holds")), qPrintable(retry.error));
+    }
+
     // A waiter that gives up just after a release handed it a slot gives that slot back, and it goes
     // on to the next in line; a waiter whose lease ran out is skipped.
     void leavingReturnsASlotHandedOffMeanwhile() {
