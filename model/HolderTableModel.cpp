@@ -160,6 +160,19 @@ QString optionalNumber(const std::optional<qint64> &v) {
     return v ? QString::number(*v) : QString();
 }
 
+// A waiter's rank is its place in the queue, not a rank among holders (leased queues): shown as
+// "line 1" for the next to be served, and sorted after every holder.
+bool inLine(const Holder &h) {
+    return h.rank && (h.state == HolderState::Waiting || h.state == HolderState::Orphan);
+}
+
+qint64 rankSortKey(const Holder &h) {
+    constexpr qint64 kInLine = qint64(1) << 40;
+    if (!h.rank)
+        return std::numeric_limits<qint64>::max();
+    return inLine(h) ? kInLine + *h.rank : *h.rank;
+}
+
 QString formatTtl(std::optional<qint64> ttl) {
     if (!ttl)
         return QStringLiteral("no TTL");
@@ -173,7 +186,7 @@ QVariant HolderTableModel::display(const Row &row, int column) const {
     const Holder &h = row.holder;
     switch (column) {
     case RankColumn:
-        return optionalNumber(h.rank);
+        return inLine(h) ? QStringLiteral("line %1").arg(*h.rank + 1) : optionalNumber(h.rank);
     case HolderColumn: {
         // Consul holders are session ids; the session name is what an operator recognises.
         const QString name = detail(h, kSessionNames);
@@ -212,7 +225,7 @@ QVariant HolderTableModel::sortValue(const Row &row, int column) const {
     constexpr qint64 kNone = std::numeric_limits<qint64>::max();
     switch (column) {
     case RankColumn:
-        return h.rank.value_or(kNone);
+        return rankSortKey(h);
     case SlotColumn:
         return h.slot.value_or(kNone);
     case TokenColumn:
@@ -237,7 +250,7 @@ std::optional<qint64> HolderTableModel::numericSortKey(int row, int column) cons
     constexpr qint64 kNone = std::numeric_limits<qint64>::max();
     switch (column) {
     case RankColumn:
-        return h.rank.value_or(kNone);
+        return rankSortKey(h);
     case SlotColumn:
         return h.slot.value_or(kNone);
     case TokenColumn:

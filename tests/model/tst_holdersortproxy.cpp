@@ -14,6 +14,7 @@ class TestHolderSortProxy : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void resortsOnlyWhenOrderChanged();
+    void waitersFollowHoldersInQueueOrder();
     void followsScatteredChanges();
     void outlivesItsModel();
 };
@@ -48,6 +49,38 @@ void TestHolderSortProxy::resortsOnlyWhenOrderChanged() {
                  now));
     QVERIFY(proxy.resortIfNeeded());
     QCOMPARE(order(), (QStringList{QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("c")}));
+}
+
+// A leased waiter's rank is its place in the queue: by rank, waiters come after every holder, in
+// queue order, and read "line 1" for the next to be served.
+void TestHolderSortProxy::waitersFollowHoldersInQueueOrder() {
+    model::HolderTableModel model;
+    model::HolderSortProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.sort(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
+    const qint64 now = 1'700'000'000'000;
+    auto waiter = [now](const QString &id, qint64 place) {
+        Holder w = holder(id, place, now + 10'000);
+        w.token.reset();
+        w.state = core::HolderState::Waiting;
+        return w;
+    };
+    model.setSnapshot(snapshot({waiter(QStringLiteral("w2"), 1), holder(QStringLiteral("h1"), 1, now + 5000),
+                                waiter(QStringLiteral("w1"), 0), holder(QStringLiteral("h0"), 0, now + 5000),
+                                holder(QStringLiteral("h2"), 2, now + 5000)},
+                               now));
+    proxy.resortIfNeeded();
+    QStringList ids;
+    QStringList ranks;
+    for (int r = 0; r < proxy.rowCount(); ++r) {
+        ids << proxy.index(r, model::HolderTableModel::HolderColumn).data().toString();
+        ranks << proxy.index(r, model::HolderTableModel::RankColumn).data().toString();
+    }
+    QCOMPARE(ids, (QStringList{QStringLiteral("h0"), QStringLiteral("h1"), QStringLiteral("h2"),
+                               QStringLiteral("w1"), QStringLiteral("w2")}));
+    QCOMPARE(ranks, (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"),
+                                 QStringLiteral("line 1"), QStringLiteral("line 2")}));
 }
 
 void TestHolderSortProxy::followsScatteredChanges() {
