@@ -60,6 +60,14 @@ struct Holder {
     HolderState state = HolderState::Live;
     QVariantMap details; // kind-specific: Consul session name/node/behavior/checks, hold count, ...
 
+    // For a waiter in a layout that keeps a queue (its rank is its place in it): 1 for the next to
+    // be served. Unset for holders and for waiters in no particular order.
+    std::optional<qint64> placeInLine() const {
+        if (rank && (state == HolderState::Waiting || state == HolderState::Orphan))
+            return *rank + 1;
+        return std::nullopt;
+    }
+
     std::optional<qint64> ttlMs(qint64 nowMs) const {
         if (!expiresAtMs)
             return std::nullopt;

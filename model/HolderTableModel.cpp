@@ -160,17 +160,12 @@ QString optionalNumber(const std::optional<qint64> &v) {
     return v ? QString::number(*v) : QString();
 }
 
-// A waiter's rank is its place in the queue, not a rank among holders (leased queues): shown as
-// "line 1" for the next to be served, and sorted after every holder.
-bool inLine(const Holder &h) {
-    return h.rank && (h.state == HolderState::Waiting || h.state == HolderState::Orphan);
-}
-
+// A waiter's rank is its place in the queue, not a rank among holders: sorted after every holder.
 qint64 rankSortKey(const Holder &h) {
     constexpr qint64 kInLine = qint64(1) << 40;
     if (!h.rank)
         return std::numeric_limits<qint64>::max();
-    return inLine(h) ? kInLine + *h.rank : *h.rank;
+    return h.placeInLine() ? kInLine + *h.rank : *h.rank;
 }
 
 QString formatTtl(std::optional<qint64> ttl) {
@@ -186,7 +181,9 @@ QVariant HolderTableModel::display(const Row &row, int column) const {
     const Holder &h = row.holder;
     switch (column) {
     case RankColumn:
-        return inLine(h) ? QStringLiteral("line %1").arg(*h.rank + 1) : optionalNumber(h.rank);
+        if (const auto place = h.placeInLine())
+            return QStringLiteral("line %1").arg(*place);
+        return optionalNumber(h.rank);
     case HolderColumn: {
         // Consul holders are session ids; the session name is what an operator recognises.
         const QString name = detail(h, kSessionNames);

@@ -77,8 +77,8 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
     if (holder->slot)
         add(tr("Slot"), QString::number(*holder->slot));
     const bool waiting = state == HolderState::Waiting;
-    if (holder->rank && waiting)
-        add(tr("Place in line"), QString::number(*holder->rank + 1),
+    if (const auto place = holder->placeInLine())
+        add(tr("Place in line"), QString::number(*place),
             tr("Its position among the waiters; 1 is served next."));
     else if (holder->rank)
         add(tr("Rank"), QString::number(*holder->rank),

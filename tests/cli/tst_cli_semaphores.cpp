@@ -133,6 +133,15 @@ private Q_SLOTS:
         QVERIFY(waiter.waitForStarted());
         QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{orders}:queue"}).toInteger(), std::optional<qint64>(1),
                                   20000);
+        // The waiter is listed after the holders with its place in the queue.
+        r = cli({"show", "orders", "--kind", "leased"});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        const QString waiterRow = text.split(QLatin1Char('\n')).filter(QStringLiteral("delta")).value(0);
+        QVERIFY2(waiterRow.contains(QStringLiteral("line 1")) &&
+                     waiterRow.contains(QStringLiteral("waiting")),
+                 qPrintable(text));
+        QVERIFY(text.indexOf(QStringLiteral("beta")) < text.indexOf(QStringLiteral("delta")));
         QCOMPARE(cli({"release", "orders", "alpha", "--kind", "leased"}).exitCode, 0);
         QVERIFY(waiter.waitForFinished(30000));
         QCOMPARE(waiter.exitCode(), 0);
