@@ -1,9 +1,11 @@
 // The reference of bench_loadtest's contended setup: the node redis-semaphore library's Semaphore,
 // used as its README shows, with its default options (10 s lock timeout with refresh, a retry every
 // 10 ms while busy), by N async clients that share one ioredis connection (ioredis pipelines their
-// commands) and loop acquire -> release with no hold and no think time.
+// commands) and loop acquire -> release with no hold and no think time. With --connection-per-client
+// each client has an ioredis connection of its own instead.
 //
 //   node contended.js --port P [--host H] [--clients 50] [--limit 5] [--duration-ms 4000 | --pairs N]
+//                     [--connection-per-client]
 //
 // Prints one JSON object: pairs_per_s, acquire_p50_ms, acquire_p99_ms, jain_fairness, clients.
 'use strict';
@@ -23,9 +25,14 @@ async function main() {
     const durationMs = Number(option('duration-ms', 4000));
     const pairs = Number(option('pairs', 0)); // > 0: stop after this many pairs instead
 
-    const redis = new Redis({ host, port, lazyConnect: true });
-    await redis.connect();
-    await redis.del('semaphore:semscope-node-reference');
+    const perClient = process.argv.includes('--connection-per-client');
+    const connections = [];
+    for (let i = 0; i < (perClient ? clients : 1); ++i) {
+        const redis = new Redis({ host, port, lazyConnect: true });
+        await redis.connect();
+        connections.push(redis);
+    }
+    await connections[0].del('semaphore:semscope-node-reference');
 
     const waits = [];
     const grants = new Array(clients).fill(0);
@@ -34,7 +41,7 @@ async function main() {
     async function client(i) {
         while (!stop && (pairs <= 0 || started < pairs)) {
             ++started;
-            const semaphore = new Semaphore(redis, 'semscope-node-reference', limit);
+            const semaphore = new Semaphore(connections[i % connections.length], 'semscope-node-reference', limit);
             const sent = process.hrtime.bigint();
             await semaphore.acquire();
             waits.push(Number(process.hrtime.bigint() - sent) / 1e6);
@@ -52,7 +59,7 @@ async function main() {
     }
     await Promise.all(running);
     const seconds = Number(process.hrtime.bigint() - begin) / 1e9;
-    redis.disconnect();
+    connections.forEach((redis) => redis.disconnect());
 
     waits.sort((a, b) => a - b);
     const percentile = (p) => (waits.length ? waits[Math.min(waits.length - 1, Math.floor(p * waits.length))] : 0);
