@@ -14,8 +14,8 @@ namespace semscope::redis {
 //   {N}:queue     LIST of waiter ids: the FIFO queue of waiting acquirers (head = next)
 //   {N}:waiting   HASH waiter -> "<ticket>|<ttl ms>|<waiter lease ms>|<store tag>|<client info>"
 //                 while queued: what a release needs to grant it, and when it drops out unless it
-//                 renews; "=<ticket>" after a hand-off until the holder picks the grant up, releases
-//                 or loses the lease (an unclaimed hand-off)
+//                 renews. The record stays after a hand-off until the holder picks the grant up,
+//                 releases or loses the lease: a holder with a record is an unclaimed hand-off
 //   channel {N}:released:<tag>   hand-offs to the waiters of one store: "<ticket> <token> <expiresAt>
 //                 <holder>" (see leased_common.lua)
 //   channel {N}:released         newline-separated ids of queued waiters that take no hand-offs

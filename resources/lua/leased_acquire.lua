@@ -19,10 +19,7 @@ if not limit then
         return redis.error_reply('BADLIMIT ' .. KEYS[2] .. ' limit is not a positive integer')
     end
     -- First acquire creates the semaphore with the caller's limit.
-    ensure(1)
-    ensure(3)
-    ensure(4)
-    ensure(5)
+    ensure(1, 3, 4, 5)
     limit = tonumber(ARGV[3])
     redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'ttl', ARGV[2], 'created', now_s)
     redis.call('HSETNX', KEYS[2], 'fence', '0')

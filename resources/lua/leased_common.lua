@@ -54,12 +54,15 @@ local function num(x)
     return string.format('%d', x)
 end
 
--- For a key about to be written that this path has not read.
-local function ensure(i)
-    local t = redis.call('TYPE', KEYS[i]).ok
-    local expected = ({'zset', 'hash', 'hash', 'list', 'hash'})[i]
-    if t ~= 'none' and t ~= expected then
-        error({err = 'WRONGTYPE ' .. KEYS[i] .. ' is a ' .. t .. ', expected a ' .. expected})
+-- For keys about to be written that this path has not read (their indexes in KEYS).
+local function ensure(...)
+    for n = 1, select('#', ...) do
+        local i = select(n, ...)
+        local t = redis.call('TYPE', KEYS[i]).ok
+        local expected = ({'zset', 'hash', 'hash', 'list', 'hash'})[i]
+        if t ~= 'none' and t ~= expected then
+            error({err = 'WRONGTYPE ' .. KEYS[i] .. ' is a ' .. t .. ', expected a ' .. expected})
+        end
     end
 end
 
@@ -115,9 +118,7 @@ local function purge_expired()
         return 0
     end
     -- Rare: the keys this writes and the queue the caller may touch next are checked first.
-    ensure(3)
-    ensure(4)
-    ensure(5)
+    ensure(3, 4, 5)
     local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now_s)
     redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_s)
     chunked('HDEL', KEYS[3], ids)

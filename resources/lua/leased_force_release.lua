@@ -3,9 +3,7 @@
 -- ARGV: raw holder id, observed token.
 -- Returns {'released'} | {'gone'} | {'changed', current token or ''}
 local limit = stored_limit()
-ensure(3)
-ensure(4)
-ensure(5)
+ensure(3, 4, 5)
 local gone = purge_expired()
 local result
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then

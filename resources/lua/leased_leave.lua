@@ -4,9 +4,7 @@
 -- ARGV: waiter id, its queue ticket (-1: unknown; then a handed slot is left to its lease).
 -- Returns 1 left the queue | 2 gave back a slot handed to it | 0 was neither queued nor handed one.
 local limit = stored_limit()
-ensure(3)
-ensure(4)
-ensure(5)
+ensure(3, 4, 5)
 local gone = purge_expired()
 local w = ARGV[1]
 local ticket = parse_waiting(redis.call('HGET', KEYS[5], w))

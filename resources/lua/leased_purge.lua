@@ -2,10 +2,7 @@
 -- leased_maintenance.lua), and hand the room to the queue.
 -- Returns {holders removed, waiters removed}.
 local limit = stored_limit()
-ensure(1)
-ensure(3)
-ensure(4)
-ensure(5)
+ensure(1, 3, 4, 5)
 local gone = purge_expired()
 local dead = rebuild_queue(true)
 hand_off(limit)

@@ -5,10 +5,7 @@
 -- keep rising, and hand free room to the queue.
 -- Returns {owner records dropped, queue entries dropped, fence raised 0/1}.
 local limit = stored_limit()
-ensure(1)
-ensure(3)
-ensure(4)
-ensure(5)
+ensure(1, 3, 4, 5)
 purge_expired()
 local orphans = {}
 local max_token = 0

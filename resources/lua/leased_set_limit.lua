@@ -2,10 +2,7 @@
 -- leases; no new grant happens until the count drops below it. A raised limit goes to the queue.
 -- ARGV: limit. Returns the previous limit or -1.
 local old = stored_limit() or -1
-ensure(1)
-ensure(3)
-ensure(4)
-ensure(5)
+ensure(1, 3, 4, 5)
 purge_expired()
 redis.call('HSET', KEYS[2], 'limit', ARGV[1])
 redis.call('HSETNX', KEYS[2], 'fence', '0')

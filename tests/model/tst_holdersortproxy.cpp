@@ -10,6 +10,34 @@ using core::Holder;
 using test::holder;
 using test::snapshot;
 
+namespace {
+
+constexpr qint64 kNow = 1'700'000'000'000;
+
+// A holder table behind its sort proxy, which QAbstractItemModelTester checks throughout.
+struct SortedTable {
+    model::HolderTableModel model;
+    model::HolderSortProxy proxy;
+    std::unique_ptr<QAbstractItemModelTester> tester;
+
+    SortedTable(int column, Qt::SortOrder order) {
+        proxy.setSourceModel(&model);
+        tester = std::make_unique<QAbstractItemModelTester>(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(column, order);
+    }
+    // One column's text, in the proxy's order.
+    QStringList column(int c) const {
+        QStringList out;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            out << proxy.index(r, c).data().toString();
+        return out;
+    }
+    QStringList ids() const { return column(model::HolderTableModel::HolderColumn); }
+};
+
+} // namespace
+
 class TestHolderSortProxy : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -20,24 +48,16 @@ private Q_SLOTS:
 };
 
 void TestHolderSortProxy::resortsOnlyWhenOrderChanged() {
-    model::HolderTableModel model;
-    model::HolderSortProxy proxy;
-    proxy.setSourceModel(&model);
-    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    proxy.sort(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
-    const qint64 now = 1'700'000'000'000;
+    SortedTable t(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
+    model::HolderTableModel &model = t.model;
+    model::HolderSortProxy &proxy = t.proxy;
+    const qint64 now = kNow;
     model.setSnapshot(
         snapshot({holder(QStringLiteral("a"), 0, now + 5000), holder(QStringLiteral("b"), 1, now + 5000),
                   holder(QStringLiteral("c"), 2, now + 5000)},
                  now));
     proxy.resortIfNeeded();
-    auto order = [&] {
-        QStringList ids;
-        for (int r = 0; r < proxy.rowCount(); ++r)
-            ids << proxy.index(r, model::HolderTableModel::HolderColumn).data().toString();
-        return ids;
-    };
-    QCOMPARE(order(), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+    QCOMPARE(t.ids(), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
     // Ranks shift together: still in order, nothing to do.
     model.setSnapshot(snapshot(
         {holder(QStringLiteral("b"), 0, now + 5000), holder(QStringLiteral("c"), 1, now + 5000)}, now));
@@ -48,61 +68,45 @@ void TestHolderSortProxy::resortsOnlyWhenOrderChanged() {
                   holder(QStringLiteral("c"), 2, now + 5000)},
                  now));
     QVERIFY(proxy.resortIfNeeded());
-    QCOMPARE(order(), (QStringList{QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("c")}));
+    QCOMPARE(t.ids(), (QStringList{QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("c")}));
 }
 
 // A leased waiter's rank is its place in the queue: by rank, waiters come after every holder, in
 // queue order, and read "line 1" for the next to be served.
 void TestHolderSortProxy::waitersFollowHoldersInQueueOrder() {
-    model::HolderTableModel model;
-    model::HolderSortProxy proxy;
-    proxy.setSourceModel(&model);
-    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    proxy.sort(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
-    const qint64 now = 1'700'000'000'000;
+    SortedTable t(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
+    const qint64 now = kNow;
     auto waiter = [now](const QString &id, qint64 place) {
         Holder w = holder(id, place, now + 10'000);
         w.token.reset();
         w.state = core::HolderState::Waiting;
         return w;
     };
-    model.setSnapshot(snapshot({waiter(QStringLiteral("w2"), 1), holder(QStringLiteral("h1"), 1, now + 5000),
-                                waiter(QStringLiteral("w1"), 0), holder(QStringLiteral("h0"), 0, now + 5000),
-                                holder(QStringLiteral("h2"), 2, now + 5000)},
-                               now));
-    proxy.resortIfNeeded();
-    QStringList ids;
-    QStringList ranks;
-    for (int r = 0; r < proxy.rowCount(); ++r) {
-        ids << proxy.index(r, model::HolderTableModel::HolderColumn).data().toString();
-        ranks << proxy.index(r, model::HolderTableModel::RankColumn).data().toString();
-    }
-    QCOMPARE(ids, (QStringList{QStringLiteral("h0"), QStringLiteral("h1"), QStringLiteral("h2"),
-                               QStringLiteral("w1"), QStringLiteral("w2")}));
-    QCOMPARE(ranks, (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"),
-                                 QStringLiteral("line 1"), QStringLiteral("line 2")}));
+    t.model.setSnapshot(
+        snapshot({waiter(QStringLiteral("w2"), 1), holder(QStringLiteral("h1"), 1, now + 5000),
+                  waiter(QStringLiteral("w1"), 0), holder(QStringLiteral("h0"), 0, now + 5000),
+                  holder(QStringLiteral("h2"), 2, now + 5000)},
+                 now));
+    t.proxy.resortIfNeeded();
+    QCOMPARE(t.ids(), (QStringList{QStringLiteral("h0"), QStringLiteral("h1"), QStringLiteral("h2"),
+                                   QStringLiteral("w1"), QStringLiteral("w2")}));
+    QCOMPARE(t.column(model::HolderTableModel::RankColumn),
+             (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"),
+                          QStringLiteral("line 1"), QStringLiteral("line 2")}));
 }
 
 void TestHolderSortProxy::followsScatteredChanges() {
     // Descending by TTL, so source order and proxy order differ: leavers are scattered over the
     // proxy rows, and a selected holder must stay selected through removals and a resort.
-    model::HolderTableModel model;
-    model::HolderSortProxy proxy;
-    proxy.setSourceModel(&model);
-    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    proxy.sort(model::HolderTableModel::TtlColumn, Qt::DescendingOrder);
-    const qint64 now = 1'700'000'000'000;
+    SortedTable t(model::HolderTableModel::TtlColumn, Qt::DescendingOrder);
+    model::HolderTableModel &model = t.model;
+    model::HolderSortProxy &proxy = t.proxy;
+    const qint64 now = kNow;
     QList<Holder> hs;
     for (int i = 0; i < 20; ++i)
         hs << holder(QStringLiteral("h%1").arg(i), i, now + 1000 * ((i * 7) % 20));
     model.setSnapshot(snapshot(hs, now));
     QCOMPARE(proxy.rowCount(), 20);
-    auto ids = [&] {
-        QStringList out;
-        for (int r = 0; r < proxy.rowCount(); ++r)
-            out << proxy.index(r, model::HolderTableModel::HolderColumn).data().toString();
-        return out;
-    };
     auto ttls = [&] {
         QList<qint64> out;
         for (int r = 0; r < proxy.rowCount(); ++r)
@@ -130,8 +134,8 @@ void TestHolderSortProxy::followsScatteredChanges() {
     QVERIFY(proxy.resortIfNeeded());
     sorted = ttls();
     QVERIFY(std::is_sorted(sorted.rbegin(), sorted.rend()));
-    QCOMPARE(ids().first(), QStringLiteral("new2"));
-    QCOMPARE(ids().last(), QStringLiteral("h5"));
+    QCOMPARE(t.ids().first(), QStringLiteral("new2"));
+    QCOMPARE(t.ids().last(), QStringLiteral("h5"));
     QVERIFY(kept.isValid());
     QCOMPARE(kept.data(model::HolderTableModel::RawIdRole).toByteArray(), QByteArray("h5"));
     QCOMPARE(kept.row(), proxy.rowCount() - 1);
@@ -142,7 +146,7 @@ void TestHolderSortProxy::followsScatteredChanges() {
 
     // Text columns sort by their text; unsorted is the model's own order.
     proxy.sort(model::HolderTableModel::HolderColumn, Qt::AscendingOrder);
-    QStringList byName = ids();
+    QStringList byName = t.ids();
     QVERIFY(std::is_sorted(byName.begin(), byName.end()));
     proxy.sort(-1);
     for (int r = 0; r < proxy.rowCount(); ++r)
@@ -156,8 +160,7 @@ void TestHolderSortProxy::outlivesItsModel() {
     model::HolderSortProxy proxy;
     proxy.setSourceModel(model);
     proxy.sort(model::HolderTableModel::RankColumn, Qt::AscendingOrder);
-    const qint64 now = 1'700'000'000'000;
-    model->setSnapshot(snapshot({holder(QStringLiteral("a"), 0, now + 5000)}, now));
+    model->setSnapshot(snapshot({holder(QStringLiteral("a"), 0, kNow + 5000)}, kNow));
     QCOMPARE(proxy.rowCount(), 1);
     delete model;
     QCOMPARE(proxy.rowCount(), 0);

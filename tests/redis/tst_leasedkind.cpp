@@ -79,19 +79,28 @@ private:
 
     // A connection subscribed to the notify channels of `tags` for semaphore `name`, once every
     // subscription is confirmed; what each channel hears lands in heard[tag].
-    std::unique_ptr<RedisConnection> listen(const QString &name, const QList<QByteArray> &tags,
-                                            std::map<QByteArray, QList<QByteArray>> &heard) {
-        auto sub = std::make_unique<RedisConnection>(m_server.settings());
-        sub->open();
+    // A subscriber to some stores' notify channels of one semaphore, and what each channel heard.
+    struct NotifyListener {
+        std::unique_ptr<RedisConnection> conn;
+        std::map<QByteArray, QList<QByteArray>> heard; // node-based: references to a list stay valid
+    };
+
+    // Null unless every subscription was confirmed.
+    std::unique_ptr<NotifyListener> listen(const QString &name, const QList<QByteArray> &tags) {
+        auto l = std::make_unique<NotifyListener>();
+        l->conn = std::make_unique<RedisConnection>(m_server.settings());
+        l->conn->open();
         auto confirmed = std::make_shared<int>(0); // the callback outlives this call (resubscribes)
         for (const QByteArray &tag : tags) {
-            sub->subscribe(
-                m_kind.notifyChannel(name, tag), [&heard, tag](const QByteArray &m) { heard[tag] << m; },
+            l->heard[tag];
+            l->conn->subscribe(
+                m_kind.notifyChannel(name, tag),
+                [heard = &l->heard, tag](const QByteArray &m) { (*heard)[tag] << m; },
                 [confirmed] { ++*confirmed; });
         }
         if (!QTest::qWaitFor([&] { return *confirmed >= tags.size(); }, 10000))
             return nullptr;
-        return sub;
+        return l;
     }
 
     // Makes a queued waiter's lease run out, as if it had stopped renewing: its record
@@ -333,11 +342,10 @@ private Q_SLOTS:
     // on that waiter's notify channel: token, expiry and ticket; nobody else hears of it.
     void releaseHandsTheSlotToTheHeadOfTheQueue() {
         const auto r = ref(QStringLiteral("handoff"), 1);
-        std::map<QByteArray, QList<QByteArray>> heard; // node-based: the references below stay valid
-        const auto sub = listen(r.name, {"tagb", "tagc"}, heard);
-        QVERIFY(sub);
-        const QList<QByteArray> &toB = heard["tagb"];
-        const QList<QByteArray> &toC = heard["tagc"];
+        const auto listener = listen(r.name, {"tagb", "tagc"});
+        QVERIFY(listener);
+        const QList<QByteArray> &toB = listener->heard["tagb"];
+        const QList<QByteArray> &toC = listener->heard["tagc"];
 
         const auto a = acquire(r, QStringLiteral("a"), 30000);
         QCOMPARE(a.grant.token, std::optional<qint64>(1));
@@ -392,11 +400,10 @@ private Q_SLOTS:
     // publishes nothing; a waiter of another store is told on its channel, as before.
     void releaseReturnsHandOffsToItsOwnStore() {
         const auto r = ref(QStringLiteral("own"), 1);
-        std::map<QByteArray, QList<QByteArray>> heard; // node-based: the references below stay valid
-        const auto sub = listen(r.name, {"mine", "other"}, heard);
-        QVERIFY(sub);
-        const QList<QByteArray> &toMine = heard["mine"];
-        const QList<QByteArray> &toOther = heard["other"];
+        const auto listener = listen(r.name, {"mine", "other"});
+        QVERIFY(listener);
+        const QList<QByteArray> &toMine = listener->heard["mine"];
+        const QList<QByteArray> &toOther = listener->heard["other"];
 
         const auto a = acquire(r, QStringLiteral("a"));
         const qint64 bTicket = queued(r, QStringLiteral("b"), "mine").second;
