@@ -83,9 +83,14 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     limitPen.setStyle(Qt::DashLine);
     limitPen.setWidth(2);
     m_limit->setPen(limitPen);
-    // The limit first, so a full semaphore's "used" line is drawn over it, not hidden under it.
-    usage->addSeries(m_limit);
+    // A full semaphore has both lines at one height: "used" is drawn wider and first, the dashed
+    // limit over it, so each shows through the other (green between red dashes) and "at the limit"
+    // reads at a glance.
     usage->addSeries(m_used);
+    QPen usedPen = m_used->pen(); // the theme's colour, known once the series is in the chart
+    usedPen.setWidth(4);
+    m_used->setPen(usedPen);
+    usage->addSeries(m_limit);
     m_usageX = timeAxis();
     m_usageY = new QValueAxis;
     usage->addAxis(m_usageX, Qt::AlignBottom);
