@@ -459,7 +459,7 @@ void ConsulSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const cor
 
     // Waiters and orphans have no slot: "releasing" them removes their contender key, compared on
     // the ModifyIndex the operator saw.
-    if (observed.state == core::HolderState::Waiting || observed.state == core::HolderState::Orphan) {
+    if (!observed.occupiesSlot()) {
         const QString key =
             observed.details.value(QStringLiteral("contenderKey"), QString(prefix + QLatin1Char('/') + sid))
                 .toString();

@@ -74,7 +74,7 @@ QString forceReleaseStatusName(ForceReleaseResult::Status status) {
 qint64 Snapshot::usedCount() const {
     qint64 used = 0;
     for (const Holder &h : holders) {
-        if (h.state != HolderState::Waiting && h.state != HolderState::Orphan)
+        if (h.occupiesSlot())
             used += std::max<qint64>(1, h.permits);
     }
     return used;
@@ -84,7 +84,7 @@ std::optional<qint64> Snapshot::soonestExpiryMs() const {
     std::optional<qint64> soonest;
     for (const auto &h : holders) {
         // A waiter's expiry is its place in line, not a slot coming free.
-        if (h.state == HolderState::Waiting || h.state == HolderState::Orphan)
+        if (!h.occupiesSlot())
             continue;
         if (h.expiresAtMs && (!soonest || *h.expiresAtMs < *soonest))
             soonest = h.expiresAtMs;

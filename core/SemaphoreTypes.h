@@ -60,10 +60,14 @@ struct Holder {
     HolderState state = HolderState::Live;
     QVariantMap details; // kind-specific: Consul session name/node/behavior/checks, hold count, ...
 
+    // Whether it takes up a slot (its permits): everyone listed but waiters and leftover entries
+    // that belong to no one. Only these count as used, expire into free room or show in charts.
+    bool occupiesSlot() const { return state != HolderState::Waiting && state != HolderState::Orphan; }
+
     // For a waiter in a layout that keeps a queue (its rank is its place in it): 1 for the next to
     // be served. Unset for holders and for waiters in no particular order.
     std::optional<qint64> placeInLine() const {
-        if (rank && (state == HolderState::Waiting || state == HolderState::Orphan))
+        if (rank && !occupiesSlot())
             return *rank + 1;
         return std::nullopt;
     }

@@ -7,10 +7,6 @@ namespace semscope::model {
 using namespace semscope::core;
 
 namespace {
-bool occupiesSlot(HolderState s) {
-    return s != HolderState::Waiting && s != HolderState::Orphan;
-}
-
 // A holder that released and re-acquired between two reads comes back with a new token: that is a
 // release and an acquisition, so the token is part of the identity.
 // Hashed, not copied: with 10,000 holders a set of id copies per read costs milliseconds, and a
@@ -42,7 +38,7 @@ QList<int> HistorySeries::ttlHistogram(const Snapshot &snapshot, qint64 serverNo
     QList<int> buckets(edges.size() + 2, 0);
     int noTtl = 0;
     for (const Holder &h : snapshot.holders) {
-        if (!occupiesSlot(h.state))
+        if (!h.occupiesSlot())
             continue;
         const auto ttl = h.ttlMs(serverNowMs);
         if (!ttl) {
@@ -77,7 +73,7 @@ void HistorySeries::addSnapshot(const Snapshot &snapshot, qint64 localTimeMs) {
     QList<size_t> holders;
     holders.reserve(snapshot.holders.size());
     for (const Holder &h : snapshot.holders) {
-        if (occupiesSlot(h.state))
+        if (h.occupiesSlot())
             holders.append(identity(h));
     }
     std::sort(holders.begin(), holders.end());
