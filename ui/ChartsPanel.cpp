@@ -84,8 +84,8 @@ ChartsPanel::ChartsPanel(model::HistorySeries *history, QWidget *parent)
     limitPen.setWidth(2);
     m_limit->setPen(limitPen);
     // A full semaphore has both lines at one height: "used" is drawn wider and first, the dashed
-    // limit over it, so each shows through the other (green between red dashes) and "at the limit"
-    // reads at a glance.
+    // limit over it, so each shows through the other (the used colour between red dashes) and "at
+    // the limit" reads at a glance.
     usage->addSeries(m_used);
     QPen usedPen = m_used->pen(); // the theme's colour, known once the series is in the chart
     usedPen.setWidth(4);

@@ -48,8 +48,8 @@ QString holdersTable(const QList<core::Holder> &holders, qint64 nowMs) {
         // A multi-permit holder says how many permits it takes right after its id.
         const QString id = h.permits > 1 ? QStringLiteral("%1 (%2 permits)").arg(h.id).arg(h.permits) : h.id;
         // A waiter's rank is its place in the queue: "line 1" is served next.
-        const QString rank =
-            h.placeInLine() ? QStringLiteral("line %1").arg(*h.placeInLine()) : orDash(h.rank);
+        const std::optional<qint64> place = h.placeInLine();
+        const QString rank = place ? QStringLiteral("line %1").arg(*place) : orDash(h.rank);
         rows << QStringList{id, orDash(h.slot), rank, orDash(h.token), ttl, core::holderStateName(h.state)};
     }
     return alignedTable({QStringLiteral("HOLDER"), QStringLiteral("SLOT"), QStringLiteral("RANK"),

@@ -9,11 +9,13 @@ ensure(1, 3, 4, 5)
 purge_expired()
 local orphans = {}
 local max_token = 0
-for _, h in ipairs(redis.call('HKEYS', KEYS[3])) do
+local owners = redis.call('HGETALL', KEYS[3])
+for i = 1, #owners, 2 do
+    local h = owners[i]
     if not redis.call('ZSCORE', KEYS[1], h) then
         orphans[#orphans + 1] = h
     else
-        local t = tonumber(record_token(redis.call('HGET', KEYS[3], h)) or '')
+        local t = tonumber(record_token(owners[i + 1]) or '')
         if t and t > max_token then
             max_token = t
         end

@@ -19,6 +19,15 @@ local meta = {}
 if ok[2] then
     meta = redis.call('HGETALL', KEYS[2])
 end
+-- The field of `key` for every `step`-th id of `ids` (false where missing): records parallel to a
+-- list (step 1) or to a WITHSCORES reply (step 2).
+local function fields_of(key, ids, step)
+    local out = {}
+    for i = 1, #ids, step do
+        out[#out + 1] = redis.call('HGET', key, ids[i]) or false
+    end
+    return out
+end
 local holders, records, queue, waiting, marks = {}, {}, {}, {}, {}
 local counts = {0, 0, 0}
 if ok[1] then
@@ -27,20 +36,14 @@ if ok[1] then
 end
 if ok[3] then
     counts[2] = redis.call('HLEN', KEYS[3])
-    for i = 1, #holders, 2 do
-        records[#records + 1] = redis.call('HGET', KEYS[3], holders[i]) or false
-    end
+    records = fields_of(KEYS[3], holders, 2)
 end
 if ok[4] then
     queue = redis.call('LRANGE', KEYS[4], 0, cap)
     counts[3] = redis.call('LLEN', KEYS[4])
 end
 if ok[5] then
-    for _, w in ipairs(queue) do
-        waiting[#waiting + 1] = redis.call('HGET', KEYS[5], w) or false
-    end
-    for i = 1, #holders, 2 do
-        marks[#marks + 1] = redis.call('HGET', KEYS[5], holders[i]) or false
-    end
+    waiting = fields_of(KEYS[5], queue, 1)
+    marks = fields_of(KEYS[5], holders, 2)
 end
 return {string.format('%.0f', now), types, meta, holders, records, queue, waiting, counts, marks}

@@ -524,8 +524,8 @@ int main(int argc, char *argv[]) {
             server, parser.value(QStringLiteral("node-reference")), contended->config.clients,
             static_cast<int>(contended->config.limit), *durationNs / 1'000'000);
         out << "\nnode redis-semaphore in this run (" << contended->config.clients
-            << " clients on one ioredis "
-            << "connection, limit " << contended->config.limit << ", its default options): ";
+            << " clients on one ioredis connection, limit " << contended->config.limit
+            << ", its default options): ";
         if (!node.skipped.isEmpty()) {
             out << "skipped: " << node.skipped << "\n";
         } else {
