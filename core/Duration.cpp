@@ -15,6 +15,10 @@ std::optional<qint64> parseDurationMs(const QString &text) {
     if (!ok)
         return std::nullopt;
     const QString unit = match.captured(2);
+    // A bare number is refused (except 0): "--ttl 5" read as 5 ms granted a lease that had already
+    // run out, while the operator meant 5 s.
+    if (unit.isEmpty() && value != 0.0)
+        return std::nullopt;
     double factor = 1.0;
     if (unit == QLatin1String("s"))
         factor = 1000.0;

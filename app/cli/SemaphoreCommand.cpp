@@ -37,7 +37,8 @@ std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qin
     const std::optional<qint64> ms = core::parseDurationMs(ctx.value(option));
     if (!ms || *ms < 0) {
         ctx.fail(ExitUsage, {},
-                 QStringLiteral("--%1: '%2' is not a duration (e.g. 250ms, 10s, 2m)")
+                 QStringLiteral(
+                     "--%1: '%2' is not a duration: give a number with its unit, e.g. 250ms, 10s, 2m, 1h")
                      .arg(option, ctx.value(option)));
         return std::nullopt;
     }
@@ -100,8 +101,8 @@ void SemaphoreCommand::resolve(CliContext &ctx, const QString &name) {
     m_store->discover(
         request, core::Cancellation(), {}, [this, &ctx, name](const core::DiscoverResult &result) {
             if (!result.ok) {
-                ctx.fail(ExitUsage, m_store->endpoint(),
-                         QStringLiteral("looking for %1 failed: %2").arg(name, result.error));
+                ctx.failOperation(m_store->endpoint(),
+                                  QStringLiteral("looking for %1: %2").arg(name, result.error));
                 return;
             }
             QList<core::DiscoveredSemaphore> matches;

@@ -17,7 +17,9 @@ std::optional<qint64> parseDurationNs(const QString &text) {
     if (!ok)
         return std::nullopt;
     const QString unit = match.captured(2);
-    double factor = 1e6; // bare numbers are milliseconds, like everywhere else in semscope
+    if (unit.isEmpty() && value != 0.0)
+        return std::nullopt; // a unit is required, as for every duration in semscope
+    double factor = 1e6;
     if (unit == QLatin1String("ns"))
         factor = 1.0;
     else if (unit == QLatin1String("us") || unit == QStringLiteral("µs"))

@@ -19,7 +19,8 @@ private Q_SLOTS:
         const int exp = int(Distribution::Shape::Exponential);
         QTest::newRow("fixed ms") << "fixed:5ms" << true << fixed << 5'000'000LL << 0LL;
         QTest::newRow("bare duration is fixed") << "5ms" << true << fixed << 5'000'000LL << 0LL;
-        QTest::newRow("bare number is ms") << "7" << true << fixed << 7'000'000LL << 0LL;
+        QTest::newRow("bare number needs a unit") << "7" << false << 0 << 0LL << 0LL;
+        QTest::newRow("bare zero") << "0" << true << fixed << 0LL << 0LL;
         QTest::newRow("zero") << "fixed:0" << true << fixed << 0LL << 0LL;
         QTest::newRow("microseconds") << "fixed:250us" << true << fixed << 250'000LL << 0LL;
         QTest::newRow("fractional ms") << "1.5ms" << true << fixed << 1'500'000LL << 0LL;

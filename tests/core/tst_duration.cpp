@@ -11,13 +11,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("valid");
         QTest::addColumn<qint64>("ms");
-        QTest::newRow("bare ms") << "250" << true << qint64(250);
+        QTest::newRow("bare number needs a unit") << "250" << false << qint64(0);
+        QTest::newRow("bare 5 is not 5 ms") << "5" << false << qint64(0);
+        QTest::newRow("bare zero") << "0" << true << qint64(0);
         QTest::newRow("ms") << "250ms" << true << qint64(250);
         QTest::newRow("seconds") << "10s" << true << qint64(10000);
         QTest::newRow("fraction") << "1.5s" << true << qint64(1500);
         QTest::newRow("minutes") << "2m" << true << qint64(120000);
         QTest::newRow("hours") << "1h" << true << qint64(3600000);
         QTest::newRow("spaces") << " 3 s " << true << qint64(3000);
+        QTest::newRow("zero with unit") << "0s" << true << qint64(0);
         QTest::newRow("negative") << "-1s" << false << qint64(0);
         QTest::newRow("unit only") << "s" << false << qint64(0);
         QTest::newRow("unknown unit") << "3d" << false << qint64(0);
