@@ -1,8 +1,10 @@
 #include "ConnectionConfig.h"
 
+#include "core/Redaction.h"
 #include "redis/ConnectionSettings.h"
 
 #include <QSettings>
+#include <QUrl>
 #include <QUuid>
 
 namespace semscope::model {
@@ -80,6 +82,32 @@ QString ConnectionConfig::endpoint() const {
     return s->endpoint();
 }
 
+namespace {
+
+// The URL without its password: stripped when it parses, else masked (it may still carry one).
+QString urlWithoutPassword(const QString &text) {
+    const QUrl parsed(text.trimmed(), QUrl::StrictMode);
+    if (parsed.isValid() && !parsed.scheme().isEmpty())
+        return parsed.toString(QUrl::RemovePassword);
+    return core::redactedUrl(text);
+}
+
+} // namespace
+
+void ConnectionConfig::takeSecretFromUrl() {
+    const QUrl parsed(url.trimmed(), QUrl::StrictMode);
+    if (!parsed.isValid() || parsed.password().isEmpty()) {
+        url = urlWithoutPassword(url);
+        return;
+    }
+    if (secret.isEmpty())
+        secret = parsed.password(QUrl::FullyDecoded);
+    hasSecret = true;
+    if (user.isEmpty())
+        user = parsed.userName(QUrl::FullyDecoded);
+    url = parsed.toString(QUrl::RemovePassword);
+}
+
 void ConnectionConfig::save(QSettings &settings) const {
     settings.setValue(QStringLiteral("id"), id);
     settings.setValue(QStringLiteral("name"), name);
@@ -88,7 +116,7 @@ void ConnectionConfig::save(QSettings &settings) const {
     settings.setValue(QStringLiteral("environment"), environmentName(environment));
     settings.setValue(QStringLiteral("readOnly"), readOnly);
     settings.setValue(QStringLiteral("discoverMatch"), discoverMatch);
-    settings.setValue(QStringLiteral("url"), url);
+    settings.setValue(QStringLiteral("url"), urlWithoutPassword(url));
     settings.setValue(QStringLiteral("host"), host);
     settings.setValue(QStringLiteral("port"), port);
     settings.setValue(QStringLiteral("socketPath"), socketPath);

@@ -54,7 +54,14 @@ struct ConnectionConfig {
     // Redis transport settings including the in-memory secret. nullopt (and *error) for a bad URL.
     std::optional<redis::ConnectionSettings> redisSettings(QString *error = nullptr) const;
 
-    void save(QSettings &settings) const; // into the current group
+    // A password typed into the URL (redis://user:pw@host) moved to `secret` (and the user name to
+    // `user` when none is set), leaving the URL without it: what the dialog hands over is saved
+    // with the secret in the keyring, never in the settings file.
+    void takeSecretFromUrl();
+
+    // Into the current group. Never a secret: not `secret`, and not a password left in the URL
+    // (stripped, or "***" in a URL that cannot be parsed).
+    void save(QSettings &settings) const;
     static ConnectionConfig load(const QSettings &settings);
 };
 

@@ -1,5 +1,7 @@
 #include "ConnectionSettings.h"
 
+#include "core/Redaction.h"
+
 #include <QUrl>
 #include <QUrlQuery>
 #include <QtGlobal>
@@ -8,26 +10,9 @@ namespace semscope::redis {
 
 namespace {
 
-// The URL as given, with any password replaced by "***", for error messages. Works on text that
-// QUrl refuses too, because a malformed URL may still carry a password.
-QString redactedUrl(const QString &url) {
-    const qsizetype schemeEnd = url.indexOf(QStringLiteral("://"));
-    const qsizetype authorityStart = schemeEnd < 0 ? 0 : schemeEnd + 3;
-    qsizetype authorityEnd = url.indexOf(QLatin1Char('/'), authorityStart);
-    if (authorityEnd < 0)
-        authorityEnd = url.size();
-    const qsizetype at = url.lastIndexOf(QLatin1Char('@'), authorityEnd - 1);
-    if (at < authorityStart)
-        return url;
-    const qsizetype colon = url.indexOf(QLatin1Char(':'), authorityStart);
-    if (colon < 0 || colon > at)
-        return url;
-    return url.left(colon + 1) + QStringLiteral("***") + url.mid(at);
-}
-
 bool fail(QString *error, const QString &url, const QString &what) {
     if (error)
-        *error = QStringLiteral("malformed Redis URL '%1': %2").arg(redactedUrl(url), what);
+        *error = QStringLiteral("malformed Redis URL '%1': %2").arg(core::redactedUrl(url), what);
     return false;
 }
 

@@ -542,6 +542,7 @@ void MainWindow::editConnection() {
 
 void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
     ConnectionConfig c = dialog->config();
+    c.takeSecretFromUrl();
     // Kept in the keyring if the operator asked for it; without a keyring only for this session
     // (memory), so a reconnect does not ask again. Never in the settings file.
     if (!c.secret.isEmpty() && (dialog->rememberSecret() || !m_services.secrets->isPersistent()))

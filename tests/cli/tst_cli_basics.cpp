@@ -283,6 +283,8 @@ void TestCliBasics::malformedUrls_data() {
     QTest::newRow("no host") << QStringLiteral("redis://");
     QTest::newRow("relative unix path") << QStringLiteral("unix://redis.sock");
     QTest::newRow("password in a bad url") << QStringLiteral("redis://u:hunter2@127.0.0.1:bad");
+    // Base64 passwords hold '/': the redaction once took the first '/' for the end of the host.
+    QTest::newRow("password with a slash") << QStringLiteral("redis://u:hunter2/x+y==@127.0.0.1:bad");
 }
 
 void TestCliBasics::malformedUrls() {
@@ -291,7 +293,8 @@ void TestCliBasics::malformedUrls() {
         const Run r = runCli({QStringLiteral("--redis"), url, command});
         VERIFY_ONE_LINE_ERROR(r, 2);
         QVERIFY2(r.err.contains(QStringLiteral("malformed Redis URL")), qPrintable(r.err));
-        QVERIFY(!r.err.contains(QStringLiteral("hunter2")));
+        QVERIFY2(!r.err.contains(QStringLiteral("hunter2")), qPrintable(r.err));
+        QVERIFY2(!r.err.contains(QStringLiteral("x+y")), qPrintable(r.err));
     }
 }
 
