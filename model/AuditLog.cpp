@@ -1,5 +1,7 @@
 #include "AuditLog.h"
 
+#include "core/PrintableText.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -79,6 +81,10 @@ bool AuditLog::append(AuditEntry entry) {
         entry.user = currentUser();
     if (entry.host.isEmpty())
         entry.host = currentHost();
+    // Messages and ids may quote a server: escaped and cut, so the log cannot be flooded by one
+    // 8 MB error reply nor replay terminal escapes to whoever reads it with `tail`.
+    entry.message = core::printableServerText(entry.message, 2000);
+    entry.holder = core::printableServerText(entry.holder);
 
     bool ok = false;
     QDir().mkpath(QFileInfo(m_filePath).absolutePath());

@@ -1,5 +1,7 @@
 #include "RedisReply.h"
 
+#include "core/PrintableText.h"
+
 #include <cmath>
 #include <limits>
 
@@ -62,6 +64,10 @@ std::optional<double> RedisReply::toDouble() const {
     if (!ok || std::isnan(v))
         return std::nullopt;
     return v;
+}
+
+QString RedisReply::errorMessage() const {
+    return core::printableServerText(str, 1000);
 }
 
 QString RedisReply::describe() const {

@@ -36,7 +36,9 @@ struct RedisReply {
     std::optional<qint64> toInteger() const;
     // Strings holding a decimal or float number (ZSET scores).
     std::optional<double> toDouble() const;
-    QString errorMessage() const { return QString::fromUtf8(str); }
+    // The error's text, escaped and cut (core::printableServerText): a server's error reply may hold
+    // terminal escapes or megabytes, and every caller shows it to a person sooner or later.
+    QString errorMessage() const;
     // Short human form for logs and tests: "(nil)", "OK", "(integer) 3", "\"abc\"", "[3 elements]".
     QString describe() const;
 };

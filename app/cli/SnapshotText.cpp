@@ -1,6 +1,7 @@
 #include "SnapshotText.h"
 
 #include "core/Duration.h"
+#include "core/PrintableText.h"
 
 namespace semscope::cli {
 
@@ -10,7 +11,17 @@ QString orDash(const std::optional<qint64> &v) {
 }
 } // namespace
 
-QString alignedTable(const QStringList &header, const QList<QStringList> &rows) {
+QString alignedTable(const QStringList &header, const QList<QStringList> &serverRows) {
+    // Cells carry what the server stored (ids, key names): escaped, so none can steer the terminal.
+    QList<QStringList> rows;
+    rows.reserve(serverRows.size());
+    for (const QStringList &row : serverRows) {
+        QStringList cells;
+        cells.reserve(row.size());
+        for (const QString &cell : row)
+            cells << core::printableServerText(cell);
+        rows << cells;
+    }
     QList<qsizetype> widths;
     for (const QString &h : header)
         widths << h.size();
@@ -59,7 +70,7 @@ QString holdersTable(const QList<core::Holder> &holders, qint64 nowMs) {
 
 QString snapshotText(const core::Snapshot &s) {
     QString text = QStringLiteral("%1 %2  limit %3 (%4)  used %5")
-                       .arg(core::kindName(s.ref.kind), s.ref.name,
+                       .arg(core::kindName(s.ref.kind), core::printableServerText(s.ref.name),
                             s.limit ? QString::number(*s.limit) : QStringLiteral("?"),
                             core::limitSourceName(s.limitSource))
                        .arg(s.usedCount());
@@ -77,9 +88,9 @@ QString snapshotText(const core::Snapshot &s) {
     else
         text += holdersTable(s.holders, s.serverNowMs);
     for (const QString &n : s.notes)
-        text += QStringLiteral("note: ") + n + QLatin1Char('\n');
+        text += QStringLiteral("note: ") + core::printableServerText(n) + QLatin1Char('\n');
     for (const QString &w : s.warnings)
-        text += QStringLiteral("warning: ") + w + QLatin1Char('\n');
+        text += QStringLiteral("warning: ") + core::printableServerText(w) + QLatin1Char('\n');
     return text;
 }
 

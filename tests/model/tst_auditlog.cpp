@@ -16,6 +16,7 @@ private Q_SLOTS:
     void writesOneJsonLinePerEntry();
     void readsRecentAndSkipsGarbage();
     void reportsUnwritableFile();
+    void serverTextIsEscapedAndCut();
 };
 
 void TestAuditLog::writesOneJsonLinePerEntry() {
@@ -47,6 +48,27 @@ void TestAuditLog::writesOneJsonLinePerEntry() {
     QCOMPARE(o.value(QStringLiteral("result")).toString(), QStringLiteral("changed"));
     QCOMPARE(o.value(QStringLiteral("observed")).toObject().value(QStringLiteral("token")).toInt(), 42);
     QVERIFY(QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs).isValid());
+}
+
+// A server's error reply ends up in the message: it must neither flood the log nor carry terminal
+// escapes to whoever reads the file with tail or cat.
+void TestAuditLog::serverTextIsEscapedAndCut() {
+    QTemporaryDir dir;
+    AuditLog log(dir.path() + QStringLiteral("/audit.jsonl"));
+    AuditEntry e;
+    e.action = QStringLiteral("acquire");
+    e.holder = QStringLiteral("w\x1b[2J1");
+    e.result = QStringLiteral("error");
+    e.message = QStringLiteral("ERR \x1b[32mall good\r") + QString(8 * 1024 * 1024, QLatin1Char('x'));
+    QVERIFY(log.append(e));
+    QFile f(log.filePath());
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray line = f.readAll();
+    QVERIFY2(line.size() < 5000, QByteArray::number(line.size()));
+    const QJsonObject o = QJsonDocument::fromJson(line).object();
+    const QString message = o.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("ERR \\e[32mall good\\rxxx")), qPrintable(message.left(80)));
+    QCOMPARE(o.value(QStringLiteral("holder")).toString(), QStringLiteral("w\\e[2J1"));
 }
 
 void TestAuditLog::readsRecentAndSkipsGarbage() {
