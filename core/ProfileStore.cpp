@@ -1,5 +1,7 @@
 #include "ProfileStore.h"
 
+#include "SettingsFileLock.h"
+
 #include <QUrl>
 
 namespace semscope::core {
@@ -55,6 +57,8 @@ std::optional<SemaphoreProfile> ProfileStore::load(const QString &endpoint, Kind
 
 void ProfileStore::save(const QString &endpoint, Kind kind, const QString &name,
                         const SemaphoreProfile &profile) {
+    const SettingsFileLock lock(m_settings->fileName());
+    m_settings->sync(); // what other processes saved since this store read the file
     m_settings->remove(groupFor(endpoint, kind, name));
     m_settings->beginGroup(groupFor(endpoint, kind, name));
     if (profile.limit)
@@ -68,6 +72,8 @@ void ProfileStore::save(const QString &endpoint, Kind kind, const QString &name,
 }
 
 void ProfileStore::remove(const QString &endpoint, Kind kind, const QString &name) {
+    const SettingsFileLock lock(m_settings->fileName());
+    m_settings->sync();
     m_settings->remove(groupFor(endpoint, kind, name));
     m_settings->sync();
 }

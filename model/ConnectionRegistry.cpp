@@ -1,5 +1,7 @@
 #include "ConnectionRegistry.h"
 
+#include "core/SettingsFileLock.h"
+
 #include <QSettings>
 #include <memory>
 
@@ -27,7 +29,13 @@ std::optional<ConnectionConfig> ConnectionRegistry::find(const QString &id) cons
     return std::nullopt;
 }
 
+QString ConnectionRegistry::fileName() const {
+    return openSettings(m_settingsFile)->fileName();
+}
+
 void ConnectionRegistry::upsert(const ConnectionConfig &config) {
+    const core::SettingsFileLock lock(fileName());
+    reload(); // start from what other windows and processes saved, not from what this one read
     ConnectionConfig stored = config;
     stored.secret.clear(); // the registry never holds a secret, not even in memory
     bool replaced = false;
@@ -44,6 +52,8 @@ void ConnectionRegistry::upsert(const ConnectionConfig &config) {
 }
 
 void ConnectionRegistry::remove(const QString &id) {
+    const core::SettingsFileLock lock(fileName());
+    reload();
     m_connections.removeIf([&](const ConnectionConfig &c) { return c.id == id; });
     save();
     Q_EMIT changed();

@@ -17,7 +17,8 @@ public:
     const QList<ConnectionConfig> &connections() const { return m_connections; }
     std::optional<ConnectionConfig> find(const QString &id) const;
 
-    // Adds or replaces (by id) and saves at once.
+    // Adds or replaces (by id) and saves at once. Both are a read-modify-write of the file under a
+    // lock, so changes made meanwhile by another window or process are kept.
     void upsert(const ConnectionConfig &config);
     void remove(const QString &id);
     void reload();
@@ -26,6 +27,7 @@ Q_SIGNALS:
     void changed();
 
 private:
+    QString fileName() const;
     void save();
     QString m_settingsFile;
     QList<ConnectionConfig> m_connections;

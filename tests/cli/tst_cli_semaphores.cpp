@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSettings>
 #include <QtTest>
 
 using namespace semscope;
@@ -323,6 +324,38 @@ private Q_SLOTS:
         QCOMPARE(cli({"set-limit", "pool", "many", "--kind", "slots"}).exitCode, 2);
         QCOMPARE(cli({"set-limit", "pool", "0", "--kind", "slots"}).exitCode, 2);
         QCOMPARE(cli({"set-limit", "pool"}).exitCode, 2);
+    }
+
+    // Thirty set-limit runs at once, each on its own semaphore, all into the one profiles file: every
+    // profile is kept (each change is a read-modify-write under a lock, not a last-writer-wins).
+    void concurrentSetLimitsLoseNothing() {
+        const int runs = 30;
+        std::vector<std::unique_ptr<QProcess>> processes;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        for (int i = 0; i < runs; ++i) {
+            auto p = std::make_unique<QProcess>();
+            p->setProcessEnvironment(env);
+            p->setStandardInputFile(QProcess::nullDevice());
+            p->start(m_cli, {QStringLiteral("--redis"), m_server.url(), QStringLiteral("set-limit"),
+                             QStringLiteral("parallel-%1").arg(i), QString::number(i + 1),
+                             QStringLiteral("--kind"), QStringLiteral("zset")});
+            processes.push_back(std::move(p));
+        }
+        for (auto &p : processes) {
+            QVERIFY(p->waitForFinished(120000));
+            QVERIFY2(p->exitCode() == 0, p->readAllStandardError().constData());
+        }
+        QSettings saved(m_home.path() + QStringLiteral("/semscope/profiles.conf"), QSettings::IniFormat);
+        QMap<QString, qint64> limits; // semaphore name -> saved limit
+        for (const QString &key : saved.allKeys()) {
+            const QStringList parts = key.split(QLatin1Char('/'));
+            if (parts.size() >= 2 && parts.constLast() == QLatin1String("limit"))
+                limits.insert(parts.at(parts.size() - 2), saved.value(key).toLongLong());
+        }
+        for (int i = 0; i < runs; ++i)
+            QCOMPARE(limits.value(QStringLiteral("parallel-%1").arg(i)), qint64(i + 1));
     }
 
     // An idle Redisson RSemaphore is a bare integer: list does not guess, but once the operator's

@@ -15,7 +15,67 @@ private Q_SLOTS:
     void roundTripsEveryField();
     void neverWritesSecrets();
     void endpointsHideSecrets();
+    void twoWritersKeepEachOthersConnections();
+    void passwordInUrlGoesToTheSecret();
+    void passwordInUrlIsNeverSaved_data();
+    void passwordInUrlIsNeverSaved();
 };
+
+// A URL pasted with its password: the password becomes the connection's secret (for the keyring)
+// and the URL keeps the rest.
+void TestConnectionRegistry::passwordInUrlGoesToTheSecret() {
+    ConnectionConfig c = ConnectionConfig::create(core::Backend::Redis);
+    c.url = QStringLiteral("redis://ops:ab%2Fcd%2B%3D@10.0.0.5:6380/2");
+    c.takeSecretFromUrl();
+    QCOMPARE(c.secret, QStringLiteral("ab/cd+="));
+    QVERIFY(c.hasSecret);
+    QCOMPARE(c.user, QStringLiteral("ops"));
+    QCOMPARE(c.url, QStringLiteral("redis://ops@10.0.0.5:6380/2"));
+    QCOMPARE(c.redisSettings()->password, QStringLiteral("ab/cd+="));
+}
+
+// Whatever reaches the registry, its file never holds the password, parsed or not.
+void TestConnectionRegistry::passwordInUrlIsNeverSaved_data() {
+    QTest::addColumn<QString>("url");
+    QTest::newRow("valid") << QStringLiteral("redis://:hunter2@127.0.0.1:6379");
+    QTest::newRow("malformed") << QStringLiteral("redis://u:hunter2/x@127.0.0.1:port");
+}
+void TestConnectionRegistry::passwordInUrlIsNeverSaved() {
+    QFETCH(QString, url);
+    QTemporaryDir dir;
+    const QString file = dir.path() + QStringLiteral("/c.ini");
+    ConnectionConfig c = ConnectionConfig::create(core::Backend::Redis);
+    c.url = url;
+    ConnectionRegistry r(file);
+    r.upsert(c);
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray saved = f.readAll();
+    QVERIFY2(!saved.contains("hunter2"), saved.constData());
+    QVERIFY2(saved.contains("127.0.0.1"), saved.constData());
+}
+
+// Two windows (or the app and a second instance) each hold the list they read at start. Each change
+// is a read-modify-write of the file under a lock, so neither overwrites what the other added.
+void TestConnectionRegistry::twoWritersKeepEachOthersConnections() {
+    QTemporaryDir dir;
+    const QString file = dir.path() + QStringLiteral("/c.ini");
+    ConnectionRegistry first(file);
+    ConnectionRegistry second(file);
+    ConnectionConfig a = ConnectionConfig::create(core::Backend::Redis);
+    a.name = QStringLiteral("a");
+    ConnectionConfig b = ConnectionConfig::create(core::Backend::Redis);
+    b.name = QStringLiteral("b");
+    first.upsert(a);
+    second.upsert(b);
+    QCOMPARE(second.connections().size(), 2); // it sees what the first one saved
+    QCOMPARE(ConnectionRegistry(file).connections().size(), 2);
+    first.remove(b.id);
+    first.upsert(a);
+    const ConnectionRegistry after(file);
+    QCOMPARE(after.connections().size(), 1);
+    QVERIFY(after.find(a.id));
+}
 
 void TestConnectionRegistry::roundTripsEveryField() {
     QTemporaryDir dir;
