@@ -181,6 +181,10 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
             if (!snippet.isEmpty())
                 r.error += QStringLiteral(" (%1)").arg(snippet);
         }
+        if (!r.aborted && m_reachable != (r.status != 0)) {
+            m_reachable = r.status != 0;
+            Q_EMIT reachabilityChanged(*m_reachable, r.error);
+        }
         done(std::move(r));
     });
     return id;

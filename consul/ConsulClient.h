@@ -122,6 +122,12 @@ public:
     // the server's data was reset, so start again from 0 (a non-blocking read).
     static quint64 nextWaitIndex(quint64 previous, quint64 returned);
 
+Q_SIGNALS:
+    // The agent answered (any HTTP status) after not answering, or stopped answering (no HTTP
+    // response: refused, reset, timed out). Emitted before the request's callback runs, so a caller
+    // can tell "the agent said no" from "the agent was never heard".
+    void reachabilityChanged(bool reachable, const QString &why);
+
 private:
     struct Pending;
     QString readQuery(const ReadOptions &opts, QString query) const;
@@ -130,6 +136,7 @@ private:
     void onFinished(QNetworkReply *reply);
 
     ConsulConfig m_config;
+    std::optional<bool> m_reachable;
     QNetworkAccessManager *m_nam;
     QList<QNetworkAccessManager *>
         m_idleBlocking; // each blocking query gets its own manager (6-per-host cap)

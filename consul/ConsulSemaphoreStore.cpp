@@ -83,7 +83,12 @@ struct ConsulSemaphoreStore::Renewer {
 
 ConsulSemaphoreStore::ConsulSemaphoreStore(ConsulConfig config, QObject *parent)
     : core::SemaphoreStore(parent)
-    , m_client(new ConsulClient(std::move(config), this)) {}
+    , m_client(new ConsulClient(std::move(config), this)) {
+    connect(m_client, &ConsulClient::reachabilityChanged, this, [this](bool reachable, const QString &why) {
+        Q_EMIT connectionStateChanged(reachable ? QStringLiteral("connected")
+                                                : QStringLiteral("lost: ") + why);
+    });
+}
 
 ConsulSemaphoreStore::~ConsulSemaphoreStore() {
     for (const auto &w : std::as_const(m_watches))

@@ -63,7 +63,7 @@ protected:
                     if (ctx.json())
                         ctx.printJson(QJsonObject{{QStringLiteral("status"), QStringLiteral("error")},
                                                   {QStringLiteral("error"), r.error}});
-                    ctx.fail(ExitFailed, store.endpoint(), r.error);
+                    ctx.failOperation(store.endpoint(), r.error);
                     return;
                 case core::AcquireResult::Status::Busy:
                     // Show the holders as one consistent read, with TTLs against server time.

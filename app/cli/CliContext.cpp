@@ -1,5 +1,8 @@
 #include "CliContext.h"
 
+#include "core/PrintableText.h"
+#include "core/SemaphoreStore.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,12 +33,26 @@ void CliContext::printJson(const QJsonValue &value) {
 
 void CliContext::fail(int code, const QString &endpoint, const QString &message) {
     QString line = QStringLiteral("semscope-cli: ");
-    if (!endpoint.isEmpty())
+    QString text = message;
+    if (!endpoint.isEmpty()) {
         line += endpoint + QStringLiteral(": ");
-    line += message;
-    line.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        text.remove(endpoint + QStringLiteral(": "));
+    }
+    // The last gate before the terminal: a message may quote what a server said.
+    line += core::printableServerText(text, 2000);
     m_err << line << '\n';
     finish(code);
+}
+
+void CliContext::failOperation(const QString &endpoint, const QString &message) {
+    fail(m_connectionLost ? ExitUsage : ExitFailed, endpoint, message);
+}
+
+void CliContext::watchConnection(core::SemaphoreStore &store) {
+    // Stores report a lost connection before they fail the calls that were waiting on it.
+    QObject::connect(
+        &store, &core::SemaphoreStore::connectionStateChanged, &store,
+        [this](const QString &state) { m_connectionLost = !state.startsWith(QLatin1String("connected")); });
 }
 
 void CliContext::finish(int code) {

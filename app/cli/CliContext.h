@@ -6,9 +6,15 @@
 #include <QTextStream>
 #include <optional>
 
+namespace semscope::core {
+class SemaphoreStore;
+}
+
 namespace semscope::cli {
 
-// Exit codes shared by every command.
+// Exit codes shared by every command: 1 when the server refused the operation (busy, not held,
+// changed, wrong type...), 2 for usage errors and whenever the server could not be asked at all
+// (connection, timeout, protocol).
 enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
 
 // What a running command gets: the parsed command line, its positional arguments (after the
@@ -28,8 +34,14 @@ public:
 
     // Prints a JSON document on stdout (compact when not a terminal, indented otherwise).
     void printJson(const QJsonValue &value);
-    // One line on stderr, "semscope-cli: <endpoint>: <what failed>", then finish(code).
+    // One line on stderr, "semscope-cli: <endpoint>: <what failed>", then finish(code). The endpoint
+    // is said once: copies of it inside `message` (transport errors name it too) are left out.
     void fail(int code, const QString &endpoint, const QString &message);
+    // For an operation that ended in an error result: exit 2 when the store lost its connection
+    // while it ran (the server was never heard), exit 1 when the server answered with a refusal.
+    void failOperation(const QString &endpoint, const QString &message);
+    // Follows `store`'s connection state for failOperation().
+    void watchConnection(core::SemaphoreStore &store);
     // Ends the command: flushes the streams and quits the event loop with `code`.
     void finish(int code);
     bool finished() const { return m_exitCode.has_value(); }
@@ -44,6 +56,7 @@ private:
     QTextStream m_out;
     QTextStream m_err;
     std::optional<int> m_exitCode;
+    bool m_connectionLost = false;
 };
 
 } // namespace semscope::cli

@@ -118,8 +118,8 @@ private:
             ctx.finish(ExitOk);
             return;
         }
-        ctx.fail(ExitFailed, store.endpoint(),
-                 QStringLiteral("%1: %2").arg(core::forceReleaseStatusName(status), message));
+        ctx.failOperation(store.endpoint(),
+                          QStringLiteral("%1: %2").arg(core::forceReleaseStatusName(status), message));
     }
 
     std::optional<qint64> m_expectToken;

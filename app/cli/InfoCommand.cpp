@@ -71,7 +71,7 @@ public:
                 return;
             }
             if (!reply.isString()) {
-                ctx.fail(ExitFailed, endpoint, QStringLiteral("INFO answered with ") + reply.describe());
+                ctx.fail(ExitUsage, endpoint, QStringLiteral("INFO answered with ") + reply.describe());
                 return;
             }
             print(ctx, endpoint, parseInfo(reply.str));

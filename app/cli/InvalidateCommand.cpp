@@ -31,7 +31,7 @@ public:
         const QString sid = ctx.args().constFirst();
         m_store->invalidateSession(sid, [&ctx, endpoint, sid](core::MaintenanceResult r) {
             if (!r.ok)
-                return ctx.fail(ExitFailed, endpoint, r.message);
+                return ctx.failOperation(endpoint, r.message);
             if (ctx.json())
                 ctx.printJson(QJsonObject{{QStringLiteral("session"), sid},
                                           {QStringLiteral("invalidated"), true},

@@ -89,8 +89,7 @@ private:
                 if (ctx.stderrIsTerminal() && m_progressLines > 0)
                     ctx.err() << '\n';
                 if (!result.ok) {
-                    ctx.fail(ExitFailed, m_store->endpoint(),
-                             QStringLiteral("discovery failed: ") + result.error);
+                    ctx.failOperation(m_store->endpoint(), result.error); // it names what failed
                     return;
                 }
                 ctx.err() << QStringLiteral("scanned %1 keys, found %2 semaphores\n")

@@ -74,6 +74,10 @@ public:
              QStringLiteral("DUR")},
             {QStringLiteral("ops"), QStringLiteral("loadtest: stop after this many acquire/release pairs."),
              QStringLiteral("N")},
+            {QStringLiteral("give-up"),
+             QStringLiteral(
+                 "loadtest --ops: end, failed, after every operation failed this long (default 30s)."),
+             QStringLiteral("DUR")},
             {QStringLiteral("crash-rate"),
              QStringLiteral("loadtest: share of clients (0..1) that crash once while holding."),
              QStringLiteral("R")},
@@ -113,7 +117,9 @@ public:
                                          : QStringLiteral("Consul (--consul)")));
         if (auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get())) {
             redis::ConnectionSettings settings = redisStore->connection().settings();
-            settings.autoReconnect = false;
+            // A load test rides through a server restart: its connections come back and grants
+            // resume; the failed operations meanwhile are counted and fail the run.
+            settings.autoReconnect = true;
             m_settings = settings;
             m_factory = [settings]() -> std::unique_ptr<core::SemaphoreStore> {
                 return std::make_unique<redis::RedisSemaphoreStore>(settings);
@@ -238,8 +244,10 @@ private:
         const auto skew =
             durationOption(ctx, QStringLiteral("skew"), m_scenario ? m_scenario->defaultSkewMs : 0);
         const auto window = durationOption(ctx, QStringLiteral("race-window"), -1);
-        if (!ttl || !refresh || !wait || !duration || !skew || !window)
+        const auto giveUp = durationOption(ctx, QStringLiteral("give-up"), c.stallTimeoutMs);
+        if (!ttl || !refresh || !wait || !duration || !skew || !window || !giveUp)
             return false;
+        c.stallTimeoutMs = std::max<qint64>(*giveUp, 1000);
         if (*ttl <= 0)
             return usageError(QStringLiteral("--ttl must be positive"));
         if (ctx.isSet(QStringLiteral("ops")) && ctx.isSet(QStringLiteral("duration")))
@@ -382,12 +390,20 @@ private:
             if (!r.ok)
                 return m_ctx->fail(ExitFailed, r.endpoint,
                                    QStringLiteral("load test %1 failed: %2").arg(r.label, r.error));
+            // Failed operations are no pass, however safe the rest was: a dead server admits nobody.
+            if (r.errors > 0)
+                return m_ctx->fail(ExitFailed, r.endpoint,
+                                   QStringLiteral("load test %1: %2 operations failed; the server was "
+                                                  "unavailable for %3 ms")
+                                       .arg(r.label)
+                                       .arg(r.errors)
+                                       .arg(r.unavailableMs()));
         }
         // A plain run that broke safety fails, so scripts can gate on it; a scenario is expected to
         // show the unsafe side failing.
         if (!m_scenario) {
             const LoadTestReport &r = reports.value(0);
-            if (r.safety.overAdmissions > 0 || r.safety.tokenViolations > 0)
+            if (!r.safe())
                 return m_ctx->fail(ExitFailed, r.endpoint,
                                    QStringLiteral("%1 over-admissions, %2 token violations")
                                        .arg(r.safety.overAdmissions)

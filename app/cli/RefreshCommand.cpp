@@ -79,7 +79,7 @@ private:
         if (ctx.json())
             ctx.printJson(
                 QJsonObject{{QStringLiteral("status"), status}, {QStringLiteral("message"), message}});
-        ctx.fail(ExitFailed, store.endpoint(), message);
+        ctx.failOperation(store.endpoint(), message);
     }
 
     qint64 m_ttlMs = 30000;

@@ -56,7 +56,7 @@ private:
         if (ctx.json())
             ctx.printJson(
                 QJsonObject{{QStringLiteral("status"), status}, {QStringLiteral("message"), message}});
-        ctx.fail(ExitFailed, store.endpoint(), message);
+        ctx.failOperation(store.endpoint(), message);
     }
 };
 

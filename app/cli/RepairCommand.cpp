@@ -23,7 +23,7 @@ protected:
             if (ctx.json())
                 ctx.printJson(maintenanceToJson(r));
             if (!r.ok) {
-                ctx.fail(ExitFailed, store.endpoint(), r.message);
+                ctx.failOperation(store.endpoint(), r.message);
                 return;
             }
             if (!ctx.json())

@@ -49,7 +49,7 @@ protected:
             r.message = QStringLiteral("%1 is a mutex: its limit is always 1").arg(core::kindName(ref.kind));
             if (ctx.json())
                 ctx.printJson(resultJson(ref, r, m_limit, {}));
-            ctx.fail(ExitFailed, store.endpoint(), r.message);
+            ctx.failOperation(store.endpoint(), r.message);
             return;
         }
         const qint64 limit = m_limit;
@@ -59,7 +59,7 @@ protected:
             if (ctx.json())
                 ctx.printJson(resultJson(ref, r, limit, QStringLiteral("stored")));
             if (!r.ok) {
-                ctx.fail(ExitFailed, store.endpoint(), r.message);
+                ctx.failOperation(store.endpoint(), r.message);
                 return;
             }
             if (!ctx.json())

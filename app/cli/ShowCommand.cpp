@@ -22,7 +22,7 @@ protected:
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
         store.snapshot(ref, [&ctx, &store](const core::Snapshot &snap) {
             if (snap.serverNowMs <= 0 && !snap.warnings.isEmpty() && snap.holders.isEmpty()) {
-                ctx.fail(ExitFailed, store.endpoint(), snap.warnings.constFirst());
+                ctx.failOperation(store.endpoint(), snap.warnings.constFirst());
                 return;
             }
             if (ctx.json())

@@ -6,7 +6,9 @@
 
 namespace semscope::cli {
 
-std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error) {
+namespace {
+
+std::unique_ptr<core::SemaphoreStore> makeStore(CliContext &ctx, QString *error) {
     const bool redis = ctx.isSet(QStringLiteral("redis"));
     const bool consul = ctx.isSet(QStringLiteral("consul"));
     if (redis && consul) {
@@ -25,6 +27,15 @@ std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error)
     redis::ConnectionSettings s = *settings;
     s.autoReconnect = false; // a command-line run reports a lost connection instead of waiting it out
     return std::make_unique<redis::RedisSemaphoreStore>(s);
+}
+
+} // namespace
+
+std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error) {
+    std::unique_ptr<core::SemaphoreStore> store = makeStore(ctx, error);
+    if (store)
+        ctx.watchConnection(*store);
+    return store;
 }
 
 void whenReachable(CliContext &ctx, core::SemaphoreStore &store, std::function<void()> ready) {

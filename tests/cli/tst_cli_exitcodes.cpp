@@ -1,0 +1,206 @@
+// semscope-cli's one rule for exit codes and error lines, whatever the command: 1 when the server
+// answered and refused, 2 for usage errors and whenever the server could not be asked (connection
+// refused, lost after connecting, protocol error). One line on stderr, the endpoint said once, and
+// nothing a server sent reaches the terminal raw.
+#include "RedisServer.h"
+#include "ScriptedRedisServer.h"
+
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using semscope::test::RedisServer;
+using semscope::test::ScriptedRedisServer;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QString describe(const Run &r) {
+    return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
+}
+
+quint16 closedPort() {
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+// The semaphore commands, each as it would be typed after the store option.
+QList<QStringList> semaphoreCommands() {
+    return {
+        {QStringLiteral("list")},
+        {QStringLiteral("show"), QStringLiteral("jobs"), QStringLiteral("--kind"), QStringLiteral("leased")},
+        {QStringLiteral("show"), QStringLiteral("jobs")},
+        {QStringLiteral("acquire"), QStringLiteral("jobs"), QStringLiteral("--kind"),
+         QStringLiteral("leased"), QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--ttl"),
+         QStringLiteral("10s")},
+        {QStringLiteral("release"), QStringLiteral("jobs"), QStringLiteral("w1"), QStringLiteral("--kind"),
+         QStringLiteral("leased")},
+        {QStringLiteral("refresh"), QStringLiteral("jobs"), QStringLiteral("w1"), QStringLiteral("--kind"),
+         QStringLiteral("leased"), QStringLiteral("--ttl"), QStringLiteral("10s")},
+        {QStringLiteral("force-release"), QStringLiteral("jobs"), QStringLiteral("w1"),
+         QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--yes")},
+        {QStringLiteral("purge"), QStringLiteral("jobs"), QStringLiteral("--kind"), QStringLiteral("leased")},
+        {QStringLiteral("set-limit"), QStringLiteral("jobs"), QStringLiteral("3"), QStringLiteral("--kind"),
+         QStringLiteral("leased")},
+    };
+}
+
+} // namespace
+
+class TestCliExitCodes : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_home;
+
+    Run cli(const QStringList &args) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
+        env.remove(QStringLiteral("REDISCLI_AUTH"));
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        p.setProcessEnvironment(env);
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(qEnvironmentVariable("SEMSCOPE_CLI"), args);
+        Run run;
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+            return run;
+        }
+        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        run.out = QString::fromUtf8(p.readAllStandardOutput());
+        run.err = QString::fromUtf8(p.readAllStandardError());
+        return run;
+    }
+
+    // One error line on stderr, starting with the endpoint, which is not repeated after it.
+    static void verifyOneLine(const Run &r, const QString &endpoint) {
+        const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() >= 1, qPrintable(describe(r)));
+        const QString last = lines.constLast();
+        QVERIFY2(last.startsWith(QStringLiteral("semscope-cli: ") + endpoint + QStringLiteral(": ")),
+                 qPrintable(describe(r)));
+        QVERIFY2(last.count(endpoint) == 1, qPrintable(describe(r)));
+        QVERIFY2(!last.contains(QStringLiteral("failed: discovery failed")), qPrintable(describe(r)));
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY2(!qEnvironmentVariable("SEMSCOPE_CLI").isEmpty(),
+                 "SEMSCOPE_CLI is not set (run through ctest)");
+        QVERIFY(m_home.isValid());
+    }
+
+    // The server accepts the connection and the handshake, then drops every command: the operation
+    // never reached it, so this is a connection error (2), not a refusal (1).
+    void connectionLostAfterConnectingIsExit2_data() {
+        QTest::addColumn<QStringList>("command");
+        for (const QStringList &c : semaphoreCommands())
+            QTest::newRow(qPrintable(c.join(QLatin1Char(' ')))) << c;
+    }
+    void connectionLostAfterConnectingIsExit2() {
+        QFETCH(QStringList, command);
+        ScriptedRedisServer server(ScriptedRedisServer::afterHandshake(
+            [](const QList<QByteArray> &, int) -> std::optional<QByteArray> { return std::nullopt; }));
+        const Run r = cli(QStringList{QStringLiteral("--redis"), server.url()} + command);
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        verifyOneLine(r, server.url() + QStringLiteral("/0"));
+    }
+
+    // Refused by a server that answers: exit 1.
+    void refusedByTheServerIsExit1() {
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const QStringList lock{QStringLiteral("--redis"), server.url(),
+                               QStringLiteral("acquire"), QStringLiteral("report"),
+                               QStringLiteral("--kind"),  QStringLiteral("lock"),
+                               QStringLiteral("--ttl"),   QStringLiteral("30s"),
+                               QStringLiteral("--holder")};
+        const Run first = cli(lock + QStringList{QStringLiteral("a")});
+        QVERIFY2(first.exitCode == 0, qPrintable(describe(first)));
+        const Run busy = cli(lock + QStringList{QStringLiteral("b")});
+        QVERIFY2(busy.exitCode == 1, qPrintable(describe(busy)));
+        const Run release =
+            cli({QStringLiteral("--redis"), server.url(), QStringLiteral("release"), QStringLiteral("report"),
+                 QStringLiteral("nobody"), QStringLiteral("--kind"), QStringLiteral("lock")});
+        QVERIFY2(release.exitCode == 1, qPrintable(describe(release)));
+    }
+
+    // Consul's "connection refused" is a connection error like Redis'.
+    void consulConnectionRefusedIsExit2_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::newRow("list") << QStringList{QStringLiteral("list")};
+        QTest::newRow("show") << QStringList{QStringLiteral("show"), QStringLiteral("service/x")};
+        QTest::newRow("acquire") << QStringList{QStringLiteral("acquire"), QStringLiteral("service/x"),
+                                                QStringLiteral("--kind"),  QStringLiteral("consul"),
+                                                QStringLiteral("--limit"), QStringLiteral("2"),
+                                                QStringLiteral("--ttl"),   QStringLiteral("15s")};
+        QTest::newRow("sessions") << QStringList{QStringLiteral("sessions")};
+    }
+    void consulConnectionRefusedIsExit2() {
+        QFETCH(QStringList, command);
+        const QString endpoint = QStringLiteral("http://127.0.0.1:%1").arg(closedPort());
+        const Run r = cli(QStringList{QStringLiteral("--consul"), endpoint} + command);
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("refused")), qPrintable(describe(r)));
+    }
+
+    // What a server says in an error is shown escaped and cut: no ESC, no carriage return that
+    // could overwrite the line with a fake "all good", no 8 MB line.
+    void serverTextIsEscapedAndCut_data() {
+        QTest::addColumn<QByteArray>("error");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("escapes") << QByteArray("-ERR \x1b[2J\x1b[32mall good\rOK\r\n")
+                                 << QStringLiteral("ERR \\e[2J\\e[32mall good\\rOK");
+        QTest::newRow("8 MB") << QByteArray("-ERR ") + QByteArray(8 * 1024 * 1024, 'x') + QByteArray("\r\n")
+                              << QStringLiteral("ERR xxxxxxxx");
+    }
+    void serverTextIsEscapedAndCut() {
+        QFETCH(QByteArray, error);
+        QFETCH(QString, shown);
+        ScriptedRedisServer server(ScriptedRedisServer::afterHandshake(
+            [error](const QList<QByteArray> &, int) -> std::optional<QByteArray> { return error; }));
+        const Run r = cli({QStringLiteral("--redis"), server.url(), QStringLiteral("show"),
+                           QStringLiteral("jobs"), QStringLiteral("--kind"), QStringLiteral("leased")});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r).left(2000)));
+        QVERIFY2(!r.err.contains(QLatin1Char('\x1b')), qPrintable(r.err.left(200)));
+        QVERIFY2(!r.err.contains(QLatin1Char('\r')), qPrintable(r.err.left(200)));
+        QVERIFY2(r.err.size() < 4000, qPrintable(QString::number(r.err.size())));
+        QVERIFY2(r.err.contains(shown), qPrintable(r.err.left(400)));
+    }
+
+    // A bare number is no duration: "--ttl 5" once granted an already expired 5 ms lease.
+    void durationsNeedAUnit_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::newRow("acquire --ttl 5")
+            << QStringList{QStringLiteral("acquire"), QStringLiteral("jobs"),  QStringLiteral("--kind"),
+                           QStringLiteral("leased"),  QStringLiteral("--ttl"), QStringLiteral("5")};
+        QTest::newRow("acquire --wait 30")
+            << QStringList{QStringLiteral("acquire"), QStringLiteral("jobs"),   QStringLiteral("--kind"),
+                           QStringLiteral("leased"),  QStringLiteral("--wait"), QStringLiteral("30")};
+        QTest::newRow("refresh --ttl 60")
+            << QStringList{QStringLiteral("refresh"), QStringLiteral("jobs"),   QStringLiteral("w1"),
+                           QStringLiteral("--kind"),  QStringLiteral("leased"), QStringLiteral("--ttl"),
+                           QStringLiteral("60")};
+    }
+    void durationsNeedAUnit() {
+        QFETCH(QStringList, command);
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const Run r = cli(QStringList{QStringLiteral("--redis"), server.url()} + command);
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("give a number with its unit")), qPrintable(describe(r)));
+        QCOMPARE(server.command({"DBSIZE"}).integer, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliExitCodes)
+#include "tst_cli_exitcodes.moc"

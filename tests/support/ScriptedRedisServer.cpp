@@ -1,0 +1,115 @@
+#include "ScriptedRedisServer.h"
+
+#include <QSemaphore>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+namespace semscope::test {
+
+namespace {
+
+// One complete command at the front of `buffer` (a RESP array of bulk strings), removed from it;
+// std::nullopt while it is incomplete.
+std::optional<QList<QByteArray>> takeCommand(QByteArray &buffer) {
+    qsizetype pos = 0;
+    auto line = [&]() -> std::optional<QByteArray> {
+        const qsizetype end = buffer.indexOf("\r\n", pos);
+        if (end < 0)
+            return std::nullopt;
+        QByteArray l = buffer.mid(pos, end - pos);
+        pos = end + 2;
+        return l;
+    };
+    const auto head = line();
+    if (!head || !head->startsWith('*'))
+        return std::nullopt;
+    const int count = head->mid(1).toInt();
+    QList<QByteArray> args;
+    for (int i = 0; i < count; ++i) {
+        const auto len = line();
+        if (!len)
+            return std::nullopt;
+        const qsizetype n = len->mid(1).toLongLong();
+        if (buffer.size() < pos + n + 2)
+            return std::nullopt;
+        args << buffer.mid(pos, n);
+        pos += n + 2;
+    }
+    buffer.remove(0, pos);
+    return args;
+}
+
+} // namespace
+
+class ScriptedRedisServer::Worker : public QObject {
+public:
+    explicit Worker(Answer answer)
+        : m_answer(std::move(answer)) {}
+
+    quint16 listen() {
+        m_server = new QTcpServer(this);
+        m_server->listen(QHostAddress::LocalHost, 0);
+        connect(m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = m_server->nextPendingConnection())
+                serve(s);
+        });
+        return m_server->serverPort();
+    }
+
+private:
+    void serve(QTcpSocket *socket) {
+        auto buffer = std::make_shared<QByteArray>();
+        auto index = std::make_shared<int>(0);
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer, index] {
+            buffer->append(socket->readAll());
+            while (const auto command = takeCommand(*buffer)) {
+                const std::optional<QByteArray> reply = m_answer(*command, (*index)++);
+                if (!reply) {
+                    socket->abort();
+                    return;
+                }
+                socket->write(*reply);
+            }
+        });
+    }
+
+    Answer m_answer;
+    QTcpServer *m_server = nullptr;
+};
+
+ScriptedRedisServer::ScriptedRedisServer(Answer answer)
+    : m_worker(new Worker(std::move(answer))) {
+    m_worker->moveToThread(&m_thread);
+    QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.start();
+    QSemaphore ready;
+    QMetaObject::invokeMethod(m_worker, [this, &ready] {
+        m_port = m_worker->listen();
+        ready.release();
+    });
+    ready.acquire();
+}
+
+ScriptedRedisServer::~ScriptedRedisServer() {
+    m_thread.quit();
+    m_thread.wait();
+}
+
+QString ScriptedRedisServer::url() const {
+    return QStringLiteral("redis://127.0.0.1:%1").arg(m_port);
+}
+
+ScriptedRedisServer::Answer ScriptedRedisServer::afterHandshake(Answer rest) {
+    return
+        [rest = std::move(rest)](const QList<QByteArray> &command, int index) -> std::optional<QByteArray> {
+            const QByteArray name = command.value(0).toUpper();
+            const bool handshake = name == "AUTH" || name == "SELECT" ||
+                                   (name == "CLIENT" && command.value(1).toUpper() == "SETNAME");
+            if (handshake)
+                return QByteArrayLiteral("+OK\r\n");
+            return rest(command, index);
+        };
+}
+
+} // namespace semscope::test
