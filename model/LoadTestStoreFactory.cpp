@@ -14,7 +14,7 @@ std::optional<redis::ConnectionSettings> loadTestRedisSettings(const ConnectionC
     auto settings = config.redisSettings(error);
     if (!settings)
         return std::nullopt;
-    settings->autoReconnect = false;
+    settings->autoReconnect = true; // rides through a restart; failed operations are counted
     return settings;
 }
 

@@ -49,6 +49,16 @@ LoadTestVerdict finalVerdict(const core::LoadTestReport &r, bool aboutLeaks) {
         v.tone = LoadTestVerdict::Tone::Bad;
         return v;
     }
+    if (r.errors > 0) {
+        // Safe, but no pass: a server that answered nothing admitted nobody.
+        v.text = tr("%1: 0 over-admissions, but %2 operations failed — the server was unavailable for %3 s")
+                     .arg(r.label)
+                     .arg(r.errors)
+                     .arg(r.unavailableMs() / 1000.0, 0, 'f', 1) +
+                 stopped;
+        v.tone = LoadTestVerdict::Tone::Bad;
+        return v;
+    }
     const qint64 leaked = r.recovery.leakedHolders.size();
     if (aboutLeaks || r.recovery.crashes > 0) {
         if (r.recovery.crashes == 0) {

@@ -32,6 +32,9 @@ struct LoadTestConfig {
     quint64 seed = 0;  // 0: random
     // Longest a run may take to let clients release and outstanding calls come back after the end.
     qint64 drainTimeoutMs = 15'000;
+    // A run by operation count ends, failed, once every operation has failed and nobody was granted
+    // for this long: against a server that is gone it would otherwise never reach its count.
+    qint64 stallTimeoutMs = 30'000;
     // Ask the first store to set the limit before the run (kinds that store their limit).
     bool setLimitFirst = false;
     QString holderPrefix; // empty: "lt-<random>"; holders are "<prefix>-c<client>"

@@ -280,10 +280,24 @@ void LoadTestEngine::takeSample() {
     p.maxHolders = m_counters.maxHolders.load();
     p.limit = m_config.limit;
     p.overAdmissions = m_counters.liveOverAdmissions.load();
+    if (grants > m_lastSampleGrants || m_lastGrantNs < 0) {
+        m_lastGrantNs = now;
+        m_errorsAtLastGrant = p.errors;
+    }
     m_lastSampleNs = now;
     m_lastSampleGrants = grants;
     m_report.timeline.append(p);
     Q_EMIT progress(p);
+    // Nobody granted for the give-up time, and operations failed meanwhile: the server is gone.
+    // (Clients may spend most of that time waiting on calls that fail only at their timeout.)
+    if (m_phase == Phase::Running && !m_counters.stopping.load() && m_config.ops > 0 &&
+        p.errors > m_errorsAtLastGrant && now - m_lastGrantNs >= m_config.stallTimeoutMs * msNs) {
+        m_report.error = QStringLiteral("nobody was granted for %1 s while operations failed: the server "
+                                        "is unavailable; stopped before %2 operations")
+                             .arg(m_config.stallTimeoutMs / 1000.0)
+                             .arg(m_config.ops);
+        endRun(false);
+    }
 }
 
 void LoadTestEngine::collect() {

@@ -82,6 +82,8 @@ private:
     qint64 m_stopNs = 0;
     qint64 m_lastSampleNs = 0;
     qint64 m_lastSampleGrants = 0;
+    qint64 m_lastGrantNs = -1;      // the last sample that saw a new grant (or the first sample)
+    qint64 m_errorsAtLastGrant = 0; // errors counted by then
     qint64 m_grantsAtStop = 0;
     LoadTestReport m_report;
 };

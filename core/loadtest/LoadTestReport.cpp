@@ -31,10 +31,29 @@ QJsonObject histogramJson(const LatencyHistogram &h) {
 
 } // namespace
 
+qint64 LoadTestReport::unavailableMs() const {
+    // From a window in which operations failed and nobody was granted, until the next grant.
+    qint64 total = 0;
+    qint64 grantsBefore = 0;
+    qint64 errorsBefore = 0;
+    bool down = false;
+    for (const LoadTestProgress &p : timeline) {
+        const bool granted = p.grants > grantsBefore;
+        down = !granted && (down || p.errors > errorsBefore);
+        if (down)
+            total += p.windowMs;
+        grantsBefore = p.grants;
+        errorsBefore = p.errors;
+    }
+    return total;
+}
+
 QJsonObject LoadTestReport::toJson() const {
     QJsonObject o;
     o[QStringLiteral("run")] = label;
-    o[QStringLiteral("ok")] = ok;
+    o[QStringLiteral("ok")] = passed();
+    o[QStringLiteral("safe")] = safe();
+    o[QStringLiteral("completed")] = ok;
     o[QStringLiteral("cancelled")] = cancelled;
     if (!error.isEmpty())
         o[QStringLiteral("error")] = error;
@@ -68,6 +87,7 @@ QJsonObject LoadTestReport::toJson() const {
     o[QStringLiteral("attempts")] = attempts;
     o[QStringLiteral("busy_replies")] = busyReplies;
     o[QStringLiteral("errors")] = errors;
+    o[QStringLiteral("unavailable_ms")] = unavailableMs();
     o[QStringLiteral("refreshes")] = refreshes;
     o[QStringLiteral("lost_refreshes")] = lostRefreshes;
     o[QStringLiteral("not_held_releases")] = notHeldReleases;
@@ -167,6 +187,9 @@ QString LoadTestReport::summaryText() const {
       << " ms, p99 " << acquireWait.percentileMs(99) << " ms, max " << acquireWait.maxMs() << " ms\n";
     s << "  fairness (Jain) " << fairness.jainIndex << ", longest wait " << ms(longestWaitNs)
       << " ms, busy replies " << busyReplies << ", errors " << errors << "\n";
+    if (errors > 0)
+        s << "  " << errors << " operations failed; the server was unavailable for " << unavailableMs()
+          << " ms of the run\n";
     s << "  safety: " << safety.overAdmissions << " over-admissions (max " << safety.maxConcurrentHolders
       << " holders at once, limit " << config.limit << "), " << safety.tokenViolations
       << " token violations\n";

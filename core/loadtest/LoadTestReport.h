@@ -67,6 +67,16 @@ struct LoadTestReport {
     CrashRecoveryVerdict recovery;
     QList<LoadTestProgress> timeline;
 
+    // No moment with more holders than the limit, and fencing tokens only ever rose.
+    bool safe() const { return safety.overAdmissions == 0 && safety.tokenViolations == 0; }
+    // Whether the run can be trusted as a pass: it ran (ok), held safety, and no operation failed.
+    // A run against a dead server is not a pass, however safe it was.
+    bool passed() const { return ok && safe() && errors == 0; }
+    // How long the server was unavailable (from the timeline): from a window in which operations
+    // failed and nobody was granted until the next grant.
+    qint64 unavailableMs() const;
+
+    // "ok" in JSON is passed(); "safe" and "completed" (the run itself went through) are beside it.
     QJsonObject toJson() const;
     // One line per timeline sample; `run` names the run in its first column (scenarios put two
     // runs in one file).

@@ -147,6 +147,19 @@ void TestLoadTestSummaryModel::verdicts() {
     v = model::finalVerdict(failed, false);
     QCOMPARE(v.tone, LoadTestVerdict::Tone::Bad);
     QVERIFY(v.text.contains(QLatin1String("connection refused")));
+    // Safe but with failed operations (the server was down from the second sample on): no pass.
+    core::LoadTestReport outage = report(QStringLiteral("leased"), 0);
+    outage.errors = 120;
+    core::LoadTestProgress before;
+    before.grants = 50;
+    before.windowMs = 500;
+    core::LoadTestProgress down = before;
+    down.errors = 120;
+    outage.timeline = {before, down, down};
+    v = model::finalVerdict(outage, false);
+    QCOMPARE(v.tone, LoadTestVerdict::Tone::Bad);
+    QVERIFY2(v.text.contains(QLatin1String("120 operations failed")), qPrintable(v.text));
+    QVERIFY2(v.text.contains(QLatin1String("unavailable for 1.0 s")), qPrintable(v.text));
 }
 
 void TestLoadTestSummaryModel::leakVerdicts() {
