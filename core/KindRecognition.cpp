@@ -522,6 +522,9 @@ ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs) {
         (*unit == ScoreUnit::Seconds ? seconds : millis) += 1;
         (scoreToMs(v, *unit) > nowMs ? future : past) += 1;
     }
+    reading.seconds = seconds;
+    reading.milliseconds = millis;
+    reading.past = past;
     if (seconds + millis > 0)
         reading.unit = millis > seconds ? ScoreUnit::Milliseconds : ScoreUnit::Seconds;
     reading.mixedUnits = seconds > 0 && millis > 0;

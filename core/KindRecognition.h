@@ -56,6 +56,9 @@ struct ScoreReading {
     bool expiry = false;     // most scores lie in the future
     bool mixedUnits = false; // some look like seconds, others like milliseconds
     bool nonNumeric = false; // a score did not parse
+    int seconds = 0;         // scores that read as seconds since the epoch
+    int milliseconds = 0;    // scores that read as milliseconds since the epoch
+    int past = 0;            // time-like scores at or before now
 };
 ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs);
 
