@@ -198,7 +198,7 @@ void recognizeFair(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
         else if (reading.unit)
             found.ref.profile.scoreUnit = ScoreUnit::Seconds;
         if (reading.unit)
-            found.ref.profile.inferred = true;
+            found.ref.profile.unitInferred = true;
     }
     if (counter)
         checkIntegerString(*counter, found.warnings);
@@ -319,8 +319,10 @@ void recognizeZset(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
         for (const QByteArray &s : zset->values)
             newest = std::max(newest, s.toDouble());
         const qint64 estimate = zset->pttl + (nowMs - scoreToMs(newest, *reading.unit));
-        if (estimate > 0)
+        if (estimate > 0) {
             found.ref.profile.timeoutMs = estimate;
+            found.ref.profile.timeoutInferred = true;
+        }
     }
     out << found;
 }

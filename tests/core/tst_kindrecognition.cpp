@@ -157,7 +157,8 @@ private Q_SLOTS:
         const DiscoveredSemaphore *fair = findByName(found, QStringLiteral("sem"));
         QCOMPARE(fair->keys.size(), 3);
         QCOMPARE(fair->ref.profile.scoreUnit, ScoreUnit::Seconds);
-        QVERIFY(fair->ref.profile.inferred);
+        QVERIFY(fair->ref.profile.unitInferred);
+        QVERIFY(!fair->ref.profile.inferred); // the limit was not guessed: only the unit
         const DiscoveredSemaphore *zset = findByName(found, QStringLiteral("semaphore:acquire"));
         QCOMPARE(zset->ref.profile.scoreUnit, ScoreUnit::Milliseconds);
         const DiscoveredSemaphore *node = findByName(found, QStringLiteral("node"));
