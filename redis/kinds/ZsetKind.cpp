@@ -193,6 +193,8 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             timeout = pttl + (now - core::scoreToMs(newest, unit));
             snap.details.insert(QStringLiteral("timeout_inferred"), true);
         }
+        if (timeout && ref.profile.timeoutInferred) // discovery's estimate, carried in the profile
+            snap.details.insert(QStringLiteral("timeout_inferred"), true);
         if (timeout)
             snap.details.insert(QStringLiteral("timeout_ms"), *timeout);
         else
