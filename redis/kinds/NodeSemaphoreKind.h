@@ -4,14 +4,14 @@
 
 namespace semscope::redis {
 
-// node redis-semaphore Semaphore / MultiSemaphore: `[keyPrefix]semaphore:<key>` ZSET identifier -> time of
-// the last acquire or refresh (ms, client clock); expired when score < now - lockTimeout. A MultiSemaphore
-// acquisition of k permits (members id_0 .. id_{k-1}, one score) is shown as one holder `id` with permits = k
-// (ZsetKind::groupMultiPermits) and force-released as a whole. Neither the limit nor lockTimeout is stored:
-// both from the profile, lockTimeout otherwise estimated as PTTL + (now - newest score) and marked inferred.
-// Read-only plus force-release (ZREM, only while the score is the one the operator saw; the holder gets
-// LostLockError at its next refresh). Named by `<key>` or by the full key (core::nodeSemaphoreKey), so an
-// ioredis keyPrefix works.
+// node redis-semaphore Semaphore / MultiSemaphore: `semaphore:<key>` ZSET identifier -> time of the
+// last acquire or refresh (ms, client clock); expired when score < now - lockTimeout. A
+// MultiSemaphore acquisition of k permits (members id_0 .. id_{k-1}, one score) is shown as one
+// holder `id` with permits = k (ZsetKind::groupMultiPermits) and force-released as a whole. Neither the
+// limit nor lockTimeout is stored: both from the profile, lockTimeout otherwise estimated as
+// PTTL + (now - newest score) and marked inferred. Read-only plus force-release (ZREM, only while
+// the score is the one the operator saw; the holder gets LostLockError at its next refresh).
+// Named by `<key>` or by the full key, ioredis keyPrefix included (core::nodeSemaphoreKey).
 class NodeSemaphoreKind : public RedisKind {
 public:
     NodeSemaphoreKind();

@@ -82,8 +82,8 @@ local function zsetPastUncertain(key, unit, nowMs)
     local n, ex = zsetCount(key, lo, zsetNow(unit, nowMs), false)
     if n == 0 then return nil end
     return string.format('%s has a key TTL and %d scores in the past (e.g. %s): they look like acquire or '
-        .. 'refresh times (node redis-semaphore), not expiries, so nothing was removed; read it with '
-        .. '--kind node-semaphore', key, n, ex)
+        .. 'refresh times (node redis-semaphore), not expiries, so nothing was removed; read it as '
+        .. 'kind node-semaphore', key, n, ex)
 end
 
 -- Removes the members whose expiry has certainly passed; scores outside the unit's window stay.
