@@ -211,7 +211,8 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
 
     const QList<ZsetEntry> holders =
         scores == Scores::RefreshTime ? groupMultiPermits(entries) : singleEntries(entries);
-    qint64 rank = 0, live = 0;
+    qint64 rank = 0, live = 0, untimedCount = 0;
+    QString untimed; // the first holder whose score is no time
     for (const ZsetEntry &entry : holders) {
         const QByteArray &score = entry.score;
         core::Holder h;
@@ -232,11 +233,17 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             snap.holders << h;
             continue;
         }
+        const std::optional<core::ScoreUnit> looksLike = core::guessScoreUnit(v, now);
         // In a mixed set each score is shown as what it looks like, not in the majority's unit.
-        const core::ScoreUnit own =
-            unitGuessed && reading.mixedUnits ? core::guessScoreUnit(v, now).value_or(unit) : unit;
+        const core::ScoreUnit own = unitGuessed && reading.mixedUnits ? looksLike.value_or(unit) : unit;
         const qint64 ms = core::scoreToMs(v, own);
-        if (scores == Scores::Expiry) {
+        if (scores == Scores::Expiry && !looksLike) {
+            // No time in either unit (0, a counter): the write scripts keep it as a holder, so does this.
+            h.details.insert(QStringLiteral("expiry_unknown"), true);
+            if (untimed.isEmpty())
+                untimed = h.id;
+            ++untimedCount;
+        } else if (scores == Scores::Expiry) {
             h.expiresAtMs = ms;
         } else {
             h.acquiredAtMs = ms; // last acquire or refresh
@@ -254,6 +261,14 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     }
     if (!snap.limit)
         inferLimitFromHolders(snap, live);
+    if (untimedCount > 0)
+        snap.warnings
+            << QStringLiteral(
+                   "%1 holds members whose score is no time in seconds or milliseconds (%2, e.g. %3): "
+                   "their expiry is unknown, so they count as holders and purge keeps them")
+                   .arg(keys.value(0))
+                   .arg(untimedCount)
+                   .arg(untimed);
     if (card > entries.size())
         snap.warnings << QStringLiteral("%1 has %2 entries; only the first %3 were read")
                              .arg(keys.value(0))

@@ -237,6 +237,14 @@ private Q_SLOTS:
         QVERIFY(member(key, "counter"));
         QCOMPARE(m_driver->acquire(r, QStringLiteral("x")).status, core::AcquireResult::Status::Busy);
         QVERIFY(member(key, "counter"));
+        // Show says the same: a holder with no known expiry, not one expired in 1970.
+        const core::Snapshot snap = m_driver->snapshot(r);
+        const core::Holder *counter = holderById(snap, QStringLiteral("counter"));
+        QCOMPARE(counter->state, core::HolderState::Live);
+        QVERIFY(!counter->expiresAtMs);
+        QVERIFY2(warningContains(
+                     snap, QStringLiteral("score is no time in seconds or milliseconds (1, e.g. counter)")),
+                 qPrintable(snap.warnings.join(QStringLiteral("; "))));
     }
 
     // Issue 14 item 10: node redis-semaphore (ioredis keyPrefix "app:") scores acquire times and keeps
