@@ -94,7 +94,7 @@ end
 
 -- The latest expiry (ms) among live members other than `except`, or nil. The seed's clients rank by
 -- expiry: a semscope lease that ends after theirs is overtaken by their next client, which then
--- believes it holds on top of a full set. Leases are capped there (see zset_acquire.lua).
+-- believes it holds on top of a full set. Leases are capped there (zsetCappedExpiry).
 local function zsetLatestLiveMs(key, unit, nowMs, except)
     local _, hi = zsetWindow(unit, nowMs)
     local top = redis.call('ZREVRANGEBYSCORE', key, '(' .. zsetNum(hi), '(' .. zsetNum(zsetNow(unit, nowMs)),
