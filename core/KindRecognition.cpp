@@ -198,7 +198,7 @@ void recognizeFair(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
         else if (reading.unit)
             found.ref.profile.scoreUnit = ScoreUnit::Seconds;
         if (reading.unit)
-            found.ref.profile.inferred = true;
+            found.ref.profile.unitInferred = true;
     }
     if (counter)
         checkIntegerString(*counter, found.warnings);
@@ -279,6 +279,24 @@ void recognizeRedissonLock(const Group &g, QList<DiscoveredSemaphore> &out) {
     out << found;
 }
 
+// node redis-semaphore's ZSET, told from an expiring ZSET (the seed's, semscope's, madelson's) by
+// every signal there is, since a name alone misleads both ways (the seed's own key is
+// `semaphore:acquire`; an ioredis keyPrefix puts anything before `semaphore:`):
+// - the name holds `semaphore:` followed by the Semaphore's key, after any prefix;
+// - the key has a TTL: every acquire and refresh sets PEXPIRE lockTimeout on it (the seed never
+//   sets one, so PTTL -1 rules it out);
+// - the scores are milliseconds in the past: Date.now() at the last acquire or refresh, where an
+//   expiring ZSET scores expiries, mostly in the future.
+// An operator's profile that names the kind decides.
+bool looksLikeNodeSemaphore(const KeyFingerprint &zset, const ScoreReading &reading) {
+    if (zset.namedKind == Kind::NodeSemaphore || zset.namedKind == Kind::Zset)
+        return zset.namedKind == Kind::NodeSemaphore;
+    const qsizetype at = zset.key.indexOf(kNodeSemaphorePrefix);
+    const bool nodeName = at >= 0 && zset.key.size() > at + kNodeSemaphorePrefix.size();
+    return nodeName && zset.pttl > 0 && !reading.expiry && !reading.nonNumeric && !reading.mixedUnits &&
+           reading.unit == ScoreUnit::Milliseconds;
+}
+
 void recognizeZset(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out) {
     const KeyFingerprint *zset = g.get(g.base);
     if (!zset || zset->type != "zset")
@@ -288,12 +306,9 @@ void recognizeZset(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
     // "semaphore" make it one.
     if (!reading.unit && !semaphoreishName(g.base))
         return;
-    const bool nodeName =
-        g.base.startsWith(kNodeSemaphorePrefix) && g.base.size() > kNodeSemaphorePrefix.size();
-    // swarthy's Semaphore stores the last refresh time (in the past); the seed's ZSET stores expiries.
-    const bool node = nodeName && !reading.expiry && !reading.nonNumeric;
+    const bool node = looksLikeNodeSemaphore(*zset, reading);
     DiscoveredSemaphore found =
-        node ? makeFound(Kind::NodeSemaphore, g.base.mid(kNodeSemaphorePrefix.size()), {zset})
+        node ? makeFound(Kind::NodeSemaphore, nodeSemaphoreName(g.base).toUtf8(), {zset})
              : makeFound(Kind::Zset, g.base, {zset});
     if (reading.nonNumeric) {
         found.warnings << QStringLiteral("%1 has non-numeric scores").arg(keyText(zset->key));
@@ -304,11 +319,17 @@ void recognizeZset(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
                                   .arg(keyText(zset->key));
     } else {
         found.ref.profile.scoreUnit = *reading.unit;
-        found.ref.profile.inferred = true;
+        found.ref.profile.unitInferred = true;
         if (reading.mixedUnits)
             found.warnings
                 << QStringLiteral("%1 mixes second and millisecond scores").arg(keyText(zset->key));
-        if (!node && !reading.expiry)
+        if (!node && !reading.expiry && zset->pttl > 0)
+            found.warnings << QStringLiteral(
+                                  "%1 has scores in the past and a key TTL: they look like acquire "
+                                  "or refresh times, not expiries, so semscope's purge and acquire "
+                                  "refuse here (is it node-semaphore?)")
+                                  .arg(keyText(zset->key));
+        else if (!node && !reading.expiry)
             found.warnings << QStringLiteral("%1 has scores in the past: expired holders, or acquire times "
                                              "(then set the timeout in the profile)")
                                   .arg(keyText(zset->key));
@@ -319,8 +340,10 @@ void recognizeZset(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
         for (const QByteArray &s : zset->values)
             newest = std::max(newest, s.toDouble());
         const qint64 estimate = zset->pttl + (nowMs - scoreToMs(newest, *reading.unit));
-        if (estimate > 0)
+        if (estimate > 0) {
             found.ref.profile.timeoutMs = estimate;
+            found.ref.profile.timeoutInferred = true;
+        }
     }
     out << found;
 }
@@ -493,6 +516,16 @@ QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys
     return out;
 }
 
+QByteArray nodeSemaphoreKey(const QString &name) {
+    const QByteArray bytes = name.toUtf8();
+    return bytes.contains(kNodeSemaphorePrefix) ? bytes : kNodeSemaphorePrefix + bytes;
+}
+
+QString nodeSemaphoreName(const QByteArray &key) {
+    const QByteArray rest = key.startsWith(kNodeSemaphorePrefix) ? key.mid(kNodeSemaphorePrefix.size()) : key;
+    return QString::fromUtf8(rest.contains(kNodeSemaphorePrefix) ? key : rest);
+}
+
 std::optional<ScoreUnit> guessScoreUnit(double score, qint64 nowMs) {
     if (!std::isfinite(score))
         return std::nullopt;
@@ -522,6 +555,9 @@ ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs) {
         (*unit == ScoreUnit::Seconds ? seconds : millis) += 1;
         (scoreToMs(v, *unit) > nowMs ? future : past) += 1;
     }
+    reading.seconds = seconds;
+    reading.milliseconds = millis;
+    reading.past = past;
     if (seconds + millis > 0)
         reading.unit = millis > seconds ? ScoreUnit::Milliseconds : ScoreUnit::Seconds;
     reading.mixedUnits = seconds > 0 && millis > 0;

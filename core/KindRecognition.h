@@ -45,6 +45,13 @@ QList<QByteArray> companionKeys(const QByteArray &key, const QByteArray &type);
 QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys, qint64 nowMs,
                                                std::optional<Kind> only = std::nullopt);
 
+// node redis-semaphore's key `semaphore:<key>`, with an ioredis keyPrefix before it when there is one.
+// A semaphore is named by its Semaphore key ("uploads" for `semaphore:uploads`) or by its full key:
+// a name that contains "semaphore:" is the full key ("app:semaphore:uploads"). The two functions
+// are inverses: nodeSemaphoreKey(nodeSemaphoreName(k)) == k for every key with a `semaphore:`.
+QByteArray nodeSemaphoreKey(const QString &name);
+QString nodeSemaphoreName(const QByteArray &key);
+
 // Score-unit heuristic for ZSET scores (§7): |score − now_s| < 1e8 is seconds, |score − now_ms| < 1e11
 // is milliseconds; anything else (small integers, counters) gives nullopt.
 std::optional<ScoreUnit> guessScoreUnit(double score, qint64 nowMs);
@@ -56,6 +63,9 @@ struct ScoreReading {
     bool expiry = false;     // most scores lie in the future
     bool mixedUnits = false; // some look like seconds, others like milliseconds
     bool nonNumeric = false; // a score did not parse
+    int seconds = 0;         // scores that read as seconds since the epoch
+    int milliseconds = 0;    // scores that read as milliseconds since the epoch
+    int past = 0;            // time-like scores at or before now
 };
 ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs);
 

@@ -10,7 +10,11 @@ namespace {
 const QString kLimit = QStringLiteral("limit");
 const QString kTimeout = QStringLiteral("timeoutMs");
 const QString kUnit = QStringLiteral("scoreUnit");
+// Per value: "inferred" is the limit's (the one flag older files have; read as the limit's, the
+// cautious reading), the others the timeout's and the unit's.
 const QString kInferred = QStringLiteral("inferred");
+const QString kTimeoutInferred = QStringLiteral("timeoutInferred");
+const QString kUnitInferred = QStringLiteral("unitInferred");
 
 // Endpoints and names contain '/', which QSettings reads as a group separator.
 QString encode(const QString &part) {
@@ -49,6 +53,8 @@ std::optional<SemaphoreProfile> ProfileStore::load(const QString &endpoint, Kind
             profile.timeoutMs = timeout;
         profile.scoreUnit = scoreUnitFromName(m_settings->value(kUnit).toString()).value_or(ScoreUnit::Auto);
         profile.inferred = m_settings->value(kInferred, false).toBool();
+        profile.timeoutInferred = m_settings->value(kTimeoutInferred, false).toBool();
+        profile.unitInferred = m_settings->value(kUnitInferred, false).toBool();
         result = profile;
     }
     m_settings->endGroup();
@@ -67,6 +73,8 @@ void ProfileStore::save(const QString &endpoint, Kind kind, const QString &name,
         m_settings->setValue(kTimeout, *profile.timeoutMs);
     m_settings->setValue(kUnit, scoreUnitName(profile.scoreUnit));
     m_settings->setValue(kInferred, profile.inferred);
+    m_settings->setValue(kTimeoutInferred, profile.timeoutInferred);
+    m_settings->setValue(kUnitInferred, profile.unitInferred);
     m_settings->endGroup();
     m_settings->sync();
 }
@@ -107,21 +115,20 @@ SemaphoreProfile ProfileStore::resolve(const QString &endpoint, const SemaphoreR
     const std::optional<SemaphoreProfile> stored = load(endpoint, ref.kind, ref.name);
     if (!stored)
         return ref.profile;
+    // Each value keeps the provenance of where it came from: the stored one, else the guess.
     SemaphoreProfile result = *stored;
-    bool usedGuess = stored->inferred;
     if (!result.limit && ref.profile.limit) {
         result.limit = ref.profile.limit;
-        usedGuess = usedGuess || ref.profile.inferred;
+        result.inferred = ref.profile.inferred;
     }
     if (!result.timeoutMs && ref.profile.timeoutMs) {
         result.timeoutMs = ref.profile.timeoutMs;
-        usedGuess = usedGuess || ref.profile.inferred;
+        result.timeoutInferred = ref.profile.timeoutInferred;
     }
     if (result.scoreUnit == ScoreUnit::Auto && ref.profile.scoreUnit != ScoreUnit::Auto) {
         result.scoreUnit = ref.profile.scoreUnit;
-        usedGuess = usedGuess || ref.profile.inferred;
+        result.unitInferred = ref.profile.unitInferred;
     }
-    result.inferred = usedGuess;
     return result;
 }
 

@@ -10,8 +10,9 @@ namespace semscope::core {
 
 // Per-connection semaphore profiles: the limit, timeout and score unit of layouts that do not store
 // them (`fair`, `zset`, `slots` before initialisation, node-semaphore). Kept in QSettings, keyed by
-// connection endpoint + kind + name, never in the user's Redis. Entered values are saved with
-// inferred = false; a value semscope guessed keeps inferred = true so every view can mark it.
+// connection endpoint + kind + name, never in the user's Redis. Each value keeps its own provenance
+// (SemaphoreProfile::inferred, timeoutInferred, unitInferred): entered values are saved as not
+// inferred, a value semscope guessed stays marked so every view can mark it.
 class ProfileStore {
 public:
     // Uses the user's profiles file (~/.config/semscope/profiles.conf), one file for the GUI and
@@ -29,7 +30,7 @@ public:
     QList<SemaphoreRef> named(const QString &endpoint) const;
 
     // The profile to use for `ref` on `endpoint`: the stored one where it has a value, the
-    // inferred values in `ref.profile` for the rest (marked inferred if any of them is used).
+    // inferred values in `ref.profile` for the rest, each with the provenance of where it came from.
     SemaphoreProfile resolve(const QString &endpoint, const SemaphoreRef &ref) const;
 
     static QString scoreUnitName(ScoreUnit unit);

@@ -16,12 +16,18 @@ namespace semscope::core {
 enum class ScoreUnit { Auto, Seconds, Milliseconds };
 
 // Operator-supplied facts about a semaphore that its layout does not store (limit of `fair`/`zset`,
-// the timeout of `fair`). Values that were guessed rather than entered carry `inferred = true`.
+// the timeout of `fair`). Where each value came from is kept per value: true when semscope guessed
+// it rather than a person entered it (one flag for all made a guessed timeout mark the operator's
+// limit as guessed).
 struct SemaphoreProfile {
     std::optional<qint64> limit;
     std::optional<qint64> timeoutMs;
     ScoreUnit scoreUnit = ScoreUnit::Auto;
-    bool inferred = false;
+    bool inferred = false;        // the limit was guessed (what limit_source reports)
+    bool timeoutInferred = false; // the timeout was guessed
+    bool unitInferred = false;    // the score unit was guessed
+
+    bool anyInferred() const { return inferred || timeoutInferred || unitInferred; }
 };
 
 // Identifies one semaphore on one connection.

@@ -85,9 +85,14 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     void start() {
         // Redisson RSemaphores are bare integer strings: only a profile naming one, or its channel
         // while clients wait on it, tells it apart from any other counter (KindRecognition.cpp).
+        // A profile also decides between the ZSET layouts that the data alone can leave open (zset or
+        // node redis-semaphore: a client that sets no key TTL, scores that are all past).
         for (const core::SemaphoreRef &ref : std::as_const(request.known)) {
-            if (ref.kind == core::Kind::RedissonSemaphore || ref.kind == core::Kind::RedissonPermitExpirable)
+            if (ref.kind == core::Kind::RedissonSemaphore ||
+                ref.kind == core::Kind::RedissonPermitExpirable || ref.kind == core::Kind::Zset)
                 namedKeys.insert(ref.name.toUtf8(), ref.kind);
+            else if (ref.kind == core::Kind::NodeSemaphore)
+                namedKeys.insert(core::nodeSemaphoreKey(ref.name), ref.kind);
         }
         // DBSIZE for the progress total; the channels with subscribers, classic and sharded (Redisson
         // in cluster mode uses SPUBLISH/SSUBSCRIBE; a server without sharded pub/sub answers an

@@ -49,7 +49,7 @@ ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
     m_unit->addItems({tr("auto"), tr("seconds"), tr("milliseconds")});
     m_unit->setCurrentIndex(int(ref.profile.scoreUnit));
     form->addRow(tr("ZSET score &unit:"), m_unit);
-    if (ref.profile.inferred)
+    if (ref.profile.anyInferred())
         form->addRow(new QLabel(tr("<i>The current values were inferred by semscope.</i>"), this));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     form->addRow(buttons);

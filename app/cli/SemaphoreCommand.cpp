@@ -139,7 +139,7 @@ void SemaphoreCommand::runWith(CliContext &ctx, core::SemaphoreRef ref) {
     }
     if (ctx.isSet(QStringLiteral("timeout"))) {
         ref.profile.timeoutMs = core::parseDurationMs(ctx.value(QStringLiteral("timeout")));
-        ref.profile.inferred = false;
+        ref.profile.timeoutInferred = false;
     }
     run(ctx, *m_store, ref);
 }

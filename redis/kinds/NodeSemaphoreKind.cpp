@@ -2,6 +2,7 @@
 
 #include "SeedKindSupport.h"
 #include "ZsetKind.h"
+#include "core/KindRecognition.h"
 
 namespace semscope::redis {
 
@@ -15,7 +16,7 @@ NodeSemaphoreKind::NodeSemaphoreKind()
     , m_forceReleaseMulti(LuaScript::fromResource(QStringLiteral("node_semaphore_force_release"))) {}
 
 QList<QByteArray> NodeSemaphoreKind::keysOf(const QString &name) const {
-    return {"semaphore:" + name.toUtf8()};
+    return {core::nodeSemaphoreKey(name)};
 }
 
 void NodeSemaphoreKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,

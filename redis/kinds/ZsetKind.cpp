@@ -42,6 +42,35 @@ std::optional<std::pair<QByteArray, qint64>> permitMember(const QByteArray &memb
     return std::pair{member.left(cut), digits.toLongLong()};
 }
 
+// The scripts that write or remove scores share how a set's unit is decided (zset_common.lua),
+// prepended so that each operation stays one EVALSHA.
+LuaScript writeScript(const QString &name) {
+    return LuaScript(LuaScript::fromResource(QStringLiteral("zset_common")).source() + '\n' +
+                     LuaScript::fromResource(name).source());
+}
+
+QString unitName(core::ScoreUnit unit) {
+    return unit == core::ScoreUnit::Seconds ? QStringLiteral("seconds") : QStringLiteral("milliseconds");
+}
+
+// The clients' lease (the profile's timeout) caps semscope's; 0 when nobody said.
+QByteArray clientLeaseArgument(const core::SemaphoreProfile &profile) {
+    return QByteArray::number(profile.timeoutMs.value_or(0));
+}
+
+// Why a lease came out shorter than asked (the `capped` element of the acquire and refresh replies).
+QString cappedReason(std::optional<qint64> code) {
+    switch (code.value_or(0)) {
+    case 1:
+        return QStringLiteral("capped at the live holders' latest expiry: the set's clients rank by "
+                              "expiry, so a later one would let their next client in over the limit");
+    case 2:
+        return QStringLiteral("capped at the clients' lease (the profile's timeout)");
+    default:
+        return {};
+    }
+}
+
 } // namespace
 
 // node redis-semaphore's MultiSemaphore takes k permits as the members id_0 .. id_{k-1}, added,
@@ -86,11 +115,11 @@ QList<ZsetEntry> ZsetKind::groupMultiPermits(const QList<QPair<QByteArray, QByte
 
 ZsetKind::ZsetKind()
     : m_snapshot(LuaScript::fromResource(QStringLiteral("zset_snapshot")))
-    , m_acquire(LuaScript::fromResource(QStringLiteral("zset_acquire")))
-    , m_refresh(LuaScript::fromResource(QStringLiteral("zset_refresh")))
+    , m_acquire(writeScript(QStringLiteral("zset_acquire")))
+    , m_refresh(writeScript(QStringLiteral("zset_refresh")))
     , m_release(LuaScript::fromResource(QStringLiteral("zset_release")))
     , m_forceRelease(LuaScript::fromResource(QStringLiteral("zset_force_release")))
-    , m_purge(LuaScript::fromResource(QStringLiteral("zset_purge"))) {}
+    , m_purge(writeScript(QStringLiteral("zset_purge"))) {}
 
 QList<QByteArray> ZsetKind::keysOf(const QString &name) const {
     return {name.toUtf8()};
@@ -129,7 +158,8 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
         rawScores << e.second;
     const core::ScoreReading reading = core::readScores(rawScores, now);
     core::ScoreUnit unit = ref.profile.scoreUnit;
-    if (unit == core::ScoreUnit::Auto) {
+    const bool unitGuessed = unit == core::ScoreUnit::Auto;
+    if (unitGuessed) {
         unit = reading.unit.value_or(core::ScoreUnit::Milliseconds);
         snap.details.insert(QStringLiteral("score_unit_inferred"), true);
     }
@@ -137,8 +167,21 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
                         unit == core::ScoreUnit::Seconds ? QStringLiteral("s") : QStringLiteral("ms"));
     if (reading.nonNumeric)
         snap.warnings << QStringLiteral("%1 has non-numeric (infinite) scores").arg(keys.value(0));
-    if (reading.mixedUnits)
-        snap.warnings << QStringLiteral("%1 mixes second and millisecond scores").arg(keys.value(0));
+    // The write scripts refuse the same conflicts (zset_common.lua): the warning says why.
+    const QString refused = scores == Scores::Expiry
+                                ? QStringLiteral("; acquire, refresh and purge are refused until they agree")
+                                : QString();
+    if (reading.mixedUnits) {
+        snap.warnings << QStringLiteral("%1 mixes second and millisecond scores (%2 in seconds, %3 in "
+                                        "milliseconds): which holders have expired is not certain%4")
+                             .arg(keys.value(0))
+                             .arg(reading.seconds)
+                             .arg(reading.milliseconds)
+                             .arg(refused);
+    } else if (!unitGuessed && reading.unit && *reading.unit != unit) {
+        snap.warnings << QStringLiteral("the profile gives %1's scores in %2, but they read as %3%4")
+                             .arg(keys.value(0), unitName(unit), unitName(*reading.unit), refused);
+    }
 
     std::optional<qint64> timeout = ref.profile.timeoutMs;
     if (scores == Scores::RefreshTime) {
@@ -150,6 +193,8 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             timeout = pttl + (now - core::scoreToMs(newest, unit));
             snap.details.insert(QStringLiteral("timeout_inferred"), true);
         }
+        if (timeout && ref.profile.timeoutInferred) // discovery's estimate, carried in the profile
+            snap.details.insert(QStringLiteral("timeout_inferred"), true);
         if (timeout)
             snap.details.insert(QStringLiteral("timeout_ms"), *timeout);
         else
@@ -166,7 +211,8 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
 
     const QList<ZsetEntry> holders =
         scores == Scores::RefreshTime ? groupMultiPermits(entries) : singleEntries(entries);
-    qint64 rank = 0, live = 0;
+    qint64 rank = 0, live = 0, untimedCount = 0;
+    QString untimed; // the first holder whose score is no time
     for (const ZsetEntry &entry : holders) {
         const QByteArray &score = entry.score;
         core::Holder h;
@@ -187,8 +233,17 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             snap.holders << h;
             continue;
         }
-        const qint64 ms = core::scoreToMs(v, unit);
-        if (scores == Scores::Expiry) {
+        const std::optional<core::ScoreUnit> looksLike = core::guessScoreUnit(v, now);
+        // In a mixed set each score is shown as what it looks like, not in the majority's unit.
+        const core::ScoreUnit own = unitGuessed && reading.mixedUnits ? looksLike.value_or(unit) : unit;
+        const qint64 ms = core::scoreToMs(v, own);
+        if (scores == Scores::Expiry && !looksLike) {
+            // No time in either unit (0, a counter): the write scripts keep it as a holder, so does this.
+            h.details.insert(QStringLiteral("expiry_unknown"), true);
+            if (untimed.isEmpty())
+                untimed = h.id;
+            ++untimedCount;
+        } else if (scores == Scores::Expiry) {
             h.expiresAtMs = ms;
         } else {
             h.acquiredAtMs = ms; // last acquire or refresh
@@ -206,6 +261,14 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     }
     if (!snap.limit)
         inferLimitFromHolders(snap, live);
+    if (untimedCount > 0)
+        snap.warnings
+            << QStringLiteral(
+                   "%1 holds members whose score is no time in seconds or milliseconds (%2, e.g. %3): "
+                   "their expiry is unknown, so they count as holders and purge keeps them")
+                   .arg(keys.value(0))
+                   .arg(untimedCount)
+                   .arg(untimed);
     if (card > entries.size())
         snap.warnings << QStringLiteral("%1 has %2 entries; only the first %3 were read")
                              .arg(keys.value(0))
@@ -239,7 +302,7 @@ void ZsetKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
     const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(*ref.profile.limit),
                                  QByteArray::number(std::max<qint64>(1, request.ttlMs)),
-                                 unitArgument(ref.profile.scoreUnit)};
+                                 unitArgument(ref.profile.scoreUnit), clientLeaseArgument(ref.profile)};
     RedisConnection *c = &conn;
     const bool wantHolders = request.waitMs <= 0;
     conn.eval(m_acquire, keysOf(ref.name), args,
@@ -261,6 +324,8 @@ void ZsetKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
                       result.grant.rawHolder = holder.toUtf8();
                       result.grant.expiresAtMs = integerAt(reply, 1);
                       result.grant.rank = integerAt(reply, 2);
+                      if (const QString capped = cappedReason(integerAt(reply, 3)); !capped.isEmpty())
+                          result.grant.details.insert(QStringLiteral("lease_capped"), capped);
                       done(result);
                       return;
                   }
@@ -289,14 +354,16 @@ void ZsetKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
 
 void ZsetKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
                        core::Callback<core::RefreshResult> done) {
-    const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
-                                 QByteArray::number(std::max<qint64>(1, ttlMs)),
-                                 unitArgument(grant.ref.profile.scoreUnit)};
+    const QList<QByteArray> args{
+        holderBytes(grant.rawHolder, grant.holder), QByteArray::number(std::max<qint64>(1, ttlMs)),
+        unitArgument(grant.ref.profile.scoreUnit), clientLeaseArgument(grant.ref.profile)};
     conn.eval(m_refresh, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
         core::RefreshResult result;
         const auto code = integerAt(reply, 0);
         if (reply.isError() || !code) {
             result.error = failureText(QStringLiteral("refresh"), reply);
+        } else if (*code == -2) {
+            result.error = QStringLiteral("refresh refused: ") + QString::fromUtf8(bytesAt(reply, 1));
         } else if (*code == 1) {
             result.status = core::RefreshResult::Status::Ok;
             result.expiresAtMs = integerAt(reply, 1);
@@ -335,15 +402,20 @@ void ZsetKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref
 
 void ZsetKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
                             core::Callback<core::MaintenanceResult> done) {
-    conn.eval(m_purge, keysOf(ref.name), {unitArgument(ref.profile.scoreUnit)},
-              [done](const RedisReply &reply) {
-                  if (reply.isError() || !reply.toInteger()) {
-                      done({false, 0, failureText(QStringLiteral("purge"), reply)});
-                      return;
-                  }
-                  const qint64 n = *reply.toInteger();
-                  done({true, n, QStringLiteral("removed %1 expired holders").arg(n)});
-              });
+    conn.eval(
+        m_purge, keysOf(ref.name), {unitArgument(ref.profile.scoreUnit)}, [done](const RedisReply &reply) {
+            const auto code = integerAt(reply, 0);
+            if (code == -2) {
+                done({false, 0, QStringLiteral("purge refused: ") + QString::fromUtf8(bytesAt(reply, 1))});
+                return;
+            }
+            const auto n = integerAt(reply, 1);
+            if (reply.isError() || code != 1 || !n) {
+                done({false, 0, failureText(QStringLiteral("purge"), reply)});
+                return;
+            }
+            done({true, *n, QStringLiteral("removed %1 expired holders").arg(*n)});
+        });
 }
 
 } // namespace semscope::redis

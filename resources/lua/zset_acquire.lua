@@ -1,30 +1,34 @@
--- zset: one acquire attempt on an expiring ZSET holder->expiry (KEYS: K; ARGV: holder, limit,
--- lease ms, unit 'ms' | 's' | 'auto'). Purges expired holders, then admits only while ZCARD < limit
--- (check before add: the seed's add-then-rank admits a short-lease newcomer over live holders).
--- 'auto' reads the unit from the scores present (|score - now_s| < 1e8 is seconds), else ms as the
--- seed writes them.
--- Reply: {1, expiry_ms, rank} granted; {0, expiry_ms} already held by this id;
---        {-1, earliest_expiry_ms or -1} full; {-2, message} unusable data.
-local holder, limit, leaseMs, unit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
-local ty = redis.call('TYPE', KEYS[1]).ok
-if ty ~= 'zset' and ty ~= 'none' then return {-2, KEYS[1] .. ' is a ' .. ty .. ', expected a zset'} end
-local t = redis.call('TIME')
-local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if unit == 'auto' then
-    unit = 'ms'
-    local head = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-    if head[2] and math.abs(tonumber(head[2]) - nowMs / 1000) < 1e8 then unit = 's' end
+-- zset: one acquire attempt on an expiring ZSET holder->expiry (after zset_common.lua; KEYS: K;
+-- ARGV: holder, limit, lease ms, unit 'ms' | 's' | 'auto', the clients' lease ms or 0 if unknown).
+-- Purges the holders that have certainly expired, then admits only while ZCARD < limit (check before
+-- add: the seed's add-then-rank admits a short-lease newcomer over live holders). The new member is
+-- scored in the unit the set already uses, its lease capped so that it never ends after the live
+-- holders' (see zsetCappedExpiry).
+-- Reply: {1, expiry_ms, rank, capped} granted (capped: see zsetCappedExpiry);
+--        {0, expiry_ms} already held by this id; {-1, earliest_expiry_ms or -1} full;
+--        {-2, message} refused (unusable data, or expiries that are not certain).
+local key = KEYS[1]
+local holder, limit, leaseMs, asked = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local clientLeaseMs = tonumber(ARGV[5]) or 0
+local ty = redis.call('TYPE', key).ok
+if ty ~= 'zset' and ty ~= 'none' then return {-2, key .. ' is a ' .. ty .. ', expected a zset'} end
+local nowMs = zsetNowMs()
+local unit, why = zsetUnit(key, asked, nowMs)
+if not unit then return {-2, why} end
+why = zsetPastUncertain(key, unit, nowMs)
+if why then return {-2, why} end
+zsetPurge(key, unit, nowMs)
+local mine = redis.call('ZSCORE', key, holder)
+if mine then return {0, zsetScoreMs(mine, unit)} end
+if redis.call('ZCARD', key) >= limit then
+    local _, hi = zsetWindow(unit, nowMs)
+    local head = redis.call('ZRANGEBYSCORE', key, '(' .. zsetNum(zsetNow(unit, nowMs)), '(' .. zsetNum(hi),
+        'WITHSCORES', 'LIMIT', 0, 1)
+    return {-1, head[2] and zsetScoreMs(head[2], unit) or -1}
 end
-local scale = unit == 's' and 1000 or 1
-local now = nowMs / scale
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local mine = redis.call('ZSCORE', KEYS[1], holder)
-if mine then return {0, math.floor(tonumber(mine) * scale)} end
-if redis.call('ZCARD', KEYS[1]) >= limit then
-    local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-    return {-1, head[2] and math.floor(tonumber(head[2]) * scale) or -1}
+local expiryMs, capped = zsetCappedExpiry(key, unit, nowMs, leaseMs, clientLeaseMs, holder)
+if expiryMs <= nowMs then
+    return {-2, 'the live holders of ' .. key .. ' expire now: a lease capped at theirs would be empty'}
 end
-local expiryMs = nowMs + leaseMs
-local score = unit == 's' and string.format('%.3f', expiryMs / 1000) or expiryMs
-redis.call('ZADD', KEYS[1], score, holder)
-return {1, expiryMs, redis.call('ZRANK', KEYS[1], holder)}
+redis.call('ZADD', key, zsetScoreText(expiryMs, unit), holder)
+return {1, expiryMs, redis.call('ZRANK', key, holder), capped}

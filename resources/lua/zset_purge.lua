@@ -1,11 +1,12 @@
--- zset: remove expired holders (KEYS: K; ARGV: unit 'ms' | 's' | 'auto'). Reply: number removed.
-if redis.call('TYPE', KEYS[1]).ok ~= 'zset' then return 0 end
-local t = redis.call('TIME')
-local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local unit = ARGV[1]
-if unit == 'auto' then
-    unit = 'ms'
-    local head = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-    if head[2] and math.abs(tonumber(head[2]) - nowMs / 1000) < 1e8 then unit = 's' end
-end
-return redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', unit == 's' and nowMs / 1000 or nowMs)
+-- zset: remove the holders that have certainly expired (after zset_common.lua; KEYS: K;
+-- ARGV: unit 'ms' | 's' | 'auto'). Nothing is removed when the members' unit is in conflict, when
+-- the scores may be acquire times (see zsetPastUncertain), or for a score that is not a time.
+-- Reply: {1, number removed} or {-2, message}.
+local key = KEYS[1]
+if redis.call('TYPE', key).ok ~= 'zset' then return {1, 0} end
+local nowMs = zsetNowMs()
+local unit, why = zsetUnit(key, ARGV[1], nowMs)
+if not unit then return {-2, why} end
+why = zsetPastUncertain(key, unit, nowMs)
+if why then return {-2, why} end
+return {1, zsetPurge(key, unit, nowMs)}

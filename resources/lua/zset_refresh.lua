@@ -1,20 +1,29 @@
--- zset: extend a holder's expiry (KEYS: K; ARGV: holder, lease ms, unit 'ms' | 's' | 'auto').
--- An entry that already expired is lost (and removed), never revived.
--- Reply: {1, expiry_ms} refreshed; {0} lost.
-local holder, leaseMs, unit = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-if redis.call('TYPE', KEYS[1]).ok ~= 'zset' then return {0} end
-local current = redis.call('ZSCORE', KEYS[1], holder)
+-- zset: extend a holder's expiry (after zset_common.lua; KEYS: K; ARGV: holder, lease ms,
+-- unit 'ms' | 's' | 'auto', the clients' lease ms or 0 if unknown). An entry that already expired
+-- is lost (and removed), never revived. The new expiry is capped like an acquire's (never after the
+-- other live holders'); a capped refresh never shortens the lease it had.
+-- Reply: {1, expiry_ms, capped} refreshed; {0} lost; {-2, message} refused.
+local key = KEYS[1]
+local holder, leaseMs, asked = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local clientLeaseMs = tonumber(ARGV[4]) or 0
+if redis.call('TYPE', key).ok ~= 'zset' then return {0} end
+local current = redis.call('ZSCORE', key, holder)
 if not current then return {0} end
-local t = redis.call('TIME')
-local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if unit == 'auto' then
-    unit = math.abs(tonumber(current) - nowMs / 1000) < 1e8 and 's' or 'ms'
+local nowMs = zsetNowMs()
+local unit, why = zsetUnit(key, asked, nowMs)
+if not unit then return {-2, why} end
+local lo, hi = zsetWindow(unit, nowMs)
+if tonumber(current) <= lo or tonumber(current) >= hi then
+    return {-2, holder .. "'s score " .. current .. ' in ' .. key .. ' is not a time in ' .. zsetUnitName(unit)}
 end
-local scale = unit == 's' and 1000 or 1
-if tonumber(current) * scale <= nowMs then
-    redis.call('ZREM', KEYS[1], holder)
+local currentMs = zsetScoreMs(current, unit)
+if currentMs <= nowMs then
+    why = zsetPastUncertain(key, unit, nowMs)
+    if why then return {-2, why} end
+    redis.call('ZREM', key, holder)
     return {0}
 end
-local expiryMs = nowMs + leaseMs
-redis.call('ZADD', KEYS[1], 'XX', unit == 's' and string.format('%.3f', expiryMs / 1000) or expiryMs, holder)
-return {1, expiryMs}
+local expiryMs, capped = zsetCappedExpiry(key, unit, nowMs, leaseMs, clientLeaseMs, holder)
+if capped ~= 0 and expiryMs <= currentMs then return {1, currentMs, capped} end
+redis.call('ZADD', key, 'XX', zsetScoreText(expiryMs, unit), holder)
+return {1, expiryMs, capped}

@@ -458,6 +458,80 @@ private Q_SLOTS:
         QCOMPARE(cmd({"EXISTS", "semaphore:nm"}).toInteger(), std::optional<qint64>(0));
     }
 
+    // Issue 14 items 9 and 10: the seed's `semaphore:acquire` (no key TTL, expiry scores) is a zset;
+    // a redis-semaphore Semaphore under an ioredis keyPrefix (key TTL, acquire times in ms) is a
+    // node-semaphore named by its full key, and a zset purge forced on it removes nothing.
+    void zsetAndNodeSemaphoreToldApart() {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        cmd({"ZADD", "semaphore:acquire", QByteArray::number(now - 2000), "crashed",
+             QByteArray::number(now - 1000), "crashed-too"}); // the seed's clients died: expiries past
+        cmd({"ZADD", "app:semaphore:uploads", QByteArray::number(now - 3000), "n1", QByteArray::number(now),
+             "n2"});
+        cmd({"PEXPIRE", "app:semaphore:uploads", "10000"});
+        CliRun r = cli({"list", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QStringList seen;
+        for (const QJsonValue &v : r.jsonArray())
+            seen << v.toObject().value(QStringLiteral("kind")).toString() + QLatin1Char(' ') +
+                        v.toObject().value(QStringLiteral("name")).toString();
+        seen.sort();
+        QCOMPARE(seen, (QStringList{QStringLiteral("node-semaphore app:semaphore:uploads"),
+                                    QStringLiteral("zset semaphore:acquire")}));
+
+        r = cli({"show", "semaphore:acquire", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("kind")).toString(), QStringLiteral("zset"));
+        QCOMPARE(holderNamed(r.json(), QStringLiteral("crashed")).value(QStringLiteral("state")).toString(),
+                 QStringLiteral("expired"));
+
+        r = cli({"show", "app:semaphore:uploads", "--kind", "node-semaphore", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(holderNamed(r.json(), QStringLiteral("n1")).value(QStringLiteral("state")).toString(),
+                 QStringLiteral("live"));
+        r = cli({"show", "app:semaphore:uploads", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("kind")).toString(), QStringLiteral("node-semaphore"));
+
+        r = cli({"purge", "app:semaphore:uploads", "--kind", "zset"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("acquire or refresh times"), r.err.constData());
+        QCOMPARE(cmd({"ZCARD", "app:semaphore:uploads"}).toInteger(), std::optional<qint64>(2));
+    }
+
+    // Issue 14 item 11: a limit the operator set reads as the operator's, though semscope guessed
+    // the timeout and the score unit beside it.
+    void operatorLimitIsNotReportedAsGuessed() {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        cmd({"ZADD", "semaphore:uploads", QByteArray::number(now - 1000), "a", QByteArray::number(now), "b"});
+        cmd({"PEXPIRE", "semaphore:uploads", "10000"});
+        QCOMPARE(cli({"set-limit", "uploads", "3", "--kind", "node-semaphore"}).exitCode, 0);
+        const QJsonObject show = cli({"show", "uploads", "--json"}).json();
+        QCOMPARE(show.value(QStringLiteral("kind")).toString(), QStringLiteral("node-semaphore"));
+        QCOMPARE(show.value(QStringLiteral("limit")).toInteger(), 3);
+        QCOMPARE(show.value(QStringLiteral("limit_source")).toString(), QStringLiteral("profile"));
+        QVERIFY(show.value(QStringLiteral("details"))
+                    .toObject()
+                    .value(QStringLiteral("timeout_inferred"))
+                    .toBool());
+    }
+
+    // Issue 14 item 1, as reported: semscope's millisecond score, then a client's seconds score; the
+    // next acquire must not evict the client, and show names the conflict.
+    void mixedScoreUnitsRefuseAcquire() {
+        QCOMPARE(cli({"acquire", "zs", "--kind", "zset", "--limit", "2", "--holder", "sem1", "--ttl", "60s"})
+                     .exitCode,
+                 0);
+        cmd({"ZADD", "zs", QByteArray::number(QDateTime::currentSecsSinceEpoch() + 60), "seedA"});
+        CliRun r =
+            cli({"acquire", "zs", "--kind", "zset", "--limit", "2", "--holder", "sem2", "--ttl", "60s"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("mixes second and millisecond scores"), r.err.constData());
+        QVERIFY(!cmd({"ZSCORE", "zs", "seedA"}).isNil());
+        QCOMPARE(cmd({"ZCARD", "zs"}).toInteger(), std::optional<qint64>(2));
+        r = cli({"show", "zs", "--kind", "zset"});
+        QVERIFY2(r.out.contains("mixes second and millisecond scores"), r.out.constData());
+    }
+
     // Bad data of every sort in one keyspace: list names each problem on the semaphore it concerns,
     // exits 0, and the healthy semaphores beside them are listed clean and still operable.
     void badDataIsListedAndTheRestStillWorks() {

@@ -157,11 +157,75 @@ private Q_SLOTS:
         const DiscoveredSemaphore *fair = findByName(found, QStringLiteral("sem"));
         QCOMPARE(fair->keys.size(), 3);
         QCOMPARE(fair->ref.profile.scoreUnit, ScoreUnit::Seconds);
-        QVERIFY(fair->ref.profile.inferred);
+        QVERIFY(fair->ref.profile.unitInferred);
+        QVERIFY(!fair->ref.profile.inferred); // the limit was not guessed: only the unit
         const DiscoveredSemaphore *zset = findByName(found, QStringLiteral("semaphore:acquire"));
         QCOMPARE(zset->ref.profile.scoreUnit, ScoreUnit::Milliseconds);
         const DiscoveredSemaphore *node = findByName(found, QStringLiteral("node"));
         QCOMPARE(node->ref.profile.timeoutMs, std::optional<qint64>(10000)); // PTTL 9000 + 1000 since refresh
+        QVERIFY(node->ref.profile.timeoutInferred);
+        QVERIFY(!node->ref.profile.inferred);
+    }
+
+    // Issue 14 items 9 and 10: node redis-semaphore is told from an expiring ZSET by every signal
+    // (a `semaphore:` in the name after any ioredis keyPrefix, a key TTL, past millisecond scores),
+    // never by the `semaphore:` prefix alone.
+    void nodeSemaphoreOrZset_data() {
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<double>("scoreFromNow"); // ms
+        QTest::addColumn<qint64>("pttl");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("seed's key, holders expired, no TTL")
+            << QByteArray("semaphore:acquire") << -2000.0 << qint64(-1) << QStringLiteral("zset")
+            << QStringLiteral("semaphore:acquire");
+        QTest::newRow("seed's key, live holders")
+            << QByteArray("semaphore:acquire") << 30000.0 << qint64(-1) << QStringLiteral("zset")
+            << QStringLiteral("semaphore:acquire");
+        QTest::newRow("redis-semaphore") << QByteArray("semaphore:uploads") << -1000.0 << qint64(9000)
+                                         << QStringLiteral("node-semaphore") << QStringLiteral("uploads");
+        QTest::newRow("redis-semaphore under keyPrefix app:")
+            << QByteArray("app:semaphore:uploads") << -1000.0 << qint64(9000)
+            << QStringLiteral("node-semaphore") << QStringLiteral("app:semaphore:uploads");
+        QTest::newRow("redis-semaphore whose key has 'semaphore:' in it")
+            << QByteArray("semaphore:semaphore:x") << -1000.0 << qint64(9000)
+            << QStringLiteral("node-semaphore") << QStringLiteral("semaphore:semaphore:x");
+        QTest::newRow("expiry scores under a TTL (madelson)")
+            << QByteArray("app:semaphore:jobs") << 20000.0 << qint64(30000) << QStringLiteral("zset")
+            << QStringLiteral("app:semaphore:jobs");
+    }
+    void nodeSemaphoreOrZset() {
+        QFETCH(QByteArray, key);
+        QFETCH(double, scoreFromNow);
+        QFETCH(qint64, pttl);
+        QFETCH(QString, kind);
+        QFETCH(QString, name);
+        const auto found = recognizeSemaphores(
+            {fp(key, "zset", {"id"}, {num(double(kNowMs) + scoreFromNow)}, {}, pttl)}, kNowMs);
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(kindName(found.first().ref.kind), kind);
+        QCOMPARE(found.first().ref.name, name);
+        if (found.first().ref.kind == Kind::NodeSemaphore)
+            QCOMPARE(nodeSemaphoreKey(name), key);
+    }
+
+    // A profile that names the kind decides, whatever the data says (an idle demo, a client that
+    // has not yet set its TTL).
+    void profileNamesTheZsetKind() {
+        KeyFingerprint key = fp("semaphore:demo", "zset", {"a"}, {num(kNowMs - 500)});
+        key.namedKind = Kind::NodeSemaphore;
+        QCOMPARE(recognizeSemaphores({key}, kNowMs).first().ref.kind, Kind::NodeSemaphore);
+        key.pttl = 9000;
+        key.namedKind = Kind::Zset;
+        QCOMPARE(recognizeSemaphores({key}, kNowMs).first().ref.kind, Kind::Zset);
+    }
+
+    void nodeSemaphoreKeysAndNames() {
+        QCOMPARE(nodeSemaphoreKey(QStringLiteral("uploads")), QByteArray("semaphore:uploads"));
+        QCOMPARE(nodeSemaphoreKey(QStringLiteral("app:semaphore:uploads")),
+                 QByteArray("app:semaphore:uploads"));
+        QCOMPARE(nodeSemaphoreName("semaphore:uploads"), QStringLiteral("uploads"));
+        QCOMPARE(nodeSemaphoreName("app:semaphore:uploads"), QStringLiteral("app:semaphore:uploads"));
     }
 
     void onlyOneKind() {

@@ -55,30 +55,45 @@ private Q_SLOTS:
         QVERIFY(!store.load(QStringLiteral("redis://127.0.0.1:6379/0"), Kind::Zset, QStringLiteral("z")));
     }
 
-    void resolveMarksGuessesAsInferred() {
+    // Issue 14 item 11: provenance is kept per value. A limit the operator entered stays the
+    // operator's when the timeout and unit beside it are guesses, and the other way round.
+    void resolveKeepsProvenancePerValue() {
         ProfileStore store(m_settings.get());
         const QString endpoint = QStringLiteral("redis://h:1/0");
         SemaphoreRef ref;
-        ref.kind = Kind::Zset;
-        ref.name = QStringLiteral("z");
+        ref.kind = Kind::NodeSemaphore;
+        ref.name = QStringLiteral("uploads");
         ref.profile.scoreUnit = ScoreUnit::Milliseconds;
-        ref.profile.inferred = true;
-        // Nothing stored: the guess is used as it is.
-        QVERIFY(store.resolve(endpoint, ref).inferred);
-        // The operator entered a limit only: the unit is still the guess, so the profile is inferred.
-        SemaphoreProfile entered;
-        entered.limit = 4;
-        store.save(endpoint, Kind::Zset, ref.name, entered);
+        ref.profile.unitInferred = true;
+        ref.profile.timeoutMs = 10000;
+        ref.profile.timeoutInferred = true;
+        // Nothing stored: the guesses are used as they are.
         SemaphoreProfile resolved = store.resolve(endpoint, ref);
-        QCOMPARE(resolved.limit, std::optional<qint64>(4));
+        QVERIFY(resolved.unitInferred && resolved.timeoutInferred && !resolved.inferred);
+        // The operator entered a limit only (set-limit): the limit is theirs, the rest still guessed.
+        SemaphoreProfile entered;
+        entered.limit = 3;
+        store.save(endpoint, ref.kind, ref.name, entered);
+        resolved = store.resolve(endpoint, ref);
+        QCOMPARE(resolved.limit, std::optional<qint64>(3));
+        QVERIFY(!resolved.inferred);
+        QCOMPARE(resolved.timeoutMs, std::optional<qint64>(10000));
+        QVERIFY(resolved.timeoutInferred);
         QCOMPARE(resolved.scoreUnit, ScoreUnit::Milliseconds);
-        QVERIFY(resolved.inferred);
+        QVERIFY(resolved.unitInferred);
+        QVERIFY(resolved.anyInferred());
         // Everything entered: nothing is a guess any more.
         entered.scoreUnit = ScoreUnit::Seconds;
-        store.save(endpoint, Kind::Zset, ref.name, entered);
+        entered.timeoutMs = 5000;
+        store.save(endpoint, ref.kind, ref.name, entered);
         resolved = store.resolve(endpoint, ref);
         QCOMPARE(resolved.scoreUnit, ScoreUnit::Seconds);
-        QVERIFY(!resolved.inferred);
+        QVERIFY(!resolved.anyInferred());
+        // A guessed limit, saved so, comes back guessed; the entered values beside it do not.
+        entered.inferred = true;
+        store.save(endpoint, ref.kind, ref.name, entered);
+        resolved = store.resolve(endpoint, ref);
+        QVERIFY(resolved.inferred && !resolved.timeoutInferred && !resolved.unitInferred);
     }
 
     // Discovery asks which semaphores the operator named on one endpoint: every stored profile

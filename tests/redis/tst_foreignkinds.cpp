@@ -228,6 +228,28 @@ private Q_SLOTS:
         QCOMPARE(cmd({"ZCARD", "semaphore:pool"}).toInteger(), 1);
     }
 
+    // Issue 14 item 10: with ioredis `keyPrefix: "app:"` the Semaphore `uploads` lives at
+    // `app:semaphore:uploads`. It is named by that full key (no `semaphore:` forced in front), read
+    // with its refreshed holders live, and force-released there.
+    void nodeSemaphoreUnderAKeyPrefix() {
+        NodeSemaphoreKind kind;
+        KindDriver driver(kind, *m_conn);
+        const QByteArray key = "app:semaphore:uploads";
+        const qint64 now = nowMs();
+        cmd({"ZADD", key, QByteArray::number(now - 4000), "a", QByteArray::number(now), "b"});
+        cmd({"PEXPIRE", key, "10000"});
+        const auto r = driver.ref(QString::fromLatin1(key), 3);
+        QCOMPARE(kind.keysOf(r.name), QList<QByteArray>{key});
+        QCOMPARE(kind.keysOf(QStringLiteral("uploads")), QList<QByteArray>{"semaphore:uploads"});
+        const core::Snapshot snap = driver.snapshot(r);
+        QVERIFY2(snap.warnings.isEmpty(), qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(snap.keys, QStringList{QString::fromLatin1(key)});
+        QCOMPARE(holderById(snap, QStringLiteral("a"))->state, core::HolderState::Live);
+        QCOMPARE(driver.forceRelease(r, *holderById(snap, QStringLiteral("a"))).status,
+                 core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"ZCARD", key}).toInteger(), 1);
+    }
+
     // MultiSemaphore (research §2.4): one acquisition of k permits is k members id_0 .. id_{k-1},
     // ZADDed with one `now` by one script, then PEXPIRE lockTimeout; refresh re-ZADDs them all;
     // release ZREMs them all. semscope shows one holder with k permits and counts k against the limit.

@@ -39,6 +39,34 @@ private:
     }
     void seedRelease(const QByteArray &key, const QByteArray &index) { cmd({"ZREM", key, index}); }
 
+    // node redis-semaphore's acquire script, as the library sends it (research §2.4): scores are
+    // acquire times in ms from the client's clock, and every acquire resets the key's PEXPIRE.
+    bool nodeAcquire(const QByteArray &key, const QByteArray &id, int limit, qint64 lockTimeoutMs) {
+        static const QByteArray script = "local key = KEYS[1]\n"
+                                         "local limit = tonumber(ARGV[1])\n"
+                                         "local identifier = ARGV[2]\n"
+                                         "local lockTimeout = tonumber(ARGV[3])\n"
+                                         "local now = tonumber(ARGV[4])\n"
+                                         "local expiredTimestamp = now - lockTimeout\n"
+                                         "redis.call('zremrangebyscore', key, '-inf', expiredTimestamp)\n"
+                                         "if redis.call('zcard', key) < limit then\n"
+                                         "  redis.call('zadd', key, now, identifier)\n"
+                                         "  redis.call('pexpire', key, lockTimeout)\n"
+                                         "  return 1\n"
+                                         "else\n"
+                                         "  return 0\n"
+                                         "end\n";
+        return cmd({"EVAL", script, "1", key, QByteArray::number(limit), id,
+                    QByteArray::number(lockTimeoutMs),
+                    QByteArray::number(QDateTime::currentMSecsSinceEpoch())})
+                   .toInteger() == 1;
+    }
+
+    bool member(const QByteArray &key, const QByteArray &id) { return !cmd({"ZSCORE", key, id}).isNil(); }
+    qint64 scoreMs(const QByteArray &key, const QByteArray &id) {
+        return qint64(cmd({"ZSCORE", key, id}).toDouble().value_or(0));
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
@@ -109,11 +137,13 @@ private Q_SLOTS:
         QCOMPARE(busy.holders.size(), 2);
         QVERIFY(busy.earliestExpiryMs.has_value());
         QCOMPARE(cmd({"ZCARD", key}).toInteger(), 2); // semscope's check-before-add left nothing
-        // Refresh moves the expiry; the seed's client still sees the entry and ranks it.
+        // A refresh never moves the expiry past the seed holder's (see leaseIsCappedAtTheLiveHolders);
+        // the seed's client still sees the entry and ranks it.
         const core::RefreshResult refreshed = m_driver->refresh(mine.grant, 60000);
         QCOMPARE(refreshed.status, core::RefreshResult::Status::Ok);
-        QVERIFY(*refreshed.expiresAtMs > *mine.grant.expiresAtMs);
-        QCOMPARE(cmd({"ZRANK", key, "semscope"}).toInteger(), 1);
+        QVERIFY(*refreshed.expiresAtMs >= *mine.grant.expiresAtMs);
+        QVERIFY(*refreshed.expiresAtMs <= scoreMs(key, "u1"));
+        QVERIFY(!cmd({"ZRANK", key, "semscope"}).isNil());
         // The seed's release frees a slot for semscope, and semscope's for the seed.
         seedRelease(key, "u1");
         const core::AcquireResult second = m_driver->acquire(r, QStringLiteral("semscope-2"));
@@ -121,6 +151,159 @@ private Q_SLOTS:
         QCOMPARE(m_driver->release(mine.grant).status, core::ReleaseResult::Status::Ok);
         QVERIFY(seedAcquire(key, "u3", 2));
         QCOMPARE(m_driver->release(mine.grant).status, core::ReleaseResult::Status::NotHeld);
+    }
+
+    // Issue 14 item 1: semscope wrote a millisecond score into an empty set, then a client scoring in
+    // seconds joined. The old 'auto' unit came from the highest score only (ms), so the next acquire
+    // purged the seconds holder as long expired and admitted a third holder on limit 2.
+    void automaticUnitNeverEvictsLiveHolders() {
+        const QByteArray key = "zs";
+        const auto r = m_driver->ref(QString::fromLatin1(key), 2);
+        const core::AcquireResult first = m_driver->acquire(r, QStringLiteral("sem1"), 60000);
+        QCOMPARE(first.status, core::AcquireResult::Status::Granted);
+        cmd({"ZADD", key, QByteArray::number(QDateTime::currentSecsSinceEpoch() + 60), "seedA"});
+
+        const core::AcquireResult second = m_driver->acquire(r, QStringLiteral("sem2"), 60000);
+        QCOMPARE(second.status, core::AcquireResult::Status::Error);
+        QVERIFY2(second.error.contains(QStringLiteral("mixes second and millisecond scores")) &&
+                     second.error.contains(QStringLiteral("seedA")) &&
+                     second.error.contains(QStringLiteral("sem1")),
+                 qPrintable(second.error));
+        QVERIFY(member(key, "seedA"));
+        QCOMPARE(cmd({"ZCARD", key}).toInteger(), 2);
+
+        const core::RefreshResult refreshed = m_driver->refresh(first.grant, 60000);
+        QCOMPARE(refreshed.status, core::RefreshResult::Status::Error);
+        QVERIFY2(refreshed.error.contains(QStringLiteral("mixes")), qPrintable(refreshed.error));
+        const core::MaintenanceResult purged = m_driver->purge(r);
+        QVERIFY(!purged.ok);
+        QVERIFY2(purged.message.contains(QStringLiteral("mixes")), qPrintable(purged.message));
+        QVERIFY(member(key, "seedA"));
+
+        // Show warns, and reads each member as what it is: both live, none over the limit.
+        const core::Snapshot snap = m_driver->snapshot(r);
+        QVERIFY2(
+            warningContains(snap, QStringLiteral("mixes second and millisecond scores (1 in seconds, 1 in")),
+            qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        QCOMPARE(holderById(snap, QStringLiteral("seedA"))->state, core::HolderState::Live);
+        QCOMPARE(holderById(snap, QStringLiteral("sem1"))->state, core::HolderState::Live);
+        const qint64 ttl = *holderById(snap, QStringLiteral("seedA"))->ttlMs(snap.serverNowMs);
+        QVERIFY2(ttl > 50000 && ttl <= 61000, qPrintable(QString::number(ttl)));
+    }
+
+    // The unit comes from every member, not the highest score: a 'never expires' member on top
+    // (no time in either unit) used to make the seconds holders below it read as milliseconds, long
+    // expired. Only the one that did expire goes, and semscope writes seconds.
+    void unitComesFromAllMembers() {
+        const QByteArray key = "all";
+        const qint64 nowS = QDateTime::currentSecsSinceEpoch();
+        cmd({"ZADD", key, QByteArray::number(nowS - 5), "old", QByteArray::number(nowS + 300), "live", "1e15",
+             "forever"});
+        const auto r = m_driver->ref(QString::fromLatin1(key), 4);
+        const core::AcquireResult a = m_driver->acquire(r, QStringLiteral("mine"), 10000);
+        QCOMPARE(a.status, core::AcquireResult::Status::Granted);
+        QVERIFY(!member(key, "old"));
+        QVERIFY(member(key, "live"));
+        QVERIFY(member(key, "forever"));
+        QVERIFY(std::abs(cmd({"ZSCORE", key, "mine"}).toDouble().value_or(0) - double(nowS + 10)) < 5);
+    }
+
+    // An operator's unit that the members contradict is a conflict too: nothing is written or removed.
+    void profileUnitContradictedByMembersRefusesWrites() {
+        const QByteArray key = "prof";
+        const qint64 nowS = QDateTime::currentSecsSinceEpoch();
+        cmd({"ZADD", key, QByteArray::number(nowS + 60), "s1", QByteArray::number(nowS - 60), "s0"});
+        auto r = m_driver->ref(QString::fromLatin1(key), 3);
+        r.profile.scoreUnit = core::ScoreUnit::Milliseconds;
+        const core::AcquireResult a = m_driver->acquire(r, QStringLiteral("mine"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Error);
+        QVERIFY2(a.error.contains(QStringLiteral("the profile gives prof scores in milliseconds")),
+                 qPrintable(a.error));
+        QVERIFY(!m_driver->purge(r).ok);
+        QCOMPARE(cmd({"ZCARD", key}).toInteger(), 2);
+        QVERIFY(warningContains(m_driver->snapshot(r), QStringLiteral("but they read as seconds")));
+    }
+
+    // A score that is no time at all (0, a counter) has no certain expiry: it counts, and stays.
+    void scoresThatAreNotTimesAreNeverPurged() {
+        const QByteArray key = "odd";
+        const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+        cmd({"ZADD", key, "7", "counter", QByteArray::number(nowMs - 5000), "gone",
+             QByteArray::number(nowMs + 60000), "live"});
+        const auto r = m_driver->ref(QString::fromLatin1(key), 2);
+        const core::MaintenanceResult purged = m_driver->purge(r);
+        QVERIFY2(purged.ok, qPrintable(purged.message));
+        QCOMPARE(purged.affected, 1);
+        QVERIFY(member(key, "counter"));
+        QCOMPARE(m_driver->acquire(r, QStringLiteral("x")).status, core::AcquireResult::Status::Busy);
+        QVERIFY(member(key, "counter"));
+        // Show says the same: a holder with no known expiry, not one expired in 1970.
+        const core::Snapshot snap = m_driver->snapshot(r);
+        const core::Holder *counter = holderById(snap, QStringLiteral("counter"));
+        QCOMPARE(counter->state, core::HolderState::Live);
+        QVERIFY(!counter->expiresAtMs);
+        QVERIFY2(warningContains(
+                     snap, QStringLiteral("score is no time in seconds or milliseconds (1, e.g. counter)")),
+                 qPrintable(snap.warnings.join(QStringLiteral("; "))));
+    }
+
+    // Issue 14 item 10: node redis-semaphore (ioredis keyPrefix "app:") scores acquire times and keeps
+    // a key TTL. Read as expiries they are all in the past; purge took every live permit.
+    void acquireTimesUnderAKeyTtlAreNeverRemoved() {
+        const QByteArray key = "app:semaphore:uploads";
+        QVERIFY(nodeAcquire(key, "n1", 3, 10000));
+        QVERIFY(nodeAcquire(key, "n2", 3, 10000));
+        cmd({"ZADD", key, QByteArray::number(QDateTime::currentMSecsSinceEpoch() - 1),
+             "n1"}); // past for sure
+        const auto r = m_driver->ref(QString::fromLatin1(key), 3);
+        const core::MaintenanceResult purged = m_driver->purge(r);
+        QVERIFY(!purged.ok);
+        QVERIFY2(purged.message.contains(QStringLiteral("acquire or refresh times")),
+                 qPrintable(purged.message));
+        const core::AcquireResult a = m_driver->acquire(r, QStringLiteral("mine"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Error);
+        QVERIFY2(a.error.contains(QStringLiteral("node-semaphore")), qPrintable(a.error));
+        QCOMPARE(cmd({"ZCARD", key}).toInteger(), 2);
+        QVERIFY(nodeAcquire(key, "n3", 3, 10000)); // the library's own clients go on as before
+    }
+
+    // Issue 14 item 8: seed clients rank by expiry. A semscope holder whose lease outlives theirs is
+    // overtaken by the next seed client, which then ranks inside the limit on a full set.
+    void leaseIsCappedAtTheLiveHolders() {
+        const QByteArray key = "cap";
+        QVERIFY(seedAcquire(key, "s1", 3, 10));
+        QVERIFY(seedAcquire(key, "s2", 3, 10));
+        const qint64 latestSeed = std::max(scoreMs(key, "s1"), scoreMs(key, "s2"));
+        const auto r = m_driver->ref(QString::fromLatin1(key), 3);
+        const core::AcquireResult mine = m_driver->acquire(r, QStringLiteral("semscope"), 30000);
+        QCOMPARE(mine.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(mine.grant.expiresAtMs, std::optional<qint64>(scoreMs(key, "semscope")));
+        QVERIFY(*mine.grant.expiresAtMs <= latestSeed);
+        QVERIFY(mine.grant.details.value(QStringLiteral("lease_capped"))
+                    .toString()
+                    .contains(QStringLiteral("live holders' latest expiry")));
+        // The next seed client, with its 10 s lease, is last in line now and backs out.
+        QVERIFY(!seedAcquire(key, "s3", 3, 10));
+        QCOMPARE(cmd({"ZCARD", key}).toInteger(), 3);
+        // A refresh is capped the same way.
+        const core::RefreshResult refreshed = m_driver->refresh(mine.grant, 60000);
+        QCOMPARE(refreshed.status, core::RefreshResult::Status::Ok);
+        QVERIFY(*refreshed.expiresAtMs <= latestSeed);
+        QVERIFY(!seedAcquire(key, "s4", 3, 10));
+    }
+
+    // Where the profile gives the clients' lease, that is the cap (also on an empty set).
+    void leaseIsCappedAtTheProfilesClientLease() {
+        const QByteArray key = "capped-by-profile";
+        const auto r = m_driver->ref(QString::fromLatin1(key), 2, 10000);
+        const core::AcquireResult mine = m_driver->acquire(r, QStringLiteral("semscope"), 30000);
+        QCOMPARE(mine.status, core::AcquireResult::Status::Granted);
+        const qint64 lease = *mine.grant.expiresAtMs - QDateTime::currentMSecsSinceEpoch();
+        QVERIFY2(lease > 5000 && lease <= 10000, qPrintable(QString::number(lease)));
+        QVERIFY(mine.grant.details.contains(QStringLiteral("lease_capped")));
+        const core::AcquireResult shorter = m_driver->acquire(r, QStringLiteral("short"), 5000);
+        QCOMPARE(shorter.status, core::AcquireResult::Status::Granted);
+        QVERIFY(!shorter.grant.details.contains(QStringLiteral("lease_capped")));
     }
 
     void checkBeforeAddRefusesWhereAddThenRankOverAdmits() {
