@@ -64,7 +64,10 @@ public:
     void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                     qint64 ticket, std::function<void()> done) override;
 
-    static constexpr qint64 kWaiterLeaseMs = 10000;
+    // Short: a waiter that can no longer leave (its connection failed, its process was killed) keeps
+    // its place only this long, and a release in that time would hand it a slot it never uses for
+    // its whole TTL. Live waiters renew it every half lease.
+    static constexpr qint64 kWaiterLeaseMs = 3000;
     // Snapshots list at most this many holders / waiters (the counts are always exact).
     static constexpr int kSnapshotCap = 10000;
     // A busy reply lists at most this many holders.
