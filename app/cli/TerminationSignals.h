@@ -19,8 +19,6 @@ public:
     TerminationSignals(const TerminationSignals &) = delete;
     TerminationSignals &operator=(const TerminationSignals &) = delete;
 
-    // Whether the handlers are in place (a pipe could be made).
-    bool isActive() const { return m_notifier != nullptr; }
     // "SIGINT" / "SIGTERM" for messages.
     static const char *name(int signal);
 

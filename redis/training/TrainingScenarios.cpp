@@ -102,7 +102,8 @@ QList<TrainingScenario> trainingScenarios() {
     leak.explanation = QStringLiteral(
         "Seed 000's slot semaphore takes and returns slot numbers in atomic Lua scripts, so it never "
         "over-admits, but it has no TTL. A holder that crashes never gives its slot back; after enough "
-        "crashes nobody gets in any more. Run it with a crash rate: the report lists the slots leaked. "
+        "crashes nobody gets in any more. Here one client in ten crashes while holding (--crash-rate "
+        "changes that); the report lists the slots leaked. "
         "semscope's `slots` kind writes the same layout and keeps a lease (R|lease) beside it for "
         "semaphores it created, so a crashed holder's slot comes back when its lease runs out.");
     leak.counterpart = Kind::Slots;
