@@ -544,6 +544,27 @@ return 1
         qInfo("list: %d stderr lines", int(lines.size()));
     }
 
+    // issue 14 item 3 from the operator's side: a leased semaphore whose meta was deleted refuses
+    // acquires with what to do, `show` says it, repair and set-limit make it whole with tokens that
+    // keep rising.
+    void lostLeasedMetaIsShownAndRepaired() {
+        QCOMPARE(cli({"acquire", "gone", "--kind", "leased", "--limit", "2", "--holder", "a"}).exitCode, 0);
+        cmd({"DEL", "{gone}:meta"});
+        CliRun r = cli({"acquire", "gone", "--kind", "leased", "--limit", "5", "--holder", "c"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("meta missing — run repair"), r.err.constData());
+        r = cli({"show", "gone", "--kind", "leased"});
+        const QByteArray shown = r.out + r.err;
+        QVERIFY2(shown.contains("meta missing — run repair"), shown.constData());
+        r = cli({"repair", "gone", "--kind", "leased"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("set-limit"), r.out.constData());
+        QCOMPARE(cli({"set-limit", "gone", "2", "--kind", "leased"}).exitCode, 0);
+        r = cli({"acquire", "gone", "--kind", "leased", "--holder", "c", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("token")).toInteger(), 2);
+    }
+
     // issue 14 item 5: an `acquire --wait` ended by Ctrl-C or SIGTERM leaves the queue before it
     // exits, so the next release goes to a live newcomer, not to the process that is gone. One killed
     // outright (it cannot leave) drops out once its short waiter lease is over, and is then never
