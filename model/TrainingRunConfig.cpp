@@ -8,30 +8,16 @@
 namespace semscope::model {
 
 namespace {
-constexpr qint64 msNs = 1'000'000;
-
 QString tr(const char *text) {
     return QCoreApplication::translate("TrainingRunConfig", text);
 }
 } // namespace
 
 core::LoadTestConfig trainingRunConfig(const redis::TrainingScenario &scenario, qint64 durationMs) {
-    core::LoadTestConfig c;
-    c.ref.name = QStringLiteral("semscope-training:") + scenario.name;
-    c.clients = 50;
-    c.connections = 4;
-    c.hold = core::Distribution::uniform(1 * msNs, 5 * msNs);
-    c.think = core::Distribution::fixed(0);
-    c.ttlMs = 10'000;
+    core::LoadTestConfig c =
+        redis::scenarioConfig(scenario, QStringLiteral("semscope-training:") + scenario.name);
     c.durationMs = durationMs;
-    if (scenario.needsCrashes) {
-        c.ttlMs = 2'000;
-        // Thinking clients leave the freed slots to others for a moment, so that every crasher
-        // gets its turn at a slot early in the run.
-        c.think = core::Distribution::uniform(1 * msNs, 20 * msNs);
-    }
-    c.ref.profile.timeoutMs = c.ttlMs;
-    return redis::scenarioConfig(scenario, c);
+    return c;
 }
 
 QString describeTrainingRun(const redis::TrainingScenario &s, const core::LoadTestConfig &c) {

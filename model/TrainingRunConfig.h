@@ -5,10 +5,8 @@
 
 namespace semscope::model {
 
-// How the GUI runs a training scenario: 50 clients over 4 connections holding 1–5 ms, the shape
-// under which every unsafe design shows its flaw within seconds, with the scenario's own limit,
-// race window, clock skew and crashes. A leak scenario gets a short TTL (2 s) so that the atomic
-// side's crashed slots visibly come back within the run.
+// How the GUI runs a training scenario: the scenario's own defaults (the CLI's too), on the
+// semaphore semscope-training:<scenario>, for `durationMs`.
 core::LoadTestConfig trainingRunConfig(const redis::TrainingScenario &scenario, qint64 durationMs);
 
 // One line saying how the run is set up, for the operator.

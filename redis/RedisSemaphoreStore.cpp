@@ -453,13 +453,21 @@ void RedisSemaphoreStore::finishWaiter(quint64 id, AcquireResult result, bool le
             if (h != ch->byHolder.cend() && *h == id)
                 ch->byHolder.erase(h);
         }
-        if (leaveQueue && w->started)
-            w->queue->leaveQueue(*m_conn, w->ref, w->rawHolder, w->ticket, {});
     }
     result.attempts = w->attempts;
     if (result.status == AcquireResult::Status::Busy && w->lastBusy.status == AcquireResult::Status::Busy &&
         result.holders.isEmpty())
         result.holders = w->lastBusy.holders;
+    if (w->queue && leaveQueue && w->started) {
+        // The caller hears once the waiter is out of the queue, not before: a CLI interrupted by a
+        // signal exits on this answer, and an entry it left behind would be handed the next slot.
+        w->queue->leaveQueue(*m_conn, w->ref, w->rawHolder, w->ticket,
+                             [this, done = std::move(w->done), result] {
+                                 if (!m_shuttingDown)
+                                     done(result);
+                             });
+        return;
+    }
     w->done(result);
 }
 

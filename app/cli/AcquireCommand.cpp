@@ -1,9 +1,11 @@
 #include "SemaphoreCommand.h"
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
+#include "TerminationSignals.h"
 #include "core/Duration.h"
 
 #include <QJsonObject>
+#include <memory>
 
 namespace semscope::cli {
 
@@ -52,30 +54,53 @@ protected:
     }
 
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
-        store.acquire(
-            ref, m_request, core::Cancellation(), [&ctx, &store, ref](const core::AcquireResult &r) {
-                switch (r.status) {
-                case core::AcquireResult::Status::Granted:
-                    printGranted(ctx, r);
-                    ctx.finish(ExitOk);
-                    return;
-                case core::AcquireResult::Status::Error:
-                    if (ctx.json())
-                        ctx.printJson(QJsonObject{{QStringLiteral("status"), QStringLiteral("error")},
-                                                  {QStringLiteral("error"), r.error}});
-                    ctx.failOperation(store.endpoint(), r.error);
-                    return;
-                case core::AcquireResult::Status::Busy:
-                    // Show the holders as one consistent read, with TTLs against server time.
-                    store.snapshot(ref, [&ctx, &store, r](const core::Snapshot &snap) {
-                        printBusy(ctx, store, r, snap);
-                    });
-                    return;
-                }
-            });
+        if (m_request.waitMs > 0)
+            cancelOnTermination();
+        store.acquire(ref, m_request, m_cancel, [this, &ctx, &store, ref](const core::AcquireResult &r) {
+            switch (r.status) {
+            case core::AcquireResult::Status::Granted:
+                printGranted(ctx, r);
+                ctx.finish(ExitOk);
+                return;
+            case core::AcquireResult::Status::Error:
+                if (m_signal != 0)
+                    return interrupted(ctx, store, ref);
+                if (ctx.json())
+                    ctx.printJson(QJsonObject{{QStringLiteral("status"), QStringLiteral("error")},
+                                              {QStringLiteral("error"), r.error}});
+                ctx.failOperation(store.endpoint(), r.error);
+                return;
+            case core::AcquireResult::Status::Busy:
+                // Show the holders as one consistent read, with TTLs against server time.
+                store.snapshot(
+                    ref, [&ctx, &store, r](const core::Snapshot &snap) { printBusy(ctx, store, r, snap); });
+                return;
+            }
+        });
     }
 
 private:
+    // Ctrl-C or SIGTERM during a wait cancels it: the store takes the waiter out of the queue (giving
+    // back a slot a release handed it meanwhile) before it answers, and only then does the process
+    // end. Killed outright instead, the entry stayed in line and the next release handed the slot to
+    // a process that was gone, for its whole TTL.
+    void cancelOnTermination() {
+        m_signals = std::make_unique<TerminationSignals>([this](int signal) {
+            m_signal = signal;
+            m_cancel.cancel();
+        });
+    }
+
+    void interrupted(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) {
+        const QString message = QStringLiteral("interrupted by %1 while waiting; left the queue of %2")
+                                    .arg(QLatin1String(TerminationSignals::name(m_signal)), ref.name);
+        if (ctx.json())
+            ctx.printJson(QJsonObject{{QStringLiteral("status"), QStringLiteral("interrupted")},
+                                      {QStringLiteral("error"), message}});
+        // The shells' convention for a process ended by a signal.
+        ctx.fail(128 + m_signal, store.endpoint(), message);
+    }
+
     static void printGranted(CliContext &ctx, const core::AcquireResult &r) {
         const core::Grant &g = r.grant;
         if (ctx.json()) {
@@ -127,6 +152,9 @@ private:
     }
 
     core::AcquireRequest m_request;
+    core::Cancellation m_cancel;
+    std::unique_ptr<TerminationSignals> m_signals;
+    int m_signal = 0; // the signal that interrupted the wait
 };
 
 } // namespace

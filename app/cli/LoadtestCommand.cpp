@@ -86,7 +86,8 @@ public:
                  "loadtest: clients' clocks are off by up to this much (layouts scored by client clock)."),
              QStringLiteral("DUR")},
             {QStringLiteral("scenario"),
-             QStringLiteral("loadtest: training scenario: %1.")
+             QStringLiteral("loadtest: training scenario: %1. Options not given take the scenario's own "
+                            "defaults (as on the GUI's training page), under which it shows its flaw.")
                  .arg(redis::trainingScenarioNames().join(QStringLiteral(", "))),
              QStringLiteral("S")},
             {QStringLiteral("race-window"),
@@ -138,6 +139,17 @@ public:
     }
 
 private:
+    // A plain run's defaults: 10 clients over up to 4 connections that release at once, for 10 s.
+    static LoadTestConfig plainDefaults(core::Kind kind) {
+        LoadTestConfig d;
+        d.limit = kind == core::Kind::Lock ? 1 : 5;
+        d.clients = 10;
+        d.connections = 4;
+        d.ttlMs = 10'000;
+        d.durationMs = 10'000;
+        return d;
+    }
+
     bool usageError(const QString &message) {
         m_ctx->fail(ExitUsage, {}, message);
         return false;
@@ -205,13 +217,14 @@ private:
         }
         if (!kind)
             return usageError(QStringLiteral("loadtest: --kind is required (or --scenario)"));
+        // What an option not given falls back to: a scenario's own defaults (the GUI's too, so that
+        // it shows its flaw), or the plain load test's.
+        const LoadTestConfig d = m_scenario ? redis::scenarioConfig(*m_scenario, name) : plainDefaults(*kind);
         c.ref.kind = *kind;
         c.ref.name = name;
 
-        const qint64 defaultLimit =
-            m_scenario ? m_scenario->defaultLimit : (*kind == core::Kind::Lock ? 1 : 5);
-        const auto limit = intOption(QStringLiteral("limit"), defaultLimit, 1, 1'000'000);
-        const auto clients = intOption(QStringLiteral("clients"), 10, 1, 100'000);
+        const auto limit = intOption(QStringLiteral("limit"), d.limit, 1, 1'000'000);
+        const auto clients = intOption(QStringLiteral("clients"), d.clients, 1, 100'000);
         if (!limit || !clients)
             return false;
         if (*kind == core::Kind::Lock && *limit != 1)
@@ -219,8 +232,8 @@ private:
         c.limit = static_cast<int>(*limit);
         c.clients = static_cast<int>(*clients);
         const auto connections =
-            intOption(QStringLiteral("connections"), std::min<qint64>(*clients, 4), 1, 10'000);
-        const auto threads = intOption(QStringLiteral("threads"), 0, 0, 256);
+            intOption(QStringLiteral("connections"), std::min<qint64>(*clients, d.connections), 1, 10'000);
+        const auto threads = intOption(QStringLiteral("threads"), d.threads, 0, 256);
         const auto ops = intOption(QStringLiteral("ops"), 0, 1, 1'000'000'000);
         if (!connections || !threads || !ops)
             return false;
@@ -228,21 +241,20 @@ private:
         c.threads = static_cast<int>(*threads);
         c.ops = *ops;
 
-        const auto hold = distOption(QStringLiteral("hold"), core::Distribution::fixed(0));
-        const auto think = distOption(QStringLiteral("think"), core::Distribution::fixed(0));
-        const auto retry = distOption(QStringLiteral("retry"), c.retry);
+        const auto hold = distOption(QStringLiteral("hold"), d.hold);
+        const auto think = distOption(QStringLiteral("think"), d.think);
+        const auto retry = distOption(QStringLiteral("retry"), d.retry);
         if (!hold || !think || !retry)
             return false;
         c.hold = *hold;
         c.think = *think;
         c.retry = *retry;
 
-        const auto ttl = durationOption(ctx, QStringLiteral("ttl"), 10'000);
-        const auto refresh = durationOption(ctx, QStringLiteral("refresh"), 0);
-        const auto wait = durationOption(ctx, QStringLiteral("wait"), 0);
-        const auto duration = durationOption(ctx, QStringLiteral("duration"), 10'000);
-        const auto skew =
-            durationOption(ctx, QStringLiteral("skew"), m_scenario ? m_scenario->defaultSkewMs : 0);
+        const auto ttl = durationOption(ctx, QStringLiteral("ttl"), d.ttlMs);
+        const auto refresh = durationOption(ctx, QStringLiteral("refresh"), d.refreshIntervalMs);
+        const auto wait = durationOption(ctx, QStringLiteral("wait"), d.waitMs);
+        const auto duration = durationOption(ctx, QStringLiteral("duration"), d.durationMs);
+        const auto skew = durationOption(ctx, QStringLiteral("skew"), d.skewMs);
         const auto window = durationOption(ctx, QStringLiteral("race-window"), -1);
         const auto giveUp = durationOption(ctx, QStringLiteral("give-up"), c.stallTimeoutMs);
         if (!ttl || !refresh || !wait || !duration || !skew || !window || !giveUp)
@@ -260,20 +272,14 @@ private:
         m_raceWindowMs = static_cast<int>(std::min<qint64>(*window, 60'000));
         c.ref.profile.timeoutMs = c.ttlMs;
 
+        c.crashRate = d.crashRate;
+        c.crashWindowMs = d.crashWindowMs;
         if (ctx.isSet(QStringLiteral("crash-rate"))) {
             bool ok = false;
             c.crashRate = ctx.value(QStringLiteral("crash-rate")).toDouble(&ok);
             if (!ok || c.crashRate < 0.0 || c.crashRate > 1.0)
                 return usageError(QStringLiteral("--crash-rate: '%1' is not a share between 0 and 1")
                                       .arg(ctx.value(QStringLiteral("crash-rate"))));
-        }
-        if (m_scenario) {
-            // The limit and skew were defaulted from the scenario above; a leak scenario also needs
-            // crashes, unless the operator asked for a crash rate of their own.
-            redis::ScenarioOverrides given;
-            given.limit = given.skew = true;
-            given.crashRate = ctx.isSet(QStringLiteral("crash-rate"));
-            c = redis::scenarioConfig(*m_scenario, c, given);
         }
         if (const QString problem = c.validate(); !problem.isEmpty())
             return usageError(QStringLiteral("loadtest: ") + problem);

@@ -113,7 +113,7 @@ LeasedKind::LeasedKind()
     , m_forceRelease(writeScript(QStringLiteral("leased_force_release")))
     , m_purge(writeScript(QStringLiteral("leased_purge"), true))
     , m_repair(writeScript(QStringLiteral("leased_repair"), true))
-    , m_setLimit(writeScript(QStringLiteral("leased_set_limit")))
+    , m_setLimit(writeScript(QStringLiteral("leased_set_limit"), true))
     , m_leave(writeScript(QStringLiteral("leased_leave"))) {}
 
 QList<QByteArray> LeasedKind::keysOf(const QString &name) const {
@@ -273,9 +273,20 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
         if (snap.limit && live > *snap.limit)
             snap.warnings
                 << QStringLiteral("%1 live holders exceed the limit of %2").arg(live).arg(*snap.limit);
-        if (!meta.contains("limit") && holderCount > 0)
-            snap.warnings
-                << QStringLiteral("holders exist but no limit is stored in %1").arg(snap.keys.at(1));
+        // A meta lost (DEL, allkeys-* eviction) while the rest stays: acquires are refused until it is
+        // whole again, as a new counter would repeat the tokens of the holders still there.
+        const QByteArray metaType = elementAt(types, 1).str;
+        const bool onRecord = holderCount > 0 || ownerCount > 0 || waiterCount > 0;
+        if ((metaType == "none" || metaType == "hash") && !meta.contains("fence") && onRecord)
+            snap.warnings << QStringLiteral("meta missing — run repair: %1 lost its fencing counter (deleted "
+                                            "or evicted) while holders or waiters remain; acquires are "
+                                            "refused until repair rebuilds it above every token on record")
+                                 .arg(snap.keys.at(1));
+        if ((metaType == "none" || metaType == "hash") && !meta.contains("limit") &&
+            (onRecord || meta.contains("fence")))
+            snap.warnings << QStringLiteral("no limit is stored in %1 (lost with the meta?); acquires are "
+                                            "refused until set-limit stores one")
+                                 .arg(snap.keys.at(1));
         snap.details.insert(QStringLiteral("waiters"), waiterCount);
         done(snap);
     });
@@ -556,7 +567,8 @@ void LeasedKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
         const std::optional<qint64> orphans = integerAt(reply, 0);
         const std::optional<qint64> stray = integerAt(reply, 1);
         const std::optional<qint64> raised = integerAt(reply, 2);
-        if (reply.isError() || !orphans || !stray || !raised) {
+        const std::optional<qint64> noLimit = integerAt(reply, 3);
+        if (reply.isError() || !orphans || !stray || !raised || !noLimit) {
             r.message = failureText(QStringLiteral("repair"), reply);
         } else {
             r.ok = true;
@@ -566,7 +578,11 @@ void LeasedKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
                     .arg(*orphans)
                     .arg(*stray)
                     .arg(*stray == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
-                    .arg(*raised ? QStringLiteral("; raised the fencing counter") : QString());
+                    .arg(*raised ? QStringLiteral("; rebuilt the fencing counter above every token on record")
+                                 : QString());
+            if (*noLimit)
+                r.message += QStringLiteral("; the limit was lost and nothing on record proves it: set it "
+                                            "with set-limit before acquiring");
         }
         done(r);
     });

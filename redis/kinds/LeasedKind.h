@@ -24,9 +24,11 @@ namespace semscope::redis {
 // The semaphore is created by its first acquire with the limit of the caller's profile
 // (SemaphoreRef::profile.limit, 1 when unset); after that the stored limit rules and only setLimit()
 // changes it. Each acquisition takes the next fencing token (HINCRBY fence), so tokens rise strictly
-// in grant order. A newcomer only gets a slot when every queued waiter ahead of it fits as well.
-// Whatever frees a slot while waiters queue (release, force-release, purge, leave, set-limit, an
-// acquire that purged expired leases) grants it to the head of the queue in the same script.
+// in grant order. Should the meta be lost while other keys remain (DEL, eviction), nothing is granted
+// until repair() has rebuilt the fence above every token on record (and setLimit() the limit). A newcomer
+// only gets a slot when every queued waiter ahead of it fits as well. Whatever frees a slot while waiters
+// queue (release, force-release, purge, leave, set-limit, an acquire that purged expired leases) grants it to
+// the head of the queue in the same script.
 class LeasedKind : public RedisKind, public WaitQueueKind {
 public:
     LeasedKind();
@@ -64,7 +66,10 @@ public:
     void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                     qint64 ticket, std::function<void()> done) override;
 
-    static constexpr qint64 kWaiterLeaseMs = 10000;
+    // Short: a waiter that can no longer leave (its connection failed, its process was killed) keeps
+    // its place only this long, and a release in that time would hand it a slot it never uses for
+    // its whole TTL. Live waiters renew it every half lease.
+    static constexpr qint64 kWaiterLeaseMs = 3000;
     // Snapshots list at most this many holders / waiters (the counts are always exact).
     static constexpr int kSnapshotCap = 10000;
     // A busy reply lists at most this many holders.

@@ -8,13 +8,6 @@
 
 namespace semscope::redis {
 
-namespace {
-// Share of clients that crash in scenarios whose flaw is a leak after crashes (one in ten, as in the
-// issue's safety tests), all within the first half second of the run.
-constexpr double leakCrashRate = 0.1;
-constexpr qint64 leakCrashWindowMs = 500;
-} // namespace
-
 QString scenarioUnsafeName(const QString &name) {
     return name + QStringLiteral("-unsafe");
 }
@@ -23,18 +16,11 @@ QString scenarioAtomicName(const QString &name) {
     return name + QStringLiteral("-atomic");
 }
 
-core::LoadTestConfig scenarioConfig(const TrainingScenario &scenario, core::LoadTestConfig base,
-                                    ScenarioOverrides keepGiven) {
-    base.ref.kind = scenario.counterpart;
-    if (!keepGiven.limit)
-        base.limit = scenario.defaultLimit;
-    if (!keepGiven.skew)
-        base.skewMs = scenario.defaultSkewMs;
-    if (!keepGiven.crashRate && scenario.needsCrashes) {
-        base.crashRate = leakCrashRate;
-        base.crashWindowMs = leakCrashWindowMs;
-    }
-    return base;
+core::LoadTestConfig scenarioConfig(const TrainingScenario &scenario, const QString &name) {
+    core::LoadTestConfig c = scenario.defaults;
+    c.ref.kind = scenario.counterpart;
+    c.ref.name = name;
+    return c;
 }
 
 QList<PlannedRun> scenarioRuns(const TrainingScenario &scenario, const core::LoadTestConfig &base,

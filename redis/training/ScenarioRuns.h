@@ -26,21 +26,12 @@ struct PlannedRun {
 QString scenarioUnsafeName(const QString &name);
 QString scenarioAtomicName(const QString &name);
 
-// `base` with what the scenario needs to show its flaw: the atomic kind's layout, its limit and clock
-// skew, and (for a flaw that only shows after crashes) a crash rate with an early crash window, so
-// that every crasher gets its turn while the run still has time to show what happens next.
-// Values in `base` win when `keepGiven` says the operator chose them.
-struct ScenarioOverrides {
-    bool limit = false;
-    bool skew = false;
-    bool crashRate = false;
-};
-core::LoadTestConfig scenarioConfig(const TrainingScenario &scenario, core::LoadTestConfig base,
-                                    ScenarioOverrides keepGiven = {});
+// The scenario's own defaults (TrainingScenario::defaults) on semaphore `name`.
+core::LoadTestConfig scenarioConfig(const TrainingScenario &scenario, const QString &name);
 
 // The two runs of a scenario over one Redis server: [0] the seed's unsafe sequence on
 // NAME-unsafe (labelled with the scenario's name), [1] the atomic counterpart kind on NAME-atomic
-// (labelled with the kind's name). `base` is used as it is (see scenarioConfig for the defaults).
+// (labelled with the kind's name). `base` is used as it is (scenarioConfig() gives the defaults).
 // raceWindowMs < 0: the scenario's own.
 QList<PlannedRun> scenarioRuns(const TrainingScenario &scenario, const core::LoadTestConfig &base,
                                const ConnectionSettings &settings, int raceWindowMs = -1);

@@ -8,6 +8,30 @@
 
 namespace semscope::redis {
 
+namespace {
+
+constexpr qint64 msNs = 1'000'000;
+
+// The shape under which every unsafe design shows its flaw within seconds: 50 clients over 4
+// connections, each holding 1-5 ms and asking again at once. (Ten clients that release the moment
+// they are granted, the plain load test's defaults, hardly ever hold at the same time: the naive
+// designs then look as safe as their atomic twins.)
+core::LoadTestConfig contended(core::Kind kind, int limit) {
+    core::LoadTestConfig c;
+    c.ref.kind = kind;
+    c.limit = limit;
+    c.clients = 50;
+    c.connections = 4;
+    c.hold = core::Distribution::uniform(1 * msNs, 5 * msNs);
+    c.think = core::Distribution::fixed(0);
+    c.ttlMs = 10'000;
+    c.ref.profile.timeoutMs = c.ttlMs;
+    c.durationMs = 3'000;
+    return c;
+}
+
+} // namespace
+
 QList<TrainingScenario> trainingScenarios() {
     using core::Kind;
     QList<TrainingScenario> list;
@@ -24,6 +48,7 @@ QList<TrainingScenario> trainingScenarios() {
         "client can be descheduled. semscope's `fair` kind does the whole acquire in one Lua script.");
     fair.counterpart = Kind::Fair;
     fair.raceWindowMs = 5;
+    fair.defaults = contended(Kind::Fair, 5);
     list << fair;
 
     TrainingScenario zset;
@@ -38,7 +63,8 @@ QList<TrainingScenario> trainingScenarios() {
         "Redis and counts the live holders before adding, in one script.");
     zset.counterpart = Kind::Zset;
     zset.raceWindowMs = 1;
-    zset.defaultSkewMs = 2000;
+    zset.defaults = contended(Kind::Zset, 5);
+    zset.defaults.skewMs = 2000;
     list << zset;
 
     TrainingScenario incr;
@@ -52,8 +78,8 @@ QList<TrainingScenario> trainingScenarios() {
         "is needed; a small one before the losers' DEL is kept for symmetry. semscope's `lock` kind "
         "uses SET NX PX and deletes only its own token, in one script.");
     incr.counterpart = Kind::Lock;
-    incr.defaultLimit = 1;
     incr.raceWindowMs = 1;
+    incr.defaults = contended(Kind::Lock, 1);
     list << incr;
 
     TrainingScenario setdel;
@@ -66,8 +92,8 @@ QList<TrainingScenario> trainingScenarios() {
         "is there. The race window is a pause between the look and the set. semscope's `lock` kind "
         "sets with NX in the same command that checks, and releases by compare-and-delete.");
     setdel.counterpart = Kind::Lock;
-    setdel.defaultLimit = 1;
     setdel.raceWindowMs = 5;
+    setdel.defaults = contended(Kind::Lock, 1);
     list << setdel;
 
     TrainingScenario leak;
@@ -76,12 +102,22 @@ QList<TrainingScenario> trainingScenarios() {
     leak.explanation = QStringLiteral(
         "Seed 000's slot semaphore takes and returns slot numbers in atomic Lua scripts, so it never "
         "over-admits, but it has no TTL. A holder that crashes never gives its slot back; after enough "
-        "crashes nobody gets in any more. Run it with a crash rate: the report lists the slots leaked. "
+        "crashes nobody gets in any more. Here one client in ten crashes while holding (--crash-rate "
+        "changes that); the report lists the slots leaked. "
         "semscope's `slots` kind writes the same layout and keeps a lease (R|lease) beside it for "
         "semaphores it created, so a crashed holder's slot comes back when its lease runs out.");
     leak.counterpart = Kind::Slots;
     leak.showsLeak = true;
-    leak.needsCrashes = true;
+    leak.defaults = contended(Kind::Slots, 5);
+    // One client in ten crashes while holding, each within the first half second; thinking clients
+    // leave a freed slot to others for a moment, so that every crasher gets its turn early. A short
+    // lease lets the atomic side's crashed slots visibly come back well within the run.
+    leak.defaults.crashRate = 0.1;
+    leak.defaults.crashWindowMs = 500;
+    leak.defaults.think = core::Distribution::uniform(1 * msNs, 20 * msNs);
+    leak.defaults.ttlMs = 2'000;
+    leak.defaults.ref.profile.timeoutMs = leak.defaults.ttlMs;
+    leak.defaults.durationMs = 5'000;
     list << leak;
     return list;
 }

@@ -2,6 +2,7 @@
 
 #include "core/Kind.h"
 #include "core/SemaphoreStore.h"
+#include "core/loadtest/LoadTestConfig.h"
 #include "redis/ConnectionSettings.h"
 
 #include <QList>
@@ -13,15 +14,16 @@ namespace semscope::redis {
 // One training scenario: a seed's unsafe design, replayed faithfully, and the atomic kind that
 // does the same job safely. Both run side by side in a load test.
 struct TrainingScenario {
-    QString name;              // --scenario value, e.g. "fair-without-lock"
-    QString title;             // one line
-    QString explanation;       // a short paragraph shown in the GUI and printed by the CLI
-    core::Kind counterpart;    // the atomic kind run beside it (and the layout it writes)
-    int defaultLimit = 5;      // lock scenarios: 1
-    int raceWindowMs = 0;      // default pause inserted where the seed's sequence can be interrupted
-    qint64 defaultSkewMs = 0;  // clock skew the scenario needs to show its flaw
-    bool showsLeak = false;    // the flaw is a leak after crashes, not an over-admission
-    bool needsCrashes = false; // only bites when clients crash (crash rate > 0)
+    QString name;           // --scenario value, e.g. "fair-without-lock"
+    QString title;          // one line
+    QString explanation;    // a short paragraph shown in the GUI and printed by the CLI
+    core::Kind counterpart; // the atomic kind run beside it (and the layout it writes)
+    int raceWindowMs = 0;   // default pause inserted where the seed's sequence can be interrupted
+    bool showsLeak = false; // the flaw is a leak after crashes, not an over-admission
+    // How both sides run unless the operator says otherwise, in the CLI and the GUI alike: set up so
+    // that the unsafe side shows its flaw, and the atomic side none, every time within the duration
+    // (kind = counterpart; no semaphore name).
+    core::LoadTestConfig defaults;
 };
 
 QList<TrainingScenario> trainingScenarios();

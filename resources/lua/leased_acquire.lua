@@ -12,18 +12,34 @@ if string.find(tag, '|', 1, true) then
     return redis.error_reply('BADTAG notify tag must not contain |')
 end
 
-local limit, raw_limit = stored_limit()
-purge_expired()
-if not limit then
-    if raw_limit then
+local limit, raw_limit, fenced = read_meta()
+if not (limit and fenced) then
+    if raw_limit and not limit then
         return redis.error_reply('BADLIMIT ' .. KEYS[2] .. ' limit is not a positive integer')
     end
-    -- First acquire creates the semaphore with the caller's limit.
+    -- Holders, owner records or waiters without a whole meta: the meta was lost (DEL, eviction).
+    -- Creating it again would take this caller's limit and count tokens from 0 again, so that a
+    -- new holder carries the token of one still there. Read before anything is written.
+    if not fenced and redis.call('EXISTS', KEYS[1], KEYS[3], KEYS[4], KEYS[5]) > 0 then
+        return redis.error_reply('METAMISSING meta missing — run repair: ' .. KEYS[2] ..
+                                     ' lost its fencing counter (deleted or evicted) while holders or ' ..
+                                     'waiters remain; an acquire now could repeat their tokens' ..
+                                     (limit and '' or '. Then restore the limit with set-limit'))
+    end
+    if fenced then
+        return redis.error_reply('NOLIMIT ' .. KEYS[2] .. ' keeps no limit (it was lost): ' ..
+                                     'set it with set-limit before acquiring')
+    end
+    -- The first acquire creates the semaphore with the caller's limit. (A stored limit without a
+    -- counter and nothing else on record: no token is held, the counter starts again.)
     ensure(1, 3, 4, 5)
-    limit = tonumber(ARGV[3])
-    redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'ttl', ARGV[2], 'created', now_s)
-    redis.call('HSETNX', KEYS[2], 'fence', '0')
+    if not limit then
+        limit = tonumber(ARGV[3])
+        redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'ttl', ARGV[2], 'created', now_s)
+    end
+    redis.call('HSET', KEYS[2], 'fence', '0')
 end
+purge_expired()
 
 local score = redis.call('ZSCORE', KEYS[1], holder)
 local mine = redis.call('HGET', KEYS[5], holder) -- its waiter record, if any

@@ -76,14 +76,23 @@ local function chunked(cmd, key, items)
     end
 end
 
--- The stored limit (nil when not created yet or garbage) and the raw value.
-local function stored_limit()
-    local raw = redis.call('HGET', KEYS[2], 'limit')
-    local n = tonumber(raw)
-    if n and n >= 1 and n == math.floor(n) then
-        return n, raw
+-- The meta as an acquire needs it: the limit (nil when missing or not a positive integer), its raw
+-- value, and whether the fencing counter is there.
+local function read_meta()
+    local meta = redis.call('HMGET', KEYS[2], 'limit', 'fence')
+    local n = tonumber(meta[1])
+    if not (n and n >= 1 and n == math.floor(n)) then
+        n = nil
     end
-    return nil, raw
+    return n, meta[1], meta[2] ~= false
+end
+
+-- The limit a grant may go by: nil unless the meta is whole. A meta that lost its fencing counter (the
+-- key deleted, or evicted under an allkeys-* policy) grants nothing: a counter started again from 0
+-- would hand out tokens that holders still carry. Repair rebuilds it (leased_maintenance.lua).
+local function stored_limit()
+    local n, _, fenced = read_meta()
+    return fenced and n or nil
 end
 
 -- A waiter's record split into ticket, ttl (ms, as a string), lease (ms), tag and client info; nil

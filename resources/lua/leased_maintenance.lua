@@ -47,3 +47,37 @@ local function rebuild_queue(drop_dead)
     end
     return #dead, stray, queued
 end
+
+-- The highest number in front of the first '|' of the values of hash `key`: the tokens of owner
+-- records, the tickets of waiter records. 0 when there is none.
+local function highest_on_record(key)
+    local top = 0
+    for _, rec in ipairs(redis.call('HVALS', key)) do
+        local bar = string.find(rec, '|', 1, true)
+        local n = bar and tonumber(string.sub(rec, 1, bar - 1))
+        if n and n > top then
+            top = n
+        end
+    end
+    return top
+end
+
+-- Raises the meta's fencing and ticket counters to at least the highest token and ticket on record,
+-- and writes a fencing counter lost with the meta (deleted, evicted) while the semaphore has other
+-- keys: neither counter may hand out again a number that a holder or waiter still carries. Reads
+-- every record, orphans and expired holders' included (so callers run it before they purge). The
+-- limit is left alone: nothing on record proves one. Returns 1 when the fence was written.
+local function raise_counters()
+    local fence = tonumber(redis.call('HGET', KEYS[2], 'fence') or '')
+    local top = highest_on_record(KEYS[3])
+    local raised = 0
+    if (fence and fence < top) or (not fence and (top > 0 or redis.call('EXISTS', unpack(KEYS)) > 0)) then
+        redis.call('HSET', KEYS[2], 'fence', num(top))
+        raised = 1
+    end
+    local ticket = highest_on_record(KEYS[5])
+    if ticket > (tonumber(redis.call('HGET', KEYS[2], 'ticket') or '') or 0) then
+        redis.call('HSET', KEYS[2], 'ticket', num(ticket))
+    end
+    return raised
+end

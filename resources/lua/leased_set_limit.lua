@@ -1,8 +1,11 @@
--- leased: store a new limit (after leased_common.lua). Holders above a lowered limit keep their
--- leases; no new grant happens until the count drops below it. A raised limit goes to the queue.
+-- leased: store a new limit (after leased_common.lua and leased_maintenance.lua). Holders above a
+-- lowered limit keep their leases; no new grant happens until the count drops below it. A raised
+-- limit goes to the queue. A meta lost with holders on record gets its counters back first, above
+-- every token on record, so the limit it restores never comes with repeated tokens.
 -- ARGV: limit. Returns the previous limit or -1.
-local old = stored_limit() or -1
+local old = read_meta() or -1
 ensure(1, 3, 4, 5)
+raise_counters()
 purge_expired()
 redis.call('HSET', KEYS[2], 'limit', ARGV[1])
 redis.call('HSETNX', KEYS[2], 'fence', '0')

@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QSettings>
 #include <QtTest>
+#include <csignal>
 
 using namespace semscope;
 
@@ -32,16 +33,21 @@ private:
     QString m_cli;
     QTemporaryDir m_home; // QSettings (semaphore profiles) of the CLI runs go here
 
-    CliRun cli(QStringList args, const QString &url = {}, int timeoutMs = 60000) {
+    // Starts semscope-cli with `args` against the test server (or `url`).
+    void startCli(QProcess &p, QStringList args, const QString &url = {}) {
         args.prepend(url.isEmpty() ? m_server.url() : url);
         args.prepend(QStringLiteral("--redis"));
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("HOME"), m_home.path());
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
         p.setProcessEnvironment(env);
         p.setStandardInputFile(QProcess::nullDevice()); // not a terminal
         p.start(m_cli, args);
+    }
+
+    CliRun cli(QStringList args, const QString &url = {}, int timeoutMs = 60000) {
+        QProcess p;
+        startCli(p, args, url);
         CliRun run;
         if (!p.waitForFinished(timeoutMs)) {
             p.kill();
@@ -643,6 +649,79 @@ return 1
         QCOMPARE(lines.last(),
                  QByteArray("scanned " + QByteArray::number(dbsize) + " keys, found 10000 semaphores"));
         qInfo("list: %d stderr lines", int(lines.size()));
+    }
+
+    // issue 14 item 3 from the operator's side: a leased semaphore whose meta was deleted refuses
+    // acquires with what to do, `show` says it, repair and set-limit make it whole with tokens that
+    // keep rising.
+    void lostLeasedMetaIsShownAndRepaired() {
+        QCOMPARE(cli({"acquire", "gone", "--kind", "leased", "--limit", "2", "--holder", "a"}).exitCode, 0);
+        cmd({"DEL", "{gone}:meta"});
+        CliRun r = cli({"acquire", "gone", "--kind", "leased", "--limit", "5", "--holder", "c"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("meta missing — run repair"), r.err.constData());
+        r = cli({"show", "gone", "--kind", "leased"});
+        const QByteArray shown = r.out + r.err;
+        QVERIFY2(shown.contains("meta missing — run repair"), shown.constData());
+        r = cli({"repair", "gone", "--kind", "leased"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("set-limit"), r.out.constData());
+        QCOMPARE(cli({"set-limit", "gone", "2", "--kind", "leased"}).exitCode, 0);
+        r = cli({"acquire", "gone", "--kind", "leased", "--holder", "c", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("token")).toInteger(), 2);
+    }
+
+    // issue 14 item 5: an `acquire --wait` ended by Ctrl-C or SIGTERM leaves the queue before it
+    // exits, so the next release goes to a live newcomer, not to the process that is gone. One killed
+    // outright (it cannot leave) drops out once its short waiter lease is over, and is then never
+    // handed the slot.
+    void interruptedWaitLeavesTheQueue_data() {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGKILL") << int(SIGKILL);
+    }
+    void interruptedWaitLeavesTheQueue() {
+        QFETCH(int, signal);
+        QCOMPARE(cli({"acquire", "busy", "--kind", "leased", "--limit", "1", "--holder", "a", "--ttl", "60s"})
+                     .exitCode,
+                 0);
+        QProcess waiter;
+        startCli(waiter,
+                 {"acquire", "busy", "--kind", "leased", "--holder", "w", "--ttl", "60s", "--wait", "60s"});
+        QVERIFY(waiter.waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{busy}:queue"}).integer, 1LL, 30000);
+        QCOMPARE(::kill(static_cast<pid_t>(waiter.processId()), signal), 0);
+        QVERIFY(waiter.waitForFinished(30000));
+
+        if (signal == SIGKILL) {
+            // Still in line, with a lease that is short ("ticket|ttl|lease|tag|info")...
+            const QList<QByteArray> record = cmd({"HGET", "{busy}:waiting", "w"}).str.split('|');
+            QVERIFY(record.size() >= 5);
+            const qint64 lease = record.at(2).toLongLong();
+            const auto serverNowMs = [this] {
+                const redis::RedisReply t = cmd({"TIME"});
+                return t.elements.value(0).str.toLongLong() * 1000 +
+                       t.elements.value(1).str.toLongLong() / 1000;
+            };
+            QVERIFY2(lease - serverNowMs() <= 5000, qPrintable(QString::number(lease - serverNowMs())));
+            // ...which runs out, as it is renewed no more.
+            QTRY_VERIFY_WITH_TIMEOUT(serverNowMs() > lease, 30000);
+        } else {
+            QCOMPARE(waiter.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(waiter.exitCode(), 128 + signal);
+            const QByteArray err = waiter.readAllStandardError();
+            QVERIFY2(err.contains("left the queue"), err.constData());
+            QCOMPARE(cmd({"LLEN", "{busy}:queue"}).integer, 0LL);
+            QCOMPARE(cmd({"HLEN", "{busy}:waiting"}).integer, 0LL);
+        }
+
+        QCOMPARE(cli({"release", "busy", "a", "--kind", "leased"}).exitCode, 0);
+        QVERIFY(cmd({"ZSCORE", "{busy}:holders", "w"}).isNil());
+        const CliRun newcomer = cli({"acquire", "busy", "--kind", "leased", "--holder", "n"});
+        QVERIFY2(newcomer.exitCode == 0, newcomer.err.constData());
+        QVERIFY(cmd({"ZSCORE", "{busy}:holders", "w"}).isNil());
     }
 
     void badInputAndUnreachableServers() {

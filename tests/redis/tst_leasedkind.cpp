@@ -669,9 +669,88 @@ private Q_SLOTS:
             awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.repair(*m_conn, r, done); });
         QVERIFY2(repaired->ok, qPrintable(repaired->message));
         QVERIFY(cmd({"HGET", "{junk}:owners", "orphan"}).isNil());
-        QCOMPARE(cmd({"HGET", "{junk}:meta", "fence"}).toInteger(), std::optional<qint64>(5));
+        // The orphan's token 9 was handed out once: the counter goes above it too.
+        QCOMPARE(cmd({"HGET", "{junk}:meta", "fence"}).toInteger(), std::optional<qint64>(9));
         // Tokens keep rising after the repair.
-        QCOMPARE(acquire(r, QStringLiteral("next")).grant.token, std::optional<qint64>(6));
+        QCOMPARE(acquire(r, QStringLiteral("next")).grant.token, std::optional<qint64>(10));
+    }
+
+    // issue 14 item 3: the meta deleted or evicted under holders. An acquire must not create it anew
+    // with its own limit and a fence from 0 (a newcomer would carry a holder's token): it refuses,
+    // `show` says why, repair rebuilds the counter above every token on record (an expired
+    // holder's too) and keeps whatever limit is left; tokens never repeat.
+    void lostMetaIsRefusedAndRepaired_data() {
+        QTest::addColumn<QList<QByteArray>>("damage");
+        QTest::addColumn<bool>("limitSurvives");
+        QTest::newRow("meta deleted") << QList<QByteArray>{"DEL", "{lost}:meta"} << false;
+        QTest::newRow("fence field lost") << QList<QByteArray>{"HDEL", "{lost}:meta", "fence"} << true;
+    }
+    void lostMetaIsRefusedAndRepaired() {
+        QFETCH(QList<QByteArray>, damage);
+        QFETCH(bool, limitSurvives);
+        const auto r = ref(QStringLiteral("lost"), 3);
+        QCOMPARE(acquire(r, QStringLiteral("a")).grant.token, std::optional<qint64>(1));
+        QCOMPARE(acquire(r, QStringLiteral("b")).grant.token, std::optional<qint64>(2));
+        QCOMPARE(acquire(r, QStringLiteral("x")).grant.token, std::optional<qint64>(3));
+        cmd({"ZADD", "{lost}:holders", "XX", "1", "x"}); // x's lease is over; its token was handed out
+        cmd(damage);
+
+        // Another caller's profile says 5: the semaphore must not take it, nor a token from 0.
+        const auto refused = acquire(ref(QStringLiteral("lost"), 5), QStringLiteral("c"));
+        QCOMPARE(refused.status, core::AcquireResult::Status::Error);
+        QVERIFY2(refused.error.contains(QStringLiteral("meta missing — run repair")),
+                 qPrintable(refused.error));
+        QCOMPARE(refused.error.contains(QStringLiteral("set-limit")), !limitSurvives);
+        QVERIFY(cmd({"ZSCORE", "{lost}:holders", "c"}).isNil());
+        QCOMPARE(cmd({"HEXISTS", "{lost}:meta", "fence"}).integer, 0LL);
+        QVERIFY(!cmd({"HGET", "{lost}:owners", "x"}).isNil()); // nothing was purged either
+
+        const QString warnings = snapshot(r).warnings.join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QStringLiteral("meta missing — run repair")), qPrintable(warnings));
+
+        auto repaired =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.repair(*m_conn, r, done); });
+        QVERIFY2(repaired->ok, qPrintable(repaired->message));
+        QCOMPARE(repaired->message.contains(QStringLiteral("set-limit")), !limitSurvives);
+        QCOMPARE(cmd({"HGET", "{lost}:meta", "fence"}).toInteger(), std::optional<qint64>(3));
+        QVERIFY(cmd({"ZSCORE", "{lost}:holders", "x"}).isNil());
+        QVERIFY(!snapshot(r).warnings.join(QLatin1Char('\n')).contains(QStringLiteral("meta missing")));
+
+        if (!limitSurvives) {
+            // Nothing on record proves the limit: the operator sets it.
+            const auto noLimit = acquire(ref(QStringLiteral("lost"), 5), QStringLiteral("c"));
+            QCOMPARE(noLimit.status, core::AcquireResult::Status::Error);
+            QVERIFY2(noLimit.error.contains(QStringLiteral("set-limit")), qPrintable(noLimit.error));
+            QVERIFY(snapshot(r).warnings.join(QLatin1Char('\n')).contains(QStringLiteral("no limit")));
+            auto set =
+                awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.setLimit(*m_conn, r, 3, done); });
+            QVERIFY2(set->ok, qPrintable(set->message));
+        }
+        QCOMPARE(cmd({"HGET", "{lost}:meta", "limit"}).toInteger(), std::optional<qint64>(3));
+        const auto c = acquire(ref(QStringLiteral("lost"), 5), QStringLiteral("c"));
+        QCOMPARE(c.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(c.grant.token, std::optional<qint64>(4));
+        QCOMPARE(acquire(r, QStringLiteral("d")).status, core::AcquireResult::Status::Busy);
+    }
+
+    // set-limit on a semaphore whose meta was lost restores the limit with a counter above the
+    // tokens on record, never one from 0.
+    void setLimitAfterLostMetaKeepsTokensRising() {
+        const auto r = ref(QStringLiteral("reset"), 2);
+        QCOMPARE(acquire(r, QStringLiteral("a")).grant.token, std::optional<qint64>(1));
+        QCOMPARE(acquire(r, QStringLiteral("b")).grant.token, std::optional<qint64>(2));
+        cmd({"DEL", "{reset}:meta"});
+        auto set =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.setLimit(*m_conn, r, 3, done); });
+        QVERIFY2(set->ok, qPrintable(set->message));
+        QCOMPARE(acquire(r, QStringLiteral("c")).grant.token, std::optional<qint64>(3));
+    }
+
+    // A semaphore that never existed is still created by its first acquire.
+    void firstAcquireStillCreates() {
+        const auto r = ref(QStringLiteral("fresh"), 4);
+        QCOMPARE(acquire(r, QStringLiteral("a")).grant.token, std::optional<qint64>(1));
+        QCOMPARE(cmd({"HGET", "{fresh}:meta", "limit"}).toInteger(), std::optional<qint64>(4));
     }
 
     void hugeAndBinaryHolderIds() {

@@ -140,8 +140,8 @@ private Q_SLOTS:
         const redis::TrainingScenario *s = redis::findTrainingScenario(scenario);
         QVERIFY(s);
         LoadTestConfig c =
-            contended(s->counterpart, QStringLiteral("lt-unsafe-") + scenario, s->defaultLimit);
-        c.skewMs = s->defaultSkewMs;
+            contended(s->counterpart, QStringLiteral("lt-unsafe-") + scenario, s->defaults.limit);
+        c.skewMs = s->defaults.skewMs;
         LoadTestEngine engine(c, trainingFactory(scenario));
         engine.setLabel(scenario);
         const LoadTestReport r = run(engine);
@@ -213,6 +213,51 @@ private Q_SLOTS:
         QVERIFY(unsafe.value(QStringLiteral("over_admissions")).toInteger() > 0);
         QCOMPARE(atomic.value(QStringLiteral("over_admissions")).toInteger(), 0);
         QVERIFY(atomic.value(QStringLiteral("grants")).toInteger() > 0);
+    }
+
+    // issue 14 item 6: `loadtest NAME --scenario S` with nothing else runs with the scenario's own
+    // defaults (the GUI's training page takes the same), and under them the unsafe side shows its
+    // flaw and the atomic side none, within the default duration.
+    void cliScenariosBiteWithTheirDefaults_data() {
+        QTest::addColumn<QString>("scenario");
+        for (const QString &name : redis::trainingScenarioNames())
+            QTest::newRow(qPrintable(name)) << name;
+    }
+    void cliScenariosBiteWithTheirDefaults() {
+        if (!cliHasLoadtest())
+            QSKIP("no semscope-cli with a loadtest command (SEMSCOPE_CLI, set by ctest)");
+        QFETCH(QString, scenario);
+        const redis::TrainingScenario *s = redis::findTrainingScenario(scenario);
+        QVERIFY(s);
+        const auto [code, out] = cli({QStringLiteral("loadtest"), QStringLiteral("lt-defaults"),
+                                      QStringLiteral("--scenario"), scenario, QStringLiteral("--json")});
+        QCOMPARE(code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(out).object();
+        const QJsonObject unsafe = o.value(QStringLiteral("unsafe")).toObject();
+        const QJsonObject atomic = o.value(QStringLiteral("atomic")).toObject();
+        const QByteArray both = out.left(4000);
+        // The defaults are the scenario's, not the plain load test's 10 clients holding 0.
+        const QJsonObject config = unsafe.value(QStringLiteral("config")).toObject();
+        QCOMPARE(config.value(QStringLiteral("clients")).toInteger(), s->defaults.clients);
+        QCOMPARE(config.value(QStringLiteral("limit")).toInteger(), s->defaults.limit);
+        QCOMPARE(qint64(config.value(QStringLiteral("duration_ms")).toDouble()), s->defaults.durationMs);
+
+        for (const QJsonObject &side : {unsafe, atomic})
+            QVERIFY2(side.value(QStringLiteral("grants")).toInteger() > 0, both.constData());
+        QCOMPARE(atomic.value(QStringLiteral("over_admissions")).toInteger(), 0);
+        QCOMPARE(atomic.value(QStringLiteral("token_violations")).toInteger(), 0);
+        if (s->showsLeak) {
+            // Crashed holders keep their slots on the unsafe side; every one comes back on the other.
+            QVERIFY2(unsafe.value(QStringLiteral("crashes")).toInteger() > 0, both.constData());
+            QVERIFY2(unsafe.value(QStringLiteral("slots_leaked")).toInteger() > 0, both.constData());
+            QCOMPARE(unsafe.value(QStringLiteral("crashes_recovered")).toInteger(), 0);
+            QVERIFY2(atomic.value(QStringLiteral("crashes")).toInteger() > 0, both.constData());
+            QCOMPARE(atomic.value(QStringLiteral("slots_leaked")).toInteger(), 0);
+            QCOMPARE(atomic.value(QStringLiteral("crashes_recovered")).toInteger(),
+                     atomic.value(QStringLiteral("crashes")).toInteger());
+        } else {
+            QVERIFY2(unsafe.value(QStringLiteral("over_admissions")).toInteger() > 0, both.constData());
+        }
     }
 
     void cliRejectsBadInput_data() {

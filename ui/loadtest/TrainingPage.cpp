@@ -40,7 +40,6 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     m_duration->setObjectName(QStringLiteral("trainingDuration"));
     m_duration->setRange(1.0, 600.0);
     m_duration->setDecimals(0);
-    m_duration->setValue(5.0);
     m_duration->setSuffix(tr(" s"));
     forLabel->setBuddy(m_duration);
     m_start = new QPushButton(tr("&Start both"), this);
@@ -165,12 +164,14 @@ void TrainingPage::scenarioChanged() {
         return;
     m_title->setText(s->title);
     m_explanation->setText(s->explanation);
-    const core::LoadTestConfig c = model::trainingRunConfig(*s, 5'000);
+    const core::LoadTestConfig c = model::trainingRunConfig(*s, s->defaults.durationMs);
     m_setup->setText(tr("Both sides: %1. Writes %2 and %3 on %4 (deleted first).")
                          .arg(model::describeTrainingRun(*s, c), redis::scenarioUnsafeName(c.ref.name),
                               redis::scenarioAtomicName(c.ref.name), m_config.name));
     if (m_runner->isRunning())
         return;
+    // The time in which the scenario is sure to show its flaw (the CLI's default too).
+    m_duration->setValue(static_cast<double>(s->defaults.durationMs) / 1000.0);
     m_unsafe->setHeading(tr("Unsafe: the seed's design (%1)").arg(s->name));
     m_atomic->setHeading(tr("Atomic: semscope's %1 kind, same layout").arg(core::kindName(s->counterpart)));
 }
