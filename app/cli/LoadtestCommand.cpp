@@ -6,6 +6,7 @@
 #include "core/Duration.h"
 #include "core/Kind.h"
 #include "core/loadtest/LoadTestEngine.h"
+#include "redis/RedisKind.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/training/ScenarioRuns.h"
 #include "redis/training/TrainingScenarios.h"
@@ -74,6 +75,8 @@ public:
              QStringLiteral("DUR")},
             {QStringLiteral("ops"), QStringLiteral("loadtest: stop after this many acquire/release pairs."),
              QStringLiteral("N")},
+            {QStringLiteral("keep-keys"),
+             QStringLiteral("loadtest: keep the keys a run created (by default they are deleted after it).")},
             {QStringLiteral("give-up"),
              QStringLiteral(
                  "loadtest --ops: end, failed, after every operation failed this long (default 30s)."),
@@ -291,10 +294,25 @@ private:
     // run) decide the outcome.
     void prepare() {
         auto *store = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get());
-        if (!m_scenario || !store) {
+        if (!store) {
             startRuns();
             return;
         }
+        if (!m_scenario) {
+            // A run leaves behind only what it created: a semaphore that existed before is the
+            // operator's and stays.
+            const QList<QByteArray> keys = runKeys(*store);
+            if (keys.isEmpty() || m_ctx->isSet(QStringLiteral("keep-keys"))) {
+                startRuns();
+                return;
+            }
+            store->connection().command(QList<QByteArray>{"EXISTS"} + keys, [this](const redis::RedisReply &r) {
+                m_deleteKeysAfter = r.isInteger() && r.integer == 0;
+                startRuns();
+            });
+            return;
+        }
+        m_deleteKeysAfter = !m_ctx->isSet(QStringLiteral("keep-keys"));
         redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, [this](const QString &error) {
             if (!error.isEmpty())
                 return m_ctx->fail(ExitFailed, m_probe->endpoint(), error);
@@ -350,10 +368,35 @@ private:
         m_ctx->err().flush();
     }
 
+    // The keys of the plain run's semaphore.
+    QList<QByteArray> runKeys(redis::RedisSemaphoreStore &store) const {
+        const redis::RedisKind *kind = store.kindFor(m_config.ref.kind);
+        return kind ? kind->keysOf(m_config.ref.name) : QList<QByteArray>{};
+    }
+
     void onFinished() {
         for (const auto &run : m_runs)
             if (!run->isFinished())
                 return;
+        auto *store = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get());
+        if (!m_deleteKeysAfter || !store)
+            return report();
+        m_deleteKeysAfter = false;
+        auto removed = [this](const QString &error) {
+            if (!error.isEmpty())
+                m_ctx->err() << "semscope-cli: " << m_probe->endpoint() << ": the run's keys were left: " << error
+                             << '\n';
+            report();
+        };
+        if (m_scenario)
+            return redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, removed);
+        store->connection().command(QList<QByteArray>{"DEL"} + runKeys(*store),
+                                    [removed](const redis::RedisReply &r) {
+                                        removed(r.isError() ? r.errorMessage() : QString());
+                                    });
+    }
+
+    void report() {
         if (m_live) {
             m_ctx->err() << "\r\x1b[K";
             m_ctx->err().flush();
@@ -424,6 +467,7 @@ private:
     int m_raceWindowMs = -1;
     QString m_csvPath;
     bool m_live = false;
+    bool m_deleteKeysAfter = false; // a scenario's scratch semaphores, or a semaphore the run created
     std::unique_ptr<core::SemaphoreStore> m_probe;
     redis::ConnectionSettings m_settings; // Redis only: the training stores' connection
     core::StoreFactory m_factory;         // the store of a plain run, one per connection

@@ -1,6 +1,7 @@
 // semscope-cli loadtest against a server that goes away: a run rides through a restart (its
 // connections come back and grants resume), counts what failed meanwhile and does not pass; a run
-// by operation count against a server that stays away ends by itself.
+// by operation count against a server that stays away ends by itself. And what a run leaves behind:
+// nothing it created, unless asked.
 #include "RedisServer.h"
 #include "TestWait.h"
 
@@ -80,6 +81,42 @@ private Q_SLOTS:
         QCOMPARE(report.value(QStringLiteral("ok")).toBool(), false);
         QCOMPARE(p.exitCode(), 1);
         QVERIFY2(err.contains("operations failed"), err.constData());
+    }
+
+    void leavesNoKeysBehind() {
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const QStringList run{QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"),
+                              QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+                              QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("3"),
+                              QStringLiteral("--ops"), QStringLiteral("30")};
+        auto finish = [this](const QStringList &args) {
+            QProcess p;
+            startCli(p, args);
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        };
+        // A semaphore the run created goes with it.
+        finish(run + QStringList{QStringLiteral("scratch")});
+        QCOMPARE(server.command({"DBSIZE"}).integer, 0);
+        // Unless asked to keep it.
+        finish(run + QStringList{QStringLiteral("kept"), QStringLiteral("--keep-keys")});
+        QCOMPARE(server.command({"EXISTS", "{kept}:meta"}).integer, 1);
+        // A semaphore that was there before is the operator's: it stays.
+        server.command({"FLUSHALL"});
+        finish({QStringLiteral("--redis"), server.url(), QStringLiteral("acquire"), QStringLiteral("theirs"),
+                QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"), QStringLiteral("5"),
+                QStringLiteral("--ttl"), QStringLiteral("60s"), QStringLiteral("--holder"), QStringLiteral("op")});
+        finish(run + QStringList{QStringLiteral("theirs")});
+        QCOMPARE(server.command({"ZSCORE", "{theirs}:holders", "op"}).isNil(), false);
+        // A training scenario's scratch semaphores go too.
+        server.command({"FLUSHALL"});
+        QProcess scenario;
+        startCli(scenario, {QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"), QStringLiteral("t"),
+                            QStringLiteral("--scenario"), QStringLiteral("incr-lock"), QStringLiteral("--duration"),
+                            QStringLiteral("1s")});
+        QVERIFY(scenario.waitForFinished(60000));
+        QCOMPARE(server.command({"DBSIZE"}).integer, 0);
     }
 
     void opsRunEndsWhenTheServerStaysAway() {
