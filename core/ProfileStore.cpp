@@ -9,6 +9,7 @@ const QString kLimit = QStringLiteral("limit");
 const QString kTimeout = QStringLiteral("timeoutMs");
 const QString kUnit = QStringLiteral("scoreUnit");
 const QString kInferred = QStringLiteral("inferred");
+const QString kOuterLock = QStringLiteral("outerLockKey");
 
 // Endpoints and names contain '/', which QSettings reads as a group separator.
 QString encode(const QString &part) {
@@ -47,6 +48,7 @@ std::optional<SemaphoreProfile> ProfileStore::load(const QString &endpoint, Kind
             profile.timeoutMs = timeout;
         profile.scoreUnit = scoreUnitFromName(m_settings->value(kUnit).toString()).value_or(ScoreUnit::Auto);
         profile.inferred = m_settings->value(kInferred, false).toBool();
+        profile.outerLockKey = m_settings->value(kOuterLock).toString();
         result = profile;
     }
     m_settings->endGroup();
@@ -63,6 +65,8 @@ void ProfileStore::save(const QString &endpoint, Kind kind, const QString &name,
         m_settings->setValue(kTimeout, *profile.timeoutMs);
     m_settings->setValue(kUnit, scoreUnitName(profile.scoreUnit));
     m_settings->setValue(kInferred, profile.inferred);
+    if (!profile.outerLockKey.isEmpty())
+        m_settings->setValue(kOuterLock, profile.outerLockKey);
     m_settings->endGroup();
     m_settings->sync();
 }
@@ -115,6 +119,8 @@ SemaphoreProfile ProfileStore::resolve(const QString &endpoint, const SemaphoreR
         result.scoreUnit = ref.profile.scoreUnit;
         usedGuess = usedGuess || ref.profile.inferred;
     }
+    if (result.outerLockKey.isEmpty())
+        result.outerLockKey = ref.profile.outerLockKey;
     result.inferred = usedGuess;
     return result;
 }

@@ -22,6 +22,9 @@ struct SemaphoreProfile {
     std::optional<qint64> timeoutMs;
     ScoreUnit scoreUnit = ScoreUnit::Auto;
     bool inferred = false;
+    // `fair`: the key of the outer lock its clients hold around their acquire (Redis in Action
+    // listing 6.17). Empty: both names in use, `lock:<name>` (the book) and `<name>lock` (seed 001).
+    QString outerLockKey;
 };
 
 // Identifies one semaphore on one connection.
