@@ -40,8 +40,8 @@ QList<QByteArray> outerLockKeys(const core::SemaphoreRef &ref) {
     return {"lock:" + n, n + "lock"};
 }
 
-// "lock:S held by <value> (expires in 3.0 s)": why an acquire did nothing (reply {-3, key, value,
-// pttl}).
+// "lock:S held by <value> (expires in 3.0 s): ...": why an acquire did nothing (reply {-3, key,
+// value, pttl}). A waiting acquire retries; the lock is held for a few round trips.
 QString outerLockHeld(const RedisReply &reply) {
     const QByteArray value = bytesAt(reply, 2);
     const qint64 pttl = integerAt(reply, 3).value_or(-2);
@@ -52,7 +52,7 @@ QString outerLockHeld(const RedisReply &reply) {
         text += QStringLiteral(" (expires in %1)").arg(core::formatDurationMs(pttl));
     else if (pttl == -1)
         text += QStringLiteral(" (no TTL: delete it if no client is acquiring, it may be left by a crash)");
-    return text + QStringLiteral("; a client of the layout is acquiring, so semscope waits for it");
+    return text + QStringLiteral(": a client of the layout is in the middle of its acquire");
 }
 
 } // namespace

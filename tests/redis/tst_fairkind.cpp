@@ -1,6 +1,7 @@
 // The `fair` layout (Redis in Action §6.3.2) against a real redis-server, interoperating with the
 // seed client's own multi-step sequence (seed 001), issued as the separate commands it sends.
 #include "SeedKindTest.h"
+#include "redis/RedisSemaphoreStore.h"
 #include "redis/kinds/FairKind.h"
 
 #include <QtTest>
@@ -21,6 +22,18 @@ private:
     std::unique_ptr<KindDriver> m_driver;
 
     RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
+    // Scripts the server has run so far (EVAL and EVALSHA), from INFO commandstats.
+    qint64 scriptCalls() {
+        qint64 calls = 0;
+        const QByteArray info = cmd({"INFO", "commandstats"}).str;
+        for (const QByteArray &line : info.split('\n')) {
+            if (!line.startsWith("cmdstat_eval:") && !line.startsWith("cmdstat_evalsha:"))
+                continue;
+            const qsizetype at = line.indexOf("calls=") + 6;
+            calls += line.mid(at, line.indexOf(',', at) - at).toLongLong();
+        }
+        return calls;
+    }
     static QByteArray nowSeconds() { return QByteArray::number(QDateTime::currentSecsSinceEpoch()); }
 
     // Seed 001's AcquireFairSemaphore, step by step: purge, intersect, INCR, two ZADDs, ZRANK, and
@@ -263,6 +276,28 @@ private Q_SLOTS:
         const core::Snapshot snap = m_driver->snapshot(r);
         QCOMPARE(snap.countInState(core::HolderState::Live), 1);
         QCOMPARE(snap.holders.constFirst().id, QStringLiteral("book"));
+    }
+
+    // A waiting acquire (the store's) waits while the outer lock is held and gets in once the
+    // client lets it go.
+    void waitingAcquireWaitsForTheOuterLock() {
+        RedisSemaphoreStore store(m_server.settings());
+        cmd({"SET", "lock:w", "book-lock-id", "PX", "60000"});
+        const qint64 attemptsBefore = scriptCalls();
+        core::AcquireRequest req;
+        req.holder = QStringLiteral("waiter");
+        req.waitMs = 20000;
+        auto result = std::make_shared<std::optional<core::AcquireResult>>();
+        store.acquire(m_driver->ref(QStringLiteral("w"), 1, 10000), req, core::Cancellation(),
+                      [result](const core::AcquireResult &r) { *result = r; });
+        // It has tried and been turned away at least once, and holds nothing.
+        QTRY_VERIFY_WITH_TIMEOUT(scriptCalls() > attemptsBefore + 1, 15000);
+        QVERIFY(!result->has_value());
+        QCOMPARE(cmd({"EXISTS", "w:owner"}).toInteger(), 0);
+        cmd({"DEL", "lock:w"});
+        QTRY_VERIFY_WITH_TIMEOUT(result->has_value(), 15000);
+        QCOMPARE(result->value().status, core::AcquireResult::Status::Granted);
+        QCOMPARE(cmd({"ZCARD", "w:owner"}).toInteger(), 1);
     }
 
     void badData_data() {
