@@ -15,6 +15,7 @@ const QString kUnit = QStringLiteral("scoreUnit");
 const QString kInferred = QStringLiteral("inferred");
 const QString kTimeoutInferred = QStringLiteral("timeoutInferred");
 const QString kUnitInferred = QStringLiteral("unitInferred");
+const QString kOuterLock = QStringLiteral("outerLockKey");
 
 // Endpoints and names contain '/', which QSettings reads as a group separator.
 QString encode(const QString &part) {
@@ -55,6 +56,7 @@ std::optional<SemaphoreProfile> ProfileStore::load(const QString &endpoint, Kind
         profile.inferred = m_settings->value(kInferred, false).toBool();
         profile.timeoutInferred = m_settings->value(kTimeoutInferred, false).toBool();
         profile.unitInferred = m_settings->value(kUnitInferred, false).toBool();
+        profile.outerLockKey = m_settings->value(kOuterLock).toString();
         result = profile;
     }
     m_settings->endGroup();
@@ -75,6 +77,8 @@ void ProfileStore::save(const QString &endpoint, Kind kind, const QString &name,
     m_settings->setValue(kInferred, profile.inferred);
     m_settings->setValue(kTimeoutInferred, profile.timeoutInferred);
     m_settings->setValue(kUnitInferred, profile.unitInferred);
+    if (!profile.outerLockKey.isEmpty())
+        m_settings->setValue(kOuterLock, profile.outerLockKey);
     m_settings->endGroup();
     m_settings->sync();
 }
@@ -129,6 +133,8 @@ SemaphoreProfile ProfileStore::resolve(const QString &endpoint, const SemaphoreR
         result.scoreUnit = ref.profile.scoreUnit;
         result.unitInferred = ref.profile.unitInferred;
     }
+    if (result.outerLockKey.isEmpty())
+        result.outerLockKey = ref.profile.outerLockKey;
     return result;
 }
 

@@ -26,6 +26,9 @@ struct SemaphoreProfile {
     bool inferred = false;        // the limit was guessed (what limit_source reports)
     bool timeoutInferred = false; // the timeout was guessed
     bool unitInferred = false;    // the score unit was guessed
+    // `fair`: the key of the outer lock its clients hold around their acquire (Redis in Action
+    // listing 6.17). Empty: both names in use, `lock:<name>` (the book) and `<name>lock` (seed 001).
+    QString outerLockKey;
 
     bool anyInferred() const { return inferred || timeoutInferred || unitInferred; }
 };

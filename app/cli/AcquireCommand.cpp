@@ -3,7 +3,9 @@
 #include "SnapshotText.h"
 #include "TerminationSignals.h"
 #include "core/Duration.h"
+#include "core/PrintableText.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <memory>
 
@@ -21,13 +23,15 @@ public:
             "Take a slot for a holder (default: a new unique id); exits 1 if all are held.");
     }
     QString usage() const override {
-        return QStringLiteral("NAME [--kind K] [--holder ID] [--ttl DUR] [--wait DUR]");
+        return QStringLiteral(
+            "NAME [--kind K] [--limit N] [--holder ID] [--ttl DUR] [--wait DUR] [--lock-key KEY]");
     }
     QList<QCommandLineOption> options() const override {
         return {
             kindOption(),
             limitOption(),
             timeoutOption(),
+            lockKeyOption(),
             ttlOption(),
             {QStringLiteral("holder"),
              QStringLiteral("Holder id (token for lock). Default: host:pid:random."), QStringLiteral("ID")},
@@ -103,10 +107,14 @@ private:
 
     static void printGranted(CliContext &ctx, const core::AcquireResult &r) {
         const core::Grant &g = r.grant;
+        // What the store could not do as asked (no lease kept, a limit not used) is said either way.
+        const QStringList warnings = g.details.value(QStringLiteral("warnings")).toStringList();
+        printWarnings(ctx, warnings);
         if (ctx.json()) {
             QJsonObject o = grantToJson(g);
             o.insert(QStringLiteral("status"), QStringLiteral("granted"));
             o.insert(QStringLiteral("attempts"), r.attempts);
+            o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(warnings));
             ctx.printJson(o);
             return;
         }
@@ -116,7 +124,14 @@ private:
             line += QStringLiteral("  slot %1").arg(*g.slot);
         if (g.token)
             line += QStringLiteral("  token %1").arg(*g.token);
+        if (!g.expiresAtMs)
+            line += QStringLiteral("  no lease");
         ctx.out() << line << '\n';
+    }
+
+    static void printWarnings(CliContext &ctx, const QStringList &warnings) {
+        for (const QString &w : warnings)
+            ctx.err() << QStringLiteral("semscope-cli: warning: %1\n").arg(core::printableServerText(w));
     }
 
     static void printBusy(CliContext &ctx, core::SemaphoreStore &store, const core::AcquireResult &r,
@@ -125,6 +140,7 @@ private:
         const bool readOk = snap.serverNowMs > 0;
         const QList<core::Holder> holders = readOk ? snap.holders : r.holders;
         const qint64 now = readOk ? snap.serverNowMs : 0;
+        printWarnings(ctx, snap.warnings);
         if (ctx.json()) {
             QJsonObject o;
             o.insert(QStringLiteral("status"), QStringLiteral("busy"));
@@ -138,12 +154,19 @@ private:
             if (r.queuePosition)
                 o.insert(QStringLiteral("queue_position"), static_cast<double>(*r.queuePosition));
             o.insert(QStringLiteral("attempts"), r.attempts);
+            o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(snap.warnings));
+            if (!r.error.isEmpty())
+                o.insert(QStringLiteral("reason"), r.error);
             ctx.printJson(o);
         } else {
             ctx.out() << holdersTable(holders, now);
         }
+        // The store's own reason when it gave one (an outer lock held, the holder already in), else
+        // the slots being full.
         QString why = QStringLiteral("%1 is busy").arg(snap.ref.name);
-        if (snap.limit)
+        if (!r.error.isEmpty())
+            why += QStringLiteral(": ") + r.error;
+        else if (snap.limit)
             why += QStringLiteral(": all %1 slot(s) are held").arg(*snap.limit);
         if (r.earliestExpiryMs && now > 0)
             why += QStringLiteral("; the first lease ends in %1")

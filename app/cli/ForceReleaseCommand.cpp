@@ -72,6 +72,16 @@ protected:
                        nullptr, 0);
                 return;
             }
+            if (m_expectToken && !seen->token) {
+                // Only a layout that records acquisitions can pin one (for slots: those semscope
+                // created); saying "changed" here would be a guess.
+                report(ctx, store, core::ForceReleaseResult::Status::Error,
+                       QStringLiteral("%1 has no token in %2 (its layout records none for it); use "
+                                      "--expect-slot; nothing was done")
+                           .arg(holderId, snap.ref.name),
+                       seen, snap.serverNowMs);
+                return;
+            }
             if ((m_expectToken && seen->token != m_expectToken) ||
                 (m_expectSlot && seen->slot != m_expectSlot)) {
                 report(ctx, store, core::ForceReleaseResult::Status::Changed,

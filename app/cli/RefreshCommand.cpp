@@ -2,7 +2,9 @@
 #include "SnapshotJson.h"
 #include "core/Duration.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
+#include <cstdlib>
 
 namespace semscope::cli {
 
@@ -43,24 +45,17 @@ protected:
                        QStringLiteral("%1 does not hold %2").arg(holderId, snap.ref.name));
                 return;
             }
+            // Server time at the refresh, near enough: the snapshot's plus what passed here since.
+            QElapsedTimer sinceSnapshot;
+            sinceSnapshot.start();
             store.refresh(grantFor(snap, *h), ttl,
-                          [&ctx, &store, holderId, ttl](const core::RefreshResult &r) {
+                          [&ctx, &store, holderId, ttl, snap, sinceSnapshot](const core::RefreshResult &r) {
                               switch (r.status) {
-                              case core::RefreshResult::Status::Ok: {
-                                  if (ctx.json()) {
-                                      QJsonObject o{{QStringLiteral("status"), QStringLiteral("ok")},
-                                                    {QStringLiteral("holder"), holderId}};
-                                      if (r.expiresAtMs)
-                                          o.insert(QStringLiteral("expires_at_ms"),
-                                                   static_cast<double>(*r.expiresAtMs));
-                                      ctx.printJson(o);
-                                  } else {
-                                      ctx.out() << QStringLiteral("refreshed %1 for %2\n")
-                                                       .arg(holderId, core::formatDurationMs(ttl));
-                                  }
+                              case core::RefreshResult::Status::Ok:
+                                  printRefreshed(ctx, snap, holderId, ttl, r,
+                                                 snap.serverNowMs + sinceSnapshot.elapsed());
                                   ctx.finish(ExitOk);
                                   return;
-                              }
                               case core::RefreshResult::Status::Lost:
                                   report(ctx, store, QStringLiteral("lost"),
                                          QStringLiteral("%1 lost its slot: %2").arg(holderId, r.error));
@@ -74,6 +69,44 @@ protected:
     }
 
 private:
+    // What the store did, not what was asked: a holder without a lease had nothing extended, and a
+    // layout with one timeout for every holder (fair) restarts that, whatever --ttl says.
+    static void printRefreshed(CliContext &ctx, const core::Snapshot &snap, const QString &holderId,
+                               qint64 askedMs, const core::RefreshResult &r, qint64 serverNowMs) {
+        std::optional<qint64> leaseMs;
+        if (r.expiresAtMs && snap.serverNowMs > 0)
+            leaseMs = std::max<qint64>(0, (*r.expiresAtMs - serverNowMs + 50) / 100 * 100);
+        if (ctx.json()) {
+            QJsonObject o{{QStringLiteral("status"), QStringLiteral("ok")},
+                          {QStringLiteral("holder"), holderId},
+                          {QStringLiteral("extended"), r.expiresAtMs.has_value()}};
+            if (r.expiresAtMs)
+                o.insert(QStringLiteral("expires_at_ms"), static_cast<double>(*r.expiresAtMs));
+            if (leaseMs)
+                o.insert(QStringLiteral("ttl_ms"), static_cast<double>(*leaseMs));
+            ctx.printJson(o);
+            return;
+        }
+        if (!r.expiresAtMs) {
+            ctx.out() << QStringLiteral("%1 still holds %2, but it has no lease: nothing was extended (it "
+                                        "is held until released)\n")
+                             .arg(holderId, snap.ref.name);
+            return;
+        }
+        if (!leaseMs) {
+            ctx.out() << QStringLiteral("refreshed %1\n").arg(holderId);
+            return;
+        }
+        QString line = QStringLiteral("refreshed %1: the lease ends in %2")
+                           .arg(holderId, core::formatDurationMs(*leaseMs));
+        if (std::abs(*leaseMs - askedMs) >= 1000)
+            line += snap.details.contains(QStringLiteral("timeout_ms"))
+                        ? QStringLiteral(" (the semaphore's shared timeout; --ttl %1 cannot change it)")
+                              .arg(core::formatDurationMs(askedMs))
+                        : QStringLiteral(" (not the %1 asked for)").arg(core::formatDurationMs(askedMs));
+        ctx.out() << line << '\n';
+    }
+
     static void report(CliContext &ctx, core::SemaphoreStore &store, const QString &status,
                        const QString &message) {
         if (ctx.json())

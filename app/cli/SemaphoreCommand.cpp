@@ -31,6 +31,13 @@ QCommandLineOption ttlOption() {
             QStringLiteral("DUR")};
 }
 
+QCommandLineOption lockKeyOption() {
+    return {QStringLiteral("lock-key"),
+            QStringLiteral("fair: key of the outer lock the semaphore's clients take around an acquire "
+                           "(default: both lock:NAME and NAMElock)."),
+            QStringLiteral("KEY")};
+}
+
 std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qint64 fallback) {
     if (!ctx.isSet(option))
         return fallback;
@@ -137,6 +144,8 @@ void SemaphoreCommand::runWith(CliContext &ctx, core::SemaphoreRef ref) {
         ref.profile.limit = ctx.value(QStringLiteral("limit")).toLongLong();
         ref.profile.inferred = false;
     }
+    if (ctx.isSet(QStringLiteral("lock-key")))
+        ref.profile.outerLockKey = ctx.value(QStringLiteral("lock-key"));
     if (ctx.isSet(QStringLiteral("timeout"))) {
         ref.profile.timeoutMs = core::parseDurationMs(ctx.value(QStringLiteral("timeout")));
         ref.profile.timeoutInferred = false;

@@ -14,6 +14,7 @@ QCommandLineOption kindOption();
 QCommandLineOption limitOption();
 QCommandLineOption timeoutOption();
 QCommandLineOption ttlOption();
+QCommandLineOption lockKeyOption();
 
 // Base of the commands that work on one semaphore (`show NAME`, `acquire NAME`, ...): checks the
 // positional arguments, opens the store, waits until it is reachable, works out the semaphore's kind

@@ -2,6 +2,7 @@
 
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
+#include "core/Duration.h"
 #include "core/KindRecognition.h"
 
 #include <QHash>
@@ -29,6 +30,29 @@ qint64 scoreMs(double score, const core::SemaphoreRef &ref) {
     return core::scoreToMs(score, ref.profile.scoreUnit == core::ScoreUnit::Milliseconds
                                       ? core::ScoreUnit::Milliseconds
                                       : core::ScoreUnit::Seconds);
+}
+
+// The outer lock keys the acquire must find free: the profile's, else both names in use.
+QList<QByteArray> outerLockKeys(const core::SemaphoreRef &ref) {
+    if (!ref.profile.outerLockKey.isEmpty())
+        return {ref.profile.outerLockKey.toUtf8()};
+    const QByteArray n = ref.name.toUtf8();
+    return {"lock:" + n, n + "lock"};
+}
+
+// "lock:S held by <value> (expires in 3.0 s): ...": why an acquire did nothing (reply {-3, key,
+// value, pttl}). A waiting acquire retries; the lock is held for a few round trips.
+QString outerLockHeld(const RedisReply &reply) {
+    const QByteArray value = bytesAt(reply, 2);
+    const qint64 pttl = integerAt(reply, 3).value_or(-2);
+    QString text = QStringLiteral("%1 held by %2")
+                       .arg(QString::fromUtf8(bytesAt(reply, 1)),
+                            value.isEmpty() ? QStringLiteral("a client") : printableId(value));
+    if (pttl > 0)
+        text += QStringLiteral(" (expires in %1)").arg(core::formatDurationMs(pttl));
+    else if (pttl == -1)
+        text += QStringLiteral(" (no TTL: delete it if no client is acquiring, it may be left by a crash)");
+    return text + QStringLiteral(": a client of the layout is in the middle of its acquire");
 }
 
 } // namespace
@@ -192,7 +216,8 @@ void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
     }
     const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;
     QList<QByteArray> keys = keysOf(ref.name);
-    keys.removeLast(); // lock:S is only read
+    keys.removeLast();
+    keys << outerLockKeys(ref); // only read: while one is held, the acquire does nothing
     // One timeout for every holder (the layout has no per-holder lease): the profile's, else 10 s.
     const qint64 timeout = timeoutMs(ref);
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(*ref.profile.limit),
@@ -224,6 +249,11 @@ void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
                       return;
                   }
                   result.status = core::AcquireResult::Status::Busy;
+                  if (*code == -3) {
+                      result.error = outerLockHeld(reply);
+                      if (const qint64 pttl = integerAt(reply, 3).value_or(-1); pttl > 0)
+                          result.retryAfterMs = pttl;
+                  }
                   if (!wantHolders) {
                       done(result);
                       return;

@@ -23,15 +23,72 @@ QByteArray holderBytes(const QByteArray &raw, const QString &printable) {
     return raw.isEmpty() ? printable.toUtf8() : raw;
 }
 
+// The acquisition token a script compares: empty for an acquisition that had none (the seed's
+// clients record none, nor does semscope on a semaphore it did not create).
+QByteArray tokenArg(const std::optional<qint64> &token) {
+    return token ? QByteArray::number(*token) : QByteArray();
+}
+
+// Write scripts are the shared helpers (slots_common.lua) followed by the operation, so each stays
+// one EVALSHA.
+LuaScript writeScript(const QString &name) {
+    return LuaScript(LuaScript::fromResource(QStringLiteral("slots_common")).source() + '\n' +
+                     LuaScript::fromResource(name).source());
+}
+
+// Members of R|lease that are semscope's bookkeeping, not a holder's lease (slots_common.lua).
+constexpr QByteArrayView kFenceMember = "semscope:fence";
+constexpr QByteArrayView kTokenPrefix = "semscope:token:";
+
+// Said wherever a limit from the profile (or --limit) meets a semaphore that already has its own.
+QString limitMismatch(const core::SemaphoreRef &ref, qint64 slotCount) {
+    return QStringLiteral("%1 has %2 slots; the limit given (%3) is not used: it only sizes a new "
+                          "semaphore (set-limit changes this one)")
+        .arg(ref.name)
+        .arg(slotCount)
+        .arg(ref.profile.limit.value_or(0));
+}
+
+// A granted reply {slot, expiry or -1, token or -1, N}. What the operator must be told goes into the
+// grant's details ("warnings"): that no lease was taken because the layout keeps none, and that the
+// semaphore's own limit is not the one given.
+core::Grant grantFromReply(const core::SemaphoreRef &ref, const QString &holder, qint64 ttlMs,
+                           const RedisReply &reply) {
+    core::Grant g;
+    g.ref = ref;
+    g.holder = holder;
+    g.rawHolder = holder.toUtf8();
+    g.slot = integerAt(reply, 0);
+    g.rank = g.slot;
+    if (const qint64 expiry = integerAt(reply, 1).value_or(-1); expiry > 0)
+        g.expiresAtMs = expiry;
+    if (const qint64 token = integerAt(reply, 2).value_or(-1); token > 0)
+        g.token = token;
+    QStringList warnings;
+    if (const auto limit = integerAt(reply, 3)) {
+        g.details.insert(QStringLiteral("limit"), *limit);
+        if (ref.profile.limit && *ref.profile.limit != *limit)
+            warnings << limitMismatch(ref, *limit);
+    }
+    if (!g.expiresAtMs && ttlMs > 0)
+        warnings << QStringLiteral("no lease taken: %1 was not created by semscope and its layout keeps "
+                                   "none, so slot %2 is held until it is released")
+                        .arg(ref.name)
+                        .arg(g.slot.value_or(0));
+    if (!warnings.isEmpty())
+        g.details.insert(QStringLiteral("warnings"), warnings);
+    return g;
+}
+
 } // namespace
 
 SlotsKind::SlotsKind()
     : m_snapshot(LuaScript::fromResource(QStringLiteral("slots_snapshot")))
-    , m_acquire(LuaScript::fromResource(QStringLiteral("slots_acquire")))
-    , m_refresh(LuaScript::fromResource(QStringLiteral("slots_refresh")))
-    , m_release(LuaScript::fromResource(QStringLiteral("slots_release")))
-    , m_forceRelease(LuaScript::fromResource(QStringLiteral("slots_force_release")))
-    , m_purge(LuaScript::fromResource(QStringLiteral("slots_purge")))
+    , m_acquire(writeScript(QStringLiteral("slots_acquire")))
+    , m_refresh(writeScript(QStringLiteral("slots_refresh")))
+    , m_release(writeScript(QStringLiteral("slots_release")))
+    , m_forceRelease(writeScript(QStringLiteral("slots_force_release")))
+    , m_purge(writeScript(QStringLiteral("slots_purge")))
     , m_repair(LuaScript::fromResource(QStringLiteral("slots_repair")))
     , m_setLimit(LuaScript::fromResource(QStringLiteral("slots_set_limit"))) {}
 
@@ -80,8 +137,8 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
                              .arg(listLen)
                              .arg(items.elements.size());
 
-    // Leases (semscope-created semaphores only).
-    QHash<QByteArray, qint64> leases;
+    // Leases and acquisition tokens (semscope-created semaphores only).
+    QHash<QByteArray, qint64> leases, tokens;
     bool owned = false;
     for (const auto &[member, score] : pairsAt(reply, 8)) {
         if (member == kOwnedMarker) {
@@ -90,7 +147,13 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
         }
         bool ok = false;
         const double v = score.toDouble(&ok);
-        if (ok)
+        if (!ok)
+            continue;
+        if (member == kFenceMember)
+            snap.counter = qint64(v);
+        else if (member.startsWith(kTokenPrefix))
+            tokens.insert(member.mid(kTokenPrefix.size()), qint64(v));
+        else
             leases.insert(member, qint64(v));
     }
     snap.details.insert(QStringLiteral("lease"), owned);
@@ -118,6 +181,8 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
             holdersOfSlot[*slot] << h.id;
             maxSlot = std::max(maxSlot, *slot);
         }
+        if (tokens.contains(h.rawId))
+            h.token = tokens.value(h.rawId);
         if (leases.contains(h.rawId)) {
             h.expiresAtMs = leases.value(h.rawId);
             if (*h.expiresAtMs <= now)
@@ -133,15 +198,20 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
     for (qint64 s : std::as_const(snap.freeSlots))
         maxSlot = std::max(maxSlot, s);
 
-    // N: the profile's if given, else what the layout implies.
-    if (ref.profile.limit) {
+    // N: what the layout holds once it exists (the acquire script reads it the same way), else the
+    // profile's. A profile limit that differs is the operator's to reconcile: only set-limit changes
+    // the semaphore.
+    if (listLen + mapLen > 0) {
+        QSet<qint64> distinct(snap.freeSlots.cbegin(), snap.freeSlots.cend());
+        for (auto it = holdersOfSlot.cbegin(); it != holdersOfSlot.cend(); ++it)
+            distinct.insert(it.key());
+        snap.limit = std::max<qint64>(maxSlot, distinct.size());
+        snap.limitSource = core::LimitSource::Stored;
+        if (ref.profile.limit && *ref.profile.limit != *snap.limit)
+            snap.warnings << limitMismatch(ref, *snap.limit);
+    } else if (ref.profile.limit) {
         snap.limit = *ref.profile.limit;
         snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
-    } else if (listLen + mapLen > 0) {
-        snap.limit = std::max<qint64>(
-            maxSlot, qint64(QSet<qint64>(snap.freeSlots.cbegin(), snap.freeSlots.cend()).size()) +
-                         qint64(holdersOfSlot.size()));
-        snap.limitSource = core::LimitSource::Stored;
     }
 
     // Consistency checks of research §7 (A).
@@ -214,8 +284,9 @@ void SlotsKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
                                  QByteArray::number(std::max<qint64>(0, request.ttlMs))};
     RedisConnection *c = &conn;
     const bool wantHolders = request.waitMs <= 0; // a one-shot caller shows who holds the slots
+    const qint64 ttlMs = request.ttlMs;
     conn.eval(m_acquire, keys, args,
-              [this, c, ref, holder, keys, wantHolders, done](const RedisReply &reply) {
+              [this, c, ref, holder, ttlMs, keys, wantHolders, done](const RedisReply &reply) {
                   core::AcquireResult result;
                   result.attempts = 1;
                   const auto code = integerAt(reply, 0);
@@ -229,14 +300,7 @@ void SlotsKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
                   }
                   if (*code > 0) {
                       result.status = core::AcquireResult::Status::Granted;
-                      result.grant.ref = ref;
-                      result.grant.holder = holder;
-                      result.grant.rawHolder = holder.toUtf8();
-                      result.grant.slot = *code;
-                      result.grant.rank = *code;
-                      const qint64 expiry = integerAt(reply, 1).value_or(-1);
-                      if (expiry > 0)
-                          result.grant.expiresAtMs = expiry;
+                      result.grant = grantFromReply(ref, holder, ttlMs, reply);
                       done(result);
                       return;
                   }
@@ -268,7 +332,7 @@ void SlotsKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 
                         core::Callback<core::RefreshResult> done) {
     const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
                                  grant.slot ? QByteArray::number(*grant.slot) : QByteArray(),
-                                 QByteArray::number(std::max<qint64>(0, ttlMs))};
+                                 QByteArray::number(std::max<qint64>(0, ttlMs)), tokenArg(grant.token)};
     conn.eval(m_refresh, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
         core::RefreshResult result;
         const auto code = integerAt(reply, 0);
@@ -289,7 +353,8 @@ void SlotsKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 
 void SlotsKind::release(RedisConnection &conn, const core::Grant &grant,
                         core::Callback<core::ReleaseResult> done) {
     const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
-                                 grant.slot ? QByteArray::number(*grant.slot) : QByteArray()};
+                                 grant.slot ? QByteArray::number(*grant.slot) : QByteArray(),
+                                 tokenArg(grant.token)};
     conn.eval(m_release, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
         core::ReleaseResult result;
         if (reply.isError() || !reply.toInteger()) {
@@ -310,13 +375,17 @@ void SlotsKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &re
               QStringLiteral("force-release of %1 needs the slot it was seen holding").arg(observed.id)});
         return;
     }
-    const QList<QByteArray> args{holderBytes(observed.rawId, observed.id),
-                                 QByteArray::number(*observed.slot)};
-    const QString id = observed.id;
-    const qint64 slot = *observed.slot;
-    conn.eval(m_forceRelease, keysOf(ref.name), args, [id, slot, done](const RedisReply &reply) {
-        done(forceReleaseFromReply(reply, id, QStringLiteral("was seen with slot %1").arg(slot)));
-    });
+    // The slot and, where semscope records one, the acquisition token: a holder that gave its slot
+    // back and took the same one again is another acquisition, not the one the operator saw.
+    const QList<QByteArray> args{holderBytes(observed.rawId, observed.id), QByteArray::number(*observed.slot),
+                                 tokenArg(observed.token)};
+    QString seen = QStringLiteral("was seen with slot %1").arg(*observed.slot);
+    if (observed.token)
+        seen += QStringLiteral(", token %1").arg(*observed.token);
+    conn.eval(m_forceRelease, keysOf(ref.name), args,
+              [id = observed.id, seen, done](const RedisReply &reply) {
+                  done(forceReleaseFromReply(reply, id, seen));
+              });
 }
 
 void SlotsKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,

@@ -8,11 +8,13 @@ namespace semscope::redis {
 //   R|list   LIST of free slot numbers (1..N)
 //   R|map    HASH holder -> slot number
 //   R|lease  ZSET holder -> lease expiry (ms, Redis clock), plus the member "semscope:owned" (score
-//            +inf): only on semaphores semscope initialised itself. Foreign semaphores have no TTL
-//            and are never annotated.
-// N is not stored: HLEN + LLEN once initialised, else the profile's limit. The acquire script does
-// what the seed's does (RPUSH missing slots up to N, LPOP, HSET) with every key passed in KEYS, so
-// the seed's clients and semscope can share a semaphore.
+//            +inf), the last acquisition token ("semscope:fence") and each holder's token
+//            ("semscope:token:<holder>"): only on semaphores semscope initialised itself (see
+//            slots_common.lua). Foreign semaphores have no TTL and no tokens, and are never annotated.
+// N is not stored: the highest slot number held or free, or the number of distinct slots if larger,
+// once initialised, else the profile's limit. The acquire script does what the seed's does (RPUSH
+// missing slots, LPOP, HSET) with every key passed in KEYS, so the seed's clients and semscope can
+// share a semaphore; it never hands out a slot number that is held.
 class SlotsKind : public RedisKind {
 public:
     SlotsKind();

@@ -1,9 +1,21 @@
 -- fair: one acquire attempt doing, atomically, exactly what the book's (and the seed's) two round
--- trips do (KEYS: S, S:owner, S:counter; ARGV: holder, limit, timeout ms). Scores stay in seconds
--- as the seed writes them, taken from the Redis clock.
+-- trips do (KEYS: S, S:owner, S:counter, then the outer lock keys; ARGV: holder, limit, timeout ms).
+-- Scores stay in seconds as the seed writes them, taken from the Redis clock.
+-- The book's clients (listing 6.17) and the seed's take an outer lock around their several round
+-- trips; one holding it may be between its INCR and its ZADD, and a grant then would let it in
+-- too, over the limit. So while any outer lock key exists, nothing is done.
 -- Reply: {1, counter, rank, acquired_ms} granted; {0, counter, rank} over the limit (entries
---        removed again, as the book does); {-2, message} unusable data.
+--        removed again, as the book does); {-3, lock key, its value (cut), its pttl} an outer lock is
+--        held; {-2, message} unusable data.
 local holder, limit, timeoutMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+for i = 4, #KEYS do
+    local ty = redis.call('TYPE', KEYS[i]).ok
+    if ty ~= 'none' then
+        local value = ''
+        if ty == 'string' then value = redis.call('GETRANGE', KEYS[i], 0, 63) end
+        return {-3, KEYS[i], value, redis.call('PTTL', KEYS[i])}
+    end
+end
 for i = 1, 3 do
     local ty = redis.call('TYPE', KEYS[i]).ok
     local want = i == 3 and 'string' or 'zset'

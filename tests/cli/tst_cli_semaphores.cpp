@@ -227,6 +227,81 @@ private Q_SLOTS:
                  std::optional<qint64>(1));
     }
 
+    // slots, on the layout the seed's clients write: a --ttl that cannot be kept is said, not dropped;
+    // --limit on acquire neither grows nor shrinks it; refresh says nothing was extended.
+    void slotsSayWhatTheyDid() {
+        cmd({"HSET", "printers|map", "10.0.0.1", "1"});
+        cmd({"RPUSH", "printers|list", "2"});
+        CliRun r = cli({"acquire", "printers", "--kind", "slots", "--holder", "c", "--ttl", "30s"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("slot 2") && r.out.contains("no lease"), r.out.constData());
+        QVERIFY2(r.err.contains("warning: no lease taken"), r.err.constData());
+        r = cli({"refresh", "printers", "c", "--kind", "slots", "--ttl", "1m"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("nothing was extended") && !r.out.contains("1 m 00 s"), r.out.constData());
+        r = cli({"refresh", "printers", "c", "--kind", "slots", "--json"});
+        QCOMPARE(r.json().value(QStringLiteral("extended")).toBool(true), false);
+
+        r = cli({"acquire", "printers", "--kind", "slots", "--limit", "5", "--holder", "d"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("the limit given (5) is not used"), r.err.constData());
+        QCOMPARE(cmd({"HLEN", "printers|map"}).toInteger(), std::optional<qint64>(2));
+        QCOMPARE(cmd({"LLEN", "printers|list"}).toInteger(), std::optional<qint64>(0));
+
+        // A leaked slot below a held one (a->1, b->3, nothing free): the missing 2 is handed out.
+        cmd({"HSET", "pr|map", "a", "1", "b", "3"});
+        r = cli({"acquire", "pr", "--kind", "slots", "--limit", "3", "--holder", "c", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value(QStringLiteral("slot")).toInteger(), 2);
+    }
+
+    // force-release --expect-token on slots takes the token show prints: the same holder back on the
+    // same slot is another acquisition and is left alone.
+    void slotsForceReleaseExpectsTheTokenShown() {
+        QCOMPARE(cli({"acquire", "T", "--kind", "slots", "--limit", "1", "--holder", "h"}).exitCode, 0);
+        const qint64 seen =
+            holderNamed(cli({"show", "T", "--kind", "slots", "--json"}).json(), QStringLiteral("h"))
+                .value(QStringLiteral("token"))
+                .toInteger();
+        QCOMPARE(seen, 1);
+        QCOMPARE(cli({"release", "T", "h", "--kind", "slots"}).exitCode, 0);
+        QCOMPARE(cli({"acquire", "T", "--kind", "slots", "--holder", "h"}).exitCode, 0);
+        CliRun r = cli({"force-release", "T", "h", "--kind", "slots", "--expect-token", QString::number(seen),
+                        "--yes", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("changed"));
+        QCOMPARE(cmd({"HGET", "T|map", "h"}).str, QByteArray("1"));
+        QCOMPARE(cli({"force-release", "T", "h", "--kind", "slots", "--expect-token", "2", "--yes"}).exitCode,
+                 0);
+        QCOMPARE(cmd({"HLEN", "T|map"}).toInteger(), std::optional<qint64>(0));
+        // The seed's layout records no token: asking for one is refused, not guessed.
+        cmd({"HSET", "seed|map", "10.0.0.1", "1"});
+        r = cli({"force-release", "seed", "10.0.0.1", "--kind", "slots", "--expect-token", "1", "--yes"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("has no token"), r.err.constData());
+        QCOMPARE(cmd({"HLEN", "seed|map"}).toInteger(), std::optional<qint64>(1));
+    }
+
+    // fair: refresh prints the lease the store set (the shared timeout), not --ttl; while a client
+    // of the layout holds its outer lock, acquire does nothing and says why.
+    void fairSaysWhatItDid() {
+        const QStringList fair{"--kind", "fair", "--limit", "1", "--timeout", "10s"};
+        QCOMPARE(cli(QStringList{"acquire", "fs", "--holder", "a"} + fair).exitCode, 0);
+        CliRun r = cli(QStringList{"refresh", "fs", "a", "--ttl", "30s"} + fair);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("shared timeout") && !r.out.contains("for 30.0 s"), r.out.constData());
+        QCOMPARE(cli(QStringList{"release", "fs", "a"} + fair).exitCode, 0);
+
+        cmd({"SET", "lock:fs", "book-client", "PX", "60000"});
+        r = cli(QStringList{"acquire", "fs", "--holder", "b"} + fair);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("lock:fs held by book-client"), r.err.constData());
+        QVERIFY(cmd({"ZSCORE", "fs:owner", "b"}).isNil());
+        // Named in the profile (here --lock-key), only that key is the layout's lock.
+        QCOMPARE(cli(QStringList{"acquire", "fs", "--holder", "b", "--lock-key", "fs-lock"} + fair).exitCode,
+                 0);
+    }
+
     void listShowsEverySemaphore() {
         QCOMPARE(cli({"acquire", "alpha-sem", "--kind", "leased", "--limit", "3", "--holder", "h"}).exitCode,
                  0);

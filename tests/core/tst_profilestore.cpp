@@ -133,6 +133,23 @@ private Q_SLOTS:
         QVERIFY(!ProfileStore::scoreUnitFromName(QStringLiteral("fortnights")));
     }
 
+    // A fair semaphore's outer lock key is kept with its profile; unset, none is stored (the kind
+    // then checks both names in use).
+    void outerLockKeyRoundTrips() {
+        ProfileStore store(m_settings.get());
+        const QString endpoint = QStringLiteral("redis://h:1/0");
+        SemaphoreProfile p;
+        p.outerLockKey = QStringLiteral("locks/sem");
+        store.save(endpoint, Kind::Fair, QStringLiteral("sem"), p);
+        QCOMPARE(store.load(endpoint, Kind::Fair, QStringLiteral("sem"))->outerLockKey, p.outerLockKey);
+        SemaphoreRef ref;
+        ref.kind = Kind::Fair;
+        ref.name = QStringLiteral("sem");
+        QCOMPARE(store.resolve(endpoint, ref).outerLockKey, p.outerLockKey);
+        store.save(endpoint, Kind::Fair, QStringLiteral("other"), SemaphoreProfile{});
+        QVERIFY(store.load(endpoint, Kind::Fair, QStringLiteral("other"))->outerLockKey.isEmpty());
+    }
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<QSettings> m_settings;

@@ -1,6 +1,7 @@
 // The `fair` layout (Redis in Action §6.3.2) against a real redis-server, interoperating with the
 // seed client's own multi-step sequence (seed 001), issued as the separate commands it sends.
 #include "SeedKindTest.h"
+#include "redis/RedisSemaphoreStore.h"
 #include "redis/kinds/FairKind.h"
 
 #include <QtTest>
@@ -21,6 +22,18 @@ private:
     std::unique_ptr<KindDriver> m_driver;
 
     RedisReply cmd(const QList<QByteArray> &args) { return m_server.command(args); }
+    // Scripts the server has run so far (EVAL and EVALSHA), from INFO commandstats.
+    qint64 scriptCalls() {
+        qint64 calls = 0;
+        const QByteArray info = cmd({"INFO", "commandstats"}).str;
+        for (const QByteArray &line : info.split('\n')) {
+            if (!line.startsWith("cmdstat_eval:") && !line.startsWith("cmdstat_evalsha:"))
+                continue;
+            const qsizetype at = line.indexOf("calls=") + 6;
+            calls += line.mid(at, line.indexOf(',', at) - at).toLongLong();
+        }
+        return calls;
+    }
     static QByteArray nowSeconds() { return QByteArray::number(QDateTime::currentSecsSinceEpoch()); }
 
     // Seed 001's AcquireFairSemaphore, step by step: purge, intersect, INCR, two ZADDs, ZRANK, and
@@ -203,6 +216,88 @@ private Q_SLOTS:
         QCOMPARE(cmd({"ZCARD", "f:owner"}).toInteger(), 0);
         QCOMPARE(cmd({"ZCARD", "f"}).toInteger(), 0);
         QCOMPARE(m_driver->forceRelease(r, now).status, core::ForceReleaseResult::Status::Gone);
+    }
+
+    // The book's clients (listing 6.17) and the seed's take an outer lock around their round trips.
+    // While one holds it, between its INCR and its ZADD, a grant would admit both: two holders on a
+    // limit of 1. Driven here with the book client's own commands, transactions as redis-py sends
+    // them (pipeline(True) is MULTI/EXEC).
+    void acquireHonoursTheOuterLock_data() {
+        QTest::addColumn<QByteArray>("lockKey");
+        QTest::addColumn<QString>("profileKey");
+        QTest::newRow("the book's lock:S") << QByteArray("lock:sem") << QString();
+        QTest::newRow("seed 001's <S>lock") << QByteArray("semlock") << QString();
+        QTest::newRow("named in the profile") << QByteArray("locks/sem") << QStringLiteral("locks/sem");
+    }
+    void acquireHonoursTheOuterLock() {
+        QFETCH(QByteArray, lockKey);
+        QFETCH(QString, profileKey);
+        core::SemaphoreRef r = m_driver->ref(QStringLiteral("sem"), 1, 10000);
+        r.profile.outerLockKey = profileKey;
+        // acquire_lock(conn, 'sem'): SETNX lock:sem <identifier>.
+        QCOMPARE(cmd({"SETNX", lockKey, "book-lock-id"}).toInteger(), 1);
+        // acquire_fair_semaphore, first transaction: purge, intersect, INCR.
+        const qint64 nowS = QDateTime::currentSecsSinceEpoch();
+        QCOMPARE(cmd({"MULTI"}).str, QByteArray("OK"));
+        cmd({"ZREMRANGEBYSCORE", "sem", "-inf", QByteArray::number(nowS - 10)});
+        cmd({"ZINTERSTORE", "sem:owner", "2", "sem:owner", "sem", "WEIGHTS", "1", "0"});
+        cmd({"INCR", "sem:counter"});
+        const RedisReply purged = cmd({"EXEC"});
+        QCOMPARE(purged.elements.size(), 3);
+        const QByteArray counter = QByteArray::number(purged.elements.at(2).toInteger().value_or(-1));
+
+        // semscope comes in now: nothing is granted and nothing is written.
+        const core::AcquireResult mine = m_driver->acquire(r, QStringLiteral("semscope"));
+        QCOMPARE(mine.status, core::AcquireResult::Status::Busy);
+        QVERIFY2(mine.error.contains(QString::fromUtf8(lockKey + " held by book-lock-id")),
+                 qPrintable(mine.error));
+        QCOMPARE(cmd({"GET", "sem:counter"}).str, counter);
+        QCOMPARE(cmd({"EXISTS", "sem", "sem:owner"}).toInteger(), 0);
+
+        // Second transaction: both ZADDs and the rank; the book client holds the semaphore.
+        QCOMPARE(cmd({"MULTI"}).str, QByteArray("OK"));
+        cmd({"ZADD", "sem", QByteArray::number(nowS), "book"});
+        cmd({"ZADD", "sem:owner", counter, "book"});
+        cmd({"ZRANK", "sem:owner", "book"});
+        const RedisReply ranked = cmd({"EXEC"});
+        QCOMPARE(ranked.elements.size(), 3);
+        QCOMPARE(ranked.elements.at(2).toInteger(), 0);
+        // release_lock: WATCH, GET, MULTI DEL EXEC.
+        cmd({"WATCH", lockKey});
+        QCOMPARE(cmd({"GET", lockKey}).str, QByteArray("book-lock-id"));
+        cmd({"MULTI"});
+        cmd({"DEL", lockKey});
+        QCOMPARE(cmd({"EXEC"}).elements.size(), 1);
+
+        // With the lock free semscope is refused for the real reason: the one slot is taken.
+        const core::AcquireResult after = m_driver->acquire(r, QStringLiteral("semscope"));
+        QCOMPARE(after.status, core::AcquireResult::Status::Busy);
+        QVERIFY2(after.error.isEmpty(), qPrintable(after.error));
+        const core::Snapshot snap = m_driver->snapshot(r);
+        QCOMPARE(snap.countInState(core::HolderState::Live), 1);
+        QCOMPARE(snap.holders.constFirst().id, QStringLiteral("book"));
+    }
+
+    // A waiting acquire (the store's) waits while the outer lock is held and gets in once the
+    // client lets it go.
+    void waitingAcquireWaitsForTheOuterLock() {
+        RedisSemaphoreStore store(m_server.settings());
+        cmd({"SET", "lock:w", "book-lock-id", "PX", "60000"});
+        const qint64 attemptsBefore = scriptCalls();
+        core::AcquireRequest req;
+        req.holder = QStringLiteral("waiter");
+        req.waitMs = 20000;
+        auto result = std::make_shared<std::optional<core::AcquireResult>>();
+        store.acquire(m_driver->ref(QStringLiteral("w"), 1, 10000), req, core::Cancellation(),
+                      [result](const core::AcquireResult &r) { *result = r; });
+        // It has tried and been turned away at least once, and holds nothing.
+        QTRY_VERIFY_WITH_TIMEOUT(scriptCalls() > attemptsBefore + 1, 15000);
+        QVERIFY(!result->has_value());
+        QCOMPARE(cmd({"EXISTS", "w:owner"}).toInteger(), 0);
+        cmd({"DEL", "lock:w"});
+        QTRY_VERIFY_WITH_TIMEOUT(result->has_value(), 15000);
+        QCOMPARE(result->value().status, core::AcquireResult::Status::Granted);
+        QCOMPARE(cmd({"ZCARD", "w:owner"}).toInteger(), 1);
     }
 
     void badData_data() {

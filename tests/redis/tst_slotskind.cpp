@@ -86,6 +86,13 @@ private Q_SLOTS:
         QCOMPARE(mine.status, core::AcquireResult::Status::Granted);
         QCOMPARE(mine.grant.slot, std::optional<qint64>(3));
         QVERIFY(!mine.grant.expiresAtMs);
+        QVERIFY(!mine.grant.token);
+        // The --ttl asked for could not be kept: the grant says so.
+        QVERIFY2(mine.grant.details.value(QStringLiteral("warnings"))
+                     .toStringList()
+                     .join(' ')
+                     .contains(QStringLiteral("no lease taken")),
+                 qPrintable(mine.grant.details.value(QStringLiteral("warnings")).toStringList().join(' ')));
         QCOMPARE(cmd({"EXISTS", "R|lease"}).toInteger(), 0);
         // The seed sees it full, and semscope sees who holds what.
         QCOMPARE(seedAcquire("R", "10.0.0.3", 3), -1);
@@ -175,6 +182,102 @@ private Q_SLOTS:
         QCOMPARE(m_driver->forceRelease(r, now).status, core::ForceReleaseResult::Status::Gone);
         // The seed's client keeps working on what is left.
         QCOMPARE(seedAcquire("F", "10.0.0.5", 2), 1);
+    }
+
+    // Slot numbers are unique, always: a refill pushes the numbers actually missing, and a free-list
+    // entry that is already held (or no slot number) is dropped, never granted.
+    void acquireNeverHandsOutAHeldSlot_data() {
+        QTest::addColumn<QList<QList<QByteArray>>>("setup");
+        QTest::addColumn<qint64>("expectedSlot");
+        using Cmds = QList<QList<QByteArray>>;
+        QTest::newRow("leaked slot below a held one")
+            << Cmds{{"HSET", "pr|map", "a", "1", "b", "3"}} << qint64(2);
+        QTest::newRow("free list lists a held slot")
+            << Cmds{{"HSET", "pr|map", "a", "1"}, {"RPUSH", "pr|list", "1", "2"}} << qint64(2);
+        QTest::newRow("garbage at the head of the free list")
+            << Cmds{{"HSET", "pr|map", "a", "1"}, {"RPUSH", "pr|list", "pear", "2"}} << qint64(2);
+        QTest::newRow("a slot both free twice and held")
+            << Cmds{{"HSET", "pr|map", "a", "2"}, {"RPUSH", "pr|list", "2", "2", "1"}} << qint64(1);
+    }
+    void acquireNeverHandsOutAHeldSlot() {
+        QFETCH(QList<QList<QByteArray>>, setup);
+        QFETCH(qint64, expectedSlot);
+        for (const auto &c : setup)
+            QVERIFY(!cmd(c).isError());
+        const core::AcquireResult c =
+            m_driver->acquire(m_driver->ref(QStringLiteral("pr"), 3), QStringLiteral("c"));
+        QCOMPARE(c.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(c.grant.slot, std::optional<qint64>(expectedSlot));
+        // Whatever else comes, no slot is ever held twice.
+        for (const QByteArray id : {"d", "e", "f"})
+            m_driver->acquire(m_driver->ref(QStringLiteral("pr"), 3), QString::fromLatin1(id));
+        QSet<QByteArray> heldSlots;
+        const RedisReply values = cmd({"HVALS", "pr|map"});
+        for (const RedisReply &v : values.elements)
+            heldSlots.insert(v.str);
+        QCOMPARE(heldSlots.size(), values.elements.size());
+    }
+
+    // --limit on acquire sizes a semaphore it creates and nothing else: growing or shrinking one is
+    // set-limit's job. Both the grant and the snapshot say so when the limits differ.
+    void acquireLimitOnlyCreates() {
+        QCOMPARE(seedAcquire("two", "10.0.0.1", 2), 1);
+        const auto asked = m_driver->ref(QStringLiteral("two"), 5);
+        const core::AcquireResult granted = m_driver->acquire(asked, QStringLiteral("me"));
+        QCOMPARE(granted.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(granted.grant.slot, std::optional<qint64>(2));
+        QCOMPARE(granted.grant.details.value(QStringLiteral("limit")).toLongLong(), 2);
+        QVERIFY2(
+            granted.grant.details.value(QStringLiteral("warnings"))
+                .toStringList()
+                .join(' ')
+                .contains(QStringLiteral("the limit given (5) is not used")),
+            qPrintable(granted.grant.details.value(QStringLiteral("warnings")).toStringList().join(' ')));
+        QCOMPARE(m_driver->acquire(asked, QStringLiteral("other")).status, core::AcquireResult::Status::Busy);
+        QCOMPARE(cmd({"HLEN", "two|map"}).toInteger(), 2);
+        QCOMPARE(cmd({"LLEN", "two|list"}).toInteger(), 0);
+        const core::Snapshot snap = m_driver->snapshot(asked);
+        QCOMPARE(snap.limit, std::optional<qint64>(2));
+        QCOMPARE(snap.limitSource, core::LimitSource::Stored);
+        QVERIFY2(warningContains(snap, QStringLiteral("two has 2 slots; the limit given (5) is not used")),
+                 qPrintable(snap.warnings.join(QStringLiteral("; "))));
+        // A smaller limit does not shrink it either.
+        QCOMPARE(seedRelease("two", "10.0.0.1"), 1);
+        QCOMPARE(m_driver->acquire(m_driver->ref(QStringLiteral("two"), 1), QStringLiteral("third")).status,
+                 core::AcquireResult::Status::Granted);
+    }
+
+    // On a semaphore semscope created, every acquisition gets a token (R|lease) that tells it apart
+    // from a later acquisition of the same slot by the same holder.
+    void forceReleaseTellsAcquisitionsApart() {
+        const auto r = m_driver->ref(QStringLiteral("T"), 1);
+        const core::AcquireResult first = m_driver->acquire(r, QStringLiteral("h"));
+        QCOMPARE(first.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(first.grant.token, std::optional<qint64>(1));
+        const core::Holder observed = *holderById(m_driver->snapshot(r), QStringLiteral("h"));
+        QCOMPARE(observed.token, std::optional<qint64>(1));
+        // h gives its slot back and takes the same slot again: another acquisition.
+        QCOMPARE(m_driver->release(first.grant).status, core::ReleaseResult::Status::Ok);
+        const core::AcquireResult second = m_driver->acquire(r, QStringLiteral("h"));
+        QCOMPARE(second.grant.slot, observed.slot);
+        QCOMPARE(second.grant.token, std::optional<qint64>(2));
+        const core::ForceReleaseResult stale = m_driver->forceRelease(r, observed);
+        QCOMPARE(stale.status, core::ForceReleaseResult::Status::Changed);
+        QVERIFY2(stale.message.contains(QStringLiteral("token 2")), qPrintable(stale.message));
+        QCOMPARE(cmd({"HGET", "T|map", "h"}).str, QByteArray("1"));
+        // The first acquisition's grant can neither refresh nor release the second.
+        QCOMPARE(m_driver->refresh(first.grant).status, core::RefreshResult::Status::Lost);
+        QCOMPARE(m_driver->release(first.grant).status, core::ReleaseResult::Status::NotHeld);
+        QCOMPARE(cmd({"HGET", "T|map", "h"}).str, QByteArray("1"));
+        // What is shown now is what goes.
+        const core::Snapshot now = m_driver->snapshot(r);
+        QCOMPARE(now.counter, std::optional<qint64>(2));
+        QCOMPARE(m_driver->forceRelease(r, *holderById(now, QStringLiteral("h"))).status,
+                 core::ForceReleaseResult::Status::Released);
+        QCOMPARE(cmd({"ZSCORE", "T|lease", "semscope:token:h"}).isNil(), true);
+        QCOMPARE(list("T|list"), QList<QByteArray>{"1"});
+        // Tokens never repeat: the next acquisition gets 3.
+        QCOMPARE(m_driver->acquire(r, QStringLiteral("h")).grant.token, std::optional<qint64>(3));
     }
 
     void badData_data() {
