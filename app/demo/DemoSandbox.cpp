@@ -317,6 +317,7 @@ void DemoSandbox::seedRedis() {
     rawCommand({"PEXPIRE", "demo-lock:redisson", "30000"});
     rawCommand({"SET", "mutex:demo-cron", "c3f8a0e6-cron-runner", "PX", "60000"});
     rawCommand({"ZADD", "semaphore:demo-uploads", num(now), "uploader-a", num(now - 500), "uploader-b"});
+    rawCommand({"PEXPIRE", "semaphore:demo-uploads", "60000"}); // as redis-semaphore's acquire does
 }
 
 void DemoSandbox::seedConsul() {
@@ -388,6 +389,7 @@ void DemoSandbox::loadTick() {
         m_raw->command({"PEXPIRE", "demo-lock:redisson", "30000"}, ignore);
         m_raw->command({"PEXPIRE", "mutex:demo-cron", "60000"}, ignore);
         m_raw->command({"ZADD", "semaphore:demo-uploads", "XX", num(now), "uploader-a"}, ignore);
+        m_raw->command({"PEXPIRE", "semaphore:demo-uploads", "60000"}, ignore);
     }
     // And now and then take a slot, so the charts move.
     auto *rng = QRandomGenerator::global();
