@@ -22,6 +22,10 @@ ConnectionSession::~ConnectionSession() {
     m_cancel.cancel();
 }
 
+QString ConnectionSession::located(const QString &message) const {
+    return QStringLiteral("%1 · %2").arg(config().name, model::atEndpoint(config().endpoint(), message));
+}
+
 void ConnectionSession::discover() {
     if (m_discovering) {
         // A new scan replaces the running one without announcing a cancellation.

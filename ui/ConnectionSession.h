@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QObject>
 #include <QTimer>
+#include <optional>
 
 namespace semscope::ui {
 
@@ -27,6 +28,8 @@ public:
     model::SemaphoreFilterProxy proxy;
 
     const model::ConnectionConfig &config() const { return controller.config(); }
+    // "<name> · <address>: <message>", the address said once (the message may already name it).
+    QString located(const QString &message) const;
     bool isDiscovering() const { return m_discovering; }
 
     // Scans for semaphores; progress(scanned, total) as pages come in. Replaces a running scan.
@@ -49,6 +52,10 @@ public:
     void stampFirstSeen(core::Snapshot &snapshot);
 
     static constexpr int kMaxSummaries = 500;
+
+    // The semaphore the page last showed for this connection: selecting the connection again shows
+    // it again, and the page never keeps showing another connection's semaphore.
+    std::optional<core::SemaphoreRef> shownSemaphore;
 
 Q_SIGNALS:
     void discoveryStarted();
