@@ -140,6 +140,7 @@ model::ConnectionConfig TestLoadTestPage::redisConfig(const QString &name) const
 
 std::unique_ptr<ui::LoadTestWindow> TestLoadTestPage::window(const model::ConnectionConfig &config) {
     auto w = std::make_unique<ui::LoadTestWindow>(config, m_dir.filePath(QStringLiteral("settings.ini")));
+    w->resize(1500, 940); // the offscreen screen is 800x600: the window would shrink to fit it
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get()))
         return nullptr;
@@ -323,9 +324,9 @@ void TestLoadTestPage::stopEndsALongRunPromptly() {
 }
 
 void TestLoadTestPage::returnStartsAndEscapeStops() {
-    QVERIFY(m_window);
-    m_window->showLoadTest();
-    ui::LoadTestPage *page = m_window->loadTestPage();
+    auto w = window(redisConfig(QStringLiteral("keys")));
+    QVERIFY(w);
+    ui::LoadTestPage *page = w->loadTestPage();
     typeInto(page->form()->durationBox(), QStringLiteral("3600"));
     QSignalSpy progress(page->runner(), &model::LoadTestRunner::progress);
     QSignalSpy finished(page->runner(), &model::LoadTestRunner::finished);
@@ -355,6 +356,11 @@ void TestLoadTestPage::fitsA1280x720Projector() {
           static_cast<QWidget *>(page->exportButton())})
         QVERIFY2(visibleInside(control, w.get()), qPrintable(control->objectName()));
     w->showTraining();
+    // The training text wraps: the window must still not grow past the screen, also once the
+    // wrapped labels have been laid out.
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QCoreApplication::processEvents();
+    QCOMPARE(w->size(), QSize(1024, 700));
     ui::TrainingPage *training = w->trainingPage();
     for (QWidget *control :
          {static_cast<QWidget *>(training->startButton()), static_cast<QWidget *>(training->stopButton()),

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -44,7 +45,13 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
     m_loadTest = new LoadTestPage(config, settingsFile, m_tabs);
     m_training = new TrainingPage(config, m_tabs);
     m_tabs->addTab(m_loadTest, tr("&Load test"));
-    m_tabs->addTab(m_training, tr("Tr&aining: unsafe vs atomic"));
+    // The training text wraps and the two runs stand side by side: on a low screen (a 1280x720
+    // projector) the page scrolls under its Start/Stop bar instead of growing past the screen.
+    m_trainingTab = new QScrollArea(m_tabs);
+    m_trainingTab->setWidget(m_training);
+    m_trainingTab->setWidgetResizable(true);
+    m_trainingTab->setFrameShape(QFrame::NoFrame);
+    m_tabs->addTab(m_trainingTab, tr("Tr&aining: unsafe vs atomic"));
     layout->addWidget(m_tabs, 1);
 
     auto closeIfDone = [this](bool running) {
@@ -69,7 +76,7 @@ void LoadTestWindow::showLoadTest() {
 }
 
 void LoadTestWindow::showTraining() {
-    m_tabs->setCurrentWidget(m_training);
+    m_tabs->setCurrentWidget(m_trainingTab);
 }
 
 bool LoadTestWindow::isRunning() const {
@@ -88,7 +95,7 @@ void LoadTestWindow::keyPressEvent(QKeyEvent *event) {
     case Qt::Key_Enter:
         if (isRunning())
             break;
-        if (m_tabs->currentWidget() == m_training)
+        if (m_tabs->currentWidget() == m_trainingTab)
             m_training->start();
         else
             m_loadTest->start();

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QScrollArea;
 class QTabWidget;
 
 namespace semscope::ui {
@@ -52,6 +53,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     LoadTestPage *m_loadTest = nullptr;
     TrainingPage *m_training = nullptr;
+    QScrollArea *m_trainingTab = nullptr; // m_training, scrolling
     bool m_closeWhenStopped = false;
 };
 
