@@ -53,7 +53,10 @@ ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *paren
     m_badge = new EnvironmentBadge(this);
     envRow->addWidget(m_environment, 1);
     envRow->addWidget(m_badge);
-    top->addRow(tr("&Environment:"), envRow);
+    // A label made for a layout has no buddy and would show the '&' itself: give it the combo box.
+    auto *envLabel = new QLabel(tr("&Environment:"), this);
+    envLabel->setBuddy(m_environment);
+    top->addRow(envLabel, envRow);
     m_readOnly = new QCheckBox(tr("Read-only: never write (no acquire, release or force-release)"), this);
     m_readOnly->setObjectName(QStringLiteral("readOnly"));
     top->addRow(QString(), m_readOnly);

@@ -65,7 +65,8 @@ void ConnectionSession::discover() {
             m_summaryTimer.start();
             Q_EMIT discoveryFinished(
                 r.ok, r.cancelled,
-                r.ok ? tr("%n semaphore(s) found in %1 keys", nullptr, int(r.semaphores.size()))
+                // What the list shows now (it also keeps the semaphores known from profiles).
+                r.ok ? tr("%n semaphore(s) listed, %1 keys scanned", nullptr, list.rowCount())
                            .arg(r.scannedKeys)
                      : r.error);
         });

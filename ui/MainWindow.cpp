@@ -263,6 +263,7 @@ void MainWindow::buildMenus() {
     auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     // Spelled out: QKeySequence::Quit is empty on platforms with a Windows key scheme.
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setShortcutContext(Qt::ApplicationShortcut); // also from the load-test window
 
     auto *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_page->refreshAction());

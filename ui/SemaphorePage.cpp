@@ -304,6 +304,7 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     ++m_pageGeneration;
     m_session = session;
     m_ref = ref;
+    m_selectOnRead.clear();
     m_inFlight = false;
     m_lastReadLocalMs = 0;
     m_holders.clear();
@@ -370,6 +371,7 @@ void SemaphorePage::clearSemaphore() {
     ++m_pageGeneration;
     m_session = nullptr;
     m_ref = {};
+    m_selectOnRead.clear();
     m_timer.stop();
     m_ageTimer.stop();
     m_holders.clear();
@@ -379,6 +381,8 @@ void SemaphorePage::clearSemaphore() {
     m_name->setText(tr("Select a semaphore on the left"));
     m_badge->hide();
     m_connection->clear();
+    m_profileButton->hide(); // nothing to give a profile to
+    m_repair->setVisible(false);
     m_limit->clear();
     m_gauge->setRange(0, 1);
     m_gauge->setValue(0);
@@ -452,6 +456,8 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
                               noTtl);
     updateHeader(snapshot);
     updateColumns(snapshot);
+    if (!m_selectOnRead.isEmpty() && selectHolder(m_selectOnRead))
+        m_selectOnRead.clear();
     updateActions();
     updateCard();
     updateAge();
@@ -612,16 +618,17 @@ QString SemaphorePage::selectedRowsText() const {
     return lines.join(QLatin1Char('\n'));
 }
 
-void SemaphorePage::selectHolder(const QString &holderId) {
+bool SemaphorePage::selectHolder(const QString &holderId) {
     for (int r = 0; r < m_proxy.rowCount(); ++r) {
         const QModelIndex idx = m_proxy.index(r, HolderTableModel::HolderColumn);
         if (idx.data().toString() == holderId) {
-            m_view->selectionModel()->select(idx,
-                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_view->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+                                                               QItemSelectionModel::Rows);
             m_view->scrollTo(idx);
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 ForceReleaseDialog *SemaphorePage::forceReleaseSelected() {
@@ -671,9 +678,11 @@ void SemaphorePage::acquire() {
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_session->actions.acquire(resolvedRef(), dialog.holder(), dialog.ttlMs(), this, [this](AcquireResult r) {
-        if (r.status == AcquireResult::Status::Granted)
+        if (r.status == AcquireResult::Status::Granted) {
             Q_EMIT statusMessage(tr("Acquired %1 as %2").arg(m_ref.name, r.grant.holder));
-        else if (r.status == AcquireResult::Status::Busy)
+            // Selected as soon as it is read back, so Renew and Release my slot are ready at once.
+            m_selectOnRead = r.grant.holder;
+        } else if (r.status == AcquireResult::Status::Busy)
             Q_EMIT statusMessage(tr("No free slot in %1 (%2 holders)").arg(m_ref.name).arg(r.holders.size()));
         else
             QMessageBox::warning(this, tr("Acquire failed"), r.error);

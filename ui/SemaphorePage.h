@@ -58,7 +58,8 @@ public:
 
     // Holders selected in the table (copies, as the operator sees them now).
     QList<ObservedHolder> selectedHolders() const;
-    void selectHolder(const QString &holderId);
+    // Selects the row of `holderId`; false when it is not in the table.
+    bool selectHolder(const QString &holderId);
     // The selected rows as tab-separated text with a header line (holder, token, TTL, state), in
     // the order shown: what Ctrl+C puts on the clipboard.
     QString selectedRowsText() const;
@@ -122,6 +123,7 @@ private:
     bool m_paused = false;
     std::optional<core::SemaphoreRef> m_watching;
     qint64 m_lastReadLocalMs = 0;
+    QString m_selectOnRead; // a holder just acquired here, selected when a read shows it
     int m_applied = 0;
 
     core::Snapshot m_lastSnapshot;

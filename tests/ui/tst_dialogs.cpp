@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTcpServer>
@@ -31,6 +32,7 @@ private Q_SLOTS:
     void testConnectionAgainstRealRedis();
     void testConnectionToDeadPort();
     void testConnectionToSilentServerCanBeCancelled();
+    void connectionDialogShowsNoLiteralAmpersand();
 
 private:
     ui::ConnectionDialog *redisDialog(quint16 port);
@@ -130,6 +132,23 @@ void TestDialogs::profileRefusesABadTimeout() {
     timeout->clear();
     QTest::keyClicks(timeout, QStringLiteral("10s"));
     QVERIFY(save->isEnabled());
+}
+
+void TestDialogs::connectionDialogShowsNoLiteralAmpersand() {
+    // A label shows its '&' as an underline only when it has a buddy; "&Environment:" had none.
+    ui::ConnectionDialog dialog([](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); });
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    int checked = 0;
+    for (QLabel *label : dialog.findChildren<QLabel *>()) {
+        const QString text = label->text();
+        if (label->textFormat() == Qt::RichText ||
+            !QRegularExpression(QStringLiteral("&[^&]")).match(text).hasMatch())
+            continue;
+        QVERIFY2(label->buddy(), qPrintable(text));
+        ++checked;
+    }
+    QVERIFY(checked >= 3);
 }
 
 ui::ConnectionDialog *TestDialogs::redisDialog(quint16 port) {

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void keyboardReachesTheHolders();
     void worksAt1024x700WithKeyColumnsInView();
     void firstWindowFitsItsScreen();
+    void acquireSelectsTheOwnSlot();
     void aboutShowsVersionAndIcon();
     void windowStateAndColumnWidthsAreRemembered();
     void quitDuringALoadTestStopsItFirst();
@@ -554,6 +555,37 @@ void TestMainWindow::firstWindowFitsItsScreen() {
                             .arg(first.height())
                             .arg(screen.width())
                             .arg(screen.height())));
+}
+
+void TestMainWindow::acquireSelectsTheOwnSlot() {
+    auto *window = m_demo->window.get();
+    auto *page = window->semaphorePage();
+    core::SemaphoreRef queue{Kind::Fair, QStringLiteral("demo:fair-queue"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, queue));
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() > 0, 30000);
+    QAction *acquire = page->findChild<QAction *>(QStringLiteral("acquireAction"));
+    QVERIFY(acquire && acquire->isEnabled());
+    QString holder;
+    QTimer::singleShot(0, this, [&holder] {
+        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        holder = dialog->findChild<QLineEdit *>(QStringLiteral("holder"))->text();
+        dialog->accept();
+    });
+    acquire->trigger();
+    QVERIFY(!holder.isEmpty());
+    // Once read back, the own slot is selected: Renew and Release my slot work without a click.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        page->selectedHolders().size() == 1 && page->selectedHolders().first().holder.id == holder, 30000);
+    QAction *releaseMine = nullptr;
+    for (QAction *a : page->writeActions()) {
+        if (a->text().remove(QLatin1Char('&')) == QLatin1String("Release my slot"))
+            releaseMine = a;
+    }
+    QVERIFY(releaseMine);
+    QVERIFY(releaseMine->isEnabled());
+    releaseMine->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderModel()->rowOf(holder.toUtf8()) < 0, 30000);
 }
 
 void TestMainWindow::aboutShowsVersionAndIcon() {
