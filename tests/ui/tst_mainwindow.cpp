@@ -540,14 +540,7 @@ void TestMainWindow::worksAt1024x700WithKeyColumnsInView() {
 void TestMainWindow::firstWindowFitsItsScreen() {
     // No saved geometry (a first start): the window takes what its screen can show, however big
     // the preferred size is (200 % scaling made it 2800x1720 on a 2560x1600 screen).
-    ui::MainWindowServices services;
-    services.registry = m_demo->registry.get();
-    services.secrets = m_demo->secrets.get();
-    services.audit = m_demo->audit.get();
-    services.profiles = m_demo->sandbox->profiles();
-    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
-    services.settingsFile = m_demo->dir.path() + QStringLiteral("/first-start.ini");
-    ui::MainWindow first(services);
+    ui::MainWindow first(m_demo->services(QStringLiteral("first-start.ini")));
     const QSize screen = first.screen()->availableGeometry().size();
     QVERIFY2(first.width() <= screen.width() && first.height() <= screen.height(),
              qPrintable(QStringLiteral("%1x%2 on %3x%4")
@@ -613,14 +606,7 @@ void TestMainWindow::windowStateAndColumnWidthsAreRemembered() {
     holderHeader->resizeSection(model::HolderTableModel::HolderColumn, 333);
     m_demo->window->resize(1500, 900);
     m_demo->window->close(); // saves
-    ui::MainWindowServices services;
-    services.registry = m_demo->registry.get();
-    services.secrets = m_demo->secrets.get();
-    services.audit = m_demo->audit.get();
-    services.profiles = m_demo->sandbox->profiles();
-    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
-    services.settingsFile = m_demo->dir.path() + QStringLiteral("/window.ini");
-    ui::MainWindow again(services);
+    ui::MainWindow again(m_demo->services(QStringLiteral("window.ini")));
     QCOMPARE(again.semaphorePage()->holderView()->horizontalHeader()->sectionSize(
                  model::HolderTableModel::HolderColumn),
              333);
