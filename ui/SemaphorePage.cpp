@@ -162,13 +162,12 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    fitHeaderSections(m_view->horizontalHeader(), {{HolderTableModel::HolderColumn, 160},
+    fitHeaderSections(m_view->horizontalHeader(), {{HolderTableModel::HolderColumn, 150},
                                                    {HolderTableModel::AcquiredColumn, 70},
                                                    {HolderTableModel::AgeColumn, 64},
-                                                   {HolderTableModel::TtlColumn, 90},
+                                                   {HolderTableModel::TtlColumn, 110}, // "expired 12 s ago"
                                                    {HolderTableModel::StateColumn, 80}});
     keepKeyColumnsInFront();
-    m_view->setTextElideMode(Qt::ElideMiddle); // long tokens and ids keep both ends
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setWordWrap(false);
     // Their shortcuts work while the table has the focus.
@@ -197,7 +196,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
     vertical->setSizes({420, 300});
-    tableAndCard->setSizes({760, 220});
+    tableAndCard->setSizes({800, 200});
     layout->addWidget(vertical, 1);
 
     connect(m_interval, &QSpinBox::valueChanged, this, [this](int s) { setIntervalMs(s * 1000); });
