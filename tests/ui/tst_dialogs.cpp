@@ -33,6 +33,7 @@ private Q_SLOTS:
     void testConnectionToDeadPort();
     void testConnectionToSilentServerCanBeCancelled();
     void connectionDialogShowsNoLiteralAmpersand();
+    void malformedAddressCannotBeSaved();
 
 private:
     ui::ConnectionDialog *redisDialog(quint16 port);
@@ -149,6 +150,32 @@ void TestDialogs::connectionDialogShowsNoLiteralAmpersand() {
         ++checked;
     }
     QVERIFY(checked >= 3);
+}
+
+void TestDialogs::malformedAddressCannotBeSaved() {
+    ui::ConnectionDialog dialog([](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); });
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *url = dialog.findChild<QLineEdit *>(QStringLiteral("url"));
+    auto *status = dialog.findChild<QLabel *>(QStringLiteral("testStatus"));
+    QVERIFY(url && status);
+    QVERIFY(okButton(&dialog)->isEnabled());
+    QTest::keyClicks(url, QStringLiteral("redis://cache:notaport"));
+    QVERIFY(!okButton(&dialog)->isEnabled());
+    QVERIFY2(status->text().startsWith(QLatin1String("Cannot save")), qPrintable(status->text()));
+    url->clear();
+    QTest::keyClicks(url, QStringLiteral("redis://cache:6380/1"));
+    QVERIFY(okButton(&dialog)->isEnabled());
+    QVERIFY(status->text().isEmpty());
+    // The same for a Consul address.
+    dialog.findChild<QComboBox *>(QStringLiteral("backend"))->setCurrentIndex(1);
+    auto *address = dialog.findChild<QLineEdit *>(QStringLiteral("address"));
+    address->clear();
+    QTest::keyClicks(address, QStringLiteral("http://consul:port"));
+    QVERIFY(!okButton(&dialog)->isEnabled());
+    address->clear();
+    QTest::keyClicks(address, QStringLiteral("http://consul:8500"));
+    QVERIFY(okButton(&dialog)->isEnabled());
 }
 
 ui::ConnectionDialog *TestDialogs::redisDialog(quint16 port) {
