@@ -16,6 +16,18 @@ ConnectionSession::ConnectionSession(const model::ConnectionConfig &config, mode
     proxy.setSourceModel(&list);
     m_summaryTimer.setInterval(3000);
     connect(&m_summaryTimer, &QTimer::timeout, this, &ConnectionSession::refreshSummaries);
+    m_rediscoverTimer.setSingleShot(true);
+    m_rediscoverTimer.setInterval(kDefaultRediscoverMs);
+    connect(&m_rediscoverTimer, &QTimer::timeout, this, [this] {
+        if (!m_discovering)
+            startDiscovery(true);
+    });
+}
+
+void ConnectionSession::setRediscoverInterval(int ms) {
+    m_rediscoverTimer.setInterval(ms);
+    if (ms <= 0)
+        m_rediscoverTimer.stop();
 }
 
 ConnectionSession::~ConnectionSession() {
@@ -26,13 +38,15 @@ QString ConnectionSession::located(const QString &message) const {
     return QStringLiteral("%1 · %2").arg(config().name, model::atEndpoint(config().endpoint(), message));
 }
 
-void ConnectionSession::discover() {
+void ConnectionSession::startDiscovery(bool background) {
     if (m_discovering) {
         // A new scan replaces the running one without announcing a cancellation.
         m_cancel.cancel();
         ++m_discoveryRound;
     }
     m_discovering = true;
+    m_background = background;
+    m_rediscoverTimer.stop();
     m_found = 0;
     const quint64 round = ++m_discoveryRound;
     Q_EMIT discoveryStarted();
@@ -63,6 +77,8 @@ void ConnectionSession::discover() {
             }
             refreshSummaries();
             m_summaryTimer.start();
+            if (r.ok && m_rediscoverTimer.interval() > 0 && r.scannedKeys <= kMaxAutoRediscoverKeys)
+                m_rediscoverTimer.start();
             Q_EMIT discoveryFinished(
                 r.ok, r.cancelled,
                 // What the list shows now (it also keeps the semaphores known from profiles).

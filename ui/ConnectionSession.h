@@ -33,7 +33,16 @@ public:
     bool isDiscovering() const { return m_discovering; }
 
     // Scans for semaphores; progress(scanned, total) as pages come in. Replaces a running scan.
-    void discover();
+    void discover() { startDiscovery(false); }
+    // The running (or last) scan is the periodic one the session started itself: the window shows
+    // no progress bar for it, and reports only a failure.
+    bool isBackgroundDiscovery() const { return m_background; }
+    // New keys show up without Ctrl+R: after a scan the session scans again every `ms`, as long as
+    // the last scan read at most kMaxAutoRediscoverKeys keys (a big keyspace is scanned on request
+    // only). 0 turns it off.
+    void setRediscoverInterval(int ms);
+    static constexpr int kDefaultRediscoverMs = 60000;
+    static constexpr qint64 kMaxAutoRediscoverKeys = 50000;
     // Ends the running scan at once (discoveryFinished with cancelled = true), even while the
     // server has not answered; what was found so far stays listed.
     void cancelDiscovery();
@@ -63,12 +72,16 @@ Q_SIGNALS:
     void discoveryFinished(bool ok, bool cancelled, const QString &message);
 
 private:
+    void startDiscovery(bool background);
+
     core::Cancellation m_cancel;
     bool m_discovering = false;
     quint64 m_discoveryRound = 0; // answers of an older round are dropped
     int m_found = 0;
     int m_summariesInFlight = 0;
     QTimer m_summaryTimer;
+    QTimer m_rediscoverTimer;
+    bool m_background = false;
     QHash<QString, QHash<QByteArray, qint64>> m_firstSeen; // semaphore -> holder -> first seen
 };
 

@@ -444,7 +444,7 @@ void MainWindow::currentConnectionChanged() {
     }
     applyFilters();
     showPageOf(s);
-    m_discoveryBar->setVisible(s && s->isDiscovering());
+    m_discoveryBar->setVisible(s && s->isDiscovering() && !s->isBackgroundDiscovery());
     const QString id = currentConnectionId();
     m_editConnectionAction->setEnabled(!id.isEmpty());
     m_removeConnectionAction->setEnabled(!id.isEmpty());
@@ -651,7 +651,7 @@ void MainWindow::startSession(ConnectionConfig config) {
     connect(&s->actions, &model::OperatorActions::actionFinished, this,
             [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
     connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
-        if (currentSession() != s)
+        if (currentSession() != s || s->isBackgroundDiscovery())
             return;
         m_discoveryBar->show();
         m_discoveryProgress->setRange(0, 0);
@@ -659,7 +659,7 @@ void MainWindow::startSession(ConnectionConfig config) {
     });
     connect(s, &ConnectionSession::discoveryProgress, this,
             [this, s](qint64 scanned, qint64 total, int found) {
-                if (currentSession() != s)
+                if (currentSession() != s || s->isBackgroundDiscovery())
                     return;
                 if (total > 0) {
                     m_discoveryProgress->setRange(0, 1000);
@@ -671,6 +671,8 @@ void MainWindow::startSession(ConnectionConfig config) {
             [this, s](bool ok, bool cancelled, const QString &message) {
                 if (currentSession() == s)
                     m_discoveryBar->hide();
+                if (ok && s->isBackgroundDiscovery())
+                    return; // the periodic scan found what it found: the list shows it
                 // The store's message already says what failed; the session adds where, once.
                 statusBar()->showMessage(
                     s->located(cancelled ? tr("discovery cancelled: the list shows what was found so far")

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void worksAt1024x700WithKeyColumnsInView();
     void firstWindowFitsItsScreen();
     void acquireSelectsTheOwnSlot();
+    void newSemaphoresAppearWithoutCtrlR();
     void aboutShowsVersionAndIcon();
     void windowStateAndColumnWidthsAreRemembered();
     void quitDuringALoadTestStopsItFirst();
@@ -579,6 +580,28 @@ void TestMainWindow::acquireSelectsTheOwnSlot() {
     QVERIFY(releaseMine->isEnabled());
     releaseMine->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(page->holderModel()->rowOf(holder.toUtf8()) < 0, 30000);
+}
+
+void TestMainWindow::newSemaphoresAppearWithoutCtrlR() {
+    // A semaphore created after the scan is listed by the periodic rediscovery, quietly.
+    m_redis->setRediscoverInterval(200);
+    m_redis->discover(); // arms the periodic scan with the short interval
+    QTRY_VERIFY_WITH_TIMEOUT(!m_redis->isDiscovering(), 30000);
+    core::SemaphoreRef fresh{Kind::Leased, QStringLiteral("demo:appeared-later"), {}};
+    fresh.profile.limit = 2;
+    QCOMPARE(m_redis->list.rowOf(fresh), -1);
+    std::optional<core::AcquireResult> acquired;
+    core::AcquireRequest request;
+    request.holder = QStringLiteral("late-worker");
+    request.ttlMs = 60000;
+    m_redis->controller.acquire(fresh, request, {}, this, [&](core::AcquireResult r) { acquired = r; });
+    QTRY_VERIFY_WITH_TIMEOUT(acquired.has_value(), 30000);
+    QCOMPARE(acquired->status, core::AcquireResult::Status::Granted);
+    QSignalSpy started(m_redis, &ui::ConnectionSession::discoveryStarted);
+    QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowOf(fresh) >= 0, 30000);
+    QVERIFY(started.size() >= 1);
+    QVERIFY(m_redis->isBackgroundDiscovery());
+    m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
 }
 
 void TestMainWindow::aboutShowsVersionAndIcon() {
