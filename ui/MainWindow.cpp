@@ -782,6 +782,15 @@ void MainWindow::askToStopRuns() {
         if (clicked == stop)
             quitStoppingRuns();
     });
+    // A run may end while the question is open: then it asks only what is left to decide.
+    for (LoadTestWindow *w : runningLoadTests()) {
+        connect(w, &LoadTestWindow::runsEnded, box, [this, box, stop] {
+            if (!runningLoadTests().isEmpty())
+                return;
+            box->setText(tr("The load test has ended. Quit semscope?"));
+            stop->setText(tr("&Quit"));
+        });
+    }
     m_stopRunsQuestion = box;
     box->open();
 }

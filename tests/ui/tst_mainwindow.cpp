@@ -61,9 +61,12 @@ private Q_SLOTS:
     void newSemaphoresAppearWithoutCtrlR();
     void aboutShowsVersionAndIcon();
     void windowStateAndColumnWidthsAreRemembered();
+    void quitQuestionFollowsTheRun();
     void quitDuringALoadTestStopsItFirst();
 
 private:
+    ui::LoadTestWindow *startLongLoadTest();
+
     std::unique_ptr<test::DemoFixture> m_demo;
     ui::ConnectionSession *m_redis = nullptr;
     ui::ConnectionSession *m_consul = nullptr;
@@ -637,13 +640,16 @@ void TestMainWindow::windowStateAndColumnWidthsAreRemembered() {
     m_demo->window->show();
 }
 
-void TestMainWindow::quitDuringALoadTestStopsItFirst() {
+// Starts an hour-long load test on the demo's (production) redis from the main window.
+ui::LoadTestWindow *TestMainWindow::startLongLoadTest() {
     auto *window = m_demo->window.get();
     window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window));
+    if (!QTest::qWaitForWindowExposed(window))
+        return nullptr;
     window->selectConnection(m_demo->sandbox->redisConnection().id);
-    QPointer<ui::LoadTestWindow> loadTest = window->openLoadTest(false);
-    QVERIFY(loadTest);
+    ui::LoadTestWindow *loadTest = window->openLoadTest(false);
+    if (!loadTest)
+        return nullptr;
     ui::LoadTestPage *page = loadTest->loadTestPage();
     page->form()->nameEdit()->setText(QStringLiteral("demo:quit-test"));
     page->form()->durationBox()->setValue(3600);
@@ -651,13 +657,38 @@ void TestMainWindow::quitDuringALoadTestStopsItFirst() {
     page->start();
     // The demo's redis is tagged production: the run asks first.
     auto *confirm = page->findChild<QMessageBox *>(QStringLiteral("productionConfirm"));
-    QVERIFY(confirm);
+    if (!confirm)
+        return nullptr;
     for (QAbstractButton *b : confirm->buttons()) {
         if (b->text().contains(QLatin1String("production")))
             b->click();
     }
-    QVERIFY(progress.wait(60000));
-    QVERIFY(page->isRunning());
+    return progress.wait(60000) && page->isRunning() ? loadTest : nullptr;
+}
+
+void TestMainWindow::quitQuestionFollowsTheRun() {
+    auto *window = m_demo->window.get();
+    ui::LoadTestWindow *loadTest = startLongLoadTest();
+    QVERIFY(loadTest);
+    window->close();
+    QTRY_VERIFY(window->stopRunsQuestion());
+    QVERIFY(window->stopRunsQuestion()->text().contains(QLatin1String("is running")));
+    // The run ends on its own (here: stopped in its window) while the question is open.
+    QSignalSpy ended(loadTest, &ui::LoadTestWindow::runsEnded);
+    loadTest->stopRuns();
+    QVERIFY(ended.wait(30000));
+    QVERIFY2(window->stopRunsQuestion()->text().contains(QLatin1String("has ended")),
+             qPrintable(window->stopRunsQuestion()->text()));
+    window->stopRunsQuestion()->button(QMessageBox::Cancel)->click();
+    QVERIFY(window->isVisible());
+    loadTest->close();
+}
+
+void TestMainWindow::quitDuringALoadTestStopsItFirst() {
+    auto *window = m_demo->window.get();
+    QPointer<ui::LoadTestWindow> loadTest = startLongLoadTest();
+    QVERIFY(loadTest);
+    ui::LoadTestPage *page = loadTest->loadTestPage();
 
     // Ctrl+Q asks before stopping the run; nothing closes before the answer.
     QApplication::setActiveWindow(window);
