@@ -1,6 +1,7 @@
 #include "ConnectionController.h"
 
 #include "consul/ConsulSemaphoreStore.h"
+#include "redis/RedisSemaphoreStore.h"
 
 namespace semscope::model {
 
@@ -24,6 +25,23 @@ QString connectionStateName(ConnectionController::State state) {
     return {};
 }
 
+QString atEndpoint(const QString &endpoint, const QString &message) {
+    return message.contains(endpoint) ? message : QStringLiteral("%1: %2").arg(endpoint, message);
+}
+
+bool isAuthenticationFailure(const QString &message) {
+    static const QStringList markers = {
+        QStringLiteral("WRONGPASS"),          QStringLiteral("NOAUTH"),
+        QStringLiteral("invalid password"),   QStringLiteral("authentication failed"),
+        QStringLiteral("response code: 401"), QStringLiteral("response code: 403"),
+        QStringLiteral("ACL not found"),      QStringLiteral("Permission denied")};
+    for (const QString &m : markers) {
+        if (message.contains(m, Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
 ConnectionController::ConnectionController(ConnectionConfig config, StoreFactory factory, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
@@ -31,6 +49,9 @@ ConnectionController::ConnectionController(ConnectionConfig config, StoreFactory
     , m_worker(new StoreWorker) {
     m_thread.setObjectName(QStringLiteral("semscope-store:") + m_config.name.left(32));
     m_worker->moveToThread(&m_thread);
+    m_connectDeadline.setSingleShot(true);
+    m_connectDeadline.setInterval(kDefaultConnectDeadlineMs);
+    connect(&m_connectDeadline, &QTimer::timeout, this, &ConnectionController::connectDeadlinePassed);
 }
 
 ConnectionController::~ConnectionController() {
@@ -79,25 +100,86 @@ void ConnectionController::open() {
 }
 
 void ConnectionController::applyStoreState(const QString &text) {
+    if (m_needsCredentials)
+        return; // the store is stopped; what it says while closing changes nothing
     const QString t = text.trimmed().toLower();
-    if (t.startsWith(QLatin1String("connected")))
+    if (t.startsWith(QLatin1String("connected"))) {
+        m_lastFailure.clear();
         setState(State::Connected, text);
-    else if (t.startsWith(QLatin1String("reconnecting")))
-        setState(State::Reconnecting, text);
-    else if (t.startsWith(QLatin1String("connecting")))
+    } else if (t.startsWith(QLatin1String("reconnecting"))) {
+        // "reconnecting in 5 s" alone hides why: the reason stays until an attempt succeeds.
+        setState(State::Reconnecting, m_lastFailure.isEmpty()
+                                          ? text
+                                          : QStringLiteral("%1 — last attempt: %2").arg(text, m_lastFailure));
+    } else if (t.startsWith(QLatin1String("connecting"))) {
         setState(State::Connecting, text);
-    else if (t.startsWith(QLatin1String("lost")) || t.startsWith(QLatin1String("disconnected")))
-        setState(State::Lost, text);
-    else
+    } else if (t.startsWith(QLatin1String("lost")) || t.startsWith(QLatin1String("disconnected"))) {
+        const qsizetype colon = text.indexOf(QLatin1Char(':'));
+        m_lastFailure = colon >= 0 ? text.mid(colon + 1).trimmed() : text;
+        if (isAuthenticationFailure(m_lastFailure))
+            failAuthentication(m_lastFailure);
+        else
+            setState(State::Lost, text);
+    } else {
         setState(m_state, text);
+    }
 }
 
 void ConnectionController::setState(State state, const QString &text) {
+    // Every attempt to connect has a deadline; reaching any other state ends it.
+    if (state == State::Connecting || state == State::Reconnecting) {
+        if (!m_connectDeadline.isActive())
+            m_connectDeadline.start();
+    } else if (state != State::Lost) {
+        m_connectDeadline.stop();
+    }
     if (state == m_state && text == m_stateText)
         return;
     m_state = state;
     m_stateText = text;
     Q_EMIT stateChanged(state, text);
+}
+
+void ConnectionController::connectDeadlinePassed() {
+    if (m_state == State::Connected || m_state == State::Failed || m_state == State::Idle)
+        return;
+    QString text = QStringLiteral("%1 did not answer within %2 s; still trying")
+                       .arg(m_config.endpoint())
+                       .arg(m_connectDeadline.interval() / 1000.0);
+    if (!m_lastFailure.isEmpty())
+        text += QStringLiteral(" — last attempt: ") + m_lastFailure;
+    setState(State::Failed, text);
+}
+
+void ConnectionController::failAuthentication(const QString &reason) {
+    if (m_needsCredentials)
+        return;
+    m_needsCredentials = true;
+    setState(State::Failed, QStringLiteral("%1 — the server refused the credentials. Not retrying: edit the "
+                                           "connection to enter new ones.")
+                                .arg(atEndpoint(m_config.endpoint(), reason)));
+    // Retrying the same password only fills the server's log: close the connection on its thread
+    // (pending calls fail at once with "not connected", no reconnect follows).
+    StoreWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker] {
+            if (auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(worker->store.get()))
+                redisStore->connection().close();
+        },
+        Qt::QueuedConnection);
+}
+
+void ConnectionController::noteFailure(const QString &error) {
+    if (isAuthenticationFailure(error)) {
+        failAuthentication(error);
+        return;
+    }
+    // A store without connection states (Consul) only says so through its answers.
+    if (m_state == State::Connecting) {
+        m_lastFailure = error;
+        setState(State::Failed, atEndpoint(m_config.endpoint(), error));
+    }
 }
 
 namespace {
@@ -129,8 +211,10 @@ Cancellation ConnectionController::discover(const DiscoverRequest &request, QObj
         },
         noStore, context,
         [this, done](DiscoverResult r) {
-            if (r.ok && m_state != State::Connected)
+            if (r.ok && m_state != State::Connected && !m_needsCredentials)
                 setState(State::Connected, QStringLiteral("connected"));
+            else if (!r.ok && !r.cancelled)
+                noteFailure(r.error);
             done(r);
         });
     return cancel;

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QThread>
+#include <QTimer>
 #include <memory>
 
 namespace semscope::model {
@@ -38,6 +39,14 @@ public:
     State state() const { return m_state; }
     QString stateText() const { return m_stateText; }
     int pendingOperations() const { return m_pending; }
+    // The server refused the password/token: the connection is Failed and no longer retries; only
+    // new credentials (Edit connection) can help.
+    bool needsCredentials() const { return m_needsCredentials; }
+
+    // How long connecting may take before the state turns Failed and says what did not answer
+    // (a server that accepts TCP but never replies would otherwise stay "connecting" for ever).
+    static constexpr int kDefaultConnectDeadlineMs = 10000;
+    void setConnectDeadlineMs(int ms) { m_connectDeadline.setInterval(ms); }
 
     // Starts the worker thread and creates the store there.
     void open();
@@ -110,6 +119,11 @@ Q_SIGNALS:
 private:
     void applyStoreState(const QString &text);
     void setState(State state, const QString &text);
+    void connectDeadlinePassed();
+    // Says why, and stops the store retrying the same refused credentials.
+    void failAuthentication(const QString &reason);
+    // Failures a store reports outside a connection state change (a failed discovery).
+    void noteFailure(const QString &error);
 
     ConnectionConfig m_config;
     StoreFactory m_factory;
@@ -117,9 +131,16 @@ private:
     StoreWorker *m_worker = nullptr;
     State m_state = State::Idle;
     QString m_stateText = QStringLiteral("not connected");
+    QString m_lastFailure; // why the last attempt failed; kept next to "reconnecting in …"
+    QTimer m_connectDeadline;
+    bool m_needsCredentials = false;
     int m_pending = 0;
 };
 
 QString connectionStateName(ConnectionController::State state);
+// A refused password or token (Redis WRONGPASS/NOAUTH, Consul 401/403): retrying cannot help.
+bool isAuthenticationFailure(const QString &message);
+// "<endpoint>: <message>", or the message alone when it already names the endpoint: said once.
+QString atEndpoint(const QString &endpoint, const QString &message);
 
 } // namespace semscope::model

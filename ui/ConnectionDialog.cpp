@@ -1,6 +1,7 @@
 #include "ConnectionDialog.h"
 
 #include "EnvironmentBadge.h"
+#include "consul/ConsulTypes.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -53,7 +54,10 @@ ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *paren
     m_badge = new EnvironmentBadge(this);
     envRow->addWidget(m_environment, 1);
     envRow->addWidget(m_badge);
-    top->addRow(tr("&Environment:"), envRow);
+    // A label made for a layout has no buddy and would show the '&' itself: give it the combo box.
+    auto *envLabel = new QLabel(tr("&Environment:"), this);
+    envLabel->setBuddy(m_environment);
+    top->addRow(envLabel, envRow);
     m_readOnly = new QCheckBox(tr("Read-only: never write (no acquire, release or force-release)"), this);
     m_readOnly->setObjectName(QStringLiteral("readOnly"));
     top->addRow(QString(), m_readOnly);
@@ -95,6 +99,9 @@ ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *paren
     connect(m_readOnly, &QCheckBox::toggled, this, &ConnectionDialog::updateBadge);
     connect(m_testButton, &QPushButton::clicked, this, &ConnectionDialog::testConnection);
     connect(m_name, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
+    connect(m_url, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
+    connect(m_address, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
+    connect(m_backend, &QComboBox::currentIndexChanged, this, &ConnectionDialog::validate);
 
     setConfig(m_config);
 }
@@ -287,8 +294,31 @@ void ConnectionDialog::updateBadge() {
     m_badge->setEnvironment(Environment(m_environment->currentIndex()), m_readOnly->isChecked());
 }
 
+QString ConnectionDialog::addressProblem() const {
+    const ConnectionConfig c = config();
+    QString error;
+    if (c.backend == core::Backend::Consul) {
+        const bool https = c.address.startsWith(QLatin1String("https"), Qt::CaseInsensitive);
+        if (!consul::ConsulConfig::parseAddress(c.address, https, &error))
+            return error.isEmpty() ? tr("not a Consul address") : error;
+        return {};
+    }
+    if (!c.redisSettings(&error))
+        return error.isEmpty() ? tr("not a Redis URL") : error;
+    return {};
+}
+
 void ConnectionDialog::validate() {
-    m_okButton->setEnabled(true);
+    // A connection that cannot even be opened is not saved: say why, where the operator typed it.
+    const QString problem = addressProblem();
+    m_okButton->setEnabled(problem.isEmpty());
+    if (!problem.isEmpty()) {
+        m_testStatus->setText(tr("Cannot save: %1").arg(problem));
+        m_testStatus->setStyleSheet(QStringLiteral("color: #c62828;"));
+    } else if (m_testStatus->text().startsWith(tr("Cannot save:"))) {
+        m_testStatus->clear();
+        m_testStatus->setStyleSheet({});
+    }
 }
 
 QString ConnectionDialog::testResult() const {

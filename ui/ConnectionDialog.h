@@ -47,6 +47,8 @@ private:
     void testConnection();
     void finishTest(bool ok, const QString &message);
     void validate();
+    // Why the URL (Redis) or address (Consul) cannot be used; empty when it can.
+    QString addressProblem() const;
     QWidget *buildRedisPage();
     QWidget *buildConsulPage();
     QLineEdit *fileField(QWidget *parent, QWidget **row);

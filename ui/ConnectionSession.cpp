@@ -16,19 +16,37 @@ ConnectionSession::ConnectionSession(const model::ConnectionConfig &config, mode
     proxy.setSourceModel(&list);
     m_summaryTimer.setInterval(3000);
     connect(&m_summaryTimer, &QTimer::timeout, this, &ConnectionSession::refreshSummaries);
+    m_rediscoverTimer.setSingleShot(true);
+    m_rediscoverTimer.setInterval(kDefaultRediscoverMs);
+    connect(&m_rediscoverTimer, &QTimer::timeout, this, [this] {
+        if (!m_discovering)
+            startDiscovery(true);
+    });
+}
+
+void ConnectionSession::setRediscoverInterval(int ms) {
+    m_rediscoverTimer.setInterval(ms);
+    if (ms <= 0)
+        m_rediscoverTimer.stop();
 }
 
 ConnectionSession::~ConnectionSession() {
     m_cancel.cancel();
 }
 
-void ConnectionSession::discover() {
+QString ConnectionSession::located(const QString &message) const {
+    return QStringLiteral("%1 · %2").arg(config().name, model::atEndpoint(config().endpoint(), message));
+}
+
+void ConnectionSession::startDiscovery(bool background) {
     if (m_discovering) {
         // A new scan replaces the running one without announcing a cancellation.
         m_cancel.cancel();
         ++m_discoveryRound;
     }
     m_discovering = true;
+    m_background = background;
+    m_rediscoverTimer.stop();
     m_found = 0;
     const quint64 round = ++m_discoveryRound;
     Q_EMIT discoveryStarted();
@@ -59,9 +77,12 @@ void ConnectionSession::discover() {
             }
             refreshSummaries();
             m_summaryTimer.start();
+            if (r.ok && m_rediscoverTimer.interval() > 0 && r.scannedKeys <= kMaxAutoRediscoverKeys)
+                m_rediscoverTimer.start();
             Q_EMIT discoveryFinished(
                 r.ok, r.cancelled,
-                r.ok ? tr("%n semaphore(s) found in %1 keys", nullptr, int(r.semaphores.size()))
+                // What the list shows now (it also keeps the semaphores known from profiles).
+                r.ok ? tr("%n semaphore(s) listed, %1 keys scanned", nullptr, list.rowCount())
                            .arg(r.scannedKeys)
                      : r.error);
         });

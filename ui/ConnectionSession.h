@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QObject>
 #include <QTimer>
+#include <optional>
 
 namespace semscope::ui {
 
@@ -27,10 +28,21 @@ public:
     model::SemaphoreFilterProxy proxy;
 
     const model::ConnectionConfig &config() const { return controller.config(); }
+    // "<name> · <address>: <message>", the address said once (the message may already name it).
+    QString located(const QString &message) const;
     bool isDiscovering() const { return m_discovering; }
 
     // Scans for semaphores; progress(scanned, total) as pages come in. Replaces a running scan.
-    void discover();
+    void discover() { startDiscovery(false); }
+    // The running (or last) scan is the periodic one the session started itself: the window shows
+    // no progress bar for it, and reports only a failure.
+    bool isBackgroundDiscovery() const { return m_background; }
+    // New keys show up without Ctrl+R: after a scan the session scans again every `ms`, as long as
+    // the last scan read at most kMaxAutoRediscoverKeys keys (a big keyspace is scanned on request
+    // only). 0 turns it off.
+    void setRediscoverInterval(int ms);
+    static constexpr int kDefaultRediscoverMs = 60000;
+    static constexpr qint64 kMaxAutoRediscoverKeys = 50000;
     // Ends the running scan at once (discoveryFinished with cancelled = true), even while the
     // server has not answered; what was found so far stays listed.
     void cancelDiscovery();
@@ -50,18 +62,26 @@ public:
 
     static constexpr int kMaxSummaries = 500;
 
+    // The semaphore the page last showed for this connection: selecting the connection again shows
+    // it again, and the page never keeps showing another connection's semaphore.
+    std::optional<core::SemaphoreRef> shownSemaphore;
+
 Q_SIGNALS:
     void discoveryStarted();
     void discoveryProgress(qint64 scanned, qint64 total, int found);
     void discoveryFinished(bool ok, bool cancelled, const QString &message);
 
 private:
+    void startDiscovery(bool background);
+
     core::Cancellation m_cancel;
     bool m_discovering = false;
     quint64 m_discoveryRound = 0; // answers of an older round are dropped
     int m_found = 0;
     int m_summariesInFlight = 0;
     QTimer m_summaryTimer;
+    QTimer m_rediscoverTimer;
+    bool m_background = false;
     QHash<QString, QHash<QByteArray, qint64>> m_firstSeen; // semaphore -> holder -> first seen
 };
 

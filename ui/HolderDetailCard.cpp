@@ -17,7 +17,7 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     : QFrame(parent) {
     setObjectName(QStringLiteral("holderCard"));
     setFrameShape(QFrame::StyledPanel);
-    setMinimumWidth(250);
+    setMinimumWidth(220); // leaves the holder table room for holder, TTL and state at 1024 px
     auto *layout = new QVBoxLayout(this);
     m_title = new QLabel(this);
     m_title->setWordWrap(true);

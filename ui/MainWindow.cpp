@@ -2,8 +2,9 @@
 
 #include "AuditPanel.h"
 #include "ConnectionSession.h"
-#include "EnvironmentBadge.h"
+#include "ConnectionStateIcon.h"
 #include "HeaderFit.h"
+#include "ScreenFit.h"
 #include "SemaphorePage.h"
 #include "UsageBarDelegate.h"
 #include "loadtest/LoadTestPage.h"
@@ -25,7 +26,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -33,6 +33,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -51,21 +52,6 @@ std::unique_ptr<QSettings> openSettings(const QString &file) {
     return std::make_unique<QSettings>(file, QSettings::IniFormat);
 }
 
-QString stateColor(ConnectionController::State state) {
-    switch (state) {
-    case ConnectionController::State::Connected:
-        return QStringLiteral("#2e7d32");
-    case ConnectionController::State::Connecting:
-    case ConnectionController::State::Reconnecting:
-        return QStringLiteral("#b26a00");
-    case ConnectionController::State::Lost:
-    case ConnectionController::State::Failed:
-        return QStringLiteral("#c62828");
-    case ConnectionController::State::Idle:
-        break;
-    }
-    return QStringLiteral("#616161");
-}
 } // namespace
 
 MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
@@ -79,6 +65,8 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     buildLeft(m_splitter);
     m_page = new SemaphorePage(m_services.profiles, m_splitter);
     m_splitter->addWidget(m_page);
+    // From the semaphore list, Tab goes straight to its holders.
+    setTabOrder(m_semaphoreView, m_page->holderView());
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
     setCentralWidget(m_splitter);
@@ -93,8 +81,21 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_stateLabel = new QLabel(this);
     m_stateLabel->setObjectName(QStringLiteral("connectionState"));
     m_busyLabel = new QLabel(this);
+    // A refused password or token is not retried: this is the way to fix it, next to the reason.
+    m_editCredentials = new QPushButton(tr("Edit connection…"), this);
+    m_editCredentials->setObjectName(QStringLiteral("editCredentials"));
+    m_editCredentials->hide();
+    connect(m_editCredentials, &QPushButton::clicked, this, &MainWindow::editConnection);
     statusBar()->addPermanentWidget(m_busyLabel);
     statusBar()->addPermanentWidget(m_stateLabel);
+    statusBar()->addPermanentWidget(m_editCredentials);
+
+    m_stopRunsDeadline.setSingleShot(true);
+    m_stopRunsDeadline.setInterval(kStopRunsDeadlineMs);
+    connect(&m_stopRunsDeadline, &QTimer::timeout, this, [this] {
+        m_forceClose = true;
+        close();
+    });
 
     buildMenus();
     connect(m_page, &SemaphorePage::statusMessage, this,
@@ -219,6 +220,8 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
     m_semaphoreView->setWordWrap(false);
+    // Tab goes on to the next pane (it used to walk the cells, opening each semaphore on the way).
+    m_semaphoreView->setTabKeyNavigation(false);
     m_semaphoreView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_semaphoreView, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
         QMenu menu(this);
@@ -258,7 +261,9 @@ void MainWindow::buildMenus() {
     m_removeConnectionAction = file->addAction(tr("&Remove connection"), this, &MainWindow::removeConnection);
     file->addSeparator();
     auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    // Spelled out: QKeySequence::Quit is empty on platforms with a Windows key scheme.
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setShortcutContext(Qt::ApplicationShortcut); // also from the load-test window
 
     auto *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_page->refreshAction());
@@ -375,23 +380,14 @@ void MainWindow::updateConnectionItem(const QString &id) {
                 .arg(config->name, model::environmentName(config->environment),
                      config->readOnly ? tr(" read-only") : QString(), model::connectionStateName(state));
         item->setText(text);
-        item->setForeground(QColor(stateColor(state)));
+        item->setForeground(connectionStateColor(state));
         QFont f = item->font();
         f.setBold(config->isProduction());
         item->setFont(f);
         item->setToolTip(QStringLiteral("%1\n%2\n%3")
                              .arg(config->endpoint(), s ? s->controller.stateText() : tr("not connected"),
                                   tr("Double-click to connect")));
-        QPixmap dot(12, 12);
-        dot.fill(Qt::transparent);
-        {
-            QPainter p(&dot);
-            p.setRenderHint(QPainter::Antialiasing);
-            p.setBrush(EnvironmentBadge::colorFor(config->environment));
-            p.setPen(Qt::NoPen);
-            p.drawEllipse(1, 1, 10, 10);
-        }
-        item->setIcon(QIcon(dot));
+        item->setIcon(connectionStateIcon(state)); // the environment is the [tag] in the text
     }
 }
 
@@ -441,9 +437,14 @@ void MainWindow::currentConnectionChanged() {
         const QByteArray saved = settings->value(QStringLiteral("window/semaphoreHeader")).toByteArray();
         if (!saved.isEmpty())
             header->restoreState(saved);
+        // How many holders need attention is a number, next to the usage: it stays in view when
+        // the list is narrow (the warnings text, last, stretches over what is left).
+        header->moveSection(header->visualIndex(model::SemaphoreListModel::StaleColumn),
+                            header->visualIndex(model::SemaphoreListModel::UsageColumn) + 1);
     }
     applyFilters();
-    m_discoveryBar->setVisible(s && s->isDiscovering());
+    showPageOf(s);
+    m_discoveryBar->setVisible(s && s->isDiscovering() && !s->isBackgroundDiscovery());
     const QString id = currentConnectionId();
     m_editConnectionAction->setEnabled(!id.isEmpty());
     m_removeConnectionAction->setEnabled(!id.isEmpty());
@@ -468,10 +469,34 @@ void MainWindow::semaphoreActivated(const QModelIndex &proxyIndex) {
     if (!s || !proxyIndex.isValid())
         return;
     const QModelIndex source = s->proxy.mapToSource(proxyIndex);
-    const SemaphoreRef ref = s->list.refAt(source.row());
+    showSemaphore(s, s->list.refAt(source.row()));
+}
+
+void MainWindow::showSemaphore(ConnectionSession *s, const SemaphoreRef &ref) {
+    s->shownSemaphore = ref;
     if (m_page->session() == s && m_page->ref() == ref)
         return;
     m_page->setSemaphore(s, ref);
+}
+
+void MainWindow::showPageOf(ConnectionSession *s) {
+    if (!s) {
+        m_page->clearSemaphore();
+        return;
+    }
+    if (m_page->session() == s)
+        return;
+    if (!s->shownSemaphore) {
+        m_page->clearSemaphore();
+        return;
+    }
+    m_page->setSemaphore(s, *s->shownSemaphore);
+    // Show it selected in the list too, so list and page agree (no-op when it is filtered out).
+    const int row = s->list.rowOf(*s->shownSemaphore);
+    const QModelIndex proxyIndex = row >= 0 ? s->proxy.mapFromSource(s->list.index(row, 0)) : QModelIndex();
+    if (proxyIndex.isValid())
+        m_semaphoreView->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect |
+                                                                           QItemSelectionModel::Rows);
 }
 
 bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &ref) {
@@ -487,8 +512,7 @@ bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &
                 proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         }
     }
-    if (m_page->session() != s || !(m_page->ref() == ref))
-        m_page->setSemaphore(s, ref);
+    showSemaphore(s, ref);
     return true;
 }
 
@@ -499,19 +523,21 @@ void MainWindow::updateStatus() {
     if (!config) {
         m_stateLabel->setText(tr("No connection — File → Add connection"));
         m_stateLabel->setStyleSheet({});
+        m_editCredentials->hide();
         return;
     }
     const auto state = s ? s->controller.state() : ConnectionController::State::Idle;
     QString detail = s ? s->controller.stateText() : tr("double-click the connection to connect");
     if (detail.compare(model::connectionStateName(state), Qt::CaseInsensitive) == 0)
         detail = config->endpoint();
-    m_stateLabel->setText(QStringLiteral("<span style=\"color:%1\">●</span> <b>%2</b> [%3]: %4 — %5")
-                              .arg(stateColor(state), config->name.toHtmlEscaped(),
-                                   model::environmentName(config->environment),
+    m_stateLabel->setText(QStringLiteral("<span style=\"color:%1\">%2</span> <b>%3</b> [%4]: %5 — %6")
+                              .arg(connectionStateColor(state).name(), connectionStateSymbol(state),
+                                   config->name.toHtmlEscaped(), model::environmentName(config->environment),
                                    model::connectionStateName(state), detail.toHtmlEscaped()));
     m_stateLabel->setToolTip(
-        tr("connecting: opening the connection · connected: reads work · lost: the server "
-           "stopped answering · reconnecting: trying again with backoff"));
+        tr("● connected: reads work · ○ connecting / reconnecting: trying, with backoff · ▲ lost: the "
+           "server stopped answering · ✖ failed: see the reason; it stays until it changes"));
+    m_editCredentials->setVisible(s && s->controller.needsCredentials());
     const int busy = s ? s->controller.pendingOperations() : 0;
     m_busyLabel->setText(busy > 3 ? tr("%1 requests in flight").arg(busy) : QString());
 }
@@ -626,7 +652,7 @@ void MainWindow::startSession(ConnectionConfig config) {
     connect(&s->actions, &model::OperatorActions::actionFinished, this,
             [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
     connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
-        if (currentSession() != s)
+        if (currentSession() != s || s->isBackgroundDiscovery())
             return;
         m_discoveryBar->show();
         m_discoveryProgress->setRange(0, 0);
@@ -634,7 +660,7 @@ void MainWindow::startSession(ConnectionConfig config) {
     });
     connect(s, &ConnectionSession::discoveryProgress, this,
             [this, s](qint64 scanned, qint64 total, int found) {
-                if (currentSession() != s)
+                if (currentSession() != s || s->isBackgroundDiscovery())
                     return;
                 if (total > 0) {
                     m_discoveryProgress->setRange(0, 1000);
@@ -646,11 +672,13 @@ void MainWindow::startSession(ConnectionConfig config) {
             [this, s](bool ok, bool cancelled, const QString &message) {
                 if (currentSession() == s)
                     m_discoveryBar->hide();
-                statusBar()->showMessage(cancelled
-                                             ? tr("Discovery cancelled: the list shows what was found so far")
-                                         : ok ? message
-                                              : tr("Discovery failed: %1").arg(message),
-                                         15000);
+                if (ok && s->isBackgroundDiscovery())
+                    return; // the periodic scan found what it found: the list shows it
+                // The store's message already says what failed; the session adds where, once.
+                statusBar()->showMessage(
+                    s->located(cancelled ? tr("discovery cancelled: the list shows what was found so far")
+                                         : message),
+                    15000);
             });
     s->controller.open();
     s->discover();
@@ -681,11 +709,13 @@ void MainWindow::restoreState() {
     auto settings = openSettings(m_services.settingsFile);
     const QByteArray geometry = settings->value(QStringLiteral("window/geometry")).toByteArray();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
-        resize(1400, 860);
+        resizeToFitScreen(this, QSize(1400, 860));
     QMainWindow::restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
     const QByteArray split = settings->value(QStringLiteral("window/splitter")).toByteArray();
     if (split.isEmpty() || !m_splitter->restoreState(split))
-        m_splitter->setSizes({700, 900}); // room for the list's stale and warnings columns
+        // The page gets the larger share: its holder table must show holder, TTL and state even at
+        // 1024 px; the list keeps its kind, name and usage.
+        m_splitter->setSizes({560, 1040});
     if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
         m_leftSplitter->setSizes({110, 700});
     m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());
@@ -705,9 +735,80 @@ void MainWindow::saveState() {
                            m_semaphoreView->horizontalHeader()->saveState());
 }
 
+QList<LoadTestWindow *> MainWindow::runningLoadTests() const {
+    QList<LoadTestWindow *> running;
+    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly)) {
+        if (w->isRunning())
+            running << w;
+    }
+    return running;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event) {
+    // A running load test keeps writing to its server: never leave it running behind a closed
+    // window (a load-test window refusing to close would also cancel the application's quit).
+    if (!m_forceClose && !runningLoadTests().isEmpty()) {
+        event->ignore();
+        if (!m_closeAfterRuns)
+            askToStopRuns();
+        return;
+    }
+    m_stopRunsDeadline.stop();
+    m_closeAfterRuns = false;
+    m_forceClose = false;
     saveState();
+    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
+        w->close(); // saves its geometry when idle
+    // One still ending after the deadline goes now; its clients are torn down with it.
+    qDeleteAll(runningLoadTests());
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::askToStopRuns() {
+    if (m_stopRunsQuestion)
+        return;
+    QStringList where;
+    for (LoadTestWindow *w : runningLoadTests())
+        where << w->connectionName();
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Quit semscope"),
+        tr("A load test is running on %1. Quitting stops it first: its clients release what they hold.")
+            .arg(where.join(QStringLiteral(", "))),
+        QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("stopRunsQuestion"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *stop = box->addButton(tr("&Stop and quit"), QMessageBox::AcceptRole);
+    box->setDefaultButton(stop);
+    connect(box, &QMessageBox::buttonClicked, this, [this, stop](QAbstractButton *clicked) {
+        if (clicked == stop)
+            quitStoppingRuns();
+    });
+    // A run may end while the question is open: then it asks only what is left to decide.
+    for (LoadTestWindow *w : runningLoadTests()) {
+        connect(w, &LoadTestWindow::runsEnded, box, [this, box, stop] {
+            if (!runningLoadTests().isEmpty())
+                return;
+            box->setText(tr("The load test has ended. Quit semscope?"));
+            stop->setText(tr("&Quit"));
+        });
+    }
+    m_stopRunsQuestion = box;
+    box->open();
+}
+
+void MainWindow::quitStoppingRuns() {
+    m_closeAfterRuns = true;
+    for (LoadTestWindow *w : runningLoadTests()) {
+        connect(w, &LoadTestWindow::runsEnded, this, &MainWindow::closeWhenRunsEnded, Qt::UniqueConnection);
+        w->stopRuns();
+    }
+    m_stopRunsDeadline.start();
+    closeWhenRunsEnded();
+}
+
+void MainWindow::closeWhenRunsEnded() {
+    if (m_closeAfterRuns && runningLoadTests().isEmpty())
+        close();
 }
 
 LoadTestWindow *MainWindow::openLoadTest(bool training) {

@@ -8,6 +8,9 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+#include <QTimer>
 #include <memory>
 
 class QCheckBox;
@@ -17,7 +20,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
-class QMessageBox;
+
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -64,6 +67,8 @@ public:
     AuditPanel *auditPanel() const { return m_audit; }
     QDockWidget *auditDock() const { return m_auditDock; }
     QLabel *connectionStateLabel() const { return m_stateLabel; }
+    // Shown next to the state when the server refused the password/token.
+    QPushButton *editCredentialsButton() const { return m_editCredentials; }
     QLineEdit *filterEdit() const { return m_filter; }
     QCheckBox *staleOnlyBox() const { return m_staleOnly; }
     QComboBox *kindFilter() const { return m_kindFilter; }
@@ -71,6 +76,13 @@ public:
     // Tools → Load test… / Training…: the load-test window of the current connection (one per
     // connection), with the selected semaphore filled in. nullptr when no connection is open.
     LoadTestWindow *openLoadTest(bool training = false);
+
+    // Quits without asking: asks running load tests to stop, closes once they have (or after
+    // kStopRunsDeadlineMs, tearing down what is left). File → Quit asks first when a run is on.
+    void quitStoppingRuns();
+    static constexpr int kStopRunsDeadlineMs = 6000;
+    // The "stop the load test and quit?" question while it is open, for tests.
+    QMessageBox *stopRunsQuestion() const { return m_stopRunsQuestion; }
 
     // Opens the dialog to add a connection; returns the dialog (deleted on close), for tests.
     ConnectionDialog *addConnection();
@@ -90,6 +102,10 @@ private:
     void updateStatus();
     void currentConnectionChanged();
     void semaphoreActivated(const QModelIndex &proxyIndex);
+    // Puts `ref` of `s` on the page and remembers it as that connection's shown semaphore.
+    void showSemaphore(ConnectionSession *s, const core::SemaphoreRef &ref);
+    // The page follows the selected connection: its last shown semaphore, or nothing.
+    void showPageOf(ConnectionSession *s);
     void applyFilters();
     void editConnection();
     void removeConnection();
@@ -99,6 +115,9 @@ private:
     void restoreState();
     void saveState();
     QString currentConnectionId() const;
+    QList<LoadTestWindow *> runningLoadTests() const;
+    void askToStopRuns();
+    void closeWhenRunsEnded();
 
     MainWindowServices m_services;
     QHash<QString, ConnectionSession *> m_sessions;
@@ -121,9 +140,14 @@ private:
     QSplitter *m_leftSplitter = nullptr;
     QLabel *m_stateLabel = nullptr;
     QLabel *m_busyLabel = nullptr;
+    QPushButton *m_editCredentials = nullptr;
     QAction *m_editConnectionAction = nullptr;
     QAction *m_removeConnectionAction = nullptr;
     QAction *m_rediscoverAction = nullptr;
+    QPointer<QMessageBox> m_stopRunsQuestion;
+    QTimer m_stopRunsDeadline;
+    bool m_closeAfterRuns = false; // runs were asked to end; the window closes once they have
+    bool m_forceClose = false;     // close now, whatever still runs
 };
 
 } // namespace semscope::ui

@@ -27,6 +27,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace semscope::ui {
 
@@ -58,7 +59,18 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
 
-    // Header, first row: what and where, and the refresh controls.
+    // Header, first row: which connection (and its environment) the page belongs to.
+    auto *where = new QHBoxLayout;
+    m_badge = new EnvironmentBadge(this);
+    m_connection = new QLabel(this);
+    m_connection->setObjectName(QStringLiteral("pageConnection"));
+    m_connection->setTextFormat(Qt::PlainText);
+    m_connection->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    where->addWidget(m_badge);
+    where->addWidget(m_connection, 1);
+    layout->addLayout(where);
+
+    // Second row: what, and the refresh controls.
     auto *row1 = new QHBoxLayout;
     m_kind = new QLabel(this);
     m_kind->setObjectName(QStringLiteral("kindLabel"));
@@ -71,7 +83,6 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     big.setPointSizeF(big.pointSizeF() * 1.35);
     big.setBold(true);
     m_name->setFont(big);
-    m_badge = new EnvironmentBadge(this);
     m_lastRead = new QLabel(this);
     m_lastRead->setObjectName(QStringLiteral("lastRead"));
     m_lastRead->setToolTip(tr("When the holders were last read from the server. TTLs count down locally in "
@@ -91,7 +102,6 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     refreshButton->setToolTip(tr("Read now (F5)"));
     row1->addWidget(m_kind);
     row1->addWidget(m_name);
-    row1->addWidget(m_badge);
     row1->addStretch(1);
     row1->addWidget(m_lastRead);
     row1->addWidget(m_interval);
@@ -99,7 +109,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     row1->addWidget(refreshButton);
     layout->addLayout(row1);
 
-    // Second row: the limit, where it comes from, and how full the semaphore is.
+    // Third row: the limit, where it comes from, and how full the semaphore is.
     auto *row2 = new QHBoxLayout;
     m_limit = new QLabel(this);
     m_limit->setObjectName(QStringLiteral("limitLabel"));
@@ -152,13 +162,19 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    fitHeaderSections(m_view->horizontalHeader(), {{HolderTableModel::HolderColumn, 175},
+    fitHeaderSections(m_view->horizontalHeader(), {{HolderTableModel::HolderColumn, 150},
                                                    {HolderTableModel::AcquiredColumn, 70},
                                                    {HolderTableModel::AgeColumn, 64},
-                                                   {HolderTableModel::TtlColumn, 112},
+                                                   {HolderTableModel::TtlColumn, 110}, // "expired 12 s ago"
                                                    {HolderTableModel::StateColumn, 80}});
+    keepKeyColumnsInFront();
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setWordWrap(false);
+    // Their shortcuts work while the table has the focus.
+    m_view->addAction(m_forceRelease);
+    m_view->addAction(m_copyRows);
+    // Tab leaves the table for the next pane; the arrows move between holders.
+    m_view->setTabKeyNavigation(false);
     connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateCard();
@@ -180,7 +196,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
     vertical->setSizes({420, 300});
-    tableAndCard->setSizes({700, 260});
+    tableAndCard->setSizes({800, 200});
     layout->addWidget(vertical, 1);
 
     connect(m_interval, &QSpinBox::valueChanged, this, [this](int s) { setIntervalMs(s * 1000); });
@@ -228,7 +244,9 @@ void SemaphorePage::buildActions() {
     m_forceRelease = new QAction(tr("&Force-release…"), this);
     m_forceRelease->setObjectName(QStringLiteral("forceReleaseAction"));
     m_forceRelease->setShortcuts({QKeySequence::Delete, QKeySequence(QStringLiteral("Ctrl+Shift+Del"))});
-    m_forceRelease->setShortcutContext(Qt::WindowShortcut);
+    // Only where the holders are in view and focused: a window-wide Delete would reach a holder the
+    // operator is not looking at (while typing in the filter, or with another pane in front).
+    m_forceRelease->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_forceRelease->setToolTip(tr("Remove the selected holders, only if they are still exactly what you see "
                                   "(Del, Ctrl+Shift+Del)"));
     connect(m_forceRelease, &QAction::triggered, this, [this] { forceReleaseSelected(); });
@@ -253,7 +271,15 @@ void SemaphorePage::buildActions() {
     m_editProfile = new QAction(tr("Edit &profile…"), this);
     connect(m_editProfile, &QAction::triggered, this, &SemaphorePage::editProfile);
 
-    m_copyId = new QAction(tr("&Copy holder id"), this);
+    m_copyRows = new QAction(tr("&Copy rows"), this);
+    m_copyRows->setObjectName(QStringLiteral("copyRowsAction"));
+    m_copyRows->setShortcut(QKeySequence::Copy);
+    m_copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_copyRows->setToolTip(tr("Copy the selected holders as text: holder, token, TTL, state (Ctrl+C)"));
+    connect(m_copyRows, &QAction::triggered, this,
+            [this] { QApplication::clipboard()->setText(selectedRowsText()); });
+
+    m_copyId = new QAction(tr("Copy holder &id"), this);
     connect(m_copyId, &QAction::triggered, this, [this] {
         QStringList ids;
         for (const auto &o : selectedHolders())
@@ -277,6 +303,7 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     ++m_pageGeneration;
     m_session = session;
     m_ref = ref;
+    m_selectOnRead.clear();
     m_inFlight = false;
     m_lastReadLocalMs = 0;
     m_holders.clear();
@@ -288,6 +315,7 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     m_name->setText(ref.name);
     m_badge->setEnvironment(cfg.environment, cfg.readOnly);
     m_badge->show();
+    m_connection->setText(tr("on %1 · %2").arg(cfg.name, cfg.endpoint()));
     m_limit->setText(tr("Limit: reading…"));
     m_gauge->setRange(0, 1);
     m_gauge->setValue(0);
@@ -342,6 +370,7 @@ void SemaphorePage::clearSemaphore() {
     ++m_pageGeneration;
     m_session = nullptr;
     m_ref = {};
+    m_selectOnRead.clear();
     m_timer.stop();
     m_ageTimer.stop();
     m_holders.clear();
@@ -350,6 +379,9 @@ void SemaphorePage::clearSemaphore() {
     m_kind->setText(tr("no semaphore"));
     m_name->setText(tr("Select a semaphore on the left"));
     m_badge->hide();
+    m_connection->clear();
+    m_profileButton->hide(); // nothing to give a profile to
+    m_repair->setVisible(false);
     m_limit->clear();
     m_gauge->setRange(0, 1);
     m_gauge->setValue(0);
@@ -359,6 +391,8 @@ void SemaphorePage::clearSemaphore() {
     m_lastRead->clear();
     for (QAction *a : allActions())
         a->setEnabled(false);
+    m_copyRows->setEnabled(false);
+    m_copyId->setEnabled(false);
 }
 
 SemaphoreRef SemaphorePage::resolvedRef() const {
@@ -421,6 +455,8 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
                               noTtl);
     updateHeader(snapshot);
     updateColumns(snapshot);
+    if (!m_selectOnRead.isEmpty() && selectHolder(m_selectOnRead))
+        m_selectOnRead.clear();
     updateActions();
     updateCard();
     updateAge();
@@ -512,6 +548,7 @@ void SemaphorePage::updateActions() {
     m_invalidate->setVisible(writable && consul);
     m_invalidate->setEnabled(writable && consul && selected.size() == 1);
     m_copyId->setEnabled(!selected.isEmpty());
+    m_copyRows->setEnabled(!selected.isEmpty());
 }
 
 void SemaphorePage::updateCard() {
@@ -560,16 +597,37 @@ QList<ObservedHolder> SemaphorePage::selectedHolders() const {
     return out;
 }
 
-void SemaphorePage::selectHolder(const QString &holderId) {
+QString SemaphorePage::selectedRowsText() const {
+    const QList<int> columns{HolderTableModel::HolderColumn, HolderTableModel::TokenColumn,
+                             HolderTableModel::TtlColumn, HolderTableModel::StateColumn};
+    QStringList lines;
+    QStringList header;
+    for (int c : columns)
+        header << m_proxy.headerData(c, Qt::Horizontal).toString();
+    lines << header.join(QLatin1Char('\t'));
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    for (const QModelIndex &row : rows) {
+        QStringList cells;
+        for (int c : columns)
+            cells << m_proxy.index(row.row(), c).data().toString();
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool SemaphorePage::selectHolder(const QString &holderId) {
     for (int r = 0; r < m_proxy.rowCount(); ++r) {
         const QModelIndex idx = m_proxy.index(r, HolderTableModel::HolderColumn);
         if (idx.data().toString() == holderId) {
-            m_view->selectionModel()->select(idx,
-                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_view->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+                                                               QItemSelectionModel::Rows);
             m_view->scrollTo(idx);
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 ForceReleaseDialog *SemaphorePage::forceReleaseSelected() {
@@ -589,7 +647,7 @@ ForceReleaseDialog *SemaphorePage::forceReleaseSelected() {
 QList<QAction *> SemaphorePage::contextMenuActions() const {
     // Hidden actions (writes on a read-only connection, Consul-only ones elsewhere) are left out,
     // so the menu never offers what the toolbar does not. nullptr marks a separator.
-    QList<QAction *> out{m_copyId, nullptr};
+    QList<QAction *> out{m_copyRows, m_copyId, nullptr};
     for (QAction *a : {m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate, m_purge}) {
         if (a->isVisible())
             out.append(a);
@@ -619,9 +677,11 @@ void SemaphorePage::acquire() {
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_session->actions.acquire(resolvedRef(), dialog.holder(), dialog.ttlMs(), this, [this](AcquireResult r) {
-        if (r.status == AcquireResult::Status::Granted)
+        if (r.status == AcquireResult::Status::Granted) {
             Q_EMIT statusMessage(tr("Acquired %1 as %2").arg(m_ref.name, r.grant.holder));
-        else if (r.status == AcquireResult::Status::Busy)
+            // Selected as soon as it is read back, so Renew and Release my slot are ready at once.
+            m_selectOnRead = r.grant.holder;
+        } else if (r.status == AcquireResult::Status::Busy)
             Q_EMIT statusMessage(tr("No free slot in %1 (%2 holders)").arg(m_ref.name).arg(r.holders.size()));
         else
             QMessageBox::warning(this, tr("Acquire failed"), r.error);
@@ -720,6 +780,16 @@ QByteArray SemaphorePage::saveViewState() const {
 void SemaphorePage::restoreViewState(const QByteArray &state) {
     if (!state.isEmpty())
         m_view->horizontalHeader()->restoreState(state);
+    keepKeyColumnsInFront(); // also in a layout saved before they moved there
+}
+
+void SemaphorePage::keepKeyColumnsInFront() {
+    // Holder, TTL and state are what an operator looks for; long tokens and the Consul columns
+    // come after them, so a narrow window never scrolls these three out of view.
+    QHeaderView *header = m_view->horizontalHeader();
+    int at = header->visualIndex(HolderTableModel::HolderColumn) + 1;
+    for (int column : {HolderTableModel::TtlColumn, HolderTableModel::StateColumn})
+        header->moveSection(header->visualIndex(column), at++);
 }
 
 } // namespace semscope::ui

@@ -45,6 +45,8 @@ public:
 
     model::HolderTableModel *holderModel() { return &m_holders; }
     QAbstractProxyModel *holderProxy() { return &m_proxy; }
+    // "on <connection> · <address>" above the semaphore: which connection the page belongs to.
+    QLabel *connectionLabel() const { return m_connection; }
     QTableView *holderView() const { return m_view; }
     model::HistorySeries *history() { return &m_history; }
     int snapshotsApplied() const { return m_applied; }
@@ -56,7 +58,12 @@ public:
 
     // Holders selected in the table (copies, as the operator sees them now).
     QList<ObservedHolder> selectedHolders() const;
-    void selectHolder(const QString &holderId);
+    // Selects the row of `holderId`; false when it is not in the table.
+    bool selectHolder(const QString &holderId);
+    // The selected rows as tab-separated text with a header line (holder, token, TTL, state), in
+    // the order shown: what Ctrl+C puts on the clipboard.
+    QString selectedRowsText() const;
+    QAction *copyRowsAction() const { return m_copyRows; }
 
     QAction *refreshAction() const { return m_refreshNow; }
     QAction *forceReleaseAction() const { return m_forceRelease; }
@@ -97,6 +104,7 @@ private:
     void updateActions();
     void updateCard();
     void updateAge();
+    void keepKeyColumnsInFront();
     void showContextMenu(const QPoint &pos);
     void acquire();
     void refreshMine();
@@ -115,6 +123,7 @@ private:
     bool m_paused = false;
     std::optional<core::SemaphoreRef> m_watching;
     qint64 m_lastReadLocalMs = 0;
+    QString m_selectOnRead; // a holder just acquired here, selected when a read shows it
     int m_applied = 0;
 
     core::Snapshot m_lastSnapshot;
@@ -127,6 +136,7 @@ private:
     QLabel *m_kind = nullptr;
     QLabel *m_name = nullptr;
     EnvironmentBadge *m_badge = nullptr;
+    QLabel *m_connection = nullptr;
     QLabel *m_limit = nullptr;
     QPushButton *m_profileButton = nullptr;
     QProgressBar *m_gauge = nullptr;
@@ -150,6 +160,7 @@ private:
     QAction *m_repair = nullptr;
     QAction *m_editProfile = nullptr;
     QAction *m_copyId = nullptr;
+    QAction *m_copyRows = nullptr;
 };
 
 } // namespace semscope::ui

@@ -22,10 +22,13 @@ QuitOnSignal::QuitOnSignal(QObject *parent)
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_fds) != 0)
         return;
     m_notifier = new QSocketNotifier(g_fds[1], QSocketNotifier::Read, this);
-    connect(m_notifier, &QSocketNotifier::activated, this, [] {
+    connect(m_notifier, &QSocketNotifier::activated, this, [this] {
         char byte = 0;
         [[maybe_unused]] const auto n = ::read(g_fds[1], &byte, 1);
-        QCoreApplication::quit();
+        if (m_handler)
+            m_handler();
+        else
+            QCoreApplication::quit();
     });
     struct sigaction sa = {};
     sa.sa_handler = onSignal;

@@ -99,6 +99,12 @@ int main(int argc, char *argv[]) {
         window->semaphorePage()->setIntervalMs(seconds * 1000);
     }
     window->show();
+    quitOnSignal.setHandler([w = window.get()] {
+        if (w->isVisible())
+            w->quitStoppingRuns();
+        else
+            QCoreApplication::quit();
+    });
 
     if (sandbox) {
         auto *w = window.get();

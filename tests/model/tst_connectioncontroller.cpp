@@ -1,7 +1,11 @@
 #include "InMemorySemaphoreStore.h"
+#include "RedisServer.h"
 #include "model/ConnectionController.h"
+#include "model/StoreFactory.h"
 
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QtTest>
 
 using namespace semscope;
@@ -39,6 +43,10 @@ private Q_SLOTS:
     void dropsAnswersForDeletedContext();
     void readOnlyReachesTheStore();
     void failingFactoryReportsFailed();
+    void silentServerFailsAtTheDeadline();
+    void refusedServerKeepsItsReasonWhileRetrying();
+    void wrongPasswordStopsRetryingAndSaysWhy();
+    void refusedConsulTokenNeedsCredentials();
 };
 
 void TestConnectionController::runsStoreOnWorkerAndAnswersOnGuiThread() {
@@ -106,6 +114,99 @@ void TestConnectionController::failingFactoryReportsFailed() {
     c.discover({}, this, {}, [&](core::DiscoverResult r) { result = r; });
     QTRY_VERIFY(result.has_value());
     QVERIFY(!result->ok);
+}
+
+void TestConnectionController::silentServerFailsAtTheDeadline() {
+    // Accepts the connection, never answers: the black hole that used to stay "connecting".
+    QTcpServer blackHole;
+    QVERIFY(blackHole.listen(QHostAddress::LocalHost));
+    QList<QTcpSocket *> accepted;
+    connect(&blackHole, &QTcpServer::newConnection, this, [&] {
+        while (auto *socket = blackHole.nextPendingConnection())
+            accepted << socket;
+    });
+    auto config = model::ConnectionConfig::create(core::Backend::Consul);
+    config.address = QStringLiteral("http://127.0.0.1:%1").arg(blackHole.serverPort());
+    ConnectionController c(config, model::storeFactoryFor(config));
+    c.setConnectDeadlineMs(300);
+    c.open();
+    c.discover({}, this, {}, [](core::DiscoverResult) {});
+    QTRY_COMPARE(c.state(), ConnectionController::State::Failed);
+    QVERIFY2(c.stateText().contains(config.endpoint()), qPrintable(c.stateText()));
+    QVERIFY2(c.stateText().contains(QLatin1String("did not answer")), qPrintable(c.stateText()));
+    qDeleteAll(accepted);
+}
+
+void TestConnectionController::refusedServerKeepsItsReasonWhileRetrying() {
+    // A port nobody listens on: every attempt is refused and the controller says so each time,
+    // also in "reconnecting in …", not only for the moment the attempt fails.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.port = port;
+    ConnectionController c(config, model::storeFactoryFor(config));
+    c.open();
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), ConnectionController::State::Reconnecting, 10000);
+    QVERIFY2(c.stateText().contains(QLatin1String("last attempt:")), qPrintable(c.stateText()));
+    QVERIFY2(c.stateText().contains(QLatin1String("refused"), Qt::CaseInsensitive),
+             qPrintable(c.stateText()));
+}
+
+void TestConnectionController::wrongPasswordStopsRetryingAndSaysWhy() {
+    test::RedisServer server;
+    test::RedisServer::Options options;
+    options.aclUser = QStringLiteral("ops");
+    options.aclPassword = QStringLiteral("right");
+    QVERIFY2(server.start(options), qPrintable(server.errorString()));
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.port = server.port();
+    config.user = QStringLiteral("ops");
+    config.hasSecret = true;
+    config.secret = QStringLiteral("wrong");
+    ConnectionController c(config, model::storeFactoryFor(config));
+    QSignalSpy changes(&c, &ConnectionController::stateChanged);
+    c.open();
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), ConnectionController::State::Failed, 10000);
+    QVERIFY(c.needsCredentials());
+    QVERIFY2(c.stateText().contains(QLatin1String("WRONGPASS")), qPrintable(c.stateText()));
+    QVERIFY2(c.stateText().contains(config.endpoint()), qPrintable(c.stateText()));
+    // No retry follows (a retry would say "reconnecting" within 100-800 ms), and the reason stays.
+    const qsizetype seen = changes.size();
+    QTest::qWait(1500);
+    QCOMPARE(changes.size(), seen);
+    QCOMPARE(c.state(), ConnectionController::State::Failed);
+    // Calls answer at once instead of waiting for a connection that will not come.
+    std::optional<core::DiscoverResult> result;
+    c.discover({}, this, {}, [&](core::DiscoverResult r) { result = r; });
+    QTRY_VERIFY(result.has_value());
+    QVERIFY(!result->ok);
+    QCOMPARE(c.state(), ConnectionController::State::Failed);
+}
+
+void TestConnectionController::refusedConsulTokenNeedsCredentials() {
+    // A store without connection states reports a refused token through its answers.
+    auto server = std::make_shared<test::InMemorySemaphoreServer>();
+    class RefusingStore : public test::InMemorySemaphoreStore {
+    public:
+        using InMemorySemaphoreStore::InMemorySemaphoreStore;
+        void discover(const core::DiscoverRequest &, core::Cancellation,
+                      core::Callback<core::DiscoverProgress>,
+                      core::Callback<core::DiscoverResult> done) override {
+            core::DiscoverResult r;
+            r.error = QStringLiteral("listing keys failed: Unexpected response code: 403 (ACL not found)");
+            done(r);
+        }
+    };
+    auto config = model::ConnectionConfig::create(core::Backend::Consul);
+    ConnectionController c(config, [server] { return std::make_unique<RefusingStore>(server); });
+    c.open();
+    c.discover({}, this, {}, [](core::DiscoverResult) {});
+    QTRY_VERIFY(c.needsCredentials());
+    QCOMPARE(c.state(), ConnectionController::State::Failed);
+    QVERIFY2(c.stateText().contains(QLatin1String("ACL not found")), qPrintable(c.stateText()));
+    QVERIFY2(c.stateText().contains(config.endpoint()), qPrintable(c.stateText()));
 }
 
 QTEST_MAIN(TestConnectionController)

@@ -40,16 +40,21 @@ public:
             std::make_unique<model::ConnectionRegistry>(dir.path() + QStringLiteral("/connections.ini"));
         audit = std::make_unique<model::AuditLog>(dir.path() + QStringLiteral("/audit.jsonl"));
         secrets = std::make_unique<model::MemorySecretStore>();
-        ui::MainWindowServices services;
-        services.registry = registry.get();
-        services.secrets = secrets.get();
-        services.audit = audit.get();
-        services.profiles = sandbox->profiles();
-        services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
-        services.settingsFile = dir.path() + QStringLiteral("/window.ini");
-        window = std::make_unique<ui::MainWindow>(services);
+        window = std::make_unique<ui::MainWindow>(services(QStringLiteral("window.ini")));
         window->resize(1600, 940);
         return true;
+    }
+
+    // What a main window on the sandbox works with; its window state goes to `settingsName`.
+    ui::MainWindowServices services(const QString &settingsName) const {
+        ui::MainWindowServices s;
+        s.registry = registry.get();
+        s.secrets = secrets.get();
+        s.audit = audit.get();
+        s.profiles = sandbox->profiles();
+        s.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+        s.settingsFile = dir.path() + QLatin1Char('/') + settingsName;
+        return s;
     }
 
     // Adds and opens a demo connection, waits for discovery to finish.

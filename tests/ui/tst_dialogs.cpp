@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTcpServer>
@@ -31,6 +32,8 @@ private Q_SLOTS:
     void testConnectionAgainstRealRedis();
     void testConnectionToDeadPort();
     void testConnectionToSilentServerCanBeCancelled();
+    void connectionDialogShowsNoLiteralAmpersand();
+    void malformedAddressCannotBeSaved();
 
 private:
     ui::ConnectionDialog *redisDialog(quint16 port);
@@ -130,6 +133,49 @@ void TestDialogs::profileRefusesABadTimeout() {
     timeout->clear();
     QTest::keyClicks(timeout, QStringLiteral("10s"));
     QVERIFY(save->isEnabled());
+}
+
+void TestDialogs::connectionDialogShowsNoLiteralAmpersand() {
+    // A label shows its '&' as an underline only when it has a buddy; "&Environment:" had none.
+    ui::ConnectionDialog dialog([](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); });
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    int checked = 0;
+    for (QLabel *label : dialog.findChildren<QLabel *>()) {
+        const QString text = label->text();
+        if (label->textFormat() == Qt::RichText ||
+            !QRegularExpression(QStringLiteral("&[^&]")).match(text).hasMatch())
+            continue;
+        QVERIFY2(label->buddy(), qPrintable(text));
+        ++checked;
+    }
+    QVERIFY(checked >= 3);
+}
+
+void TestDialogs::malformedAddressCannotBeSaved() {
+    ui::ConnectionDialog dialog([](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); });
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *url = dialog.findChild<QLineEdit *>(QStringLiteral("url"));
+    auto *status = dialog.findChild<QLabel *>(QStringLiteral("testStatus"));
+    QVERIFY(url && status);
+    QVERIFY(okButton(&dialog)->isEnabled());
+    QTest::keyClicks(url, QStringLiteral("redis://cache:notaport"));
+    QVERIFY(!okButton(&dialog)->isEnabled());
+    QVERIFY2(status->text().startsWith(QLatin1String("Cannot save")), qPrintable(status->text()));
+    url->clear();
+    QTest::keyClicks(url, QStringLiteral("redis://cache:6380/1"));
+    QVERIFY(okButton(&dialog)->isEnabled());
+    QVERIFY(status->text().isEmpty());
+    // The same for a Consul address.
+    dialog.findChild<QComboBox *>(QStringLiteral("backend"))->setCurrentIndex(1);
+    auto *address = dialog.findChild<QLineEdit *>(QStringLiteral("address"));
+    address->clear();
+    QTest::keyClicks(address, QStringLiteral("http://consul:port"));
+    QVERIFY(!okButton(&dialog)->isEnabled());
+    address->clear();
+    QTest::keyClicks(address, QStringLiteral("http://consul:8500"));
+    QVERIFY(okButton(&dialog)->isEnabled());
 }
 
 ui::ConnectionDialog *TestDialogs::redisDialog(quint16 port) {

@@ -35,6 +35,7 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -52,6 +53,47 @@ void typeInto(QAbstractSpinBox *box, const QString &text) {
     QTest::keyClick(box, Qt::Key_Tab);
 }
 
+// The letter after a single '&' in a label or button text ("Se&maphore" -> 'M'), or 0.
+QChar mnemonicOf(const QString &text) {
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text.at(i) != QLatin1Char('&'))
+            continue;
+        if (text.at(i + 1) == QLatin1Char('&')) {
+            ++i;
+            continue;
+        }
+        return text.at(i + 1).toUpper();
+    }
+    return QChar();
+}
+
+// Every Alt+letter the visible part of `window` answers to, with what it belongs to.
+QMultiMap<QChar, QString> visibleMnemonics(QWidget *window) {
+    QMultiMap<QChar, QString> found;
+    auto note = [&](const QString &text) {
+        if (const QChar c = mnemonicOf(text); !c.isNull())
+            found.insert(c, text);
+    };
+    for (QLabel *label : window->findChildren<QLabel *>()) {
+        if (label->isVisible() && label->buddy())
+            note(label->text());
+    }
+    for (QAbstractButton *button : window->findChildren<QAbstractButton *>()) {
+        if (button->isVisible())
+            note(button->text());
+    }
+    for (QTabBar *bar : window->findChildren<QTabBar *>()) {
+        for (int i = 0; bar->isVisible() && i < bar->count(); ++i)
+            note(bar->tabText(i));
+    }
+    return found;
+}
+
+bool visibleInside(QWidget *widget, QWidget *window) {
+    const QRect inWindow(widget->mapTo(window, QPoint(0, 0)), widget->size());
+    return widget->isVisible() && window->rect().contains(inWindow) && !widget->visibleRegion().isEmpty();
+}
+
 double summaryValue(ui::LoadTestRunView *view, int row) {
     return view->summaryModel()->index(row, 0).data(LoadTestSummaryModel::ValueRole).toDouble();
 }
@@ -65,6 +107,9 @@ private Q_SLOTS:
     void leasedRunReportsNoOverAdmission();
     void exportsJsonCsvAndPng();
     void stopEndsALongRunPromptly();
+    void returnStartsAndEscapeStops();
+    void fitsA1280x720Projector();
+    void mnemonicsAreUniquePerTab();
     void trainingShowsUnsafeBesideAtomic();
     void trainingStopEndsBothRuns();
     void consulConnectionRunsTheConsulKind();
@@ -95,6 +140,7 @@ model::ConnectionConfig TestLoadTestPage::redisConfig(const QString &name) const
 
 std::unique_ptr<ui::LoadTestWindow> TestLoadTestPage::window(const model::ConnectionConfig &config) {
     auto w = std::make_unique<ui::LoadTestWindow>(config, m_dir.filePath(QStringLiteral("settings.ini")));
+    w->resize(1500, 940); // the offscreen screen is 800x600: the window would shrink to fit it
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get()))
         return nullptr;
@@ -275,6 +321,66 @@ void TestLoadTestPage::stopEndsALongRunPromptly() {
                 .contains(QLatin1String("stopped")));
     QVERIFY(page->runView()->verdictLabel()->text().contains(QLatin1String("stopped early")));
     QVERIFY(page->startButton()->isEnabled());
+}
+
+void TestLoadTestPage::returnStartsAndEscapeStops() {
+    auto w = window(redisConfig(QStringLiteral("keys")));
+    QVERIFY(w);
+    ui::LoadTestPage *page = w->loadTestPage();
+    typeInto(page->form()->durationBox(), QStringLiteral("3600"));
+    QSignalSpy progress(page->runner(), &model::LoadTestRunner::progress);
+    QSignalSpy finished(page->runner(), &model::LoadTestRunner::finished);
+    // Return in a field starts the run, as the default button promises.
+    page->form()->nameEdit()->setFocus();
+    QTest::keyClick(page->form()->nameEdit(), Qt::Key_Return);
+    QVERIFY(page->isRunning());
+    QVERIFY(progress.wait(runTimeoutMs));
+    // Escape, wherever the focus is, stops it.
+    QTest::keyClick(page->stopButton(), Qt::Key_Escape);
+    QVERIFY(finished.wait(30'000));
+    QVERIFY(page->runner()->reports().value(0).cancelled);
+}
+
+void TestLoadTestPage::fitsA1280x720Projector() {
+    auto w = window(redisConfig(QStringLiteral("projector")));
+    QVERIFY(w);
+    // The training room's projector: 1280x720 less the panels; every control must stay reachable.
+    const QSize min = w->minimumSizeHint().expandedTo(w->minimumSize());
+    QVERIFY2(min.width() <= 1024 && min.height() <= 700,
+             qPrintable(QStringLiteral("minimum %1x%2").arg(min.width()).arg(min.height())));
+    w->resize(1024, 700);
+    QTRY_COMPARE(w->size(), QSize(1024, 700));
+    ui::LoadTestPage *page = w->loadTestPage();
+    for (QWidget *control :
+         {static_cast<QWidget *>(page->startButton()), static_cast<QWidget *>(page->stopButton()),
+          static_cast<QWidget *>(page->exportButton())})
+        QVERIFY2(visibleInside(control, w.get()), qPrintable(control->objectName()));
+    w->showTraining();
+    // The training text wraps: the window must still not grow past the screen, also once the
+    // wrapped labels have been laid out.
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QCoreApplication::processEvents();
+    QCOMPARE(w->size(), QSize(1024, 700));
+    ui::TrainingPage *training = w->trainingPage();
+    for (QWidget *control :
+         {static_cast<QWidget *>(training->startButton()), static_cast<QWidget *>(training->stopButton()),
+          static_cast<QWidget *>(training->exportButton()), static_cast<QWidget *>(training->scenarioBox())})
+        QVERIFY2(visibleInside(control, w.get()), qPrintable(control->objectName()));
+}
+
+void TestLoadTestPage::mnemonicsAreUniquePerTab() {
+    auto w = window(redisConfig(QStringLiteral("mnemonics")));
+    QVERIFY(w);
+    for (bool training : {false, true}) {
+        training ? w->showTraining() : w->showLoadTest();
+        const auto found = visibleMnemonics(w.get());
+        QVERIFY(found.size() > 5);
+        for (const QChar c : found.uniqueKeys())
+            QVERIFY2(
+                found.count(c) == 1,
+                qPrintable(
+                    QStringLiteral("Alt+%1: %2").arg(c).arg(found.values(c).join(QStringLiteral(" / ")))));
+    }
 }
 
 void TestLoadTestPage::trainingShowsUnsafeBesideAtomic() {

@@ -100,7 +100,7 @@ void TestLoadTestScreens::toolsMenuOpensThePrefilledPage() {
     QVERIFY(m_window->windowTitle().contains(m_demo->sandbox->redisConnection().name));
     // Asking again brings the same window back, now on the training tab.
     QCOMPARE(m_demo->window->openLoadTest(true), m_window);
-    QCOMPARE(m_window->tabs()->currentWidget(), m_window->trainingPage());
+    QVERIFY(m_window->tabs()->currentWidget()->isAncestorOf(m_window->trainingPage())); // in its scroll area
 }
 
 void TestLoadTestScreens::loadTestPage() {

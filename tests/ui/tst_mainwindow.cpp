@@ -2,22 +2,33 @@
 // the "stale only" filter, and read-only connections offering no write at all.
 
 #include "DemoFixture.h"
+#include "model/LoadTestRunner.h"
 #include "resources/icons/ApplicationIcon.h"
 #include "ui/ConnectionDialog.h"
+#include "ui/ConnectionStateIcon.h"
 #include "ui/ForceReleaseDialog.h"
+#include "ui/loadtest/LoadTestForm.h"
+#include "ui/loadtest/LoadTestPage.h"
+#include "ui/loadtest/LoadTestWindow.h"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
+#include <QTcpServer>
 #include <QToolBar>
 #include <QtTest>
 
@@ -39,10 +50,23 @@ private Q_SLOTS:
     void shortcutsReachTheirActions();
     void contextMenusOfferOnlyWhatTheConnectionAllows();
     void consulListShowsSessionTtl();
+    void pageBelongsToTheSelectedConnection();
+    void deleteActsOnlyInTheFocusedHolderTable();
+    void connectionIconShowsStateNotEnvironment();
+    void refusedPasswordStaysExplained();
+    void keyboardReachesTheHolders();
+    void worksAt1024x700WithKeyColumnsInView();
+    void firstWindowFitsItsScreen();
+    void acquireSelectsTheOwnSlot();
+    void newSemaphoresAppearWithoutCtrlR();
     void aboutShowsVersionAndIcon();
     void windowStateAndColumnWidthsAreRemembered();
+    void quitQuestionFollowsTheRun();
+    void quitDuringALoadTestStopsItFirst();
 
 private:
+    ui::LoadTestWindow *startLongLoadTest();
+
     std::unique_ptr<test::DemoFixture> m_demo;
     ui::ConnectionSession *m_redis = nullptr;
     ui::ConnectionSession *m_consul = nullptr;
@@ -329,6 +353,260 @@ void TestMainWindow::consulListShowsSessionTtl() {
     QVERIFY(expiry.data(Qt::ToolTipRole).toString().contains(QLatin1String("renew")));
 }
 
+void TestMainWindow::pageBelongsToTheSelectedConnection() {
+    auto *window = m_demo->window.get();
+    auto *page = window->semaphorePage();
+    const QString redisId = m_demo->sandbox->redisConnection().id;
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(window->openSemaphore(redisId, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
+    page->holderView()->selectRow(0);
+    QVERIFY(page->forceReleaseAction()->isEnabled());
+    // The header says whose semaphore this is.
+    QVERIFY2(page->connectionLabel()->text().contains(QLatin1String("demo redis")),
+             qPrintable(page->connectionLabel()->text()));
+
+    // Another connection selected: the production page with its armed force-release must go.
+    window->selectConnection(m_demo->sandbox->consulConnection().id);
+    QVERIFY(page->session() != m_redis);
+    QVERIFY(!page->forceReleaseAction()->isEnabled());
+    QVERIFY(!page->connectionLabel()->text().contains(QLatin1String("demo redis")));
+    // ...its own last semaphore comes back instead, named with its connection.
+    core::SemaphoreRef deploy{Kind::Consul, QStringLiteral("demo/deploy"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->consulConnection().id, deploy));
+    QVERIFY(page->connectionLabel()->text().contains(QLatin1String("demo consul")));
+
+    // Back to redis: its semaphore is shown again, not the Consul one.
+    window->selectConnection(redisId);
+    QCOMPARE(page->session(), m_redis);
+    QCOMPARE(page->ref(), jobs);
+    QVERIFY(page->connectionLabel()->text().contains(QLatin1String("demo redis")));
+    window->selectConnection(m_demo->sandbox->consulConnection().id);
+    QCOMPARE(page->session(), m_consul);
+    QCOMPARE(page->ref(), deploy);
+}
+
+void TestMainWindow::deleteActsOnlyInTheFocusedHolderTable() {
+    auto *window = m_demo->window.get();
+    auto *page = window->semaphorePage();
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
+    page->holderView()->selectRow(0);
+    QApplication::setActiveWindow(window);
+    QTRY_COMPARE(QApplication::activeWindow(), window);
+    // Delete in the semaphore list (or the filter) is not a force-release of a holder elsewhere.
+    window->semaphoreView()->setFocus();
+    QTRY_VERIFY(window->semaphoreView()->hasFocus());
+    QTest::keyClick(window->semaphoreView(), Qt::Key_Delete);
+    QVERIFY(page->findChildren<ui::ForceReleaseDialog *>().isEmpty());
+    window->filterEdit()->setFocus();
+    QTest::keyClick(window->filterEdit(), Qt::Key_Delete);
+    QVERIFY(page->findChildren<ui::ForceReleaseDialog *>().isEmpty());
+    // In the holder table, where the selected holder is in view, it opens the guarded dialog.
+    page->holderView()->setFocus();
+    QTRY_VERIFY(page->holderView()->hasFocus());
+    QTest::keyClick(page->holderView(), Qt::Key_Delete);
+    const auto dialogs = page->findChildren<ui::ForceReleaseDialog *>();
+    QCOMPARE(dialogs.size(), 1);
+    dialogs.first()->reject();
+}
+
+void TestMainWindow::connectionIconShowsStateNotEnvironment() {
+    using State = model::ConnectionController::State;
+    // Each state has its own shape, not only its own colour.
+    const QList<State> states{State::Idle, State::Connecting, State::Connected, State::Lost, State::Failed};
+    for (State a : states) {
+        for (State b : states) {
+            if (a == b)
+                continue;
+            const QImage ma = ui::connectionStateIcon(a).pixmap(16).toImage().createAlphaMask();
+            const QImage mb = ui::connectionStateIcon(b).pixmap(16).toImage().createAlphaMask();
+            QVERIFY2(ma != mb, qPrintable(model::connectionStateName(a) + QLatin1String(" vs ") +
+                                          model::connectionStateName(b)));
+        }
+    }
+    // A development connection that cannot connect: its icon says so (it used to be the green of
+    // "development"), its environment is in the text.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    model::ConnectionConfig dead = model::ConnectionConfig::create(core::Backend::Redis);
+    dead.id = QStringLiteral("dead-dev");
+    dead.name = QStringLiteral("dead dev");
+    dead.port = probe.serverPort();
+    probe.close();
+    m_demo->registry->upsert(dead);
+    m_demo->window->openConnection(dead.id);
+    auto *s = m_demo->window->session(dead.id);
+    QVERIFY(s);
+    QTRY_VERIFY_WITH_TIMEOUT(s->controller.state() != State::Connecting, 15000);
+    QListWidgetItem *item = nullptr;
+    for (int i = 0; i < m_demo->window->connectionList()->count(); ++i) {
+        if (m_demo->window->connectionList()->item(i)->text().startsWith(dead.name))
+            item = m_demo->window->connectionList()->item(i);
+    }
+    QVERIFY(item);
+    const State state = s->controller.state();
+    QVERIFY(state != State::Connected);
+    QCOMPARE(item->icon().pixmap(16).toImage(), ui::connectionStateIcon(state).pixmap(16).toImage());
+    QVERIFY(item->text().contains(QLatin1String("development")));
+    QVERIFY(item->text().contains(model::connectionStateName(state)));
+    m_demo->window->closeConnection(dead.id);
+    m_demo->registry->remove(dead.id);
+}
+
+void TestMainWindow::refusedPasswordStaysExplained() {
+    model::ConnectionConfig wrong = m_demo->sandbox->redisConnection();
+    wrong.id = QStringLiteral("demo-redis-wrong-password");
+    wrong.name = QStringLiteral("demo redis (wrong password)");
+    wrong.hasSecret = true;
+    m_demo->secrets->write(wrong.id, QStringLiteral("not-the-password"));
+    m_demo->registry->upsert(wrong);
+    m_demo->window->openConnection(wrong.id);
+    QTRY_VERIFY(m_demo->window->session(wrong.id));
+    auto *s = m_demo->window->session(wrong.id);
+    QSignalSpy finished(s, &ui::ConnectionSession::discoveryFinished);
+    QTRY_VERIFY_WITH_TIMEOUT(s->controller.needsCredentials(), 15000);
+    if (s->isDiscovering())
+        QVERIFY(finished.wait(15000));
+    m_demo->window->selectConnection(wrong.id);
+    // The reason stays on the connection, with the way out next to it.
+    const QString state = m_demo->window->connectionStateLabel()->text();
+    QVERIFY2(state.contains(QLatin1String("refused the credentials")), qPrintable(state));
+    QVERIFY2(state.count(wrong.endpoint()) == 1, qPrintable(state));
+    QVERIFY2(state.contains(wrong.endpoint()), qPrintable(state));
+    QVERIFY(m_demo->window->editCredentialsButton()->isVisibleTo(m_demo->window.get()));
+    // The discovery message names the address once and says "discovery failed" at most once.
+    const QString message = m_demo->window->statusBar()->currentMessage();
+    QVERIFY2(message.count(wrong.endpoint()) == 1, qPrintable(message));
+    QVERIFY2(message.count(QLatin1String("discovery failed"), Qt::CaseInsensitive) <= 1, qPrintable(message));
+    // A connection that works shows no such button.
+    m_demo->window->selectConnection(m_demo->sandbox->redisConnection().id);
+    QVERIFY(!m_demo->window->editCredentialsButton()->isVisibleTo(m_demo->window.get()));
+    m_demo->window->closeConnection(wrong.id);
+    m_demo->registry->remove(wrong.id);
+}
+
+void TestMainWindow::keyboardReachesTheHolders() {
+    auto *window = m_demo->window.get();
+    auto *page = window->semaphorePage();
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
+    QApplication::setActiveWindow(window);
+    QTRY_COMPARE(QApplication::activeWindow(), window);
+    // Tab leaves the semaphore list for the holders; it does not open the next semaphore.
+    window->semaphoreView()->setFocus();
+    QTRY_VERIFY(window->semaphoreView()->hasFocus());
+    QTest::keyClick(window->semaphoreView(), Qt::Key_Tab);
+    QTRY_VERIFY(page->holderView()->hasFocus());
+    QCOMPARE(page->ref(), jobs);
+    // Arrows pick a holder; Ctrl+C copies it as text an operator can paste into a ticket.
+    QTest::keyClick(page->holderView(), Qt::Key_Down);
+    QTRY_COMPARE(page->selectedHolders().size(), 1);
+    QApplication::clipboard()->clear();
+    QTest::keyClick(page->holderView(), Qt::Key_C, Qt::ControlModifier);
+    const QString copied = QApplication::clipboard()->text();
+    const QStringList lines = copied.split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines.first().contains(QLatin1String("TTL")) && lines.first().contains(QLatin1String("State")),
+             qPrintable(copied));
+    QVERIFY2(lines.last().startsWith(page->selectedHolders().first().holder.id), qPrintable(copied));
+}
+
+void TestMainWindow::worksAt1024x700WithKeyColumnsInView() {
+    auto *window = m_demo->window.get();
+    const QSize min = window->minimumSizeHint().expandedTo(window->minimumSize());
+    QVERIFY2(min.width() <= 1024 && min.height() <= 700,
+             qPrintable(QStringLiteral("minimum %1x%2").arg(min.width()).arg(min.height())));
+    const QSize before = window->size();
+    window->resize(1024, 700);
+    QTRY_COMPARE(window->size(), QSize(1024, 700));
+    auto *page = window->semaphorePage();
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
+    QTableView *holders = page->holderView();
+    holders->horizontalScrollBar()->setValue(0);
+    for (int c : {model::HolderTableModel::HolderColumn, model::HolderTableModel::TtlColumn,
+                  model::HolderTableModel::StateColumn}) {
+        QVERIFY(!holders->isColumnHidden(c));
+        const int right = holders->columnViewportPosition(c) + holders->columnWidth(c);
+        QVERIFY2(holders->columnViewportPosition(c) >= 0 && right <= holders->viewport()->width(),
+                 qPrintable(QStringLiteral("column %1 ends at %2 of %3")
+                                .arg(c)
+                                .arg(right)
+                                .arg(holders->viewport()->width())));
+    }
+    window->resize(before);
+}
+
+void TestMainWindow::firstWindowFitsItsScreen() {
+    // No saved geometry (a first start): the window takes what its screen can show, however big
+    // the preferred size is (200 % scaling made it 2800x1720 on a 2560x1600 screen).
+    ui::MainWindow first(m_demo->services(QStringLiteral("first-start.ini")));
+    const QSize screen = first.screen()->availableGeometry().size();
+    QVERIFY2(first.width() <= screen.width() && first.height() <= screen.height(),
+             qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                            .arg(first.width())
+                            .arg(first.height())
+                            .arg(screen.width())
+                            .arg(screen.height())));
+}
+
+void TestMainWindow::acquireSelectsTheOwnSlot() {
+    auto *window = m_demo->window.get();
+    auto *page = window->semaphorePage();
+    core::SemaphoreRef queue{Kind::Fair, QStringLiteral("demo:fair-queue"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, queue));
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() > 0, 30000);
+    QAction *acquire = page->findChild<QAction *>(QStringLiteral("acquireAction"));
+    QVERIFY(acquire && acquire->isEnabled());
+    QString holder;
+    QTimer::singleShot(0, this, [&holder] {
+        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        holder = dialog->findChild<QLineEdit *>(QStringLiteral("holder"))->text();
+        dialog->accept();
+    });
+    acquire->trigger();
+    QVERIFY(!holder.isEmpty());
+    // Once read back, the own slot is selected: Renew and Release my slot work without a click.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        page->selectedHolders().size() == 1 && page->selectedHolders().first().holder.id == holder, 30000);
+    QAction *releaseMine = nullptr;
+    for (QAction *a : page->writeActions()) {
+        if (a->text().remove(QLatin1Char('&')) == QLatin1String("Release my slot"))
+            releaseMine = a;
+    }
+    QVERIFY(releaseMine);
+    QVERIFY(releaseMine->isEnabled());
+    releaseMine->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderModel()->rowOf(holder.toUtf8()) < 0, 30000);
+}
+
+void TestMainWindow::newSemaphoresAppearWithoutCtrlR() {
+    // A semaphore created after the scan is listed by the periodic rediscovery, quietly.
+    m_redis->setRediscoverInterval(200);
+    m_redis->discover(); // arms the periodic scan with the short interval
+    QTRY_VERIFY_WITH_TIMEOUT(!m_redis->isDiscovering(), 30000);
+    core::SemaphoreRef fresh{Kind::Leased, QStringLiteral("demo:appeared-later"), {}};
+    fresh.profile.limit = 2;
+    QCOMPARE(m_redis->list.rowOf(fresh), -1);
+    std::optional<core::AcquireResult> acquired;
+    core::AcquireRequest request;
+    request.holder = QStringLiteral("late-worker");
+    request.ttlMs = 60000;
+    m_redis->controller.acquire(fresh, request, {}, this, [&](core::AcquireResult r) { acquired = r; });
+    QTRY_VERIFY_WITH_TIMEOUT(acquired.has_value(), 30000);
+    QCOMPARE(acquired->status, core::AcquireResult::Status::Granted);
+    QSignalSpy started(m_redis, &ui::ConnectionSession::discoveryStarted);
+    QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowOf(fresh) >= 0, 30000);
+    QVERIFY(started.size() >= 1);
+    QVERIFY(m_redis->isBackgroundDiscovery());
+    m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
+}
+
 void TestMainWindow::aboutShowsVersionAndIcon() {
     QApplication::setWindowIcon(resources::applicationIcon());
     QMessageBox *box = m_demo->window->showAbout();
@@ -354,19 +632,83 @@ void TestMainWindow::windowStateAndColumnWidthsAreRemembered() {
     holderHeader->resizeSection(model::HolderTableModel::HolderColumn, 333);
     m_demo->window->resize(1500, 900);
     m_demo->window->close(); // saves
-    ui::MainWindowServices services;
-    services.registry = m_demo->registry.get();
-    services.secrets = m_demo->secrets.get();
-    services.audit = m_demo->audit.get();
-    services.profiles = m_demo->sandbox->profiles();
-    services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
-    services.settingsFile = m_demo->dir.path() + QStringLiteral("/window.ini");
-    ui::MainWindow again(services);
+    ui::MainWindow again(m_demo->services(QStringLiteral("window.ini")));
     QCOMPARE(again.semaphorePage()->holderView()->horizontalHeader()->sectionSize(
                  model::HolderTableModel::HolderColumn),
              333);
     QCOMPARE(again.size(), QSize(1500, 900));
     m_demo->window->show();
+}
+
+// Starts an hour-long load test on the demo's (production) redis from the main window.
+ui::LoadTestWindow *TestMainWindow::startLongLoadTest() {
+    auto *window = m_demo->window.get();
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window))
+        return nullptr;
+    window->selectConnection(m_demo->sandbox->redisConnection().id);
+    ui::LoadTestWindow *loadTest = window->openLoadTest(false);
+    if (!loadTest)
+        return nullptr;
+    ui::LoadTestPage *page = loadTest->loadTestPage();
+    page->form()->nameEdit()->setText(QStringLiteral("demo:quit-test"));
+    page->form()->durationBox()->setValue(3600);
+    QSignalSpy progress(page->runner(), &model::LoadTestRunner::progress);
+    page->start();
+    // The demo's redis is tagged production: the run asks first.
+    auto *confirm = page->findChild<QMessageBox *>(QStringLiteral("productionConfirm"));
+    if (!confirm)
+        return nullptr;
+    for (QAbstractButton *b : confirm->buttons()) {
+        if (b->text().contains(QLatin1String("production")))
+            b->click();
+    }
+    return progress.wait(60000) && page->isRunning() ? loadTest : nullptr;
+}
+
+void TestMainWindow::quitQuestionFollowsTheRun() {
+    auto *window = m_demo->window.get();
+    ui::LoadTestWindow *loadTest = startLongLoadTest();
+    QVERIFY(loadTest);
+    window->close();
+    QTRY_VERIFY(window->stopRunsQuestion());
+    QVERIFY(window->stopRunsQuestion()->text().contains(QLatin1String("is running")));
+    // The run ends on its own (here: stopped in its window) while the question is open.
+    QSignalSpy ended(loadTest, &ui::LoadTestWindow::runsEnded);
+    loadTest->stopRuns();
+    QVERIFY(ended.wait(30000));
+    QVERIFY2(window->stopRunsQuestion()->text().contains(QLatin1String("has ended")),
+             qPrintable(window->stopRunsQuestion()->text()));
+    window->stopRunsQuestion()->button(QMessageBox::Cancel)->click();
+    QVERIFY(window->isVisible());
+    loadTest->close();
+}
+
+void TestMainWindow::quitDuringALoadTestStopsItFirst() {
+    auto *window = m_demo->window.get();
+    QPointer<ui::LoadTestWindow> loadTest = startLongLoadTest();
+    QVERIFY(loadTest);
+    ui::LoadTestPage *page = loadTest->loadTestPage();
+
+    // Ctrl+Q asks before stopping the run; nothing closes before the answer.
+    QApplication::setActiveWindow(window);
+    QTRY_COMPARE(QApplication::activeWindow(), window);
+    QTest::keyClick(window, Qt::Key_Q, Qt::ControlModifier);
+    QTRY_VERIFY(window->stopRunsQuestion());
+    QVERIFY(window->isVisible());
+    QVERIFY(page->isRunning());
+    QAbstractButton *stop = nullptr;
+    for (QAbstractButton *b : window->stopRunsQuestion()->buttons()) {
+        if (b->text().remove(QLatin1Char('&')).startsWith(QLatin1String("Stop and quit")))
+            stop = b;
+    }
+    QVERIFY(stop);
+    stop->click();
+    // The run ends, then everything closes: no window left behind and no run still writing.
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isVisible(), 10000);
+    QTRY_VERIFY(loadTest.isNull() || !loadTest->isRunning());
+    QTRY_VERIFY(loadTest.isNull());
+    window->show();
 }
 
 QTEST_MAIN(TestMainWindow)

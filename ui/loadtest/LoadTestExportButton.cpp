@@ -23,7 +23,7 @@ LoadTestExportButton::LoadTestExportButton(Source source, QWidget *parent)
     : QToolButton(parent)
     , m_source(std::move(source)) {
     setObjectName(QStringLiteral("exportButton"));
-    setText(tr("Export"));
+    setText(tr("E&xport"));
     setToolTip(tr("Save the finished run: report (JSON), timeline (CSV) or the charts (PNG)"));
     setPopupMode(QToolButton::InstantPopup);
     auto *menu = new QMenu(this);

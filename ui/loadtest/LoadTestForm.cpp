@@ -51,10 +51,10 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setToolTip(tr("The semaphore to hammer. It is created if it does not exist; its clients write "
                           "to it."));
-    form->addRow(tr("&Semaphore"), m_name);
+    form->addRow(tr("Se&maphore"), m_name);
     m_limit = spin(this, QStringLiteral("limit"), 1, 1'000'000, 5);
     m_limit->setToolTip(tr("Slots: how many clients may hold it at once (a lock has one)"));
-    form->addRow(tr("&Limit"), m_limit);
+    form->addRow(tr("L&imit"), m_limit);
 
     m_clients = spin(this, QStringLiteral("clients"), 1, 100'000, 10);
     m_clients->setToolTip(tr("Virtual clients, each acquiring, holding, releasing and thinking in a loop"));
@@ -65,13 +65,13 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     m_threads = spin(this, QStringLiteral("threads"), 0, 256, 0);
     m_threads->setSpecialValueText(tr("auto (one per core)"));
     m_threads->setToolTip(tr("Worker threads, each with its own event loop"));
-    form->addRow(tr("&Threads"), m_threads);
+    form->addRow(tr("Th&reads"), m_threads);
 
     m_hold = new DistributionEdit(this);
     m_hold->setObjectName(QStringLiteral("hold"));
     m_hold->setDistribution(core::Distribution::uniform(1 * msNs, 5 * msNs));
     m_hold->setToolTip(tr("How long a client holds its slot before releasing"));
-    form->addRow(tr("&Hold"), m_hold);
+    form->addRow(tr("Hol&d"), m_hold);
     m_think = new DistributionEdit(this);
     m_think->setObjectName(QStringLiteral("think"));
     m_think->setToolTip(tr("Pause between releasing and asking again"));
@@ -80,19 +80,19 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     m_ttl = spin(this, QStringLiteral("ttl"), 1, 86'400'000, 10'000, tr(" ms"));
     m_ttl->setSingleStep(1000);
     m_ttl->setToolTip(tr("Lease length: a holder that stops refreshing loses its slot after this long"));
-    form->addRow(tr("TT&L"), m_ttl);
+    form->addRow(tr("&TTL"), m_ttl);
     m_refresh = spin(this, QStringLiteral("refresh"), 0, 86'400'000, 0, tr(" ms"));
     m_refresh->setSpecialValueText(tr("auto (a third of the TTL)"));
     m_refresh->setSingleStep(500);
     m_refresh->setToolTip(tr("How often a holder renews its lease while it holds"));
-    form->addRow(tr("&Refresh every"), m_refresh);
+    form->addRow(tr("Re&fresh every"), m_refresh);
 
     m_acquireMode = new QComboBox(this);
     m_acquireMode->setObjectName(QStringLiteral("acquireMode"));
     m_acquireMode->addItem(tr("Try once, retry after a pause"), TryOnce);
     m_acquireMode->addItem(tr("Wait for a slot, at most"), WaitUpTo);
     m_wait = spin(this, QStringLiteral("wait"), 1, 3'600'000, 5000, tr(" ms"));
-    form->addRow(tr("&Acquire"), pair(this, m_acquireMode, m_wait));
+    form->addRow(tr("Ac&quire"), pair(this, m_acquireMode, m_wait));
 
     m_stopMode = new QComboBox(this);
     m_stopMode->setObjectName(QStringLiteral("stopMode"));
@@ -111,7 +111,7 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     stopLayout->addWidget(m_stopMode);
     stopLayout->addWidget(m_duration, 1);
     stopLayout->addWidget(m_ops, 1);
-    form->addRow(tr("&Stop"), stopRow);
+    form->addRow(tr("St&op"), stopRow);
 
     m_crashRate = new QDoubleSpinBox(this);
     m_crashRate->setObjectName(QStringLiteral("crashRate"));
@@ -120,7 +120,7 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     m_crashRate->setSuffix(tr(" %"));
     m_crashRate->setToolTip(tr("Share of clients that crash once while holding: they stop refreshing and "
                                "vanish without releasing. Shows how fast their slots come back."));
-    form->addRow(tr("C&rash rate"), m_crashRate);
+    form->addRow(tr("Crash rat&e"), m_crashRate);
     m_skew = spin(this, QStringLiteral("skew"), 0, 3'600'000, 0, tr(" ms"));
     m_skew->setSpecialValueText(tr("none"));
     m_skew->setToolTip(tr("Each client's clock is off by up to this much, ahead or behind. Only layouts "

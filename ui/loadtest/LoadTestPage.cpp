@@ -47,7 +47,7 @@ LoadTestPage::LoadTestPage(const model::ConnectionConfig &config, const QString 
     m_start->setObjectName(QStringLiteral("startButton"));
     m_start->setDefault(true);
     m_start->setToolTip(tr("Run the load test with these parameters (its clients write to the semaphore)"));
-    m_stop = new QPushButton(tr("S&top"), this);
+    m_stop = new QPushButton(tr("Sto&p"), this);
     m_stop->setObjectName(QStringLiteral("stopButton"));
     m_stop->setToolTip(tr("End the run now; the clients release what they hold and the report follows"));
     LoadTestExportButton::Source source;

@@ -6,7 +6,9 @@
 #include "model/LoadTestVerdict.h"
 
 #include <QBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
 
 namespace semscope::ui {
 
@@ -31,13 +33,21 @@ LoadTestRunView::LoadTestRunView(Arrangement arrangement, QWidget *parent)
     if (arrangement == Arrangement::TableBeside) {
         auto *row = new QHBoxLayout;
         row->addWidget(m_charts, 3);
-        m_table->setMinimumWidth(300);
+        m_table->setMinimumWidth(240);
         row->addWidget(m_table, 1);
         layout->addLayout(row, 1);
     } else {
-        layout->addWidget(m_charts, 1);
-        m_table->setMinimumHeight(m_table->sizeHint().height());
-        layout->addWidget(m_table);
+        // Charts over the table, the line between them movable: on a low screen the table scrolls
+        // rather than pushing the window taller than the screen.
+        auto *split = new QSplitter(Qt::Vertical, this);
+        split->setObjectName(QStringLiteral("chartsAndSummary"));
+        split->setChildrenCollapsible(false);
+        split->addWidget(m_charts);
+        split->addWidget(m_table);
+        split->setStretchFactor(0, 1);
+        split->setStretchFactor(1, 0);
+        m_table->setMinimumHeight(4 * m_table->verticalHeader()->defaultSectionSize()); // header + 3 rows
+        layout->addWidget(split, 1);
     }
     setVerdict(m_verdict->text(), int(model::LoadTestVerdict::Tone::Neutral));
 }

@@ -4,10 +4,13 @@
 #include "LoadTestSettings.h"
 #include "TrainingPage.h"
 #include "ui/EnvironmentBadge.h"
+#include "ui/ScreenFit.h"
 
 #include <QCloseEvent>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -17,6 +20,7 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
                                QWidget *parent)
     : QWidget(parent, Qt::Window)
     , m_connectionId(config.id)
+    , m_connectionName(config.name)
     , m_settingsFile(settingsFile) {
     setObjectName(QStringLiteral("loadTestWindow"));
     setWindowTitle(tr("Load test — %1").arg(config.name));
@@ -41,11 +45,20 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
     m_loadTest = new LoadTestPage(config, settingsFile, m_tabs);
     m_training = new TrainingPage(config, m_tabs);
     m_tabs->addTab(m_loadTest, tr("&Load test"));
-    m_tabs->addTab(m_training, tr("T&raining: unsafe vs atomic"));
+    // The training text wraps and the two runs stand side by side: on a low screen (a 1280x720
+    // projector) the page scrolls under its Start/Stop bar instead of growing past the screen.
+    m_trainingTab = new QScrollArea(m_tabs);
+    m_trainingTab->setWidget(m_training);
+    m_trainingTab->setWidgetResizable(true);
+    m_trainingTab->setFrameShape(QFrame::NoFrame);
+    m_tabs->addTab(m_trainingTab, tr("Tr&aining: unsafe vs atomic"));
     layout->addWidget(m_tabs, 1);
 
     auto closeIfDone = [this](bool running) {
-        if (!running && m_closeWhenStopped && !m_loadTest->isRunning() && !m_training->isRunning())
+        if (running || isRunning())
+            return;
+        Q_EMIT runsEnded();
+        if (m_closeWhenStopped)
             close();
     };
     connect(m_loadTest, &LoadTestPage::runningChanged, this, closeIfDone);
@@ -53,7 +66,7 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
 
     auto settings = openLoadTestSettings(settingsFile);
     if (!restoreGeometry(settings->value(QStringLiteral("loadtest/geometry")).toByteArray()))
-        resize(1500, 940);
+        resizeToFitScreen(this, QSize(1500, 940));
 }
 
 LoadTestWindow::~LoadTestWindow() = default;
@@ -63,15 +76,44 @@ void LoadTestWindow::showLoadTest() {
 }
 
 void LoadTestWindow::showTraining() {
-    m_tabs->setCurrentWidget(m_training);
+    m_tabs->setCurrentWidget(m_trainingTab);
+}
+
+bool LoadTestWindow::isRunning() const {
+    return m_loadTest->isRunning() || m_training->isRunning();
+}
+
+void LoadTestWindow::stopRuns() {
+    m_loadTest->stop();
+    m_training->stop();
+}
+
+void LoadTestWindow::keyPressEvent(QKeyEvent *event) {
+    // Fields pass Return and Escape on (line edits, spin boxes, closed combo boxes): they get here.
+    switch (event->key()) {
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (isRunning())
+            break;
+        if (m_tabs->currentWidget() == m_trainingTab)
+            m_training->start();
+        else
+            m_loadTest->start();
+        return;
+    case Qt::Key_Escape:
+        stopRuns();
+        return;
+    default:
+        break;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 void LoadTestWindow::closeEvent(QCloseEvent *event) {
-    if (m_loadTest->isRunning() || m_training->isRunning()) {
+    if (isRunning()) {
         // Never wait here: ask the runs to end and close when they have.
         m_closeWhenStopped = true;
-        m_loadTest->stop();
-        m_training->stop();
+        stopRuns();
         event->ignore();
         return;
     }

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QScrollArea;
 class QTabWidget;
 
 namespace semscope::ui {
@@ -26,20 +27,33 @@ public:
     void showLoadTest();
     void showTraining();
     const QString &connectionId() const { return m_connectionId; }
+    const QString &connectionName() const { return m_connectionName; }
+
+    // A load test or a training run is going on.
+    bool isRunning() const;
+    // Asks every run to end; runsEnded() follows once they have.
+    void stopRuns();
 
     LoadTestPage *loadTestPage() const { return m_loadTest; }
     TrainingPage *trainingPage() const { return m_training; }
     QTabWidget *tabs() const { return m_tabs; }
 
+Q_SIGNALS:
+    void runsEnded();
+
 protected:
     void closeEvent(QCloseEvent *event) override;
+    // Return starts the shown tab's run (Start is its default button), Escape stops the runs.
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     QString m_connectionId;
+    QString m_connectionName;
     QString m_settingsFile;
     QTabWidget *m_tabs = nullptr;
     LoadTestPage *m_loadTest = nullptr;
     TrainingPage *m_training = nullptr;
+    QScrollArea *m_trainingTab = nullptr; // m_training, scrolling
     bool m_closeWhenStopped = false;
 };
 

@@ -42,7 +42,7 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     m_duration->setDecimals(0);
     m_duration->setSuffix(tr(" s"));
     forLabel->setBuddy(m_duration);
-    m_start = new QPushButton(tr("&Start both"), this);
+    m_start = new QPushButton(tr("Start &both"), this);
     m_start->setObjectName(QStringLiteral("trainingStart"));
     m_start->setToolTip(tr("Run the unsafe design and the atomic kind side by side, with the same clients"));
     m_stop = new QPushButton(tr("S&top"), this);
