@@ -30,8 +30,8 @@ QString holderStateDescription(HolderState state) {
         return QStringLiteral("Its lease ran out but the record is still there. The next acquire or a "
                               "purge removes it; until then it may still count against the limit.");
     case HolderState::Stale:
-        return QStringLiteral("Recorded as a holder, but its owner is gone (Consul session invalidated) or "
-                              "it has held the slot longer than the stuck threshold.");
+        return QStringLiteral("Recorded as a holder, but its owner is gone or it has held its slot longer "
+                              "than the stuck threshold.");
     case HolderState::OverLimit:
         return QStringLiteral("Recorded beyond the limit: more holders than slots, or rank >= limit. "
                               "Either a transient loser or an over-admission.");

@@ -1,6 +1,7 @@
 #include "HolderTableModel.h"
 
 #include "core/Duration.h"
+#include "core/HolderStateText.h"
 
 #include <QBrush>
 #include <QColor>
@@ -315,7 +316,7 @@ QVariant HolderTableModel::data(const QModelIndex &index, int role) const {
         const HolderState state = effectiveState(h);
         QString tip = QStringLiteral("<b>%1</b>: %2")
                           .arg(core::holderStateName(state).toHtmlEscaped(),
-                               core::holderStateDescription(state).toHtmlEscaped());
+                               core::holderStateDescription(state, m_snapshot.ref.kind).toHtmlEscaped());
         if (index.column() == TtlColumn) {
             if (!h.expiresAtMs)
                 tip += QStringLiteral("<br>This layout keeps no lease: a crashed holder keeps its slot until "

@@ -2,6 +2,7 @@
 
 #include "EnvironmentBadge.h"
 #include "core/Duration.h"
+#include "core/HolderStateText.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>
@@ -101,7 +102,7 @@ ForceReleaseDialog::ForceReleaseDialog(model::OperatorActions *actions, const Se
         auto *item =
             new QTreeWidgetItem(m_list, {h.id, where, h.token ? QString::number(*h.token) : QString(), since,
                                          ttl, holderStateName(h.state), QString()});
-        item->setToolTip(5, holderStateDescription(h.state));
+        item->setToolTip(5, holderStateDescription(h.state, m_ref.kind));
     }
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_list->setMinimumHeight(90);

@@ -2,6 +2,7 @@
 
 #include "HolderDetailText.h"
 #include "core/Duration.h"
+#include "core/HolderStateText.h"
 #include "model/HolderTableModel.h"
 
 #include <QDateTime>
@@ -55,10 +56,12 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
     const HolderState state = model->effectiveState(*holder);
     // The layout's own reason (e.g. "session gone") says more than the generic description.
     const QString why = holder->details.value(QStringLiteral("why")).toString();
-    m_state->setText(QStringLiteral("<b>%1</b> — %2")
-                         .arg(holderStateName(state),
-                              (why.isEmpty() ? holderStateDescription(state) : why).toHtmlEscaped()));
-    m_state->setToolTip(holderStateDescription(state));
+    m_state->setText(
+        QStringLiteral("<b>%1</b> — %2")
+            .arg(holderStateName(state),
+                 (why.isEmpty() ? holderStateDescription(state, model->snapshot().ref.kind) : why)
+                     .toHtmlEscaped()));
+    m_state->setToolTip(holderStateDescription(state, model->snapshot().ref.kind));
     const bool bad = state == HolderState::ExpiredPresent || state == HolderState::Stale ||
                      state == HolderState::Orphan || state == HolderState::OverLimit;
     // Only when it changes: setStyleSheet re-polishes even with the same sheet, and this runs at
