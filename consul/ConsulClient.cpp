@@ -31,8 +31,8 @@ QString originOf(const QUrl &url) {
 }
 
 QString redirectError(QNetworkReply *reply, const QString &endpoint) {
-    const QUrl target =
-        reply->url().resolved(reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl());
+    // Qt leaves RedirectionTargetAttribute unset for a redirect it refused; Location says it.
+    const QUrl target = reply->url().resolved(QUrl::fromEncoded(reply->rawHeader("Location")));
     if (reply->error() == QNetworkReply::TooManyRedirectsError)
         return QStringLiteral("more than %1 redirects").arg(kMaxRedirects);
     return QStringLiteral(
