@@ -9,7 +9,7 @@ class QNetworkReply;
 
 namespace semscope::consul {
 
-// Holds one QNetworkReply to bounds a hostile or broken server cannot stretch: the body is read as
+// Keeps one QNetworkReply within bounds a hostile or broken server cannot stretch: the body is read as
 // it arrives and the reply is aborted once it passes `maxBodyBytes` (a declared Content-Length
 // over it aborts at once), and a total deadline aborts it however slowly bytes keep trickling in
 // (QNetworkRequest's transfer timeout only measures silence). Lives as a child of the reply.
@@ -18,6 +18,7 @@ public:
     // `what` names the request in messages ("GET /v1/kv/app/sem/").
     BoundedReply(QNetworkReply *reply, QString what, qint64 maxBodyBytes, qint64 deadlineMs);
 
+    QNetworkReply *reply() const { return m_reply; }
     // Everything read; call once the reply has finished.
     QByteArray takeBody();
     // Why this object aborted the reply; empty if it did not.

@@ -40,6 +40,24 @@ QString redirectError(QNetworkReply *reply, const QString &endpoint) {
         .arg(originOf(target), endpoint);
 }
 
+// A `?keys` listing: JSON strings only (anything else in it is an error, not skipped).
+QStringList parseKeyListing(const QByteArray &body, QString *error) {
+    const auto parsed = RawJson::parse(body);
+    if (!parsed.ok() || !parsed.value->isArray()) {
+        *error = QStringLiteral("key listing is not a JSON list");
+        return {};
+    }
+    QStringList keys;
+    for (const auto &k : parsed.value->items()) {
+        if (!k.isString()) {
+            *error = QStringLiteral("key listing holds a %1, not a key name").arg(k.typeName());
+            return {};
+        }
+        keys.append(k.toString());
+    }
+    return keys;
+}
+
 QString bodySnippet(const QByteArray &body) {
     QString s = QString::fromUtf8(body.left(300)).trimmed();
     s.replace(QLatin1Char('\n'), QLatin1Char(' '));
@@ -176,43 +194,43 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
     qCDebug(lcConsulHttp) << method << url.toString(QUrl::RemoveUserInfo);
     auto *bounds = new BoundedReply(reply, QString::fromLatin1(method) + QLatin1Char(' ') + path,
                                     m_config.maxBodyBytes, timeout);
-    connect(reply, &QNetworkReply::finished, this,
-            [this, reply, bounds, id, nam, blocking, done = std::move(done)] {
-                m_pending.remove(id);
-                releaseManager(nam, blocking);
-                reply->deleteLater();
-                HttpResult r;
-                r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-                r.body = bounds->takeBody();
-                r.headers = reply->rawHeaderPairs();
-                r.aborted = reply->property("semscope_aborted").toBool();
-                bool ok = false;
-                const quint64 idx = r.header("X-Consul-Index").toULongLong(&ok);
-                if (ok)
-                    r.meta.index = idx;
-                r.meta.knownLeader = r.header("X-Consul-KnownLeader") != "false";
-                r.meta.lastContactMs = r.header("X-Consul-LastContact").toLongLong();
-                if (r.aborted) {
-                    r.error = QStringLiteral("request cancelled");
-                } else if (!bounds->stopReason().isEmpty()) {
-                    r.error = bounds->stopReason();
-                } else if (reply->error() == QNetworkReply::InsecureRedirectError ||
-                           reply->error() == QNetworkReply::TooManyRedirectsError) {
-                    r.error = redirectError(reply, endpoint());
-                } else if (r.status == 0) {
-                    const QString why = reply->errorString();
-                    r.error = why.isEmpty() ? QStringLiteral("no HTTP response") : why;
-                } else if (r.status >= 200 && r.status < 300 && reply->error() != QNetworkReply::NoError) {
-                    // A 200 whose body was cut short is no answer (Qt keeps the status it had read).
-                    r.error = QStringLiteral("the answer was cut off: ") + reply->errorString();
-                } else if (r.status < 200 || r.status >= 300) {
-                    r.error = QStringLiteral("Unexpected response code: %1").arg(r.status);
-                    const QString snippet = bodySnippet(r.body);
-                    if (!snippet.isEmpty())
-                        r.error += QStringLiteral(" (%1)").arg(snippet);
-                }
-                done(std::move(r));
-            });
+    connect(reply, &QNetworkReply::finished, this, [this, bounds, id, nam, blocking, done = std::move(done)] {
+        QNetworkReply *reply = bounds->reply();
+        m_pending.remove(id);
+        releaseManager(nam, blocking);
+        reply->deleteLater();
+        HttpResult r;
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.body = bounds->takeBody();
+        r.headers = reply->rawHeaderPairs();
+        r.aborted = reply->property("semscope_aborted").toBool();
+        bool ok = false;
+        const quint64 idx = r.header("X-Consul-Index").toULongLong(&ok);
+        if (ok)
+            r.meta.index = idx;
+        r.meta.knownLeader = r.header("X-Consul-KnownLeader") != "false";
+        r.meta.lastContactMs = r.header("X-Consul-LastContact").toLongLong();
+        if (r.aborted) {
+            r.error = QStringLiteral("request cancelled");
+        } else if (!bounds->stopReason().isEmpty()) {
+            r.error = bounds->stopReason();
+        } else if (reply->error() == QNetworkReply::InsecureRedirectError ||
+                   reply->error() == QNetworkReply::TooManyRedirectsError) {
+            r.error = redirectError(reply, endpoint());
+        } else if (r.status == 0) {
+            const QString why = reply->errorString();
+            r.error = why.isEmpty() ? QStringLiteral("no HTTP response") : why;
+        } else if (r.status >= 200 && r.status < 300 && reply->error() != QNetworkReply::NoError) {
+            // A 200 whose body was cut short is no answer (Qt keeps the status it had read).
+            r.error = QStringLiteral("the answer was cut off: ") + reply->errorString();
+        } else if (r.status < 200 || r.status >= 300) {
+            r.error = QStringLiteral("Unexpected response code: %1").arg(r.status);
+            const QString snippet = bodySnippet(r.body);
+            if (!snippet.isEmpty())
+                r.error += QStringLiteral(" (%1)").arg(snippet);
+        }
+        done(std::move(r));
+    });
     return id;
 }
 
@@ -254,30 +272,16 @@ ConsulClient::RequestId ConsulClient::kvKeys(const QString &prefix, const QStrin
     QString q = QStringLiteral("keys");
     if (!separator.isEmpty())
         q += QStringLiteral("&separator=") + QString::fromLatin1(QUrl::toPercentEncoding(separator));
-    return request(
-        "GET", QStringLiteral("/v1/kv/") + prefix, readQuery(opts, q), QByteArray(), [done](HttpResult http) {
-            KeysResult r;
-            if (http.status == 404)
-                http.error.clear();
-            else if (http.ok()) {
-                const auto parsed = RawJson::parse(http.body);
-                if (!parsed.ok() || !parsed.value->isArray()) {
-                    http.error = QStringLiteral("key listing is not a JSON list");
-                } else {
-                    for (const auto &k : parsed.value->items()) {
-                        if (!k.isString()) {
-                            http.error =
-                                QStringLiteral("key listing holds a %1, not a key name").arg(k.typeName());
-                            r.keys.clear();
-                            break;
-                        }
-                        r.keys.append(k.toString());
-                    }
-                }
-            }
-            r.http = std::move(http);
-            done(std::move(r));
-        });
+    return request("GET", QStringLiteral("/v1/kv/") + prefix, readQuery(opts, q), QByteArray(),
+                   [done](HttpResult http) {
+                       KeysResult r;
+                       if (http.status == 404)
+                           http.error.clear();
+                       else if (http.ok())
+                           r.keys = parseKeyListing(http.body, &http.error);
+                       r.http = std::move(http);
+                       done(std::move(r));
+                   });
 }
 
 ConsulClient::RequestId ConsulClient::kvGetRaw(const QString &key, core::Callback<HttpResult> done) {
