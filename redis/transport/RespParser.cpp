@@ -72,8 +72,7 @@ std::optional<RedisReply> RespParser::next() {
                 m_pos = 0;
             }
             if (heldBytes() > m_maxReplyBytes)
-                fail(QStringLiteral("reply larger than %1 (the limit for one reply)")
-                         .arg(mebibytes(m_maxReplyBytes)));
+                failTooLarge();
             return std::nullopt;
         case Step::Failed:
             return std::nullopt;
@@ -111,10 +110,17 @@ RespParser::Step RespParser::parseItem(RedisReply *value) {
         m_pos = *lineEnd + 2;
         return Step::Value;
     }
-    case '$':
-        return parseBulk(*lineEnd, value);
-    default:
-        return parseArrayHeader(*lineEnd, value);
+    default: {
+        const auto length = parseLength(*lineEnd, type == '$' ? "bulk string length" : "array length");
+        if (!length)
+            return Step::Failed;
+        if (*length == -1) {
+            *value = RedisReply::nil();
+            m_pos = *lineEnd + 2;
+            return Step::Value;
+        }
+        return type == '$' ? parseBulk(*lineEnd, *length, value) : parseArrayHeader(*lineEnd, *length, value);
+    }
     }
 }
 
@@ -143,56 +149,45 @@ std::optional<qint64> RespParser::parseNumber(qsizetype lineEnd, const char *wha
     return n;
 }
 
-RespParser::Step RespParser::parseBulk(qsizetype lineEnd, RedisReply *value) {
-    const auto length = parseNumber(lineEnd, "bulk string length");
-    if (!length)
-        return Step::Failed;
-    if (*length == -1) {
-        *value = RedisReply::nil();
-        m_pos = lineEnd + 2;
-        return Step::Value;
+std::optional<qint64> RespParser::parseLength(qsizetype lineEnd, const char *what) {
+    const auto n = parseNumber(lineEnd, what);
+    if (n && *n < -1) {
+        fail(QStringLiteral("negative %1 %2").arg(QLatin1String(what)).arg(*n));
+        return std::nullopt;
     }
-    if (*length < 0)
-        return fail(QStringLiteral("negative bulk string length %1").arg(*length));
-    if (*length > m_maxReplyBytes - m_built - kValueBytes)
+    return n;
+}
+
+RespParser::Step RespParser::parseBulk(qsizetype lineEnd, qint64 length, RedisReply *value) {
+    if (length > m_maxReplyBytes - m_built - kValueBytes)
         return fail(QStringLiteral("a bulk string of %1 bytes (more than the %2 limit for one reply)")
-                        .arg(*length)
+                        .arg(length)
                         .arg(mebibytes(m_maxReplyBytes)));
     const qsizetype dataStart = lineEnd + 2;
-    if (m_input.size() - dataStart < *length + 2)
+    if (m_input.size() - dataStart < length + 2)
         return Step::NeedMore; // the header is read again, from m_pos, when more arrives
-    const qsizetype dataEnd = dataStart + qsizetype(*length);
+    const qsizetype dataEnd = dataStart + qsizetype(length);
     if (m_input.at(dataEnd) != '\r' || m_input.at(dataEnd + 1) != '\n')
-        return fail(QStringLiteral("a bulk string of %1 bytes is not followed by CRLF").arg(*length));
+        return fail(QStringLiteral("a bulk string of %1 bytes is not followed by CRLF").arg(length));
     value->type = RedisReply::Type::String;
-    value->str = m_input.mid(dataStart, qsizetype(*length));
+    value->str = m_input.mid(dataStart, qsizetype(length));
     m_pos = dataEnd + 2;
     return Step::Value;
 }
 
-RespParser::Step RespParser::parseArrayHeader(qsizetype lineEnd, RedisReply *value) {
-    const auto count = parseNumber(lineEnd, "array length");
-    if (!count)
-        return Step::Failed;
-    if (*count == -1) {
-        *value = RedisReply::nil();
-        m_pos = lineEnd + 2;
-        return Step::Value;
-    }
-    if (*count < 0)
-        return fail(QStringLiteral("negative array length %1").arg(*count));
-    if (*count > (m_maxReplyBytes - m_built) / kMinElementBytes)
+RespParser::Step RespParser::parseArrayHeader(qsizetype lineEnd, qint64 count, RedisReply *value) {
+    if (count > (m_maxReplyBytes - m_built) / kMinElementBytes)
         return fail(QStringLiteral("an array of %1 elements (more than fit in the %2 limit for one reply)")
-                        .arg(*count)
+                        .arg(count)
                         .arg(mebibytes(m_maxReplyBytes)));
     m_pos = lineEnd + 2;
     value->type = RedisReply::Type::Array;
-    if (*count == 0)
+    if (count == 0)
         return Step::Value;
     if (m_stack.size() >= size_t(kMaxDepth))
         return fail(QStringLiteral("arrays nested more than %1 deep").arg(kMaxDepth));
     // Nothing reserved: the elements are appended as they arrive.
-    m_stack.push_back({std::move(*value), *count});
+    m_stack.push_back({std::move(*value), count});
     m_built += kValueBytes;
     return Step::ArrayStarted;
 }
@@ -224,6 +219,10 @@ RespParser::Step RespParser::fail(const QString &what) {
     m_input = QByteArray();
     m_pos = 0;
     return Step::Failed;
+}
+
+void RespParser::failTooLarge() {
+    fail(QStringLiteral("reply larger than %1 (the limit for one reply)").arg(mebibytes(m_maxReplyBytes)));
 }
 
 void RespParser::reset() {

@@ -54,14 +54,17 @@ private:
     };
 
     Step parseItem(RedisReply *value);
-    Step parseBulk(qsizetype lineEnd, RedisReply *value);
-    Step parseArrayHeader(qsizetype lineEnd, RedisReply *value);
+    Step parseBulk(qsizetype lineEnd, qint64 length, RedisReply *value);
+    Step parseArrayHeader(qsizetype lineEnd, qint64 count, RedisReply *value);
     std::optional<qint64> parseNumber(qsizetype lineEnd, const char *what);
+    // A bulk or array length: -1 (nil) or more.
+    std::optional<qint64> parseLength(qsizetype lineEnd, const char *what);
     std::optional<qsizetype> findLineEnd(char type);
     // Adds a finished value to the arrays it closes; true with the whole reply in *value once the
     // outermost one is complete.
     bool attach(RedisReply *value);
     Step fail(const QString &what);
+    void failTooLarge();
 
     QByteArray m_input;
     qsizetype m_pos = 0;         // first byte of the item being read

@@ -1,6 +1,7 @@
 // The Consul HTTP client against agents that lie, stall, flood, redirect and babble (label
 // "hostile"). Each misbehaviour must end in a clear error, within bounded memory and time, without
 // a crash, and the ACL token must never reach another origin.
+#include "CliRun.h"
 #include "ConsulAwait.h"
 #include "HostileServer.h"
 #include "MemoryProbe.h"
@@ -9,18 +10,17 @@
 #include "consul/ConsulSemaphoreStore.h"
 
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QTest>
 
 using semscope::consul::ConsulClient;
 using semscope::consul::ConsulConfig;
 using semscope::consul::HttpResult;
+using semscope::test::CliRun;
 using semscope::test::HostileScript;
 using semscope::test::HostileServer;
 using semscope::test::MemoryProbe;
+using semscope::test::scripted;
 using Then = HostileScript::Then;
-
-Q_DECLARE_METATYPE(HostileScript)
 
 namespace {
 
@@ -34,11 +34,6 @@ QByteArray http(int status, const QByteArray &body, const QByteArray &extraHeade
     return "HTTP/1.1 " + QByteArray::number(status) +
            " X\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) +
            "\r\n" + extraHeaders + "\r\n" + body;
-}
-
-HostileScript script(const QByteArray &head, Then then = Then::Wait, const QByteArray &tail = {},
-                     int intervalMs = 50) {
-    return HostileScript{head, then, tail, intervalMs};
 }
 
 ConsulConfig configFor(const HostileServer &server) {
@@ -74,30 +69,6 @@ QString call(ConsulClient &client, const QString &which) {
     return result->error;
 }
 
-struct CliRun {
-    int exitCode = -1;
-    QString output;
-};
-
-CliRun runCli(const QStringList &args, const QMap<QString, QString> &env) {
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    e.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
-    for (auto it = env.cbegin(); it != env.cend(); ++it)
-        e.insert(it.key(), it.value());
-    p.setProcessEnvironment(e);
-    p.start(qEnvironmentVariable("SEMSCOPE_CLI"), args);
-    CliRun run;
-    if (!semscope::test::waitFor([&p]() { return p.state() == QProcess::NotRunning; }, 30000)) {
-        p.kill();
-        p.waitForFinished();
-        return run;
-    }
-    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    run.output = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
-    return run;
-}
-
 } // namespace
 
 class TestHostileConsul : public QObject {
@@ -119,7 +90,7 @@ private:
 
 void TestHostileConsul::initTestCase() {
     m_elsewhere = std::make_unique<HostileServer>(HostileServer::Framing::Http);
-    m_elsewhere->setScript(script(http(200, "[]")));
+    m_elsewhere->setScript(scripted(http(200, "[]")));
     QVERIFY2(m_elsewhere->port() > 0, "cannot listen on loopback");
 }
 
@@ -134,92 +105,98 @@ void TestHostileConsul::misbehaviour_data() {
     const QByteArray elsewhere = "http://127.0.0.1:" + QByteArray::number(m_elsewhere->port());
 
     // 5xx and other refusals
-    QTest::newRow("500 with a message") << script(http(500, "boom")) << "kv"
+    QTest::newRow("500 with a message") << scripted(http(500, "boom")) << "kv"
                                         << "Unexpected response code: 500 (boom)";
-    QTest::newRow("503 without a body") << script(http(503, {})) << "kv"
+    QTest::newRow("503 without a body") << scripted(http(503, {})) << "kv"
                                         << "Unexpected response code: 503";
-    QTest::newRow("429 too many requests") << script(http(429, {})) << "put"
+    QTest::newRow("429 too many requests") << scripted(http(429, {})) << "put"
                                            << "Unexpected response code: 429";
     QTest::newRow("502 declaring 100 MiB")
-        << script("HTTP/1.1 502 X\r\nContent-Length: 104857600\r\n\r\n") << "kv"
+        << scripted("HTTP/1.1 502 X\r\nContent-Length: 104857600\r\n\r\n") << "kv"
         << "GET /v1/kv/sem/: the answer declares 104857600 bytes, more than the 1 MiB semscope reads";
     // Lying lengths and cut frames
-    QTest::newRow("200 declaring 100 MiB") << script(ok + "Content-Length: 104857600\r\n\r\n[") << "kv"
+    QTest::newRow("200 declaring 100 MiB") << scripted(ok + "Content-Length: 104857600\r\n\r\n[") << "kv"
                                            << "the answer declares 104857600 bytes";
     QTest::newRow("body cut, then closed")
-        << script(ok + "Content-Length: 100\r\n\r\n[{\"Key\"", Then::Close) << "kv"
+        << scripted(ok + "Content-Length: 100\r\n\r\n[{\"Key\"", Then::Close) << "kv"
         << "the answer was cut off";
-    QTest::newRow("body longer than declared") << script(ok + "Content-Length: 1\r\n\r\n[]") << "kv"
+    QTest::newRow("body longer than declared") << scripted(ok + "Content-Length: 1\r\n\r\n[]") << "kv"
                                                << "KV reply is not JSON";
-    QTest::newRow("headers cut, then closed") << script("HTTP/1.1 200 OK\r\nContent-Le", Then::Close) << "kv"
-                                              << "closed";
-    QTest::newRow("closed without a word") << script({}, Then::Close) << "kv"
+    QTest::newRow("headers cut, then closed")
+        << scripted("HTTP/1.1 200 OK\r\nContent-Le", Then::Close) << "kv"
+        << "closed";
+    QTest::newRow("closed without a word") << scripted({}, Then::Close) << "kv"
                                            << "closed";
-    QTest::newRow("dropped at once") << script({}, Then::Reset) << "sessions"
+    QTest::newRow("dropped at once") << scripted({}, Then::Reset) << "sessions"
                                      << "closed";
     // Endless streams
-    QTest::newRow("endless chunked body") << script(ok + "Transfer-Encoding: chunked\r\n\r\n", Then::Endless,
-                                                    "10000\r\n" + QByteArray(0x10000, 'a') + "\r\n")
-                                          << "kv" << tooLarge;
+    QTest::newRow("endless chunked body")
+        << scripted(ok + "Transfer-Encoding: chunked\r\n\r\n", Then::Endless,
+                    "10000\r\n" + QByteArray(0x10000, 'a') + "\r\n")
+        << "kv" << tooLarge;
     QTest::newRow("endless body until close")
-        << script(ok + "Connection: close\r\n\r\n", Then::Endless, QByteArray(64 * 1024, '[')) << "sessions"
+        << scripted(ok + "Connection: close\r\n\r\n", Then::Endless, QByteArray(64 * 1024, '[')) << "sessions"
         << tooLarge;
-    QTest::newRow("endless headers") << script(ok, Then::Endless, "X-Junk: " + QByteArray(4000, 'j') + "\r\n")
+    QTest::newRow("endless headers") << scripted(ok, Then::Endless,
+                                                 "X-Junk: " + QByteArray(4000, 'j') + "\r\n")
                                      << "kv" << timedOut;
     // Trickles and silence
-    QTest::newRow("body trickled") << script(ok + "Content-Length: 1000\r\n\r\n", Then::Trickle, "[") << "kv"
-                                   << timedOut;
-    QTest::newRow("headers trickled") << script({}, Then::Trickle, ok) << "kv" << timedOut;
-    QTest::newRow("silence") << script({}) << "txn" << timedOut;
+    QTest::newRow("body trickled") << scripted(ok + "Content-Length: 1000\r\n\r\n", Then::Trickle, "[")
+                                   << "kv" << timedOut;
+    QTest::newRow("headers trickled") << scripted({}, Then::Trickle, ok) << "kv" << timedOut;
+    QTest::newRow("silence") << scripted({}) << "txn" << timedOut;
     QTest::newRow("100 Continue, then silence")
-        << script("HTTP/1.1 100 Continue\r\n\r\n") << "put" << timedOut;
+        << scripted("HTTP/1.1 100 Continue\r\n\r\n") << "put" << timedOut;
     // Garbage and other protocols
-    QTest::newRow("binary garbage") << script(QByteArray("\x00\xff\x13\x37garbage\r\n\r\n", 15), Then::Close)
+    QTest::newRow("binary garbage") << scripted(QByteArray("\x00\xff\x13\x37garbage\r\n\r\n", 15),
+                                                Then::Close)
                                     << "kv"
                                     << "Connection closed";
-    QTest::newRow("a Redis server") << script("-ERR unknown command 'GET'\r\n", Then::Close) << "kv"
+    QTest::newRow("a Redis server") << scripted("-ERR unknown command 'GET'\r\n", Then::Close) << "kv"
                                     << "Connection closed";
     QTest::newRow("status that is not a number")
-        << script("HTTP/1.1 abc OK\r\nContent-Length: 0\r\n\r\n") << "kv"
+        << scripted("HTTP/1.1 abc OK\r\nContent-Length: 0\r\n\r\n") << "kv"
         << "Connection closed";
-    QTest::newRow("bad chunk size") << script(ok + "Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n")
+    QTest::newRow("bad chunk size") << scripted(ok +
+                                                "Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n")
                                     << "kv"
                                     << "KV reply is not JSON";
     // Redirects
     QTest::newRow("redirect to another port")
-        << script(http(307, {}, "Location: " + elsewhere + "/v1/kv/sem/?recurse\r\n")) << "kv"
+        << scripted(http(307, {}, "Location: " + elsewhere + "/v1/kv/sem/?recurse\r\n")) << "kv"
         << QString::fromLatin1("refused a redirect to another origin (" + elsewhere + ")");
     QTest::newRow("redirect to https")
-        << script(http(308, {}, "Location: https://127.0.0.1:1/v1/kv/sem/\r\n")) << "put"
+        << scripted(http(308, {}, "Location: https://127.0.0.1:1/v1/kv/sem/\r\n")) << "put"
         << "refused a redirect to another origin (https://127.0.0.1:1)";
-    QTest::newRow("redirect in circles") << script(http(307, {}, "Location: /v1/kv/sem/?recurse\r\n")) << "kv"
-                                         << "more than 3 redirects";
-    QTest::newRow("redirect without a target") << script(http(302, {})) << "kv"
+    QTest::newRow("redirect in circles")
+        << scripted(http(307, {}, "Location: /v1/kv/sem/?recurse\r\n")) << "kv"
+        << "more than 3 redirects";
+    QTest::newRow("redirect without a target") << scripted(http(302, {})) << "kv"
                                                << "Unexpected response code: 302";
     // Wrong JSON types
-    QTest::newRow("KV: an object, not a list") << script(http(200, R"({"Key":"a"})")) << "kv"
+    QTest::newRow("KV: an object, not a list") << scripted(http(200, R"({"Key":"a"})")) << "kv"
                                                << "KV reply is a object, not a list";
-    QTest::newRow("KV: a list of numbers") << script(http(200, "[1,2]")) << "kv"
+    QTest::newRow("KV: a list of numbers") << scripted(http(200, "[1,2]")) << "kv"
                                            << "KV entry is a number";
-    QTest::newRow("KV: Key is a number") << script(http(200, R"([{"Key":5}])")) << "kv"
+    QTest::newRow("KV: Key is a number") << scripted(http(200, R"([{"Key":5}])")) << "kv"
                                          << "KV entry without a Key";
-    QTest::newRow("KV: Value not base64") << script(http(200, R"([{"Key":"a","Value":"!!"}])")) << "kv"
+    QTest::newRow("KV: Value not base64") << scripted(http(200, R"([{"Key":"a","Value":"!!"}])")) << "kv"
                                           << "KV entry a has a Value that is not base64";
-    QTest::newRow("KV: index is text") << script(http(200, R"([{"Key":"a","ModifyIndex":"x"}])")) << "kv"
+    QTest::newRow("KV: index is text") << scripted(http(200, R"([{"Key":"a","ModifyIndex":"x"}])")) << "kv"
                                        << "KV entry a: ModifyIndex is not an unsigned integer";
-    QTest::newRow("KV: nested 100000 deep") << script(http(200, QByteArray(100000, '['))) << "kv"
+    QTest::newRow("KV: nested 100000 deep") << scripted(http(200, QByteArray(100000, '['))) << "kv"
                                             << "KV reply is not JSON";
-    QTest::newRow("KV: HTML") << script(http(200, "<html>oops</html>")) << "kv"
+    QTest::newRow("KV: HTML") << scripted(http(200, "<html>oops</html>")) << "kv"
                               << "KV reply is not JSON";
-    QTest::newRow("keys: numbers") << script(http(200, "[1,2]")) << "keys"
+    QTest::newRow("keys: numbers") << scripted(http(200, "[1,2]")) << "keys"
                                    << "key listing holds a number";
-    QTest::newRow("sessions: an object") << script(http(200, R"({"a":1})")) << "sessions"
+    QTest::newRow("sessions: an object") << scripted(http(200, R"({"a":1})")) << "sessions"
                                          << "session reply is a object, not a list";
-    QTest::newRow("session create: ID is a number") << script(http(200, R"({"ID":5})")) << "create"
+    QTest::newRow("session create: ID is a number") << scripted(http(200, R"({"ID":5})")) << "create"
                                                     << "session create reply has no ID";
-    QTest::newRow("put: neither true nor false") << script(http(200, "maybe")) << "put"
+    QTest::newRow("put: neither true nor false") << scripted(http(200, "maybe")) << "put"
                                                  << "expected true or false, got: maybe";
-    QTest::newRow("txn: a list") << script(http(200, "[]")) << "txn"
+    QTest::newRow("txn: a list") << scripted(http(200, "[]")) << "txn"
                                  << "transaction reply is not a JSON object";
 }
 
@@ -254,7 +231,7 @@ void TestHostileConsul::tokenNeverFollowsARedirectElsewhere() {
     const QByteArray elsewhere = "http://127.0.0.1:" + QByteArray::number(m_elsewhere->port());
     hostile.setHandler([&](QTcpSocket *client, const QByteArray &) {
         const QByteArray location = ++served == 1 ? QByteArray("/v1/kv/moved/") : elsewhere + "/v1/kv/sem/";
-        HostileServer::run(client, script(http(307, {}, "Location: " + location + "\r\n")));
+        HostileServer::run(client, scripted(http(307, {}, "Location: " + location + "\r\n")));
     });
     ConsulClient client(configFor(hostile));
     const QString error = call(client, QStringLiteral("kv"));
@@ -268,8 +245,8 @@ void TestHostileConsul::tokenNeverFollowsARedirectElsewhere() {
 
 void TestHostileConsul::acquireWaitIsTheWholeWait_data() {
     QTest::addColumn<HostileScript>("server");
-    QTest::newRow("stopped agent") << script({});
-    QTest::newRow("agent trickling its answer") << script({}, Then::Trickle, "HTTP/1.1 200 OK\r\n", 100);
+    QTest::newRow("stopped agent") << scripted({});
+    QTest::newRow("agent trickling its answer") << scripted({}, Then::Trickle, "HTTP/1.1 200 OK\r\n", 100);
 }
 
 void TestHostileConsul::acquireWaitIsTheWholeWait() {
@@ -328,11 +305,12 @@ void TestHostileConsul::invalidAddressesAreRefusedRedacted() {
     QMap<QString, QString> env{{QStringLiteral("CONSUL_HTTP_TOKEN"), QString::fromLatin1(kToken)}};
     if (!environment.isEmpty())
         env.insert(QStringLiteral("CONSUL_HTTP_ADDR"), environment);
-    const CliRun r = runCli(args, env);
-    QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.output)));
-    QVERIFY2(r.output.contains(error), qPrintable(r.output));
-    QVERIFY2(!r.output.contains(QLatin1String("s3cr")), qPrintable(r.output));
-    QVERIFY2(!r.output.contains(QLatin1String("et@")), qPrintable(r.output));
+    const CliRun r = semscope::test::runCliServing(args, env);
+    const QString output = r.out + r.err;
+    QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(output)));
+    QVERIFY2(output.contains(error), qPrintable(output));
+    QVERIFY2(!output.contains(QLatin1String("s3cr")), qPrintable(output));
+    QVERIFY2(!output.contains(QLatin1String("et@")), qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(TestHostileConsul)

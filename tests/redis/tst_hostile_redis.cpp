@@ -1,6 +1,7 @@
 // The Redis transport against servers that lie, stall, flood and babble (label "hostile"). Each
 // misbehaviour must end in a clear error, within bounded memory and time, without a crash; a
 // real redis-server cannot be made to do any of this, so the server here is written in the test.
+#include "CliRun.h"
 #include "HostileServer.h"
 #include "MemoryProbe.h"
 #include "TestWait.h"
@@ -9,19 +10,18 @@
 #include "redis/transport/RespParser.h"
 
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
 
 using semscope::redis::ConnectionSettings;
 using semscope::redis::RedisConnection;
 using semscope::redis::RedisReply;
+using semscope::test::CliRun;
 using semscope::test::HostileScript;
 using semscope::test::HostileServer;
 using semscope::test::MemoryProbe;
+using semscope::test::scripted;
 using Then = HostileScript::Then;
-
-Q_DECLARE_METATYPE(HostileScript)
 
 namespace {
 
@@ -43,33 +43,6 @@ ConnectionSettings settingsFor(const HostileServer &server, qint64 maxReplyBytes
     s.commandTimeoutMs = kCommandTimeoutMs;
     s.maxReplyBytes = maxReplyBytes;
     return s;
-}
-
-HostileScript script(const QByteArray &head, Then then = Then::Wait, const QByteArray &tail = {},
-                     int intervalMs = 20) {
-    return HostileScript{head, then, tail, intervalMs};
-}
-
-// Runs $SEMSCOPE_CLI with the event loop running (the hostile server lives in this process).
-struct CliRun {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliRun runCli(const QStringList &args) {
-    QProcess p;
-    p.start(qEnvironmentVariable("SEMSCOPE_CLI"), args);
-    CliRun run;
-    if (!semscope::test::waitFor([&p]() { return p.state() == QProcess::NotRunning; }, 30000)) {
-        p.kill();
-        p.waitForFinished();
-        return run;
-    }
-    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    run.out = QString::fromUtf8(p.readAllStandardOutput());
-    run.err = QString::fromUtf8(p.readAllStandardError());
-    return run;
 }
 
 // A RESP array of bulk strings, as a server would answer SCAN or TIME.
@@ -109,69 +82,69 @@ void TestHostileRedis::misbehaviour_data() {
     const QString closed = QStringLiteral("connection closed by the server");
 
     // Cut frames
-    QTest::newRow("bulk cut, then closed") << script("$10\r\nabc", Then::Close) << small << closed;
-    QTest::newRow("array cut, then closed") << script("*3\r\n:1\r\n", Then::Close) << small << closed;
-    QTest::newRow("header cut, then closed") << script("$12", Then::Close) << small << closed;
-    QTest::newRow("closed without a word") << script({}, Then::Close) << small << closed;
-    QTest::newRow("dropped at once") << script({}, Then::Reset) << small << closed;
+    QTest::newRow("bulk cut, then closed") << scripted("$10\r\nabc", Then::Close) << small << closed;
+    QTest::newRow("array cut, then closed") << scripted("*3\r\n:1\r\n", Then::Close) << small << closed;
+    QTest::newRow("header cut, then closed") << scripted("$12", Then::Close) << small << closed;
+    QTest::newRow("closed without a word") << scripted({}, Then::Close) << small << closed;
+    QTest::newRow("dropped at once") << scripted({}, Then::Reset) << small << closed;
     // Lying lengths
-    QTest::newRow("bulk longer than sent") << script("$100\r\nonly ten b") << small << timedOut;
-    QTest::newRow("20 million elements claimed") << script("*20000000\r\n") << standard << timedOut;
+    QTest::newRow("bulk longer than sent") << scripted("$100\r\nonly ten b") << small << timedOut;
+    QTest::newRow("20 million elements claimed") << scripted("*20000000\r\n") << standard << timedOut;
     QTest::newRow("7 nested huge claims")
-        << script(QByteArray("*20000000\r\n").repeated(7)) << standard << timedOut;
+        << scripted(QByteArray("*20000000\r\n").repeated(7)) << standard << timedOut;
     QTest::newRow("bulk shorter than sent")
-        << script("$3\r\nabcdef\r\n") << small
+        << scripted("$3\r\nabcdef\r\n") << small
         << "protocol error: a bulk string of 3 bytes is not followed by CRLF";
     QTest::newRow("bulk claim over the limit")
-        << script("$2000000000\r\n") << small << "protocol error: a bulk string of 2000000000 bytes";
+        << scripted("$2000000000\r\n") << small << "protocol error: a bulk string of 2000000000 bytes";
     QTest::newRow("array claim over the limit")
-        << script("*100000000\r\n") << small << "protocol error: an array of 100000000 elements";
+        << scripted("*100000000\r\n") << small << "protocol error: an array of 100000000 elements";
     QTest::newRow("negative bulk length")
-        << script("$-7\r\n") << small << "protocol error: negative bulk string length -7";
+        << scripted("$-7\r\n") << small << "protocol error: negative bulk string length -7";
     QTest::newRow("negative array length")
-        << script("*-5\r\n") << small << "protocol error: negative array length -5";
+        << scripted("*-5\r\n") << small << "protocol error: negative array length -5";
     QTest::newRow("length that is not a number")
-        << script("$xyz\r\n") << small << "protocol error: malformed bulk string length";
+        << scripted("$xyz\r\n") << small << "protocol error: malformed bulk string length";
     QTest::newRow("integer that overflows")
-        << script(":99999999999999999999\r\n") << small << "protocol error: malformed integer";
+        << scripted(":99999999999999999999\r\n") << small << "protocol error: malformed integer";
     // Deep nesting
-    QTest::newRow("9 nested arrays") << script(QByteArray("*1\r\n").repeated(9) + ":1\r\n") << small
+    QTest::newRow("9 nested arrays") << scripted(QByteArray("*1\r\n").repeated(9) + ":1\r\n") << small
                                      << "protocol error: arrays nested more than 8 deep";
-    QTest::newRow("100000 nested arrays") << script(QByteArray("*1\r\n").repeated(100000)) << small
+    QTest::newRow("100000 nested arrays") << scripted(QByteArray("*1\r\n").repeated(100000)) << small
                                           << "protocol error: arrays nested more than 8 deep";
     // Binary garbage and other protocols
-    QTest::newRow("binary garbage") << script(QByteArray("\x00\x01\xfe\xff", 4), Then::Wait) << small
+    QTest::newRow("binary garbage") << scripted(QByteArray("\x00\x01\xfe\xff", 4), Then::Wait) << small
                                     << "protocol error: byte 0x00 where a reply should start";
-    QTest::newRow("an HTTP server") << script("HTTP/1.1 400 Bad Request\r\n\r\n") << small
+    QTest::newRow("an HTTP server") << scripted("HTTP/1.1 400 Bad Request\r\n\r\n") << small
                                     << "protocol error: byte 0x48 where a reply should start";
     QTest::newRow("a reply nobody asked for")
-        << script("+PONG\r\n+EXTRA\r\n") << small
+        << scripted("+PONG\r\n+EXTRA\r\n") << small
         << "protocol error: a reply arrived that no command was waiting for";
     // RESP3
-    QTest::newRow("RESP3 map") << script("%1\r\n+a\r\n+b\r\n") << small
+    QTest::newRow("RESP3 map") << scripted("%1\r\n+a\r\n+b\r\n") << small
                                << "protocol error: RESP3 reply type '%'";
-    QTest::newRow("RESP3 null") << script("_\r\n") << small << "protocol error: RESP3 reply type '_'";
-    QTest::newRow("RESP3 double") << script(",1.5\r\n") << small << "protocol error: RESP3 reply type ','";
-    QTest::newRow("RESP3 push") << script(">2\r\n+message\r\n+x\r\n") << small
+    QTest::newRow("RESP3 null") << scripted("_\r\n") << small << "protocol error: RESP3 reply type '_'";
+    QTest::newRow("RESP3 double") << scripted(",1.5\r\n") << small << "protocol error: RESP3 reply type ','";
+    QTest::newRow("RESP3 push") << scripted(">2\r\n+message\r\n+x\r\n") << small
                                 << "protocol error: RESP3 reply type '>'";
     // Endless streams
-    QTest::newRow("endless status line") << script("+", Then::Endless, QByteArray(64 * 1024, 'a')) << small
+    QTest::newRow("endless status line") << scripted("+", Then::Endless, QByteArray(64 * 1024, 'a')) << small
                                          << "protocol error: reply larger than 1 MiB";
-    QTest::newRow("endless error line") << script("-ERR ", Then::Endless, QByteArray(64 * 1024, 'x')) << small
-                                        << "protocol error: reply larger than 1 MiB";
+    QTest::newRow("endless error line") << scripted("-ERR ", Then::Endless, QByteArray(64 * 1024, 'x'))
+                                        << small << "protocol error: reply larger than 1 MiB";
     QTest::newRow("endless array elements")
-        << script("*300000\r\n", Then::Endless, QByteArray(":1\r\n").repeated(1024)) << small
+        << scripted("*300000\r\n", Then::Endless, QByteArray(":1\r\n").repeated(1024)) << small
         << "protocol error: reply larger than 1 MiB";
     QTest::newRow("endless bulk past its length")
-        << script("$1000000\r\n", Then::Endless, QByteArray(64 * 1024, 'b')) << small
+        << scripted("$1000000\r\n", Then::Endless, QByteArray(64 * 1024, 'b')) << small
         << "protocol error: a bulk string of 1000000 bytes is not followed by CRLF";
-    QTest::newRow("endless length line") << script("$", Then::Endless, QByteArray(4096, '1')) << small
+    QTest::newRow("endless length line") << scripted("$", Then::Endless, QByteArray(4096, '1')) << small
                                          << "protocol error: a length or integer line longer than 21 bytes";
     // Trickles and silence
     QTest::newRow("bulk trickled a byte at a time")
-        << script("$1000\r\n", Then::Trickle, "a", 20) << small << timedOut;
-    QTest::newRow("status line trickled") << script({}, Then::Trickle, "+PON", 20) << small << timedOut;
-    QTest::newRow("silence") << script({}) << small << timedOut;
+        << scripted("$1000\r\n", Then::Trickle, "a", 20) << small << timedOut;
+    QTest::newRow("status line trickled") << scripted({}, Then::Trickle, "+PON", 20) << small << timedOut;
+    QTest::newRow("silence") << scripted({}) << small << timedOut;
 }
 
 void TestHostileRedis::misbehaviour() {
@@ -232,11 +205,11 @@ void TestHostileRedis::pingAcceptsOnlyPong() {
     HostileServer hostile(HostileServer::Framing::Raw);
     // semscope-cli names itself (CLIENT SETNAME) before it pings: that one gets +OK.
     hostile.setHandler([answer](QTcpSocket *client, const QByteArray &request) {
-        HostileServer::run(client, script(request.contains("PING") ? answer : QByteArray("+OK\r\n")));
+        HostileServer::run(client, scripted(request.contains("PING") ? answer : QByteArray("+OK\r\n")));
     });
-    const CliRun r =
-        runCli({QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:%1").arg(hostile.port()),
-                QStringLiteral("ping")});
+    const CliRun r = semscope::test::runCliServing(
+        {QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:%1").arg(hostile.port()),
+         QStringLiteral("ping")});
     const QString all = r.out + r.err;
     QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(all)));
     QVERIFY2(all.contains(message), qPrintable(all));

@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QHostAddress>
 #include <QList>
+#include <QMetaType>
 #include <QObject>
 #include <QTcpServer>
 #include <functional>
@@ -25,6 +26,11 @@ struct HostileScript {
     QByteArray tail;
     int intervalMs = 20;
 };
+
+inline HostileScript scripted(const QByteArray &head, HostileScript::Then then = HostileScript::Then::Wait,
+                              const QByteArray &tail = {}, int intervalMs = 20) {
+    return HostileScript{head, then, tail, intervalMs};
+}
 
 // A loopback TCP server for hostile-input tests: every connection gets the same script, or a
 // handler that answers each request itself. It runs on the test's own event loop, so wait with
@@ -66,3 +72,6 @@ private:
 };
 
 } // namespace semscope::test
+
+// For QTest data tables.
+Q_DECLARE_METATYPE(semscope::test::HostileScript)
