@@ -63,6 +63,7 @@ private Q_SLOTS:
     void misbehaviour();
     void pingAcceptsOnlyPong_data();
     void pingAcceptsOnlyPong();
+    void replyLimitFromTheEnvironment();
     void scanThatNeverEnds_data();
     void scanThatNeverEnds();
 };
@@ -213,6 +214,22 @@ void TestHostileRedis::pingAcceptsOnlyPong() {
     const QString all = r.out + r.err;
     QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(all)));
     QVERIFY2(all.contains(message), qPrintable(all));
+}
+
+void TestHostileRedis::replyLimitFromTheEnvironment() {
+    // SEMSCOPE_MAX_REPLY_MB is the documented knob: 1 here, so an endless PONG stops at 1 MiB.
+    HostileServer hostile(HostileServer::Framing::Raw);
+    hostile.setHandler([](QTcpSocket *client, const QByteArray &request) {
+        HostileServer::run(client, request.contains("PING") ? scripted("+PONG", HostileScript::Then::Endless,
+                                                                       QByteArray(65536, 'G'))
+                                                            : scripted("+OK\r\n"));
+    });
+    const CliRun r = semscope::test::runCliServing(
+        {QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:%1").arg(hostile.port()),
+         QStringLiteral("ping")},
+        {{QStringLiteral("SEMSCOPE_MAX_REPLY_MB"), QStringLiteral("1")}});
+    QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.out + r.err)));
+    QVERIFY2(r.err.contains(QStringLiteral("protocol error: reply larger than 1 MiB")), qPrintable(r.err));
 }
 
 void TestHostileRedis::scanThatNeverEnds_data() {
