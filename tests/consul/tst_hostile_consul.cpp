@@ -26,7 +26,7 @@ namespace {
 
 constexpr qint64 kMiB = 1024 * 1024;
 constexpr qint64 kMemoryBound = 96 * kMiB;
-constexpr int kRequestTimeoutMs = 600;
+constexpr int kRequestTimeoutMs = 1500;
 constexpr int kTimeBoundMs = 10000;
 const QByteArray kToken = "hostile-test-token-7f3a";
 

@@ -30,7 +30,7 @@ constexpr qint64 kMiB = 1024 * 1024;
 // take if believed (1.2 GB and up), far above a bounded reader's few MiB.
 constexpr qint64 kMemoryBound = 96 * kMiB;
 // A case ends in one command timeout at most (plus scheduling slack, e.g. under ASan).
-constexpr int kCommandTimeoutMs = 400;
+constexpr int kCommandTimeoutMs = 1000;
 constexpr int kTimeBoundMs = 10000;
 
 ConnectionSettings settingsFor(const HostileServer &server, qint64 maxReplyBytes) {
