@@ -96,6 +96,8 @@ void TestHostileRedis::misbehaviour_data() {
     QTest::newRow("bulk shorter than sent")
         << scripted("$3\r\nabcdef\r\n") << small
         << "protocol error: a bulk string of 3 bytes is not followed by CRLF";
+    QTest::newRow("9 GB bulk streamed") << scripted("$9000000000\r\n", Then::Endless, QByteArray(65536, 'g'))
+                                        << standard << "protocol error: a bulk string of 9000000000 bytes";
     QTest::newRow("bulk claim over the limit")
         << scripted("$2000000000\r\n") << small << "protocol error: a bulk string of 2000000000 bytes";
     QTest::newRow("array claim over the limit")
