@@ -1,6 +1,7 @@
 #include "ConsulAcquire.h"
 
 #include "ConsulSemaphoreStore.h"
+#include "core/Duration.h"
 
 #include <QDateTime>
 #include <algorithm>
@@ -75,7 +76,8 @@ void ConsulAcquire::onDeadline() {
     if (m_lastSeenFull)
         finish(busyResult(*m_lastSeenFull));
     else
-        fail(QStringLiteral("no answer from Consul within the %1 ms wait").arg(m_request.waitMs));
+        fail(QStringLiteral("no answer from Consul within the %1 wait")
+                 .arg(core::formatDurationMs(m_request.waitMs)));
     if (inflight)
         m_client.abort(*inflight); // its callback sees m_finished and returns
 }

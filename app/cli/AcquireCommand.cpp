@@ -3,7 +3,11 @@
 #include "SnapshotText.h"
 #include "core/Duration.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
+#include <QTimer>
+#include <algorithm>
+#include <limits>
 
 namespace semscope::cli {
 
@@ -48,10 +52,15 @@ protected:
         m_request.ttlMs = *ttl;
         m_request.waitMs = *wait;
         m_request.holder = ctx.value(QStringLiteral("holder"));
+        armWait(ctx);
         return true;
     }
 
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
+        // --wait counts from the start of the command: what finding NAME took is spent.
+        m_lookupDeadline.stop();
+        if (m_request.waitMs > 0)
+            m_request.waitMs = std::max<qint64>(1, m_request.waitMs - m_sinceStart.elapsed());
         store.acquire(
             ref, m_request, core::Cancellation(), [&ctx, &store, ref](const core::AcquireResult &r) {
                 switch (r.status) {
@@ -76,6 +85,22 @@ protected:
     }
 
 private:
+    // `--wait D` bounds the whole command: a server that does not answer while NAME is being looked
+    // up (before the acquire and its own deadline start) ends it at D too.
+    void armWait(CliContext &ctx) {
+        m_sinceStart.start();
+        if (m_request.waitMs <= 0)
+            return;
+        m_lookupDeadline.setSingleShot(true);
+        QObject::connect(&m_lookupDeadline, &QTimer::timeout, &m_lookupDeadline, [this, &ctx]() {
+            if (!ctx.finished())
+                ctx.fail(ExitUsage, m_store ? m_store->endpoint() : QString(),
+                         QStringLiteral("looking up %1 took longer than the --wait of %2 (--kind skips it)")
+                             .arg(ctx.args().constFirst(), core::formatDurationMs(m_request.waitMs)));
+        });
+        m_lookupDeadline.start(int(std::min<qint64>(m_request.waitMs, std::numeric_limits<int>::max())));
+    }
+
     static void printGranted(CliContext &ctx, const core::AcquireResult &r) {
         const core::Grant &g = r.grant;
         if (ctx.json()) {
@@ -127,6 +152,8 @@ private:
     }
 
     core::AcquireRequest m_request;
+    QElapsedTimer m_sinceStart;
+    QTimer m_lookupDeadline;
 };
 
 } // namespace
