@@ -1,12 +1,15 @@
 #include "BoundedReply.h"
 
 #include <QNetworkReply>
+#include <algorithm>
 #include <limits>
 #include <utility>
 
 namespace semscope::consul {
 
 namespace {
+
+constexpr qint64 kReadAhead = 256 * 1024;
 
 QString sizeText(qint64 bytes) {
     constexpr qint64 kMiB = 1024 * 1024;
@@ -34,6 +37,9 @@ BoundedReply::BoundedReply(QNetworkReply *reply, QString what, qint64 maxBodyByt
                      .arg(declared.toLongLong())
                      .arg(sizeText(m_maxBodyBytes)));
     });
+    // Qt reads ahead of us without limit by default (in its own thread): a flood would pile up
+    // there before readAvailable() gets to stop it.
+    reply->setReadBufferSize(std::min(maxBodyBytes, kReadAhead));
     connect(reply, &QNetworkReply::readyRead, this, &BoundedReply::readAvailable);
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this]() {
