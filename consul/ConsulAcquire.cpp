@@ -1,9 +1,11 @@
 #include "ConsulAcquire.h"
 
 #include "ConsulSemaphoreStore.h"
+#include "core/Duration.h"
 
 #include <QDateTime>
 #include <algorithm>
+#include <limits>
 
 namespace semscope::consul {
 
@@ -33,6 +35,8 @@ ConsulAcquire::ConsulAcquire(ConsulSemaphoreStore *store, const core::SemaphoreR
     , m_done(std::move(done)) {
     m_cancelTimer.setInterval(50);
     connect(&m_cancelTimer, &QTimer::timeout, this, &ConsulAcquire::checkCancelled);
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, &ConsulAcquire::onDeadline);
 }
 
 void ConsulAcquire::start() {
@@ -47,6 +51,8 @@ void ConsulAcquire::start() {
     if (m_ref.profile.limit && *m_ref.profile.limit <= 0)
         return fail(QStringLiteral("semaphore limit must be positive"));
     m_cancelTimer.start();
+    if (m_request.waitMs > 0)
+        m_deadline.start(int(std::min<qint64>(m_request.waitMs, std::numeric_limits<int>::max())));
     createSession();
 }
 
@@ -61,6 +67,32 @@ void ConsulAcquire::checkCancelled() {
     fail(QStringLiteral("acquire cancelled"));
     if (inflight)
         m_client.abort(*inflight); // its callback sees m_finished and returns
+}
+
+void ConsulAcquire::onDeadline() {
+    if (m_finished)
+        return;
+    const auto inflight = m_inflight;
+    if (m_lastSeenFull)
+        finish(busyResult(*m_lastSeenFull));
+    else
+        fail(QStringLiteral("no answer from Consul within the %1 wait")
+                 .arg(core::formatDurationMs(m_request.waitMs)));
+    if (inflight)
+        m_client.abort(*inflight); // its callback sees m_finished and returns
+}
+
+core::AcquireResult ConsulAcquire::busyResult(const QStringList &liveHolders) const {
+    core::AcquireResult busy;
+    busy.status = core::AcquireResult::Status::Busy;
+    busy.attempts = m_attempts;
+    for (const auto &sid : liveHolders) {
+        core::Holder h;
+        h.id = sid;
+        h.rawId = sid.toUtf8();
+        busy.holders.append(h);
+    }
+    return busy;
 }
 
 void ConsulAcquire::createSession() {
@@ -128,18 +160,9 @@ void ConsulAcquire::onView(const PrefixView &view) {
     if (live.size() < *limit)
         return take(view, live, *limit);
 
-    if (m_request.waitMs <= 0 || remainingMs() <= 0) {
-        core::AcquireResult busy;
-        busy.status = core::AcquireResult::Status::Busy;
-        busy.attempts = m_attempts;
-        for (const auto &sid : live) {
-            core::Holder h;
-            h.id = sid;
-            h.rawId = sid.toUtf8();
-            busy.holders.append(h);
-        }
-        return finish(busy);
-    }
+    m_lastSeenFull = live;
+    if (m_request.waitMs <= 0 || remainingMs() <= 0)
+        return finish(busyResult(live));
     if (!m_contenderWritten)
         return writeContender(view);
     waitForChange(view);
@@ -295,6 +318,7 @@ void ConsulAcquire::finish(core::AcquireResult result) {
         return;
     m_finished = true;
     m_cancelTimer.stop();
+    m_deadline.stop();
     if (result.status != core::AcquireResult::Status::Granted && !m_sid.isEmpty()) {
         // Behaviour delete: destroying the session also removes our contender key.
         m_client.sessionDestroy(m_sid, [](ConsulClient::BoolResult) {});

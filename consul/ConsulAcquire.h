@@ -18,6 +18,10 @@ class ConsulSemaphoreStore;
 // one /v1/txn that takes the contender key with the session and CASes `.lock` with the holder
 // added (in the dialect it was read, with its flags) -> otherwise write the contender key and wait
 // on a blocking query until the prefix changes. Deletes itself when done.
+//
+// With a wait, the whole acquire ends by then: when the time is up the request in flight is
+// aborted and the answer is Busy (with the holders last seen) if the semaphore was seen full, or
+// an error if Consul never answered that far.
 class ConsulAcquire : public QObject {
 public:
     ConsulAcquire(ConsulSemaphoreStore *store, const core::SemaphoreRef &ref,
@@ -33,6 +37,8 @@ private:
     void writeContender(const PrefixView &view);
     void waitForChange(const PrefixView &view);
     QByteArray contenderValue(const char *state) const;
+    void onDeadline();
+    core::AcquireResult busyResult(const QStringList &liveHolders) const;
     void fail(const QString &message);
     void finish(core::AcquireResult result);
     qint64 remainingMs() const;
@@ -56,6 +62,8 @@ private:
     std::optional<ConsulClient::RequestId> m_inflight;
     QElapsedTimer m_elapsed;
     QTimer m_cancelTimer;
+    QTimer m_deadline;
+    std::optional<QStringList> m_lastSeenFull; // holders when the semaphore was last seen full
 };
 
 } // namespace semscope::consul

@@ -1,5 +1,6 @@
 #include "ConsulClient.h"
 
+#include "BoundedReply.h"
 #include "GoDuration.h"
 #include "RawJson.h"
 
@@ -12,7 +13,6 @@
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QUrlQuery>
-#include <limits>
 
 Q_LOGGING_CATEGORY(lcConsulHttp, "semscope.consul.http", QtInfoMsg)
 
@@ -21,6 +21,42 @@ namespace semscope::consul {
 namespace {
 
 constexpr int kIdleBlockingManagers = 16;
+// Same-origin redirects only (the token goes nowhere else), and not in circles.
+constexpr int kMaxRedirects = 3;
+
+// "https://host:8501" of a redirect target: enough to say where it pointed, without its path,
+// query or user info.
+QString originOf(const QUrl &url) {
+    return url.toString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment);
+}
+
+QString redirectError(QNetworkReply *reply, const QString &endpoint) {
+    // Qt leaves RedirectionTargetAttribute unset for a redirect it refused; Location says it.
+    const QUrl target = reply->url().resolved(QUrl::fromEncoded(reply->rawHeader("Location")));
+    if (reply->error() == QNetworkReply::TooManyRedirectsError)
+        return QStringLiteral("more than %1 redirects").arg(kMaxRedirects);
+    return QStringLiteral(
+               "refused a redirect to another origin (%1): requests and the ACL token go only to %2")
+        .arg(originOf(target), endpoint);
+}
+
+// A `?keys` listing: JSON strings only (anything else in it is an error, not skipped).
+QStringList parseKeyListing(const QByteArray &body, QString *error) {
+    const auto parsed = RawJson::parse(body);
+    if (!parsed.ok() || !parsed.value->isArray()) {
+        *error = QStringLiteral("key listing is not a JSON list");
+        return {};
+    }
+    QStringList keys;
+    for (const auto &k : parsed.value->items()) {
+        if (!k.isString()) {
+            *error = QStringLiteral("key listing holds a %1, not a key name").arg(k.typeName());
+            return {};
+        }
+        keys.append(k.toString());
+    }
+    return keys;
+}
 
 QString bodySnippet(const QByteArray &body) {
     QString s = QString::fromUtf8(body.left(300)).trimmed();
@@ -118,6 +154,11 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
         req.setRawHeader("X-Consul-Token", m_config.token.toUtf8());
     if (!body.isNull())
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/octet-stream"));
+    // The body limit counts what arrives; a compressed answer would be inflated past it unseen.
+    req.setRawHeader("Accept-Encoding", "identity");
+    // Qt follows redirects to any host by default, with the X-Consul-Token header.
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::SameOriginRedirectPolicy);
+    req.setMaximumRedirectsAllowed(kMaxRedirects);
     qint64 timeout = timeoutMs >= 0 ? timeoutMs : m_config.requestTimeoutMs;
     if (blocking && timeoutMs < 0) {
         // The server may hold a blocking query for `wait` plus up to wait/16 of jitter.
@@ -128,7 +169,6 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
                    1'000'000;
         timeout = wait + wait / 16 + 15000;
     }
-    req.setTransferTimeout(int(std::min<qint64>(timeout, std::numeric_limits<int>::max())));
 #if QT_CONFIG(ssl)
     if (url.scheme() == QLatin1String("https")) {
         QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
@@ -152,14 +192,16 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
     const RequestId id = m_nextId++;
     m_pending.insert(id, reply);
     qCDebug(lcConsulHttp) << method << url.toString(QUrl::RemoveUserInfo);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, id, nam, blocking, done = std::move(done)] {
+    auto *bounds = new BoundedReply(reply, QString::fromLatin1(method) + QLatin1Char(' ') + path,
+                                    m_config.maxBodyBytes, timeout);
+    connect(reply, &QNetworkReply::finished, this, [this, bounds, id, nam, blocking, done = std::move(done)] {
+        QNetworkReply *reply = bounds->reply();
         m_pending.remove(id);
         releaseManager(nam, blocking);
         reply->deleteLater();
         HttpResult r;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (reply->isOpen())
-            r.body = reply->readAll();
+        r.body = bounds->takeBody();
         r.headers = reply->rawHeaderPairs();
         r.aborted = reply->property("semscope_aborted").toBool();
         bool ok = false;
@@ -170,11 +212,17 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
         r.meta.lastContactMs = r.header("X-Consul-LastContact").toLongLong();
         if (r.aborted) {
             r.error = QStringLiteral("request cancelled");
+        } else if (!bounds->stopReason().isEmpty()) {
+            r.error = bounds->stopReason();
+        } else if (reply->error() == QNetworkReply::InsecureRedirectError ||
+                   reply->error() == QNetworkReply::TooManyRedirectsError) {
+            r.error = redirectError(reply, endpoint());
         } else if (r.status == 0) {
-            QString why = reply->errorString();
-            if (reply->error() == QNetworkReply::OperationCanceledError)
-                why = QStringLiteral("no answer before the timeout");
+            const QString why = reply->errorString();
             r.error = why.isEmpty() ? QStringLiteral("no HTTP response") : why;
+        } else if (r.status >= 200 && r.status < 300 && reply->error() != QNetworkReply::NoError) {
+            // A 200 whose body was cut short is no answer (Qt keeps the status it had read).
+            r.error = QStringLiteral("the answer was cut off: ") + reply->errorString();
         } else if (r.status < 200 || r.status >= 300) {
             r.error = QStringLiteral("Unexpected response code: %1").arg(r.status);
             const QString snippet = bodySnippet(r.body);
@@ -233,17 +281,8 @@ ConsulClient::RequestId ConsulClient::kvKeys(const QString &prefix, const QStrin
                        KeysResult r;
                        if (http.status == 404)
                            http.error.clear();
-                       else if (http.ok()) {
-                           const auto parsed = RawJson::parse(http.body);
-                           if (!parsed.ok() || !parsed.value->isArray()) {
-                               http.error = QStringLiteral("key listing is not a JSON list");
-                           } else {
-                               for (const auto &k : parsed.value->items()) {
-                                   if (k.isString())
-                                       r.keys.append(k.toString());
-                               }
-                           }
-                       }
+                       else if (http.ok())
+                           r.keys = parseKeyListing(http.body, &http.error);
                        r.http = std::move(http);
                        done(std::move(r));
                    });

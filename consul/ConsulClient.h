@@ -16,6 +16,9 @@ namespace semscope::consul {
 // Asynchronous client for the parts of Consul's HTTP API semscope uses. Every call returns at once
 // with an id (for abort()) and calls back later on this object's thread. HTTP errors, transport
 // errors and malformed bodies all arrive as a filled `error` string, never as an exception.
+// Every request is bounded (BoundedReply): a total deadline (requestTimeoutMs, or a blocking
+// query's wait plus its jitter and a margin), an answer of at most maxBodyBytes, and redirects
+// followed only to the same origin, so the ACL token never leaves the configured agent.
 class ConsulClient : public QObject {
     Q_OBJECT
 public:

@@ -15,6 +15,21 @@ QByteArray HttpResult::header(const QByteArray &name) const {
     return {};
 }
 
+namespace {
+
+// An address as typed, for messages: whatever stands between the scheme and the last '@' may be
+// user:password (with '/', ':' or '@' in it), so all of it goes.
+QString withoutUserInfo(const QString &text) {
+    const qsizetype at = text.lastIndexOf(QLatin1Char('@'));
+    if (at < 0)
+        return text;
+    const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
+    const qsizetype start = schemeEnd >= 0 && schemeEnd < at ? schemeEnd + 3 : 0;
+    return text.left(start) + QStringLiteral("***") + text.mid(at);
+}
+
+} // namespace
+
 std::optional<QUrl> ConsulConfig::parseAddress(const QString &text, bool https, QString *error) {
     QString t = text.trimmed();
     if (t.isEmpty()) {
@@ -28,7 +43,7 @@ std::optional<QUrl> ConsulConfig::parseAddress(const QString &text, bool https, 
         (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
         *error =
             QStringLiteral("not a Consul HTTP address: %1 (expected http://host:port or https://host:port)")
-                .arg(text);
+                .arg(withoutUserInfo(text.trimmed()));
         return std::nullopt;
     }
     if (url.port() < 0)
@@ -37,15 +52,20 @@ std::optional<QUrl> ConsulConfig::parseAddress(const QString &text, bool https, 
     return url;
 }
 
-ConsulConfig ConsulConfig::fromEnvironment() {
+ConsulConfig ConsulConfig::fromEnvironment(QString *addressError) {
     const auto env = QProcessEnvironment::systemEnvironment();
     ConsulConfig c;
     const bool https = env.value(QStringLiteral("CONSUL_HTTP_SSL")).toLower() == QLatin1String("true") ||
                        env.value(QStringLiteral("CONSUL_HTTP_SSL")) == QLatin1String("1");
-    QString error;
     if (env.contains(QStringLiteral("CONSUL_HTTP_ADDR"))) {
-        if (auto url = parseAddress(env.value(QStringLiteral("CONSUL_HTTP_ADDR")), https, &error))
+        QString error;
+        if (auto url = parseAddress(env.value(QStringLiteral("CONSUL_HTTP_ADDR")), https, &error)) {
             c.address = *url;
+        } else {
+            c.address = QUrl();
+            if (addressError)
+                *addressError = QStringLiteral("CONSUL_HTTP_ADDR: ") + error;
+        }
     } else if (https) {
         c.address = QUrl(QStringLiteral("https://127.0.0.1:8501"));
     }

@@ -25,12 +25,18 @@ struct ConsulConfig {
     QString caFile;     // PEM bundle to verify an https agent with
     bool insecure = false;
     Consistency consistency = Consistency::Default;
-    int requestTimeoutMs = 30000; // non-blocking requests
+    int requestTimeoutMs = 30000; // non-blocking requests: the whole exchange, not only silence
+    // The largest answer read; beyond it the request fails (a KV prefix or session list this big
+    // is far past any semaphore).
+    qint64 maxBodyBytes = 8 * 1024 * 1024;
 
     // CONSUL_HTTP_ADDR ("127.0.0.1:8500", "https://host:8501", "unix://" is not supported),
-    // CONSUL_HTTP_TOKEN, CONSUL_HTTP_SSL, CONSUL_CACERT, CONSUL_HTTP_SSL_VERIFY.
-    static ConsulConfig fromEnvironment();
-    // Accepts "host:port" as well as full URLs; nullopt with *error for anything else.
+    // CONSUL_HTTP_TOKEN, CONSUL_HTTP_SSL, CONSUL_CACERT, CONSUL_HTTP_SSL_VERIFY. A CONSUL_HTTP_ADDR
+    // that is not an HTTP address sets *addressError and leaves `address` empty, so the token
+    // never goes to a default agent the operator did not name.
+    static ConsulConfig fromEnvironment(QString *addressError = nullptr);
+    // Accepts "host:port" as well as full URLs; nullopt with *error for anything else (the text is
+    // quoted without any user info, which may hold a password).
     static std::optional<QUrl> parseAddress(const QString &text, bool https, QString *error);
 };
 

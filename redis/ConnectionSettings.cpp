@@ -1,6 +1,8 @@
 #include "ConnectionSettings.h"
 
 #include "core/Redaction.h"
+#include "transport/Logging.h"
+#include "transport/RespParser.h"
 
 #include <QUrl>
 #include <QUrlQuery>
@@ -116,6 +118,28 @@ std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &url
     if (s.password.isEmpty())
         s.password = qEnvironmentVariable("REDISCLI_AUTH");
     return s;
+}
+
+qint64 ConnectionSettings::defaultMaxReplyBytes() {
+    // Read once: every connection of the process gets the same limit, and a bad value is
+    // reported once.
+    static const qint64 bytes = [] {
+        constexpr qint64 kMiB = 1024 * 1024;
+        const QByteArray text = qgetenv("SEMSCOPE_MAX_REPLY_MB");
+        if (text.isEmpty())
+            return RespParser::kDefaultMaxReplyBytes;
+        bool ok = false;
+        const qint64 mib = text.toLongLong(&ok);
+        if (!ok || mib < 1 || mib > 1024 * 1024) {
+            qCWarning(lcRedisTransport).noquote()
+                << QStringLiteral("SEMSCOPE_MAX_REPLY_MB must be a whole number of MiB from 1 to 1048576; "
+                                  "using %1")
+                       .arg(RespParser::kDefaultMaxReplyBytes / kMiB);
+            return RespParser::kDefaultMaxReplyBytes;
+        }
+        return mib * kMiB;
+    }();
+    return bytes;
 }
 
 QString ConnectionSettings::endpoint() const {

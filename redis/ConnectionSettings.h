@@ -29,6 +29,12 @@ struct ConnectionSettings {
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 10000; // 0: none (blocking commands manage their own)
     bool autoReconnect = true;
+    // The largest reply accepted; a bigger one (or one claiming to be bigger) fails the connection
+    // with a protocol error before it is read whole. See defaultMaxReplyBytes().
+    qint64 maxReplyBytes = defaultMaxReplyBytes();
+
+    // 512 MiB, or SEMSCOPE_MAX_REPLY_MB from the environment (a whole number of MiB, at least 1).
+    static qint64 defaultMaxReplyBytes();
 
     // redis://[user[:password]@]host[:port][/db], rediss://... (TLS), unix:///path.sock[?db=N]
     static std::optional<ConnectionSettings> fromUrl(const QString &url, QString *error = nullptr);

@@ -46,6 +46,7 @@ public:
         : q(owner)
         , settings(std::move(s)) {
         clock.start();
+        parser.setMaxReplyBytes(settings.maxReplyBytes);
         connectTimer.setSingleShot(true);
         reconnectTimer.setSingleShot(true);
         commandTimer.setSingleShot(true);

@@ -16,6 +16,11 @@ namespace {
 // Keys sampled per script call: large enough to keep round trips few, small enough that one call
 // never blocks the server noticeably.
 constexpr int kSampleBatch = 200;
+// SCAN pages allowed before the walk is declared endless: generous (COUNT is only a hint, MATCH
+// leaves pages empty, a table that shrank has more buckets than keys), yet finite when a server
+// keeps inventing cursors.
+constexpr qint64 kScanPagesBase = 1000;
+constexpr qint64 kScanPagesPerBatchOfKeys = 16;
 
 // State of one discovery walk, kept alive by the callbacks that still refer to it.
 struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
@@ -35,6 +40,8 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     QSet<QByteArray> redissonChannelNames;   // N of every redisson_sc:{N} with subscribers
     QHash<QByteArray, core::Kind> namedKeys; // keys the operator's profiles name (request.known)
     QList<core::DiscoveredSemaphore> found;
+    QSet<QByteArray> cursorsSeen; // a cursor coming back means the walk would never end
+    qint64 pages = 0;
     std::vector<QList<QByteArray>> batches;
     size_t nextBatch = 0;
     bool finished = false;
@@ -149,6 +156,10 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
             return;
         }
         const QByteArray next = reply.elements.at(0).str;
+        if (const QString endless = checkCursor(next); !endless.isEmpty()) {
+            finish(false, endless);
+            return;
+        }
         QList<QByteArray> keys;
         for (const RedisReply &k : reply.elements.at(1).elements)
             keys << k.str;
@@ -180,6 +191,34 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         if (!last && !cancel.isCancelled())
             scanPage(next);
         scanned += keys.size();
+    }
+
+    // Every SCAN loop ends: Redis returns each cursor of one walk once and reaches 0 within a
+    // number of pages that grows with DBSIZE. Empty when `next` is fine, else why the walk stops.
+    QString checkCursor(const QByteArray &next) {
+        bool numeric = false;
+        next.toULongLong(&numeric);
+        if (!numeric)
+            return QStringLiteral("SCAN returned a cursor that is not a number; stopped");
+        ++pages;
+        if (next == "0")
+            return {};
+        if (cursorsSeen.contains(next))
+            return QStringLiteral("SCAN returned cursor %1 a second time, after %2 pages: the server is not "
+                                  "walking the keyspace; stopped")
+                .arg(QString::fromLatin1(next))
+                .arg(pages);
+        const qint64 count = std::max(10, request.batch);
+        const qint64 maxPages =
+            kScanPagesBase + kScanPagesPerBatchOfKeys * (std::max<qint64>(total, 0) / count);
+        if (pages > maxPages)
+            return QStringLiteral(
+                       "SCAN did not finish within %1 pages for %2 keys (DBSIZE): the server keeps "
+                       "returning new cursors; stopped")
+                .arg(maxPages)
+                .arg(std::max<qint64>(total, 0));
+        cursorsSeen.insert(next);
+        return {};
     }
 
     void classify(const QByteArray &key, const QByteArray &type) {

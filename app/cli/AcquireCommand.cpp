@@ -5,8 +5,12 @@
 #include "core/Duration.h"
 #include "core/PrintableText.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QTimer>
+#include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace semscope::cli {
@@ -54,10 +58,15 @@ protected:
         m_request.ttlMs = *ttl;
         m_request.waitMs = *wait;
         m_request.holder = ctx.value(QStringLiteral("holder"));
+        armWait(ctx);
         return true;
     }
 
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
+        // --wait counts from the start of the command: what finding NAME took is spent.
+        m_lookupDeadline.stop();
+        if (m_request.waitMs > 0)
+            m_request.waitMs = std::max<qint64>(1, m_request.waitMs - m_sinceStart.elapsed());
         if (m_request.waitMs > 0)
             cancelOnTermination();
         store.acquire(ref, m_request, m_cancel, [this, &ctx, &store, ref](const core::AcquireResult &r) {
@@ -84,6 +93,22 @@ protected:
     }
 
 private:
+    // `--wait D` bounds the whole command: a server that does not answer while NAME is being looked
+    // up (before the acquire and its own deadline start) ends it at D too.
+    void armWait(CliContext &ctx) {
+        m_sinceStart.start();
+        if (m_request.waitMs <= 0)
+            return;
+        m_lookupDeadline.setSingleShot(true);
+        QObject::connect(&m_lookupDeadline, &QTimer::timeout, &m_lookupDeadline, [this, &ctx]() {
+            if (!ctx.finished())
+                ctx.fail(ExitUsage, m_store ? m_store->endpoint() : QString(),
+                         QStringLiteral("looking up %1 took longer than the --wait of %2 (--kind skips it)")
+                             .arg(ctx.args().constFirst(), core::formatDurationMs(m_request.waitMs)));
+        });
+        m_lookupDeadline.start(int(std::min<qint64>(m_request.waitMs, std::numeric_limits<int>::max())));
+    }
+
     // Ctrl-C or SIGTERM during a wait cancels it: the store takes the waiter out of the queue (giving
     // back a slot a release handed it meanwhile) before it answers, and only then does the process
     // end. Killed outright instead, the entry stayed in line and the next release handed the slot to
@@ -178,6 +203,8 @@ private:
     core::Cancellation m_cancel;
     std::unique_ptr<TerminationSignals> m_signals;
     int m_signal = 0; // the signal that interrupted the wait
+    QElapsedTimer m_sinceStart;
+    QTimer m_lookupDeadline;
 };
 
 } // namespace

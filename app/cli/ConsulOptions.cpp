@@ -11,15 +11,21 @@ std::unique_ptr<consul::ConsulSemaphoreStore> openConsulOnlyStore(CliContext &ct
         *error = QStringLiteral("this command works on Consul only; give --consul URL, not --redis");
         return nullptr;
     }
-    consul::ConsulConfig config = consul::ConsulConfig::fromEnvironment();
+    QString envAddressError;
+    consul::ConsulConfig config = consul::ConsulConfig::fromEnvironment(&envAddressError);
     const QString given = ctx.value(QStringLiteral("consul"));
     if (ctx.isSet(QStringLiteral("consul")) || !given.isEmpty()) {
         const auto url = consul::ConsulConfig::parseAddress(given, false, error);
-        if (!url)
+        if (!url) {
+            error->prepend(QStringLiteral("--consul: "));
             return nullptr;
+        }
         config.address = *url;
     } else if (!qEnvironmentVariableIsSet("CONSUL_HTTP_ADDR")) {
         *error = QStringLiteral("no Consul given: pass --consul URL or set CONSUL_HTTP_ADDR");
+        return nullptr;
+    } else if (!envAddressError.isEmpty()) {
+        *error = envAddressError; // never fall back to a default agent with the token
         return nullptr;
     }
     if (ctx.isSet(QStringLiteral("tls-ca"))) {

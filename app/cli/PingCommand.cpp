@@ -11,6 +11,11 @@ namespace semscope::cli {
 
 namespace {
 
+// +PONG, or a bulk "PONG" as some proxies send it.
+bool isPong(const redis::RedisReply &reply) {
+    return reply.isString() && reply.str == "PONG";
+}
+
 class PingCommand : public CliCommand {
 public:
     QString name() const override { return QStringLiteral("ping"); }
@@ -60,6 +65,13 @@ private:
                 }
                 if (reply.isServerError()) {
                     ctx.fail(ExitFailed, endpoint, reply.errorMessage());
+                    return;
+                }
+                if (!isPong(reply)) {
+                    // Not Redis, or not a well one: anything but PONG is no proof of a working server.
+                    ctx.fail(ExitUsage, endpoint,
+                             QStringLiteral("protocol error: PING was answered with %1, not PONG")
+                                 .arg(reply.describe().left(80)));
                     return;
                 }
                 if (ctx.json()) {

@@ -1,4 +1,4 @@
-// The RESP side of the transport, on raw bytes (no server): hiredis' reader behind RespParser,
+// The RESP side of the transport, on raw bytes (no server): RespParser,
 // the encoder, and the RedisReply helpers. Big and broken replies live here because a real server
 // will not cut a reply in half on request.
 #include "redis/RedisReply.h"
@@ -62,6 +62,11 @@ private Q_SLOTS:
     void scalarReplies();
     void nestedArrays();
     void tooDeepNestingIsAProtocolError();
+    void claimedSizesReserveNothing_data();
+    void claimedSizesReserveNothing();
+    void hostileStreamsAreProtocolErrors_data();
+    void hostileStreamsAreProtocolErrors();
+    void replyLimitIsConfigurable();
     void cutOffRepliesWaitForTheRest();
     void manySmallRepliesInOneFeedKeepOrder();
     void garbageIsAProtocolErrorAndResetRecovers();
@@ -138,7 +143,7 @@ void TestRedisReply::nestedArrays() {
 }
 
 void TestRedisReply::tooDeepNestingIsAProtocolError() {
-    // hiredis 0.14 supports 7 levels; deeper must be an error, never a crash.
+    // Eight levels are allowed (as hiredis did); deeper must be an error, never a crash.
     QByteArray raw;
     for (int i = 0; i < 12; ++i)
         raw += "*1\r\n";
@@ -147,6 +152,95 @@ void TestRedisReply::tooDeepNestingIsAProtocolError() {
     const auto replies = parseAll(raw, 0, &error);
     QVERIFY(replies.isEmpty());
     QVERIFY2(error.startsWith(QStringLiteral("protocol error:")), qPrintable(error));
+}
+
+void TestRedisReply::claimedSizesReserveNothing_data() {
+    QTest::addColumn<QByteArray>("raw");
+    // Headers that claim a lot and then wait: before, "*20000000" alone took 1.2 GB and seven
+    // nested ones ran out of memory.
+    QTest::newRow("20 million elements") << QByteArray("*20000000\r\n");
+    QTest::newRow("7 nested claims") << QByteArray("*20000000\r\n").repeated(7);
+    QTest::newRow("100 MiB bulk, 3 bytes sent") << QByteArray("$104857600\r\nabc");
+    QTest::newRow("claims inside an array") << QByteArray("*2\r\n:1\r\n*30000000\r\n*30000000\r\n");
+}
+
+void TestRedisReply::claimedSizesReserveNothing() {
+    QFETCH(QByteArray, raw);
+    RespParser parser;
+    parser.feed(raw);
+    QVERIFY(!parser.next().has_value());
+    QVERIFY2(!parser.hasError(), qPrintable(parser.errorString()));
+    QVERIFY2(parser.heldBytes() < 4096, qPrintable(QString::number(parser.heldBytes())));
+}
+
+void TestRedisReply::hostileStreamsAreProtocolErrors_data() {
+    QTest::addColumn<QByteArray>("raw");
+    QTest::addColumn<qint64>("limit");
+    QTest::addColumn<QString>("error");
+    constexpr qint64 kLimit = 1024 * 1024;
+    QByteArray deep;
+    for (int i = 0; i < 9; ++i)
+        deep += "*1\r\n";
+    QTest::newRow("9 nested arrays") << deep << kLimit << "arrays nested more than 8 deep";
+    QTest::newRow("bulk over the limit")
+        << QByteArray("$1048577\r\n") << kLimit << "a bulk string of 1048577 bytes (more than the 1 MiB";
+    QTest::newRow("array that cannot fit")
+        << QByteArray("*1000000\r\n") << kLimit << "an array of 1000000 elements (more than fit in the 1 MiB";
+    QTest::newRow("elements past the limit")
+        << QByteArray("*300000\r\n") + QByteArray(":1\r\n").repeated(300000) << kLimit
+        << "reply larger than 1 MiB";
+    QTest::newRow("endless status line")
+        << "+" + QByteArray(kLimit + 10, 'a') << kLimit << "reply larger than 1 MiB";
+    QTest::newRow("garbage bulk length")
+        << QByteArray("$abc\r\n") << kLimit << "malformed bulk string length";
+    QTest::newRow("garbage integer") << QByteArray(":12x\r\n") << kLimit << "malformed integer";
+    QTest::newRow("empty integer") << QByteArray(":\r\n") << kLimit << "malformed integer";
+    QTest::newRow("overflowing array length")
+        << QByteArray("*99999999999999999999\r\n") << kLimit << "malformed array length";
+    QTest::newRow("int32-wrapping array length")
+        << QByteArray("*4294967297\r\n") << kLimit << "an array of 4294967297 elements";
+    QTest::newRow("negative bulk length")
+        << QByteArray("$-5\r\n") << kLimit << "negative bulk string length -5";
+    QTest::newRow("negative array length") << QByteArray("*-2\r\n") << kLimit << "negative array length -2";
+    QTest::newRow("bulk without CRLF")
+        << QByteArray("$3\r\nabcXY") << kLimit << "a bulk string of 3 bytes is not followed by CRLF";
+    QTest::newRow("length line without end")
+        << QByteArray("$") + QByteArray(40, '1') << kLimit << "a length or integer line longer than 21 bytes";
+    QTest::newRow("RESP3 map") << QByteArray("%1\r\n+a\r\n+b\r\n") << kLimit << "RESP3 reply type '%'";
+    QTest::newRow("RESP3 double") << QByteArray(",3.14\r\n") << kLimit << "RESP3 reply type ','";
+    QTest::newRow("binary garbage") << QByteArray("\x00\xff\x13", 3) << kLimit << "byte 0x00 where a reply";
+}
+
+void TestRedisReply::hostileStreamsAreProtocolErrors() {
+    QFETCH(QByteArray, raw);
+    QFETCH(qint64, limit);
+    QFETCH(QString, error);
+    RespParser parser(limit);
+    // As a socket delivers it: the error must come as soon as it is certain, not at the end.
+    for (qsizetype pos = 0; pos < raw.size() && !parser.hasError(); pos += 64 * 1024) {
+        parser.feed(raw.mid(pos, 64 * 1024));
+        while (parser.next()) {
+        }
+        QVERIFY(parser.heldBytes() <= limit + 64 * 1024);
+    }
+    QVERIFY(parser.hasError());
+    QVERIFY2(parser.errorString().startsWith(QStringLiteral("protocol error: ") + error),
+             qPrintable(parser.errorString()));
+    QCOMPARE(parser.heldBytes(), 0); // the half-built reply is gone at once
+}
+
+void TestRedisReply::replyLimitIsConfigurable() {
+    // Exactly at the limit is fine, one byte more is not.
+    const QByteArray payload(1000, 'x');
+    RespParser parser(1000 + qint64(sizeof(RedisReply)));
+    parser.feed(bulk(payload));
+    const auto reply = parser.next();
+    QVERIFY2(reply.has_value(), qPrintable(parser.errorString()));
+    QCOMPARE(reply->str, payload);
+    parser.feed(bulk(payload + 'y'));
+    QVERIFY(!parser.next().has_value());
+    QVERIFY(parser.hasError());
+    QCOMPARE(RespParser().maxReplyBytes(), 512LL * 1024 * 1024);
 }
 
 void TestRedisReply::cutOffRepliesWaitForTheRest() {
