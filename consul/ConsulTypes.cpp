@@ -2,6 +2,7 @@
 
 #include "GoDuration.h"
 #include "RawJson.h"
+#include "core/Redaction.h"
 
 #include <QProcessEnvironment>
 
@@ -14,21 +15,6 @@ QByteArray HttpResult::header(const QByteArray &name) const {
     }
     return {};
 }
-
-namespace {
-
-// An address as typed, for messages: whatever stands between the scheme and the last '@' may be
-// user:password (with '/', ':' or '@' in it), so all of it goes.
-QString withoutUserInfo(const QString &text) {
-    const qsizetype at = text.lastIndexOf(QLatin1Char('@'));
-    if (at < 0)
-        return text;
-    const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
-    const qsizetype start = schemeEnd >= 0 && schemeEnd < at ? schemeEnd + 3 : 0;
-    return text.left(start) + QStringLiteral("***") + text.mid(at);
-}
-
-} // namespace
 
 std::optional<QUrl> ConsulConfig::parseAddress(const QString &text, bool https, QString *error) {
     QString t = text.trimmed();
@@ -43,7 +29,7 @@ std::optional<QUrl> ConsulConfig::parseAddress(const QString &text, bool https, 
         (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
         *error =
             QStringLiteral("not a Consul HTTP address: %1 (expected http://host:port or https://host:port)")
-                .arg(withoutUserInfo(text.trimmed()));
+                .arg(core::redactedUrl(text.trimmed()));
         return std::nullopt;
     }
     if (url.port() < 0)

@@ -10,10 +10,11 @@ QString redactedUrl(const QString &url) {
     const qsizetype at = url.lastIndexOf(QLatin1Char('@'));
     if (at < userStart)
         return url;
+    // "user:password@": the user name stays, it helps to tell connections apart. User info without
+    // a ':' may be a token or a password given alone (redis://s3cret@host): all of it goes.
     const qsizetype colon = url.indexOf(QLatin1Char(':'), userStart);
-    if (colon < 0 || colon > at)
-        return url; // a user name alone is not a secret
-    return url.left(colon + 1) + QStringLiteral("***") + url.mid(at);
+    const qsizetype secretStart = colon >= 0 && colon < at ? colon + 1 : userStart;
+    return url.left(secretStart) + QStringLiteral("***") + url.mid(at);
 }
 
 } // namespace semscope::core
