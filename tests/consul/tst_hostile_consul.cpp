@@ -315,14 +315,14 @@ void TestHostileConsul::invalidAddressesAreRefusedRedacted_data() {
     QTest::addColumn<QString>("error");
     QTest::newRow("CONSUL_HTTP_ADDR ftp://")
         << QString() << "ftp://ops:s3cr/et@consul.example:21"
-        << "CONSUL_HTTP_ADDR: not a Consul HTTP address: ftp://***@consul.example:21";
+        << "CONSUL_HTTP_ADDR: not a Consul HTTP address: ftp://ops:***@consul.example:21";
     QTest::newRow("CONSUL_HTTP_ADDR unix://")
         << QString() << "unix:///run/consul.sock"
         << "CONSUL_HTTP_ADDR: not a Consul HTTP address: unix:///run/consul.sock";
     QTest::newRow("--consul malformed, password with /")
-        << "http://ops:s3cr/et@[bad" << QString() << "--consul: not a Consul HTTP address: http://***@[bad";
+        << "http://ops:s3cr/et@[bad" << QString() << "--consul: not a Consul HTTP address: http://ops:***@[bad";
     QTest::newRow("--consul ftp://") << "ftp://ops:s3cr/et@host" << QString()
-                                     << "--consul: not a Consul HTTP address: ftp://***@host";
+                                     << "--consul: not a Consul HTTP address: ftp://ops:***@host";
 }
 
 void TestHostileConsul::invalidAddressesAreRefusedRedacted() {
