@@ -1,5 +1,6 @@
 #include "LoadTestRunner.h"
 
+#include "LoadTestAudit.h"
 #include "redis/RedisSemaphoreStore.h"
 
 namespace semscope::model {
@@ -77,6 +78,8 @@ void LoadTestRunner::launch(const QList<redis::PlannedRun> &runs) {
                 [this, i](const core::LoadTestProgress &p) { Q_EMIT progress(i, p); });
         connect(engine.get(), &core::LoadTestEngine::finished, this,
                 [this, i](const core::LoadTestReport &r) {
+                    if (m_audit)
+                        m_audit->append(loadTestAuditEntry(m_auditConfig, r, m_auditAction));
                     Q_EMIT runFinished(i, r);
                     onRunFinished();
                 });
@@ -92,6 +95,12 @@ void LoadTestRunner::onRunFinished() {
             return;
     m_running = false;
     Q_EMIT finished();
+}
+
+void LoadTestRunner::setAudit(AuditLog *log, const ConnectionConfig &config, const QString &action) {
+    m_audit = log;
+    m_auditConfig = config;
+    m_auditAction = action;
 }
 
 void LoadTestRunner::cancel() {

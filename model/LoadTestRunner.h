@@ -1,5 +1,7 @@
 #pragma once
 
+#include "AuditLog.h"
+#include "ConnectionConfig.h"
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/training/ScenarioRuns.h"
 
@@ -27,6 +29,9 @@ public:
     void startScenario(const redis::TrainingScenario &scenario, const core::LoadTestConfig &base,
                        const redis::ConnectionSettings &settings, int raceWindowMs = -1);
     void cancel();
+    // Every finished run is written to `log` (not owned; nullptr: none) as `action` ("load-test",
+    // "training") on `config`'s connection: a run writes like any operator does.
+    void setAudit(AuditLog *log, const ConnectionConfig &config, const QString &action);
 
     bool isRunning() const { return m_running; }
     QStringList labels() const { return m_labels; }
@@ -49,6 +54,9 @@ private:
     std::vector<std::unique_ptr<core::LoadTestEngine>> m_engines;
     std::unique_ptr<redis::RedisSemaphoreStore> m_resetStore;
     QStringList m_labels;
+    AuditLog *m_audit = nullptr;
+    ConnectionConfig m_auditConfig;
+    QString m_auditAction;
     bool m_running = false;
     bool m_cancelled = false;
     int m_generation = 0; // callbacks of an earlier start() are ignored

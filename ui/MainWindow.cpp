@@ -824,6 +824,7 @@ LoadTestWindow *MainWindow::openLoadTest(bool training) {
             window = w;
     if (!window) {
         window = new LoadTestWindow(s->config(), m_services.settingsFile, this);
+        window->setAuditLog(m_services.audit);
         window->setAttribute(Qt::WA_DeleteOnClose);
     }
     if (m_page->session() == s && !window->loadTestPage()->isRunning())

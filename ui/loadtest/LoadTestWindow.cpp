@@ -19,6 +19,7 @@ namespace semscope::ui {
 LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QString &settingsFile,
                                QWidget *parent)
     : QWidget(parent, Qt::Window)
+    , m_config(config)
     , m_connectionId(config.id)
     , m_connectionName(config.name)
     , m_settingsFile(settingsFile) {
@@ -70,6 +71,11 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
 }
 
 LoadTestWindow::~LoadTestWindow() = default;
+
+void LoadTestWindow::setAuditLog(model::AuditLog *log) {
+    m_loadTest->runner()->setAudit(log, m_config, QStringLiteral("load-test"));
+    m_training->runner()->setAudit(log, m_config, QStringLiteral("training"));
+}
 
 void LoadTestWindow::showLoadTest() {
     m_tabs->setCurrentWidget(m_loadTest);

@@ -24,6 +24,8 @@ public:
                    QWidget *parent = nullptr);
     ~LoadTestWindow() override;
 
+    // Both pages' runs are written to `log` (not owned; nullptr: none), as every write is.
+    void setAuditLog(model::AuditLog *log);
     void showLoadTest();
     void showTraining();
     const QString &connectionId() const { return m_connectionId; }
@@ -47,6 +49,7 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    model::ConnectionConfig m_config;
     QString m_connectionId;
     QString m_connectionName;
     QString m_settingsFile;

@@ -1,0 +1,46 @@
+#include "LoadTestAudit.h"
+
+namespace semscope::model {
+
+AuditEntry loadTestAuditEntry(const ConnectionConfig &config, const core::LoadTestReport &report,
+                              const QString &action) {
+    AuditEntry e;
+    e.connection = config.name.isEmpty() ? config.endpoint()
+                                         : QStringLiteral("%1 (%2)").arg(config.name, config.endpoint());
+    e.environment = environmentName(config.environment);
+    e.semaphore = QStringLiteral("%1:%2").arg(core::kindName(report.config.ref.kind), report.config.ref.name);
+    e.action = action;
+    e.holder = report.label;
+    e.observed = QJsonObject{
+        {QStringLiteral("clients"), report.config.clients},
+        {QStringLiteral("limit"), report.config.limit},
+        {QStringLiteral("elapsed_ms"), report.elapsedMs},
+        {QStringLiteral("grants"), report.grants},
+        {QStringLiteral("errors"), report.errors},
+        {QStringLiteral("over_admissions"), report.safety.overAdmissions},
+        {QStringLiteral("token_violations"), report.safety.tokenViolations},
+    };
+    if (!report.ok) {
+        e.result = QStringLiteral("failed");
+        e.message = report.error;
+    } else if (!report.safe()) {
+        e.result = QStringLiteral("over-admitted");
+        e.message = QStringLiteral("%1 over-admissions, up to %2 holders at once (limit %3)")
+                        .arg(report.safety.overAdmissions)
+                        .arg(report.safety.maxConcurrentHolders)
+                        .arg(report.config.limit);
+    } else if (report.errors > 0) {
+        e.result = QStringLiteral("failed");
+        e.message = QStringLiteral("%1 operations failed; the server was unavailable for %2 ms")
+                        .arg(report.errors)
+                        .arg(report.unavailableMs());
+    } else {
+        e.result = QStringLiteral("ok");
+        e.message = QStringLiteral("%1 grants, 0 over-admissions").arg(report.grants);
+    }
+    if (report.cancelled)
+        e.message += QStringLiteral(" (stopped early)");
+    return e;
+}
+
+} // namespace semscope::model
