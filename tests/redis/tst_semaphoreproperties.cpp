@@ -20,6 +20,9 @@
 // counter and ranks ahead of the holders). Such a foreign break is logged, not failed; from then on
 // every semscope step must not make it worse.
 //
+// `leased` is semscope's own layout: no foreign client writes it, so its other party is a second
+// semscope store on its own connection (another CLI or GUI), held to every invariant.
+//
 // Nothing expires during a row (every lease is 60 s, a row takes a few seconds), so any holder that
 // disappears was removed by a step, and a purge must remove nobody.
 //
@@ -60,12 +63,30 @@ struct RawState {
         std::sort(held.begin(), held.end());
         return held.size() - (std::unique(held.begin(), held.end()) - held.begin());
     }
+    // "slot 3: b, c" for each slot held more than once.
+    QStringList slotsHeldTwiceByWhom() const {
+        QMap<qint64, QStringList> bySlot;
+        for (auto it = slotOf.cbegin(); it != slotOf.cend(); ++it)
+            bySlot[it.value()] << QString::fromUtf8(it.key());
+        QStringList out;
+        for (auto it = bySlot.cbegin(); it != bySlot.cend(); ++it) {
+            if (it.value().size() > 1)
+                out << QStringLiteral("slot %1: %2").arg(it.key()).arg(it.value().join(QStringLiteral(", ")));
+        }
+        return out;
+    }
 };
 
 double testScale() {
     bool ok = false;
     const double scale = qEnvironmentVariable("SEMSCOPE_TEST_SCALE").toDouble(&ok);
     return ok && scale > 0 ? scale : 1.0;
+}
+
+// A result status in the step log.
+QString statusName(int status, std::initializer_list<const char *> names) {
+    return status >= 0 && status < int(names.size()) ? QString::fromLatin1(names.begin()[status])
+                                                     : QString::number(status);
 }
 
 QByteArray number(qint64 v) {
@@ -111,6 +132,11 @@ public:
         else
             damage();
         return m_violation;
+    }
+
+    // The seed's slot scripts are test data (tests/redis/seeds).
+    bool ready() const {
+        return m_kind != Kind::Slots || (!m_seedAcquire.isEmpty() && !m_seedRelease.isEmpty());
     }
 
     QString recentSteps() const { return m_log.mid(std::max<qsizetype>(0, m_log.size() - 25)).join(u'\n'); }
@@ -220,10 +246,10 @@ private:
             (overAfter > 0 && overAfter > overBefore) || (twiceAfter > 0 && twiceAfter > twiceBefore);
         if (!worse)
             return;
-        const QString state = QStringLiteral("%1 holders on limit %2, %3 slot(s) held twice")
-                                  .arg(after.occupying())
-                                  .arg(m_limit)
-                                  .arg(twiceAfter);
+        QString state = QStringLiteral("%1 holders on limit %2").arg(after.occupying()).arg(m_limit);
+        if (twiceAfter > 0)
+            state +=
+                QStringLiteral(", held twice: ") + after.slotsHeldTwiceByWhom().join(QStringLiteral("; "));
         if (!semscope && !m_grantedUnderBookLock.isEmpty())
             violate(
                 QStringLiteral("after the foreign step: %1 (semscope granted %2 while the book's client held "
@@ -334,7 +360,7 @@ private:
             return violate(who + QStringLiteral(" acquire did not answer"));
         log(QStringLiteral("%1 acquire %2: %3 %4")
                 .arg(who, QString::fromUtf8(id))
-                .arg(int(result->status))
+                .arg(statusName(int(result->status), {"granted", "busy", "refused:"}))
                 .arg(result->status == core::AcquireResult::Status::Granted
                          ? QStringLiteral("token %1 slot %2")
                                .arg(result->grant.token.value_or(-1))
@@ -366,7 +392,7 @@ private:
             return violate(QStringLiteral("refresh did not answer"));
         log(QStringLiteral("semscope refresh %1: %2 %3")
                 .arg(grant.holder)
-                .arg(int(result->status))
+                .arg(statusName(int(result->status), {"ok", "lost", "refused:"}))
                 .arg(result->error));
         if (result->status == core::RefreshResult::Status::Lost)
             m_grants.removeIf([&](const core::Grant &g) { return g.holder == grant.holder; });
@@ -387,7 +413,7 @@ private:
             return violate(who + QStringLiteral(" release did not answer"));
         log(QStringLiteral("%1 release %2: %3 %4")
                 .arg(who, grant.holder)
-                .arg(int(result->status))
+                .arg(statusName(int(result->status), {"ok", "not held", "refused:"}))
                 .arg(result->error));
         checkOthersKept(before, after, rawOf(grant), who + QStringLiteral(" release"));
         checkStep(before, after, true);
@@ -459,58 +485,50 @@ private:
         const RawState after = readRaw();
         if (!result)
             return violate(what + QStringLiteral(" did not answer"));
-        log(QStringLiteral("semscope %1: %2 %3").arg(what).arg(result->ok).arg(result->message));
+        log(QStringLiteral("semscope %1: %2 %3")
+                .arg(what, result->ok ? QStringLiteral("ok") : QStringLiteral("refused:"), result->message));
         if (which == 0) // nothing has expired: every holder's expiry is sure to be ahead
             checkOthersKept(before, after, QByteArray(), what);
         checkStep(before, after, true);
     }
 
-    // The owner of `observed` releases it and acquires again, as its client does. False where that
-    // cannot be told apart in the layout (see below) or the owner is in the middle of something.
+    // `store`'s client releases its grant for `observed` and acquires again (a lock client under a
+    // new id, as lock clients take one per acquisition). False when it holds no such grant.
+    bool reacquireThrough(redis::RedisSemaphoreStore &store, QList<core::Grant> &grants,
+                          const core::Holder &observed, const char *prefix) {
+        const auto held = [&](const core::Grant &g) { return rawOf(g) == observed.rawId; };
+        const auto it = std::find_if(grants.cbegin(), grants.cend(), held);
+        if (it == grants.cend())
+            return false;
+        const core::Grant grant = *it;
+        grants.removeIf(held);
+        awaitCall<core::ReleaseResult>([&](auto done) { store.release(grant, done); });
+        const QByteArray id = m_kind == Kind::Lock ? prefix + number(++m_fresh) : observed.rawId;
+        const auto again = storeAcquire(store, id);
+        if (again && again->status == core::AcquireResult::Status::Granted) {
+            grants << again->grant;
+            regranted(id, again->grant.token, observed);
+        }
+        log(QStringLiteral("  %1 released and acquired again as %2").arg(observed.id, QString::fromUtf8(id)));
+        return true;
+    }
+
+    // The owner of `observed` releases it and acquires again, as its client does. False where the
+    // layout cannot tell the two acquisitions apart, or the owner is in the middle of something.
     bool reacquire(const core::Holder &observed) {
-        const auto mine = std::find_if(m_grants.cbegin(), m_grants.cend(),
-                                       [&](const core::Grant &g) { return rawOf(g) == observed.rawId; });
-        if (mine != m_grants.cend()) {
-            // A `slots` acquisition is told apart by semscope's lease record only: a semaphore
-            // semscope did not create keeps none (issue 14 item 4).
-            if (m_kind == Kind::Slots && !observed.expiresAtMs)
-                return false;
-            const core::Grant grant = *mine;
-            m_grants.removeIf([&](const core::Grant &g) { return rawOf(g) == observed.rawId; });
-            awaitCall<core::ReleaseResult>([&](auto done) { m_store->release(grant, done); });
-            const QByteArray id = m_kind == Kind::Lock ? "s" + number(++m_fresh) : observed.rawId;
-            const auto again = storeAcquire(*m_store, id);
-            if (again && again->status == core::AcquireResult::Status::Granted) {
-                m_grants << again->grant;
-                regranted(id, again->grant.token, observed);
-            }
-            log(QStringLiteral("  %1 released and acquired again as %2")
-                    .arg(observed.id, QString::fromUtf8(id)));
+        // A `slots` acquisition is told apart by semscope's lease record only (issue 14 item 4): the
+        // seed's holders, and every holder of a semaphore semscope did not create, keep none.
+        if (m_kind == Kind::Slots && !observed.expiresAtMs)
+            return false;
+        if (reacquireThrough(*m_store, m_grants, observed, "s"))
+            return true;
+        if (m_other && reacquireThrough(*m_other, m_otherGrants, observed, "o")) {
+            m_foreign = idsOf(m_otherGrants);
             return true;
         }
         if (!m_foreign.contains(observed.rawId))
             return false;
         switch (m_kind) {
-        case Kind::Leased: {
-            const auto theirs =
-                std::find_if(m_otherGrants.cbegin(), m_otherGrants.cend(),
-                             [&](const core::Grant &g) { return rawOf(g) == observed.rawId; });
-            if (theirs == m_otherGrants.cend())
-                return false;
-            const core::Grant grant = *theirs;
-            m_otherGrants.removeIf([&](const core::Grant &g) { return rawOf(g) == observed.rawId; });
-            m_foreign.removeAll(observed.rawId);
-            awaitCall<core::ReleaseResult>([&](auto done) { m_other->release(grant, done); });
-            const auto again = storeAcquire(*m_other, observed.rawId);
-            if (again && again->status == core::AcquireResult::Status::Granted) {
-                m_otherGrants << again->grant;
-                m_foreign << observed.rawId;
-                regranted(observed.rawId, again->grant.token, observed);
-            }
-            break;
-        }
-        case Kind::Slots:
-            return false; // the seed's layout keeps nothing that tells two acquisitions of one slot apart
         case Kind::Fair: {
             if (m_book.active)
                 return false;
@@ -891,6 +909,7 @@ private Q_SLOTS:
         QFETCH(qint64, limit);
         QFETCH(quint32, seed);
         PropertyRun run(m_server, kind, limit, seed);
+        QVERIFY(run.ready());
         const int steps = std::max(20, int(kSteps * testScale()));
         for (int i = 1; i <= steps; ++i) {
             const QString violation = run.step();
