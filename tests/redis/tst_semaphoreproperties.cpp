@@ -145,6 +145,7 @@ private:
     // ---- raw reads ----------------------------------------------------------------------------
     redis::RedisReply cmd(const Cmd &args) { return m_server.command(args); }
     QByteArray key(const char *suffix) const { return kName + suffix; }
+    static QByteArray leasedKey(const char *suffix) { return '{' + kName + '}' + suffix; } // hash-tagged
 
     QMap<QByteArray, QByteArray> zsetScores(const QByteArray &k) {
         QMap<QByteArray, QByteArray> out;
@@ -165,8 +166,8 @@ private:
         RawState s;
         switch (m_kind) {
         case Kind::Leased: {
-            const auto owners = hashAll("{prop}:owners");
-            const auto holders = zsetScores("{prop}:holders");
+            const auto owners = hashAll(leasedKey(":owners"));
+            const auto holders = zsetScores(leasedKey(":holders"));
             for (auto it = holders.cbegin(); it != holders.cend(); ++it)
                 s.records.insert(it.key(), it.value() + '|' + owners.value(it.key()));
             for (const QByteArray &record : owners) {
@@ -729,7 +730,7 @@ private:
         bool counterLost = false;
         switch (m_kind) {
         case Kind::Leased: // the meta deleted or evicted, or its fence alone
-            damage = which == 0 ? Cmd{"HDEL", "{prop}:meta", "fence"} : Cmd{"DEL", "{prop}:meta"};
+            damage = which == 0 ? Cmd{"HDEL", leasedKey(":meta"), "fence"} : Cmd{"DEL", leasedKey(":meta")};
             counterLost = true;
             break;
         case Kind::Slots: // the free list lost, one free slot leaked, semscope's lease record lost
