@@ -177,6 +177,7 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
         h.id = printableId(it.key());
         h.acquiredAtMs = scoreMs(it.value(), ref);
         h.expiresAtMs = *h.acquiredAtMs + timeout;
+        h.details.insert(QStringLiteral("score"), QByteArray::number(it.value(), 'g', 17));
         h.state = core::HolderState::Orphan;
         snap.holders << h;
     }
@@ -320,8 +321,11 @@ void FairKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref
     QList<QByteArray> keys = keysOf(ref.name);
     keys.removeLast();
     const std::optional<qint64> token = observed.token ? observed.token : observedVersion;
+    // Without a counter (its :owner entry lost) the acquisition is told apart by its acquire time.
     const QList<QByteArray> args{holderBytes(observed.rawId, observed.id),
-                                 token ? QByteArray::number(*token) : QByteArray()};
+                                 token ? QByteArray::number(*token) : QByteArray(),
+                                 observed.details.value(QStringLiteral("score")).toByteArray(),
+                                 observed.state == core::HolderState::Orphan ? "1" : ""};
     const QString id = observed.id;
     const QString seen =
         token ? QStringLiteral("was seen with counter %1").arg(*token) : QStringLiteral("re-acquired");

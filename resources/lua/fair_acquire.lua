@@ -32,11 +32,19 @@ local t = redis.call('TIME')
 local nowS = tonumber(t[1]) + tonumber(t[2]) / 1000000
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowS - timeoutMs / 1000)
 redis.call('ZINTERSTORE', KEYS[2], 2, KEYS[2], KEYS[1], 'WEIGHTS', 1, 0)
+-- A counter that was lost (DEL, eviction) or set back would hand out the tokens of holders still on
+-- record and rank the newcomer ahead of them: go on above the highest counter on record.
+local top = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2]
+if top and (tonumber(redis.call('GET', KEYS[3])) or 0) < math.floor(tonumber(top)) then
+    redis.call('SET', KEYS[3], string.format('%d', math.floor(tonumber(top))))
+end
 local counter = redis.call('INCR', KEYS[3])
 redis.call('ZADD', KEYS[1], string.format('%.6f', nowS), holder)
 redis.call('ZADD', KEYS[2], counter, holder)
 local rank = redis.call('ZRANK', KEYS[2], holder)
-if rank < limit then
+-- Entries in S whose :owner entry is lost have no rank, but their clients may still hold: the
+-- ranks decide only while every entry in S counts against the limit.
+if rank < limit and redis.call('ZCARD', KEYS[1]) <= limit then
     return {1, counter, rank, math.floor(nowS * 1000)}
 end
 redis.call('ZREM', KEYS[1], holder)
