@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/SemaphoreTypes.h"
+#include "model/AuditLog.h"
 #include "model/ConnectionConfig.h"
 
 #include <QWidget>
