@@ -3,6 +3,7 @@
 #include "LoadTestPage.h"
 #include "LoadTestSettings.h"
 #include "TrainingPage.h"
+#include "model/LoadTestRunner.h"
 #include "ui/EnvironmentBadge.h"
 #include "ui/ScreenFit.h"
 
