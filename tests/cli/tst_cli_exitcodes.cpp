@@ -2,24 +2,19 @@
 // answered and refused, 2 for usage errors and whenever the server could not be asked (connection
 // refused, lost after connecting, protocol error). One line on stderr, the endpoint said once, and
 // nothing a server sent reaches the terminal raw.
+#include "CliRun.h"
 #include "RedisServer.h"
 #include "ScriptedRedisServer.h"
 
-#include <QProcess>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using semscope::test::RedisServer;
 using semscope::test::ScriptedRedisServer;
+using Run = semscope::test::CliRun;
 
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
 
 QString describe(const Run &r) {
     return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
@@ -60,25 +55,8 @@ class TestCliExitCodes : public QObject {
     QTemporaryDir m_home;
 
     Run cli(const QStringList &args) {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
-        env.remove(QStringLiteral("REDISCLI_AUTH"));
-        env.insert(QStringLiteral("HOME"), m_home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
-        p.setProcessEnvironment(env);
-        p.setStandardInputFile(QProcess::nullDevice());
-        p.start(qEnvironmentVariable("SEMSCOPE_CLI"), args);
-        Run run;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            return run;
-        }
-        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        run.out = QString::fromUtf8(p.readAllStandardOutput());
-        run.err = QString::fromUtf8(p.readAllStandardError());
-        return run;
+        return semscope::test::runCliServing(args, {{QStringLiteral("HOME"), m_home.path()},
+                                                    {QStringLiteral("XDG_CONFIG_HOME"), m_home.path()}});
     }
 
     // One error line on stderr, starting with the endpoint, which is not repeated after it.

@@ -12,8 +12,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("no user info") << "redis://127.0.0.1:6379/0"
                                       << "redis://127.0.0.1:6379/0";
-        QTest::newRow("user only") << "redis://ops@host:6379"
-                                   << "redis://ops@host:6379";
+        // Without a ':' the user info may be a token or a password given alone.
+        QTest::newRow("user info alone") << "redis://s3cret@host:6379"
+                                         << "redis://***@host:6379";
         QTest::newRow("user and password") << "redis://ops:hunter2@host:6379/1"
                                            << "redis://ops:***@host:6379/1";
         QTest::newRow("password only") << "redis://:hunter2@host"
