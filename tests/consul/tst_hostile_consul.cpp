@@ -11,6 +11,7 @@
 
 #include <QElapsedTimer>
 #include <QTest>
+#include <algorithm>
 
 using semscope::consul::ConsulClient;
 using semscope::consul::ConsulConfig;
@@ -240,9 +241,15 @@ void TestHostileConsul::tokenNeverFollowsARedirectElsewhere() {
     ConsulClient client(configFor(hostile));
     const QString error = call(client, QStringLiteral("kv"));
     QVERIFY2(error.contains(QStringLiteral("refused a redirect to another origin")), qPrintable(error));
-    QCOMPARE(hostile.requests().size(), 2);
-    QVERIFY(hostile.requests().at(1).startsWith("GET /v1/kv/moved/"));
-    QVERIFY(hostile.requests().at(1).contains(QByteArray(QByteArray("X-Consul-Token: ") + kToken)));
+    // Qt may send a request again when the server closed the connection it meant to reuse (seen
+    // on a slow, sanitized run), so count the paths asked for, not the requests.
+    const QList<QByteArray> requests = hostile.requests();
+    const auto moved = std::find_if(requests.cbegin(), requests.cend(),
+                                    [](const QByteArray &r) { return r.startsWith("GET /v1/kv/moved/"); });
+    QVERIFY2(moved != requests.cend(), "the same-origin redirect was not followed");
+    QVERIFY(moved->contains(QByteArray(QByteArray("X-Consul-Token: ") + kToken)));
+    for (const QByteArray &r : requests)
+        QVERIFY2(r.startsWith("GET /v1/kv/sem/") || r.startsWith("GET /v1/kv/moved/"), r.constData());
     QCOMPARE(m_elsewhere->connections(), 0);
     QVERIFY(m_elsewhere->requests().isEmpty());
 }
@@ -320,7 +327,8 @@ void TestHostileConsul::invalidAddressesAreRefusedRedacted_data() {
         << QString() << "unix:///run/consul.sock"
         << "CONSUL_HTTP_ADDR: not a Consul HTTP address: unix:///run/consul.sock";
     QTest::newRow("--consul malformed, password with /")
-        << "http://ops:s3cr/et@[bad" << QString() << "--consul: not a Consul HTTP address: http://ops:***@[bad";
+        << "http://ops:s3cr/et@[bad" << QString()
+        << "--consul: not a Consul HTTP address: http://ops:***@[bad";
     QTest::newRow("--consul ftp://") << "ftp://ops:s3cr/et@host" << QString()
                                      << "--consul: not a Consul HTTP address: ftp://ops:***@host";
 }
