@@ -10,11 +10,11 @@ namespace {
 constexpr int kMaxEntries = 5000;
 }
 
-AuditLogModel::AuditLogModel(AuditLog *log, QObject *parent)
+AuditLogModel::AuditLogModel(core::AuditLog *log, QObject *parent)
     : QAbstractTableModel(parent)
     , m_log(log) {
     reload();
-    connect(m_log, &AuditLog::appended, this, &AuditLogModel::prepend);
+    connect(m_log, &core::AuditLog::appended, this, &AuditLogModel::prepend);
 }
 
 void AuditLogModel::reload() {
@@ -26,7 +26,7 @@ void AuditLogModel::reload() {
     endResetModel();
 }
 
-void AuditLogModel::prepend(const AuditEntry &entry) {
+void AuditLogModel::prepend(const core::AuditEntry &entry) {
     beginInsertRows({}, 0, 0);
     m_entries.prepend(entry);
     endInsertRows();
@@ -46,14 +46,14 @@ int AuditLogModel::columnCount(const QModelIndex &parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-const AuditEntry *AuditLogModel::entryAt(int row) const {
+const core::AuditEntry *AuditLogModel::entryAt(int row) const {
     return row >= 0 && row < m_entries.size() ? &m_entries.at(row) : nullptr;
 }
 
 QVariant AuditLogModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const AuditEntry &e = m_entries.at(index.row());
+    const core::AuditEntry &e = m_entries.at(index.row());
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case TimeColumn:

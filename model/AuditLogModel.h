@@ -1,12 +1,12 @@
 #pragma once
 
-#include "AuditLog.h"
+#include "core/audit/AuditLog.h"
 
 #include <QAbstractTableModel>
 
 namespace semscope::model {
 
-// The audit log, newest entry first; follows AuditLog::appended.
+// The audit log, newest entry first; follows core::AuditLog::appended.
 class AuditLogModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -22,20 +22,20 @@ public:
         ColumnCount
     };
 
-    explicit AuditLogModel(AuditLog *log, QObject *parent = nullptr);
+    explicit AuditLogModel(core::AuditLog *log, QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    const AuditEntry *entryAt(int row) const;
+    const core::AuditEntry *entryAt(int row) const;
     void reload();
 
 private:
-    void prepend(const AuditEntry &entry);
-    AuditLog *m_log;
-    QList<AuditEntry> m_entries; // newest first
+    void prepend(const core::AuditEntry &entry);
+    core::AuditLog *m_log;
+    QList<core::AuditEntry> m_entries; // newest first
 };
 
 } // namespace semscope::model

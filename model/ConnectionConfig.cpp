@@ -82,6 +82,10 @@ QString ConnectionConfig::endpoint() const {
     return s->endpoint();
 }
 
+QString ConnectionConfig::auditLabel() const {
+    return name.isEmpty() ? endpoint() : QStringLiteral("%1 (%2)").arg(name, endpoint());
+}
+
 namespace {
 
 // The URL without its password: stripped when it parses, else masked (it may still carry one).

@@ -51,6 +51,9 @@ struct ConnectionConfig {
 
     // "redis://10.0.0.5:6379/0", "unix:///run/redis.sock", "http://127.0.0.1:8500": safe to show.
     QString endpoint() const;
+    // "payments (redis://10.0.0.5:6379/0)", or the endpoint alone for an unnamed connection: how the
+    // audit log names a connection.
+    QString auditLabel() const;
     // Redis transport settings including the in-memory secret. nullopt (and *error) for a bad URL.
     std::optional<redis::ConnectionSettings> redisSettings(QString *error = nullptr) const;
 

@@ -1,6 +1,6 @@
 #include "LoadTestRunner.h"
 
-#include "LoadTestAudit.h"
+#include "core/audit/LoadTestAudit.h"
 #include "redis/RedisSemaphoreStore.h"
 
 namespace semscope::model {
@@ -79,7 +79,9 @@ void LoadTestRunner::launch(const QList<redis::PlannedRun> &runs) {
         connect(engine.get(), &core::LoadTestEngine::finished, this,
                 [this, i](const core::LoadTestReport &r) {
                     if (m_audit)
-                        m_audit->append(loadTestAuditEntry(m_auditConfig, r, m_auditAction));
+                        m_audit->append(core::loadTestAuditEntry(m_auditConfig.auditLabel(),
+                                                                 environmentName(m_auditConfig.environment),
+                                                                 r, m_auditAction));
                     Q_EMIT runFinished(i, r);
                     onRunFinished();
                 });
@@ -97,7 +99,7 @@ void LoadTestRunner::onRunFinished() {
     Q_EMIT finished();
 }
 
-void LoadTestRunner::setAudit(AuditLog *log, const ConnectionConfig &config, const QString &action) {
+void LoadTestRunner::setAudit(core::AuditLog *log, const ConnectionConfig &config, const QString &action) {
     m_audit = log;
     m_auditConfig = config;
     m_auditAction = action;

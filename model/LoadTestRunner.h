@@ -1,7 +1,7 @@
 #pragma once
 
-#include "AuditLog.h"
 #include "ConnectionConfig.h"
+#include "core/audit/AuditLog.h"
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/training/ScenarioRuns.h"
 
@@ -31,7 +31,7 @@ public:
     void cancel();
     // Every finished run is written to `log` (not owned; nullptr: none) as `action` ("load-test",
     // "training") on `config`'s connection: a run writes like any operator does.
-    void setAudit(AuditLog *log, const ConnectionConfig &config, const QString &action);
+    void setAudit(core::AuditLog *log, const ConnectionConfig &config, const QString &action);
 
     bool isRunning() const { return m_running; }
     QStringList labels() const { return m_labels; }
@@ -54,7 +54,7 @@ private:
     std::vector<std::unique_ptr<core::LoadTestEngine>> m_engines;
     std::unique_ptr<redis::RedisSemaphoreStore> m_resetStore;
     QStringList m_labels;
-    AuditLog *m_audit = nullptr;
+    core::AuditLog *m_audit = nullptr;
     ConnectionConfig m_auditConfig;
     QString m_auditAction;
     bool m_running = false;

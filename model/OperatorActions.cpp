@@ -1,6 +1,7 @@
 #include "OperatorActions.h"
 
 #include "core/Kind.h"
+#include "core/audit/AuditOutcome.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -10,10 +11,6 @@ namespace semscope::model {
 using namespace semscope::core;
 
 namespace {
-QString refName(const SemaphoreRef &ref) {
-    return kindName(ref.kind) + QLatin1Char(':') + ref.name;
-}
-
 QString readOnlyRefusal() {
     return QStringLiteral("refused: this connection is read-only");
 }
@@ -24,7 +21,7 @@ QString confirmationRefusal(const SemaphoreRef &ref) {
 }
 } // namespace
 
-OperatorActions::OperatorActions(ConnectionController *controller, AuditLog *audit, QObject *parent)
+OperatorActions::OperatorActions(ConnectionController *controller, core::AuditLog *audit, QObject *parent)
     : QObject(parent)
     , m_controller(controller)
     , m_audit(audit) {}
@@ -34,42 +31,26 @@ bool OperatorActions::confirmationMatches(const SemaphoreRef &ref, const QString
 }
 
 QString OperatorActions::defaultHolderId() {
-    return AuditLog::currentUser() + QLatin1Char('@') + AuditLog::currentHost();
+    return core::AuditLog::currentUser() + QLatin1Char('@') + core::AuditLog::currentHost();
 }
 
 QJsonObject OperatorActions::describeHolder(const Holder &h) {
-    QJsonObject o;
-    o.insert(QStringLiteral("id"), h.id);
-    if (h.rawId != h.id.toUtf8())
-        o.insert(QStringLiteral("rawIdHex"), QString::fromLatin1(h.rawId.toHex()));
-    if (h.slot)
-        o.insert(QStringLiteral("slot"), *h.slot);
-    if (h.rank)
-        o.insert(QStringLiteral("rank"), *h.rank);
-    if (h.token)
-        o.insert(QStringLiteral("token"), *h.token);
-    if (h.acquiredAtMs)
-        o.insert(QStringLiteral("acquiredAtMs"), *h.acquiredAtMs);
-    if (h.expiresAtMs)
-        o.insert(QStringLiteral("expiresAtMs"), *h.expiresAtMs);
-    o.insert(QStringLiteral("state"), holderStateName(h.state));
-    return o;
+    return holderAuditRecord(h);
 }
 
-AuditEntry OperatorActions::entryFor(const SemaphoreRef &ref, const QString &action,
-                                     const QString &holder) const {
+core::AuditEntry OperatorActions::entryFor(const SemaphoreRef &ref, const QString &action,
+                                           const QString &holder) const {
     const auto &cfg = m_controller->config();
-    AuditEntry e;
-    e.connection =
-        cfg.name.isEmpty() ? cfg.endpoint() : QStringLiteral("%1 (%2)").arg(cfg.name, cfg.endpoint());
+    core::AuditEntry e;
+    e.connection = cfg.auditLabel();
     e.environment = environmentName(cfg.environment);
-    e.semaphore = refName(ref);
+    e.semaphore = auditSemaphoreName(ref);
     e.action = action;
     e.holder = holder;
     return e;
 }
 
-void OperatorActions::record(AuditEntry entry, const QString &result, const QString &message, bool ok) {
+void OperatorActions::record(core::AuditEntry entry, const QString &result, const QString &message, bool ok) {
     entry.result = result;
     entry.message = message;
     QString summary = QStringLiteral("%1 %2").arg(entry.action, entry.semaphore);
@@ -81,6 +62,10 @@ void OperatorActions::record(AuditEntry entry, const QString &result, const QStr
     if (!m_audit->append(entry))
         summary += QStringLiteral(" — audit log not written: ") + m_audit->lastError();
     Q_EMIT actionFinished(summary, ok);
+}
+
+void OperatorActions::record(core::AuditEntry entry, const core::AuditOutcome &outcome) {
+    record(std::move(entry), outcome.result, outcome.message, outcome.ok);
 }
 
 template <typename R>
@@ -95,7 +80,7 @@ void OperatorActions::refuse(R result, Callback<R> done, QObject *context) {
 
 void OperatorActions::acquire(const SemaphoreRef &ref, const QString &holder, qint64 ttlMs, QObject *context,
                               Callback<AcquireResult> done) {
-    AuditEntry entry = entryFor(ref, QStringLiteral("acquire"), holder);
+    core::AuditEntry entry = entryFor(ref, QStringLiteral("acquire"), holder);
     entry.observed.insert(QStringLiteral("ttlMs"), ttlMs);
     if (!canWrite()) {
         AcquireResult r;
@@ -111,26 +96,11 @@ void OperatorActions::acquire(const SemaphoreRef &ref, const QString &holder, qi
         ref, request, Cancellation(), this,
         [this, entry, done,
          context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](AcquireResult r) {
-            switch (r.status) {
-            case AcquireResult::Status::Granted: {
+            if (r.status == AcquireResult::Status::Granted) {
                 m_grants.append(r.grant);
                 Q_EMIT grantsChanged();
-                QString where;
-                if (r.grant.slot)
-                    where = QStringLiteral("slot %1").arg(*r.grant.slot);
-                else if (r.grant.rank)
-                    where = QStringLiteral("rank %1").arg(*r.grant.rank);
-                record(entry, QStringLiteral("granted"), where, true);
-                break;
             }
-            case AcquireResult::Status::Busy:
-                record(entry, QStringLiteral("busy"),
-                       QStringLiteral("%1 holders, no free slot").arg(r.holders.size()), false);
-                break;
-            case AcquireResult::Status::Error:
-                record(entry, QStringLiteral("error"), r.error, false);
-                break;
-            }
+            record(entry, auditOutcome(r));
             if (context)
                 done(r);
         });
@@ -153,7 +123,7 @@ std::optional<Grant> OperatorActions::grantFor(const SemaphoreRef &ref, const QB
 
 void OperatorActions::refresh(const Grant &grant, qint64 ttlMs, QObject *context,
                               Callback<RefreshResult> done) {
-    AuditEntry entry = entryFor(grant.ref, QStringLiteral("refresh"), grant.holder);
+    core::AuditEntry entry = entryFor(grant.ref, QStringLiteral("refresh"), grant.holder);
     entry.observed.insert(QStringLiteral("ttlMs"), ttlMs);
     if (!canWrite()) {
         RefreshResult r;
@@ -171,20 +141,17 @@ void OperatorActions::refresh(const Grant &grant, qint64 ttlMs, QObject *context
                     if (g.ref == grant.ref && g.rawHolder == grant.rawHolder)
                         g.expiresAtMs = r.expiresAtMs;
                 }
-                record(entry, QStringLiteral("ok"), {}, true);
             } else if (r.status == RefreshResult::Status::Lost) {
                 forgetGrant(grant);
-                record(entry, QStringLiteral("lost"), QStringLiteral("the slot was no longer held"), false);
-            } else {
-                record(entry, QStringLiteral("error"), r.error, false);
             }
+            record(entry, auditOutcome(r));
             if (context)
                 done(r);
         });
 }
 
 void OperatorActions::release(const Grant &grant, QObject *context, Callback<ReleaseResult> done) {
-    AuditEntry entry = entryFor(grant.ref, QStringLiteral("release"), grant.holder);
+    core::AuditEntry entry = entryFor(grant.ref, QStringLiteral("release"), grant.holder);
     if (!canWrite()) {
         ReleaseResult r;
         r.error = readOnlyRefusal();
@@ -196,15 +163,9 @@ void OperatorActions::release(const Grant &grant, QObject *context, Callback<Rel
         grant, this,
         [this, entry, grant, done,
          context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ReleaseResult r) {
-            if (r.status == ReleaseResult::Status::Ok) {
+            if (r.status != ReleaseResult::Status::Error)
                 forgetGrant(grant);
-                record(entry, QStringLiteral("ok"), {}, true);
-            } else if (r.status == ReleaseResult::Status::NotHeld) {
-                forgetGrant(grant);
-                record(entry, QStringLiteral("not-held"), QStringLiteral("it was no longer held"), false);
-            } else {
-                record(entry, QStringLiteral("error"), r.error, false);
-            }
+            record(entry, auditOutcome(r));
             if (context)
                 done(r);
         });
@@ -213,7 +174,7 @@ void OperatorActions::release(const Grant &grant, QObject *context, Callback<Rel
 void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observed,
                                    std::optional<qint64> observedVersion, const QString &typedConfirmation,
                                    QObject *context, Callback<ForceReleaseResult> done) {
-    AuditEntry entry = entryFor(ref, QStringLiteral("force-release"), observed.id);
+    core::AuditEntry entry = entryFor(ref, QStringLiteral("force-release"), observed.id);
     entry.observed = describeHolder(observed);
     if (observedVersion)
         entry.observed.insert(QStringLiteral("version"), *observedVersion);
@@ -233,8 +194,7 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
         ref, observed, observedVersion, this,
         [this, entry, done, context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](
             ForceReleaseResult r) {
-            record(entry, forceReleaseStatusName(r.status), r.message,
-                   r.status == ForceReleaseResult::Status::Released);
+            record(entry, auditOutcome(r));
             if (context)
                 done(r);
         });
@@ -242,7 +202,7 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
 
 void OperatorActions::purgeExpired(const SemaphoreRef &ref, QObject *context,
                                    Callback<MaintenanceResult> done) {
-    AuditEntry entry = entryFor(ref, QStringLiteral("purge-expired"), {});
+    core::AuditEntry entry = entryFor(ref, QStringLiteral("purge-expired"), {});
     if (!canWrite()) {
         MaintenanceResult r;
         r.message = readOnlyRefusal();
@@ -254,15 +214,14 @@ void OperatorActions::purgeExpired(const SemaphoreRef &ref, QObject *context,
         ref, this,
         [this, entry, done,
          context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
-            record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"),
-                   r.ok ? QStringLiteral("%1 purged").arg(r.affected) : r.message, r.ok);
+            record(entry, auditOutcome(r, QStringLiteral("purged")));
             if (context)
                 done(r);
         });
 }
 
 void OperatorActions::repair(const SemaphoreRef &ref, QObject *context, Callback<MaintenanceResult> done) {
-    AuditEntry entry = entryFor(ref, QStringLiteral("repair"), {});
+    core::AuditEntry entry = entryFor(ref, QStringLiteral("repair"), {});
     if (!canWrite()) {
         MaintenanceResult r;
         r.message = readOnlyRefusal();
@@ -274,9 +233,7 @@ void OperatorActions::repair(const SemaphoreRef &ref, QObject *context, Callback
         ref, this,
         [this, entry, done,
          context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
-            record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"),
-                   r.message.isEmpty() ? QStringLiteral("%1 slots repaired").arg(r.affected) : r.message,
-                   r.ok);
+            record(entry, auditOutcome(r, QStringLiteral("slots repaired")));
             if (context)
                 done(r);
         });
@@ -290,7 +247,7 @@ QString OperatorActions::sessionOf(const Holder &holder) {
 void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &observed,
                                         const QString &typedConfirmation, QObject *context,
                                         Callback<MaintenanceResult> done) {
-    AuditEntry entry = entryFor(ref, QStringLiteral("invalidate-session"), observed.id);
+    core::AuditEntry entry = entryFor(ref, QStringLiteral("invalidate-session"), observed.id);
     entry.observed = describeHolder(observed);
     const QString sid = sessionOf(observed);
     entry.observed.insert(QStringLiteral("session"), sid);

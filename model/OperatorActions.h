@@ -1,7 +1,8 @@
 #pragma once
 
-#include "AuditLog.h"
 #include "ConnectionController.h"
+#include "core/audit/AuditLog.h"
+#include "core/audit/AuditOutcome.h"
 
 #include <QObject>
 
@@ -15,7 +16,7 @@ namespace semscope::model {
 class OperatorActions : public QObject {
     Q_OBJECT
 public:
-    OperatorActions(ConnectionController *controller, AuditLog *audit, QObject *parent = nullptr);
+    OperatorActions(ConnectionController *controller, core::AuditLog *audit, QObject *parent = nullptr);
 
     ConnectionController *controller() const { return m_controller; }
     bool canWrite() const { return !m_controller->config().readOnly; }
@@ -57,14 +58,16 @@ Q_SIGNALS:
     void actionFinished(const QString &summary, bool ok);
 
 private:
-    AuditEntry entryFor(const core::SemaphoreRef &ref, const QString &action, const QString &holder) const;
-    void record(AuditEntry entry, const QString &result, const QString &message, bool ok);
+    core::AuditEntry entryFor(const core::SemaphoreRef &ref, const QString &action,
+                              const QString &holder) const;
+    void record(core::AuditEntry entry, const QString &result, const QString &message, bool ok);
+    void record(core::AuditEntry entry, const core::AuditOutcome &outcome);
     void forgetGrant(const core::Grant &grant);
     template <typename R>
     void refuse(R result, core::Callback<R> done, QObject *context);
 
     ConnectionController *m_controller;
-    AuditLog *m_audit;
+    core::AuditLog *m_audit;
     QList<core::Grant> m_grants;
 };
 

@@ -12,7 +12,7 @@
 
 namespace semscope::ui {
 
-AuditPanel::AuditPanel(model::AuditLog *log, QWidget *parent)
+AuditPanel::AuditPanel(core::AuditLog *log, QWidget *parent)
     : QWidget(parent)
     , m_model(log) {
     setObjectName(QStringLiteral("auditPanel"));

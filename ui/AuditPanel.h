@@ -14,7 +14,7 @@ namespace semscope::ui {
 class AuditPanel : public QWidget {
     Q_OBJECT
 public:
-    AuditPanel(model::AuditLog *log, QWidget *parent = nullptr);
+    AuditPanel(core::AuditLog *log, QWidget *parent = nullptr);
     QTableView *view() const { return m_view; }
     model::AuditLogModel *model() { return &m_model; }
 

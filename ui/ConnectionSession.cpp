@@ -9,7 +9,7 @@ namespace semscope::ui {
 using namespace semscope::core;
 
 ConnectionSession::ConnectionSession(const model::ConnectionConfig &config, model::StoreFactory factory,
-                                     model::AuditLog *audit, QObject *parent)
+                                     core::AuditLog *audit, QObject *parent)
     : QObject(parent)
     , controller(config, std::move(factory))
     , actions(&controller, audit) {

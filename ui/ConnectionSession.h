@@ -19,7 +19,7 @@ class ConnectionSession : public QObject {
     Q_OBJECT
 public:
     ConnectionSession(const model::ConnectionConfig &config, model::StoreFactory factory,
-                      model::AuditLog *audit, QObject *parent = nullptr);
+                      core::AuditLog *audit, QObject *parent = nullptr);
     ~ConnectionSession() override;
 
     model::ConnectionController controller;

@@ -2,7 +2,7 @@
 
 #include "ConnectionDialog.h"
 #include "core/ProfileStore.h"
-#include "model/AuditLog.h"
+#include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
 
@@ -38,7 +38,7 @@ class SemaphorePage;
 struct MainWindowServices {
     model::ConnectionRegistry *registry = nullptr;
     model::SecretStore *secrets = nullptr;
-    model::AuditLog *audit = nullptr;
+    core::AuditLog *audit = nullptr;
     core::ProfileStore *profiles = nullptr;
     StoreFactoryProvider storeFactory;
     QString settingsFile; // window state; empty: default QSettings

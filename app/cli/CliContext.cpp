@@ -2,6 +2,7 @@
 
 #include "core/PrintableText.h"
 #include "core/SemaphoreStore.h"
+#include "core/audit/AuditLog.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -53,6 +54,27 @@ void CliContext::watchConnection(core::SemaphoreStore &store) {
     QObject::connect(
         &store, &core::SemaphoreStore::connectionStateChanged, &store,
         [this](const QString &state) { m_connectionLost = !state.startsWith(QLatin1String("connected")); });
+}
+
+CliContext::~CliContext() = default;
+
+core::AuditLog &CliContext::auditLog() {
+    if (!m_auditLog)
+        m_auditLog = std::make_unique<core::AuditLog>();
+    return *m_auditLog;
+}
+
+void CliContext::audit(const core::AuditEntry &entry) {
+    if (!auditLog().append(entry))
+        warnAuditNotWritten(auditLog().lastError());
+}
+
+void CliContext::warnAuditNotWritten(const QString &why) {
+    if (m_auditWarned)
+        return;
+    m_auditWarned = true;
+    m_err << "semscope-cli: warning: audit log not written: " << core::printableServerText(why) << '\n';
+    m_err.flush();
 }
 
 void CliContext::finish(int code) {

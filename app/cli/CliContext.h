@@ -4,11 +4,14 @@
 #include <QJsonValue>
 #include <QStringList>
 #include <QTextStream>
+#include <memory>
 #include <optional>
 
 namespace semscope::core {
+class AuditLog;
+struct AuditEntry;
 class SemaphoreStore;
-}
+} // namespace semscope::core
 
 namespace semscope::cli {
 
@@ -22,6 +25,7 @@ enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
 class CliContext {
 public:
     explicit CliContext(QCommandLineParser &parser);
+    ~CliContext();
 
     QCommandLineParser &parser() { return m_parser; }
     const QStringList &args() const { return m_args; }
@@ -50,6 +54,13 @@ public:
     // Whether stderr is a terminal (for live progress lines).
     bool stderrIsTerminal() const;
 
+    // The audit log every write of this run goes to (the app's, see core::AuditLog), made on first use.
+    core::AuditLog &auditLog();
+    // Writes `entry` to the audit log; a log that cannot be written is said once on stderr (the
+    // write itself already happened, so the command's outcome stands).
+    void audit(const core::AuditEntry &entry);
+    void warnAuditNotWritten(const QString &why);
+
 private:
     QCommandLineParser &m_parser;
     QStringList m_args;
@@ -57,6 +68,8 @@ private:
     QTextStream m_err;
     std::optional<int> m_exitCode;
     bool m_connectionLost = false;
+    std::unique_ptr<core::AuditLog> m_auditLog;
+    bool m_auditWarned = false;
 };
 
 } // namespace semscope::cli

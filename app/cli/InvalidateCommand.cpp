@@ -5,6 +5,7 @@
 #include "CliContext.h"
 #include "ConsulOptions.h"
 #include "consul/ConsulSemaphoreStore.h"
+#include "core/audit/AuditLog.h"
 
 #include <QJsonObject>
 
@@ -30,6 +31,13 @@ public:
         const QString endpoint = m_store->endpoint();
         const QString sid = ctx.args().constFirst();
         m_store->invalidateSession(sid, [&ctx, endpoint, sid](core::MaintenanceResult r) {
+            core::AuditEntry entry;
+            entry.connection = endpoint;
+            entry.action = QStringLiteral("invalidate-session");
+            entry.observed.insert(QStringLiteral("session"), sid);
+            entry.result = r.ok ? QStringLiteral("ok") : QStringLiteral("error");
+            entry.message = r.message;
+            ctx.audit(entry);
             if (!r.ok)
                 return ctx.failOperation(endpoint, r.message);
             if (ctx.json())

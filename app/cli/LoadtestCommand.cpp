@@ -5,6 +5,7 @@
 #include "consul/ConsulSemaphoreStore.h"
 #include "core/Duration.h"
 #include "core/Kind.h"
+#include "core/audit/LoadTestAudit.h"
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisKind.h"
 #include "redis/RedisSemaphoreStore.h"
@@ -109,7 +110,7 @@ public:
         if (!parse(ctx))
             return;
         QString error;
-        m_probe = openStore(ctx, &error);
+        m_probe = openStore(ctx, &error, StoreAudit::NotAudited); // the run is logged once, at its end
         if (!m_probe)
             return ctx.fail(ExitUsage, {}, error);
         if (core::backendOf(m_config.ref.kind) != m_probe->backend())
@@ -306,10 +307,11 @@ private:
                 startRuns();
                 return;
             }
-            store->connection().command(QList<QByteArray>{"EXISTS"} + keys, [this](const redis::RedisReply &r) {
-                m_deleteKeysAfter = r.isInteger() && r.integer == 0;
-                startRuns();
-            });
+            store->connection().command(QList<QByteArray>{"EXISTS"} + keys,
+                                        [this](const redis::RedisReply &r) {
+                                            m_deleteKeysAfter = r.isInteger() && r.integer == 0;
+                                            startRuns();
+                                        });
             return;
         }
         m_deleteKeysAfter = !m_ctx->isSet(QStringLiteral("keep-keys"));
@@ -384,16 +386,15 @@ private:
         m_deleteKeysAfter = false;
         auto removed = [this](const QString &error) {
             if (!error.isEmpty())
-                m_ctx->err() << "semscope-cli: " << m_probe->endpoint() << ": the run's keys were left: " << error
-                             << '\n';
+                m_ctx->err() << "semscope-cli: " << m_probe->endpoint()
+                             << ": the run's keys were left: " << error << '\n';
             report();
         };
         if (m_scenario)
             return redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, removed);
-        store->connection().command(QList<QByteArray>{"DEL"} + runKeys(*store),
-                                    [removed](const redis::RedisReply &r) {
-                                        removed(r.isError() ? r.errorMessage() : QString());
-                                    });
+        store->connection().command(
+            QList<QByteArray>{"DEL"} + runKeys(*store),
+            [removed](const redis::RedisReply &r) { removed(r.isError() ? r.errorMessage() : QString()); });
     }
 
     void report() {
@@ -404,6 +405,10 @@ private:
         QList<LoadTestReport> reports;
         for (const auto &run : m_runs)
             reports << run->report();
+        for (const LoadTestReport &r : reports)
+            m_ctx->audit(core::loadTestAuditEntry(m_probe->endpoint(), {}, r,
+                                                  m_scenario ? QStringLiteral("training")
+                                                             : QStringLiteral("load-test")));
 
         if (!m_csvPath.isEmpty()) {
             QFile file(m_csvPath);

@@ -2,6 +2,7 @@
 
 #include "ConsulOptions.h"
 #include "RedisOptions.h"
+#include "core/audit/AuditedSemaphoreStore.h"
 #include "redis/RedisSemaphoreStore.h"
 
 namespace semscope::cli {
@@ -31,15 +32,26 @@ std::unique_ptr<core::SemaphoreStore> makeStore(CliContext &ctx, QString *error)
 
 } // namespace
 
-std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error) {
+std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error, StoreAudit audit) {
     std::unique_ptr<core::SemaphoreStore> store = makeStore(ctx, error);
-    if (store)
-        ctx.watchConnection(*store);
-    return store;
+    if (!store)
+        return store;
+    ctx.watchConnection(*store);
+    if (audit == StoreAudit::NotAudited)
+        return store;
+    const QString endpoint = store->endpoint();
+    auto audited =
+        std::make_unique<core::AuditedSemaphoreStore>(std::move(store), &ctx.auditLog(), endpoint, QString());
+    QObject::connect(audited.get(), &core::AuditedSemaphoreStore::auditFailed,
+                     [&ctx](const QString &why) { ctx.warnAuditNotWritten(why); });
+    return audited;
 }
 
 void whenReachable(CliContext &ctx, core::SemaphoreStore &store, std::function<void()> ready) {
-    auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(&store);
+    core::SemaphoreStore *backendStore = &store;
+    if (auto *audited = qobject_cast<core::AuditedSemaphoreStore *>(&store))
+        backendStore = &audited->inner();
+    auto *redisStore = qobject_cast<redis::RedisSemaphoreStore *>(backendStore);
     if (!redisStore) {
         ready();
         return;

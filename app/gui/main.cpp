@@ -4,7 +4,7 @@
 #include "QuitOnSignal.h"
 #include "app/demo/DemoSandbox.h"
 #include "core/ProfileStore.h"
-#include "model/AuditLog.h"
+#include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
 #include "model/StoreFactory.h"
@@ -62,19 +62,19 @@ int main(int argc, char *argv[]) {
     // trying it leaves nothing behind in the operator's real settings.
     std::unique_ptr<app::DemoSandbox> sandbox;
     std::unique_ptr<model::ConnectionRegistry> registry;
-    std::unique_ptr<model::AuditLog> audit;
+    std::unique_ptr<core::AuditLog> audit;
     std::unique_ptr<core::ProfileStore> ownProfiles;
     std::unique_ptr<model::SecretStore> secrets;
     core::ProfileStore *profiles = nullptr;
     if (parser.isSet(demo)) {
         sandbox = std::make_unique<app::DemoSandbox>();
         registry = std::make_unique<model::ConnectionRegistry>(sandbox->settingsFile());
-        audit = std::make_unique<model::AuditLog>(sandbox->dataDir() + QStringLiteral("/audit.jsonl"));
+        audit = std::make_unique<core::AuditLog>(sandbox->dataDir() + QStringLiteral("/audit.jsonl"));
         profiles = sandbox->profiles();
         secrets = std::make_unique<model::MemorySecretStore>();
     } else {
         registry = std::make_unique<model::ConnectionRegistry>();
-        audit = std::make_unique<model::AuditLog>();
+        audit = std::make_unique<core::AuditLog>();
         ownProfiles = std::make_unique<core::ProfileStore>();
         profiles = ownProfiles.get();
         secrets = model::SecretStore::createDefault();

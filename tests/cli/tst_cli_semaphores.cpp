@@ -40,6 +40,7 @@ private:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("HOME"), m_home.path());
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path() + QStringLiteral("/share"));
         p.setProcessEnvironment(env);
         p.setStandardInputFile(QProcess::nullDevice()); // not a terminal
         p.start(m_cli, args);
@@ -198,6 +199,56 @@ private Q_SLOTS:
         r = cli({"force-release", "fr", "stuck", "--kind", "leased", "--yes", "--json"});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("gone"));
+    }
+
+    // Where the app shows its audit log: the CLI's writes must land in the same file.
+    QList<QJsonObject> auditEntries() const {
+        QFile file(m_home.path() + QStringLiteral("/share/semscope/semscope/audit.jsonl"));
+        QList<QJsonObject> entries;
+        if (!file.open(QIODevice::ReadOnly))
+            return entries;
+        for (const QByteArray &line : file.readAll().split('\n')) {
+            if (!line.isEmpty())
+                entries << QJsonDocument::fromJson(line).object();
+        }
+        return entries;
+    }
+
+    void everyWriteIsAudited() {
+        QFile::remove(m_home.path() + QStringLiteral("/share/semscope/semscope/audit.jsonl"));
+        QCOMPARE(cli({"acquire", "aud", "--kind", "leased", "--limit", "2", "--holder", "w1", "--ttl", "30s"})
+                     .exitCode,
+                 0);
+        QCOMPARE(cli({"refresh", "aud", "w1", "--kind", "leased", "--ttl", "60s"}).exitCode, 0);
+        QCOMPARE(cli({"show", "aud", "--kind", "leased"}).exitCode, 0); // a read: not logged
+        QCOMPARE(cli({"release", "aud", "w1", "--kind", "leased"}).exitCode, 0);
+        QCOMPARE(cli({"acquire", "aud", "--kind", "leased", "--holder", "stuck"}).exitCode, 0);
+        QCOMPARE(cli({"force-release", "aud", "stuck", "--kind", "leased", "--expect-token", "2", "--yes"})
+                     .exitCode,
+                 0);
+        QCOMPARE(cli({"set-limit", "aud", "3", "--kind", "leased"}).exitCode, 0);
+        QCOMPARE(
+            cli({"loadtest", "aud-run", "--kind", "leased", "--clients", "2", "--limit", "1", "--ops", "20"})
+                .exitCode,
+            0);
+
+        const QList<QJsonObject> log = auditEntries();
+        QStringList actions;
+        for (const QJsonObject &e : log)
+            actions << e.value(QStringLiteral("action")).toString() + QLatin1Char('=') +
+                           e.value(QStringLiteral("result")).toString();
+        QCOMPARE(actions, (QStringList{"acquire=granted", "refresh=ok", "release=ok", "acquire=granted",
+                                       "force-release=released", "set-limit=ok", "load-test=ok"}));
+        const QJsonObject forced = log.at(4);
+        QCOMPARE(forced.value(QStringLiteral("semaphore")).toString(), QStringLiteral("leased:aud"));
+        QCOMPARE(forced.value(QStringLiteral("holder")).toString(), QStringLiteral("stuck"));
+        QCOMPARE(
+            forced.value(QStringLiteral("observed")).toObject().value(QStringLiteral("token")).toInteger(),
+            2);
+        QCOMPARE(forced.value(QStringLiteral("connection")).toString(),
+                 m_server.url() + QStringLiteral("/0"));
+        QVERIFY(!forced.value(QStringLiteral("user")).toString().isEmpty());
+        QCOMPARE(log.at(6).value(QStringLiteral("semaphore")).toString(), QStringLiteral("leased:aud-run"));
     }
 
     void seedLockThroughTheCli() {

@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace semscope::consul;
@@ -18,6 +19,7 @@ class TestConsulCli : public QObject {
 
     QString m_cli;
     std::unique_ptr<ConsulDouble> m_double;
+    QTemporaryDir m_data;
     std::unique_ptr<ConsulClient> m_raw;
 
     struct Run {
@@ -32,6 +34,7 @@ class TestConsulCli : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
         env.remove(QStringLiteral("CONSUL_HTTP_TOKEN"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_data.path()); // the audit log of these runs
         p.setProcessEnvironment(env);
         QSignalSpy finished(&p, &QProcess::finished);
         p.start(m_cli, args);
@@ -115,6 +118,14 @@ private Q_SLOTS:
             cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("invalidate"), a});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(m_double->state().session(a) == nullptr);
+        QFile log(m_data.filePath(QStringLiteral("semscope/semscope/audit.jsonl")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QJsonObject entry = QJsonDocument::fromJson(log.readAll().split('\n').constFirst()).object();
+        QCOMPARE(entry.value(QStringLiteral("action")).toString(), QStringLiteral("invalidate-session"));
+        QCOMPARE(entry.value(QStringLiteral("result")).toString(), QStringLiteral("ok"));
+        QCOMPARE(
+            entry.value(QStringLiteral("observed")).toObject().value(QStringLiteral("session")).toString(),
+            a);
         r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("invalidate"), a});
         QCOMPARE(r.exitCode, 1); // gone now: nothing to invalidate
         QVERIFY2(r.err.startsWith(

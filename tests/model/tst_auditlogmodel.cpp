@@ -15,8 +15,8 @@ private Q_SLOTS:
 
 void TestAuditLogModel::showsNewestFirstAndFollowsTheLog() {
     QTemporaryDir dir;
-    model::AuditLog log(dir.path() + QStringLiteral("/audit.jsonl"));
-    model::AuditEntry e;
+    core::AuditLog log(dir.path() + QStringLiteral("/audit.jsonl"));
+    core::AuditEntry e;
     e.action = QStringLiteral("acquire");
     e.holder = QStringLiteral("old");
     e.result = QStringLiteral("granted");

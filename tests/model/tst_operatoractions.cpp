@@ -37,13 +37,13 @@ private:
 
     std::shared_ptr<test::InMemorySemaphoreServer> m_server;
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<model::AuditLog> m_audit;
+    std::unique_ptr<core::AuditLog> m_audit;
 };
 
 void TestOperatorActions::init() {
     m_server = std::make_shared<test::InMemorySemaphoreServer>();
     m_dir = std::make_unique<QTemporaryDir>();
-    m_audit = std::make_unique<model::AuditLog>(m_dir->path() + QStringLiteral("/audit.jsonl"));
+    m_audit = std::make_unique<core::AuditLog>(m_dir->path() + QStringLiteral("/audit.jsonl"));
 }
 
 void TestOperatorActions::cleanup() {

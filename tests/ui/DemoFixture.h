@@ -4,7 +4,7 @@
 // wired to it with temporary settings, an in-memory secret store and a temporary audit log.
 
 #include "app/demo/DemoSandbox.h"
-#include "model/AuditLog.h"
+#include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
 #include "model/StoreFactory.h"
@@ -38,7 +38,7 @@ public:
         sandbox->setLoadRunning(withLoad);
         registry =
             std::make_unique<model::ConnectionRegistry>(dir.path() + QStringLiteral("/connections.ini"));
-        audit = std::make_unique<model::AuditLog>(dir.path() + QStringLiteral("/audit.jsonl"));
+        audit = std::make_unique<core::AuditLog>(dir.path() + QStringLiteral("/audit.jsonl"));
         secrets = std::make_unique<model::MemorySecretStore>();
         window = std::make_unique<ui::MainWindow>(services(QStringLiteral("window.ini")));
         window->resize(1600, 940);
@@ -78,7 +78,7 @@ public:
     QTemporaryDir dir;
     std::unique_ptr<app::DemoSandbox> sandbox;
     std::unique_ptr<model::ConnectionRegistry> registry;
-    std::unique_ptr<model::AuditLog> audit;
+    std::unique_ptr<core::AuditLog> audit;
     std::unique_ptr<model::MemorySecretStore> secrets;
     std::unique_ptr<ui::MainWindow> window;
 };

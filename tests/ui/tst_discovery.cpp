@@ -3,7 +3,7 @@
 // server — keeping what was found; the scan's late answer changes nothing.
 
 #include "RedisServer.h"
-#include "model/AuditLog.h"
+#include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
 #include "model/StoreFactory.h"
@@ -27,7 +27,7 @@ namespace {
 struct WindowFixture {
     QTemporaryDir dir;
     model::ConnectionRegistry registry{dir.path() + QStringLiteral("/connections.ini")};
-    model::AuditLog audit{dir.path() + QStringLiteral("/audit.jsonl")};
+    core::AuditLog audit{dir.path() + QStringLiteral("/audit.jsonl")};
     model::MemorySecretStore secrets;
     QSettings profileSettings{dir.path() + QStringLiteral("/profiles.ini"), QSettings::IniFormat};
     core::ProfileStore profiles{&profileSettings};

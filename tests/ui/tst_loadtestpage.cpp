@@ -6,7 +6,7 @@
 #include "RedisServer.h"
 #include "consul/sandbox/ConsulDouble.h"
 #include "core/Kind.h"
-#include "model/AuditLog.h"
+#include "core/audit/AuditLog.h"
 #include "model/ConnectionConfig.h"
 #include "model/LoadTestRunner.h"
 #include "model/LoadTestSummaryModel.h"
@@ -209,7 +209,7 @@ void TestLoadTestPage::formCoversEveryParameter() {
 void TestLoadTestPage::leasedRunReportsNoOverAdmission() {
     m_window = window(redisConfig(QStringLiteral("test redis")));
     QVERIFY(m_window);
-    model::AuditLog audit(m_dir.filePath(QStringLiteral("audit.jsonl")));
+    core::AuditLog audit(m_dir.filePath(QStringLiteral("audit.jsonl")));
     m_window->setAuditLog(&audit);
     ui::LoadTestPage *page = m_window->loadTestPage();
     ui::LoadTestForm *form = page->form();
@@ -255,7 +255,7 @@ void TestLoadTestPage::leasedRunReportsNoOverAdmission() {
     QCOMPARE(m_server.command({"ZCARD", "{gui:leased}:holders"}).integer, 0LL);
     QCOMPARE(m_server.command({"EXISTS", "{gui:leased}:meta"}).integer, 1LL);
     // And the run is in the audit log, like every write made from the app.
-    const QList<model::AuditEntry> logged = audit.readRecent();
+    const QList<core::AuditEntry> logged = audit.readRecent();
     QCOMPARE(logged.size(), 1);
     QCOMPARE(logged.constFirst().action, QStringLiteral("load-test"));
     QCOMPARE(logged.constFirst().semaphore, QStringLiteral("leased:gui:leased"));

@@ -73,7 +73,7 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
 
 LoadTestWindow::~LoadTestWindow() = default;
 
-void LoadTestWindow::setAuditLog(model::AuditLog *log) {
+void LoadTestWindow::setAuditLog(core::AuditLog *log) {
     m_loadTest->runner()->setAudit(log, m_config, QStringLiteral("load-test"));
     m_training->runner()->setAudit(log, m_config, QStringLiteral("training"));
 }

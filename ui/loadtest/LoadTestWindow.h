@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/SemaphoreTypes.h"
-#include "model/AuditLog.h"
+#include "core/audit/AuditLog.h"
 #include "model/ConnectionConfig.h"
 
 #include <QWidget>
@@ -26,7 +26,7 @@ public:
     ~LoadTestWindow() override;
 
     // Both pages' runs are written to `log` (not owned; nullptr: none), as every write is.
-    void setAuditLog(model::AuditLog *log);
+    void setAuditLog(core::AuditLog *log);
     void showLoadTest();
     void showTraining();
     const QString &connectionId() const { return m_connectionId; }

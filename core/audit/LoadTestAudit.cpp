@@ -1,14 +1,13 @@
 #include "LoadTestAudit.h"
 
-namespace semscope::model {
+namespace semscope::core {
 
-AuditEntry loadTestAuditEntry(const ConnectionConfig &config, const core::LoadTestReport &report,
-                              const QString &action) {
+AuditEntry loadTestAuditEntry(const QString &connection, const QString &environment,
+                              const LoadTestReport &report, const QString &action) {
     AuditEntry e;
-    e.connection = config.name.isEmpty() ? config.endpoint()
-                                         : QStringLiteral("%1 (%2)").arg(config.name, config.endpoint());
-    e.environment = environmentName(config.environment);
-    e.semaphore = QStringLiteral("%1:%2").arg(core::kindName(report.config.ref.kind), report.config.ref.name);
+    e.connection = connection;
+    e.environment = environment;
+    e.semaphore = QStringLiteral("%1:%2").arg(kindName(report.config.ref.kind), report.config.ref.name);
     e.action = action;
     e.holder = report.label;
     e.observed = QJsonObject{
@@ -43,4 +42,4 @@ AuditEntry loadTestAuditEntry(const ConnectionConfig &config, const core::LoadTe
     return e;
 }
 
-} // namespace semscope::model
+} // namespace semscope::core

@@ -1,4 +1,4 @@
-#include "model/AuditLog.h"
+#include "core/audit/AuditLog.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -7,8 +7,8 @@
 #include <QtTest>
 
 using namespace semscope;
-using model::AuditEntry;
-using model::AuditLog;
+using core::AuditEntry;
+using core::AuditLog;
 
 class TestAuditLog : public QObject {
     Q_OBJECT
@@ -103,5 +103,5 @@ void TestAuditLog::reportsUnwritableFile() {
     QVERIFY(!log.lastError().isEmpty());
 }
 
-QTEST_MAIN(TestAuditLog)
+QTEST_GUILESS_MAIN(TestAuditLog)
 #include "tst_auditlog.moc"

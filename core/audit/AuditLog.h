@@ -5,7 +5,7 @@
 #include <QList>
 #include <QObject>
 
-namespace semscope::model {
+namespace semscope::core {
 
 // One operator write, as recorded.
 struct AuditEntry {
@@ -25,14 +25,17 @@ struct AuditEntry {
     static AuditEntry fromJson(const QJsonObject &object);
 };
 
-// Append-only JSON-lines log of every operator write, in the app data folder. One line per entry,
-// flushed as it is written, so a crash loses nothing already shown as done.
+// Append-only JSON-lines log of every operator write, shared by the desktop app and semscope-cli.
+// One line per entry, written with a single write() on a file opened for appending, so several
+// processes can log at once without interleaving, and a crash loses nothing already shown as done.
 class AuditLog : public QObject {
     Q_OBJECT
 public:
-    // `filePath` empty: <AppDataLocation>/audit.jsonl
+    // `filePath` empty: defaultFilePath()
     explicit AuditLog(QString filePath = {}, QObject *parent = nullptr);
 
+    // The desktop app's data folder (~/.local/share/semscope/semscope/audit.jsonl on Linux), also
+    // for semscope-cli, so one log holds every write whichever program made it.
     static QString defaultFilePath();
     static QString currentUser();
     static QString currentHost();
@@ -46,13 +49,13 @@ public:
     QString lastError() const { return m_lastError; }
 
 Q_SIGNALS:
-    void appended(const semscope::model::AuditEntry &entry);
+    void appended(const semscope::core::AuditEntry &entry);
 
 private:
     QString m_filePath;
     QString m_lastError;
 };
 
-} // namespace semscope::model
+} // namespace semscope::core
 
-Q_DECLARE_METATYPE(semscope::model::AuditEntry)
+Q_DECLARE_METATYPE(semscope::core::AuditEntry)

@@ -1,4 +1,4 @@
-#include "model/LoadTestAudit.h"
+#include "core/audit/LoadTestAudit.h"
 
 #include <QtTest>
 
@@ -30,9 +30,6 @@ private Q_SLOTS:
         QFETCH(qint64, errors);
         QFETCH(QString, result);
         QFETCH(QString, says);
-        model::ConnectionConfig config = model::ConnectionConfig::create(core::Backend::Redis);
-        config.name = QStringLiteral("payments");
-        config.environment = model::Environment::Production;
         core::LoadTestReport r;
         r.config.ref.kind = core::Kind::Leased;
         r.config.ref.name = QStringLiteral("jobs");
@@ -43,7 +40,9 @@ private Q_SLOTS:
         r.grants = 120;
         r.errors = errors;
         r.safety.overAdmissions = overAdmissions;
-        const model::AuditEntry e = model::loadTestAuditEntry(config, r, QStringLiteral("load-test"));
+        const core::AuditEntry e = core::loadTestAuditEntry(QStringLiteral("payments (redis://127.0.0.1:6379/0)"),
+                                                           QStringLiteral("production"), r,
+                                                           QStringLiteral("load-test"));
         QCOMPARE(e.action, QStringLiteral("load-test"));
         QCOMPARE(e.semaphore, QStringLiteral("leased:jobs"));
         QCOMPARE(e.environment, QStringLiteral("production"));

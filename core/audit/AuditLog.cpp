@@ -11,7 +11,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
-namespace semscope::model {
+namespace semscope::core {
 
 QJsonObject AuditEntry::toJson() const {
     QJsonObject o;
@@ -53,7 +53,10 @@ AuditLog::AuditLog(QString filePath, QObject *parent)
 }
 
 QString AuditLog::defaultFilePath() {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/audit.jsonl");
+    // Not AppDataLocation: that folder is named after the running program, and the CLI must write
+    // where the app reads.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/semscope/semscope/audit.jsonl");
 }
 
 QString AuditLog::currentUser() {
@@ -83,15 +86,17 @@ bool AuditLog::append(AuditEntry entry) {
         entry.host = currentHost();
     // Messages and ids may quote a server: escaped and cut, so the log cannot be flooded by one
     // 8 MB error reply nor replay terminal escapes to whoever reads it with `tail`.
-    entry.message = core::printableServerText(entry.message, 2000);
-    entry.holder = core::printableServerText(entry.holder);
+    entry.message = printableServerText(entry.message, 2000);
+    entry.holder = printableServerText(entry.holder);
 
     bool ok = false;
     QDir().mkpath(QFileInfo(m_filePath).absolutePath());
     QFile file(m_filePath);
-    if (file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text)) {
+    // Unbuffered: the line goes out in one write() at the end of the file (O_APPEND), so lines from
+    // several processes never interleave.
+    if (file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
         const QByteArray line = QJsonDocument(entry.toJson()).toJson(QJsonDocument::Compact) + '\n';
-        ok = file.write(line) == line.size() && file.flush();
+        ok = file.write(line) == line.size();
     }
     m_lastError = ok ? QString() : QStringLiteral("%1: %2").arg(m_filePath, file.errorString());
     Q_EMIT appended(entry);
@@ -124,4 +129,4 @@ QList<AuditEntry> AuditLog::readRecent(int maxEntries) const {
     return out;
 }
 
-} // namespace semscope::model
+} // namespace semscope::core
