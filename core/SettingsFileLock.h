@@ -12,7 +12,7 @@ namespace semscope::core {
 class SettingsFileLock {
 public:
     explicit SettingsFileLock(const QString &settingsFile);
-    // False when the lock could not be had within a few seconds (a writer hung): the caller goes
+    // False when the lock could not be had within 30 s (a writer hung): the caller goes
     // on without it, as before, rather than losing the operator's change.
     bool isLocked() const { return m_locked; }
 
