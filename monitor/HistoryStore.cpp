@@ -1,5 +1,6 @@
 #include "HistoryStore.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -75,12 +76,21 @@ QString HistoryStore::defaultPath() {
     const QString env = qEnvironmentVariable("SEMSCOPE_HISTORY");
     if (!env.isEmpty())
         return env;
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-           QStringLiteral("/history.sqlite");
+    // The app and the CLI have different application names (so different AppDataLocations) but one
+    // organisation: the history sits in the organisation's data folder, shared by both.
+    const QString organisation = QCoreApplication::organizationName().isEmpty()
+                                     ? QStringLiteral("semscope")
+                                     : QCoreApplication::organizationName();
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QLatin1Char('/') +
+           organisation + QStringLiteral("/history.sqlite");
 }
 
 std::pair<qint64, qint64> HistoryStore::retentionFromSettings() {
-    QSettings settings;
+    // The app's settings file (the CLI reads the same one), whichever program asks.
+    QSettings settings(QSettings::UserScope,
+                       QCoreApplication::organizationName().isEmpty() ? QStringLiteral("semscope")
+                                                                      : QCoreApplication::organizationName(),
+                       QStringLiteral("semscope"));
     const qint64 days = settings.value(QStringLiteral("history/maxAgeDays"), 30).toLongLong();
     const qint64 mb = settings.value(QStringLiteral("history/maxMegabytes"), 100).toLongLong();
     return {qMax<qint64>(1, days) * 24 * 3600 * 1000, qMax<qint64>(1, mb) * 1024 * 1024};

@@ -43,9 +43,11 @@ public:
     HistoryStore(const HistoryStore &) = delete;
     HistoryStore &operator=(const HistoryStore &) = delete;
 
-    // $SEMSCOPE_HISTORY if set, else <AppDataLocation>/history.sqlite.
+    // $SEMSCOPE_HISTORY if set, else <GenericDataLocation>/semscope/history.sqlite (one file for the
+    // app and the CLI, whose AppDataLocations differ).
     static QString defaultPath();
-    // QSettings keys history/maxAgeDays (default 30) and history/maxMegabytes (default 100).
+    // Keys history/maxAgeDays (default 30) and history/maxMegabytes (default 100) of the app's
+    // settings file (semscope/semscope), read by the CLI too.
     static std::pair<qint64, qint64> retentionFromSettings();
 
     QString path() const { return m_path; }

@@ -1,6 +1,7 @@
 #include "SemaphoreWatcher.h"
 
 #include "HistoryStore.h"
+#include "SeenHolders.h"
 #include "SnapshotDiff.h"
 
 #include "core/StuckHolders.h"
@@ -155,7 +156,7 @@ void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 d
     QSet<QString> found;
     int added = 0;
     for (const core::DiscoveredSemaphore &d : result.semaphores) {
-        if (m_options.kind && d.ref.kind != *m_options.kind)
+        if ((m_options.kind && d.ref.kind != *m_options.kind) || (m_options.accept && !m_options.accept(d)))
             continue;
         const QString key = keyOf(d.ref);
         found.insert(key);
@@ -169,9 +170,13 @@ void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 d
         Watched w;
         w.ref = d.ref;
         // The store's discovery knows no profiles; take the operator's where one was given.
-        for (const SemaphoreRef &k : std::as_const(m_options.known))
-            if (k == d.ref)
-                w.ref.profile = k.profile;
+        if (m_options.resolveProfile) {
+            w.ref.profile = m_options.resolveProfile(d.ref);
+        } else {
+            for (const SemaphoreRef &k : std::as_const(m_options.known))
+                if (k == d.ref)
+                    w.ref.profile = k.profile;
+        }
         w.baseline = first;
         m_watched.insert(key, w);
         m_order << key;
@@ -310,27 +315,22 @@ void SemaphoreWatcher::onSnapshot(const QString &key, Snapshot snapshot, bool pu
 }
 
 void SemaphoreWatcher::stampFirstSeen(Snapshot &snapshot, qint64 nowMs) {
-    QStringList ids;
-    for (const Holder &h : std::as_const(snapshot.holders))
-        if (!h.acquiredAtMs && !h.firstSeenMs && h.occupiesSlot())
-            ids << h.id;
-    QHash<QString, qint64> first;
     if (m_history && m_history->isAvailable()) {
-        first = m_history->recordSeen(m_store.endpoint(), snapshot.ref, ids, nowMs);
-    } else {
-        // No history: this run's memory, like the GUI had before. Departed holders are forgotten.
-        QHash<QByteArray, qint64> &mine = m_firstSeen[keyOf(snapshot.ref)];
-        QHash<QByteArray, qint64> next;
-        for (const QString &id : std::as_const(ids)) {
-            const qint64 seen = mine.value(id.toUtf8(), nowMs);
-            next.insert(id.toUtf8(), seen);
-            first.insert(id, seen);
-        }
-        mine = next;
+        stampFromHistory(*m_history, m_store.endpoint(), snapshot, nowMs);
+        return;
     }
-    for (Holder &h : snapshot.holders)
-        if (!h.acquiredAtMs && !h.firstSeenMs && first.contains(h.id))
-            h.firstSeenMs = first.value(h.id);
+    // No history: this run's memory (the GUI's behaviour before the history). Departed holders are
+    // forgotten, so a holder that comes back starts again.
+    QHash<QByteArray, qint64> &mine = m_firstSeen[keyOf(snapshot.ref)];
+    QHash<QByteArray, qint64> next;
+    for (Holder &h : snapshot.holders) {
+        if (h.acquiredAtMs || h.firstSeenMs || !h.occupiesSlot())
+            continue;
+        const QByteArray id = h.id.toUtf8();
+        h.firstSeenMs = mine.value(id, nowMs);
+        next.insert(id, *h.firstSeenMs);
+    }
+    mine = next;
     core::markStuckHolders(snapshot, nowMs);
 }
 

@@ -27,6 +27,10 @@ struct WatchOptions {
     QList<core::SemaphoreRef> known;
     // Non-empty: watch exactly these semaphores and never discover (the GUI's starred ones).
     QList<core::SemaphoreRef> only;
+    // Optional: which discovered semaphores to watch (e.g. `--match` on names or keys); all if unset.
+    std::function<bool(const core::DiscoveredSemaphore &)> accept;
+    // Optional: the profile of a discovered semaphore (core::ProfileStore::resolve); `known` if unset.
+    std::function<core::SemaphoreProfile(const core::SemaphoreRef &)> resolveProfile;
 };
 
 // Watches one store on its own schedule and turns what it reads into events (SnapshotDiff): the one

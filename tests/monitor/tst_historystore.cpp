@@ -277,7 +277,8 @@ void TestHistoryStore::damagedFileWarnsAndKeepsWorking() {
 }
 
 void TestHistoryStore::retentionFromSettings() {
-    QSettings settings;
+    QSettings settings(QSettings::UserScope, QCoreApplication::organizationName(),
+                       QStringLiteral("semscope"));
     settings.setValue("history/maxAgeDays", 7);
     settings.setValue("history/maxMegabytes", 5);
     const auto [age, bytes] = HistoryStore::retentionFromSettings();
