@@ -8,7 +8,9 @@ namespace semscope::monitor {
 
 MetricsCollector::MetricsCollector(SemaphoreWatcher &watcher, core::Backend backend, const QString &endpoint,
                                    QObject *parent)
-    : QObject(parent), m_watcher(watcher), m_clock([] { return QDateTime::currentMSecsSinceEpoch(); }) {
+    : QObject(parent)
+    , m_watcher(watcher)
+    , m_clock([] { return QDateTime::currentMSecsSinceEpoch(); }) {
     m_snapshot.backend = backend;
     m_snapshot.endpoint = endpoint;
     connect(&watcher, &SemaphoreWatcher::roundFinished, this, &MetricsCollector::takeRound);

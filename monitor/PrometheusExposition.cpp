@@ -98,40 +98,45 @@ QByteArray prometheusExposition(const MetricsSnapshot &snapshot) {
     };
 
     // One gauge family per semaphore value; `value` gives nothing for an unknown value.
-    const auto gaugeFamily = [&](const QString &name, const QString &help,
-                                 const std::function<std::optional<QString>(const SemaphoreMetrics &)> &value) {
-        w.family(name, QStringLiteral("gauge"), help);
-        for (const SemaphoreMetrics &m : snapshot.semaphores) {
-            if (const std::optional<QString> v = value(m))
-                w.sample(name, semaphoreLabels(m), *v);
-        }
-    };
+    const auto gaugeFamily =
+        [&](const QString &name, const QString &help,
+            const std::function<std::optional<QString>(const SemaphoreMetrics &)> &value) {
+            w.family(name, QStringLiteral("gauge"), help);
+            for (const SemaphoreMetrics &m : snapshot.semaphores) {
+                if (const std::optional<QString> v = value(m))
+                    w.sample(name, semaphoreLabels(m), *v);
+            }
+        };
 
     gaugeFamily(QStringLiteral("semscope_semaphore_limit"),
                 QStringLiteral("How many permits the semaphore grants at once (left out when unknown)."),
                 [](const SemaphoreMetrics &m) -> std::optional<QString> {
                     return m.limit ? std::optional<QString>(number(*m.limit)) : std::nullopt;
                 });
-    gaugeFamily(QStringLiteral("semscope_semaphore_used"),
-                QStringLiteral("Permits taken by holders: live, expired but present, stale and over the limit."),
-                [](const SemaphoreMetrics &m) -> std::optional<QString> { return number(m.used); });
+    gaugeFamily(
+        QStringLiteral("semscope_semaphore_used"),
+        QStringLiteral("Permits taken by holders: live, expired but present, stale and over the limit."),
+        [](const SemaphoreMetrics &m) -> std::optional<QString> { return number(m.used); });
     gaugeFamily(QStringLiteral("semscope_semaphore_waiters"),
                 QStringLiteral("Contenders queued for a permit without holding one."),
                 [](const SemaphoreMetrics &m) -> std::optional<QString> { return number(m.waiters); });
-    gaugeFamily(QStringLiteral("semscope_semaphore_stale_holders"),
-                QStringLiteral("Holders whose owner is gone or overdue: lease expired but still present, Consul "
-                               "session gone, or a lease-less slots holder held longer than the stuck threshold."),
-                [](const SemaphoreMetrics &m) -> std::optional<QString> { return number(m.staleHolders); });
-    gaugeFamily(QStringLiteral("semscope_semaphore_over_limit_holders"),
-                QStringLiteral("Holders recorded beyond the semaphore's limit."),
-                [](const SemaphoreMetrics &m) -> std::optional<QString> { return number(m.overLimitHolders); });
-    gaugeFamily(QStringLiteral("semscope_semaphore_oldest_holder_age_seconds"),
-                QStringLiteral("Age of the oldest holder: since its acquire where the layout records one, else "
-                               "since semscope first saw it."),
-                [](const SemaphoreMetrics &m) -> std::optional<QString> {
-                    return m.oldestHolderAgeSeconds ? std::optional<QString>(number(*m.oldestHolderAgeSeconds))
-                                                    : std::nullopt;
-                });
+    gaugeFamily(
+        QStringLiteral("semscope_semaphore_stale_holders"),
+        QStringLiteral("Holders whose owner is gone or overdue: lease expired but still present, Consul "
+                       "session gone, or a lease-less slots holder held longer than the stuck threshold."),
+        [](const SemaphoreMetrics &m) -> std::optional<QString> { return number(m.staleHolders); });
+    gaugeFamily(
+        QStringLiteral("semscope_semaphore_over_limit_holders"),
+        QStringLiteral("Holders recorded beyond the semaphore's limit."),
+        [](const SemaphoreMetrics &m) -> std::optional<QString> { return number(m.overLimitHolders); });
+    gaugeFamily(
+        QStringLiteral("semscope_semaphore_oldest_holder_age_seconds"),
+        QStringLiteral("Age of the oldest holder: since its acquire where the layout records one, else "
+                       "since semscope first saw it."),
+        [](const SemaphoreMetrics &m) -> std::optional<QString> {
+            return m.oldestHolderAgeSeconds ? std::optional<QString>(number(*m.oldestHolderAgeSeconds))
+                                            : std::nullopt;
+        });
     gaugeFamily(QStringLiteral("semscope_semaphore_soonest_expiry_seconds"),
                 QStringLiteral("Time until the first holder's lease runs out (negative: overdue)."),
                 [](const SemaphoreMetrics &m) -> std::optional<QString> {

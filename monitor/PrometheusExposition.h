@@ -23,5 +23,4 @@ QByteArray prometheusContentType();
 // feed escaped.
 QString escapeLabelValue(const QString &value);
 
-
 } // namespace semscope::monitor

@@ -32,7 +32,8 @@ std::optional<ListenAddress> parseListenAddress(const QString &text, QString *er
     if (host.isEmpty() || host == QLatin1String("localhost")) {
         address.host = QHostAddress(QHostAddress::LocalHost);
     } else if (!address.host.setAddress(host)) {
-        return fail(QStringLiteral("does not name an IP address to listen on (e.g. 127.0.0.1, 0.0.0.0, [::1])"));
+        return fail(
+            QStringLiteral("does not name an IP address to listen on (e.g. 127.0.0.1, 0.0.0.0, [::1])"));
     }
     return address;
 }

@@ -7,7 +7,9 @@
 namespace semscope::cli {
 
 MetricsHttpServer::MetricsHttpServer(std::function<Body()> metrics, QObject *parent)
-    : QObject(parent), m_metrics(std::move(metrics)), m_server(new QTcpServer(this)) {
+    : QObject(parent)
+    , m_metrics(std::move(metrics))
+    , m_server(new QTcpServer(this)) {
     connect(m_server, &QTcpServer::newConnection, this, &MetricsHttpServer::accept);
 }
 
@@ -36,7 +38,10 @@ void MetricsHttpServer::accept() {
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { readRequest(socket); });
         // A client that never finishes its request does not keep a connection for ever.
-        QTimer::singleShot(kRequestTimeoutMs, socket, [socket] { socket->abort(); socket->deleteLater(); });
+        QTimer::singleShot(kRequestTimeoutMs, socket, [socket] {
+            socket->abort();
+            socket->deleteLater();
+        });
     }
 }
 

@@ -33,24 +33,26 @@ public:
                               "Ctrl-C.");
     }
     QString usage() const override {
-        return QStringLiteral("--metrics HOST:PORT [--stuck-after DUR] [--match GLOB] [--kind K] [--interval DUR]");
+        return QStringLiteral(
+            "--metrics HOST:PORT [--stuck-after DUR] [--match GLOB] [--kind K] [--interval DUR]");
     }
     QList<QCommandLineOption> options() const override {
-        return {{QStringLiteral("metrics"),
-                 QStringLiteral("serve: listen for Prometheus scrapes on HOST:PORT (HOST defaults to "
-                                "127.0.0.1; port 0 picks a free one)."),
-                 QStringLiteral("HOST:PORT")},
-                {QStringLiteral("stuck-after"),
-                 QStringLiteral("serve: a lease-less slots holder held this long counts as stale (default: the "
-                                "semaphore's profile timeout, else 10m)."),
-                 QStringLiteral("DUR")},
-                {QStringLiteral("match"), QStringLiteral("Only keys matching this glob (default *)."),
-                 QStringLiteral("GLOB")},
-                kindOption(),
-                {QStringLiteral("interval"),
-                 QStringLiteral("watch, serve: re-read every semaphore this often (default 1s; Consul is "
-                                "followed with blocking queries instead)."),
-                 QStringLiteral("DUR")}};
+        return {
+            {QStringLiteral("metrics"),
+             QStringLiteral("serve: listen for Prometheus scrapes on HOST:PORT (HOST defaults to "
+                            "127.0.0.1; port 0 picks a free one)."),
+             QStringLiteral("HOST:PORT")},
+            {QStringLiteral("stuck-after"),
+             QStringLiteral("serve: a lease-less slots holder held this long counts as stale (default: the "
+                            "semaphore's profile timeout, else 10m)."),
+             QStringLiteral("DUR")},
+            {QStringLiteral("match"), QStringLiteral("Only keys matching this glob (default *)."),
+             QStringLiteral("GLOB")},
+            kindOption(),
+            {QStringLiteral("interval"),
+             QStringLiteral("watch, serve: re-read every semaphore this often (default 1s; Consul is "
+                            "followed with blocking queries instead)."),
+             QStringLiteral("DUR")}};
     }
 
     void start(CliContext &ctx) override {
@@ -177,10 +179,11 @@ private:
                          });
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::truncated, m_watcher.get(),
                          [&ctx](int found, int watched) {
-                             ctx.err() << QStringLiteral("semscope-cli: %1 semaphores match; serving the first "
-                                                         "%2 (narrow it with --match or --kind)\n")
-                                              .arg(found)
-                                              .arg(watched);
+                             ctx.err()
+                                 << QStringLiteral("semscope-cli: %1 semaphores match; serving the first "
+                                                   "%2 (narrow it with --match or --kind)\n")
+                                        .arg(found)
+                                        .arg(watched);
                              ctx.err().flush();
                          });
         m_watcher->start();
