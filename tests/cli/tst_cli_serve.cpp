@@ -117,11 +117,14 @@ private:
     }
 
     // Starts `serve` on a port of its choosing and returns the port it prints (0 on failure).
-    quint16 startServe(QProcess &p, const QStringList &args) {
+    quint16 startServe(QProcess &p, const QStringList &args, QStringList store = {}) {
+        if (store.isEmpty())
+            store = {QStringLiteral("--redis"), m_redis.url()};
         p.setProcessEnvironment(environment());
         p.setStandardInputFile(QProcess::nullDevice());
-        p.start(m_cli, QStringList{QStringLiteral("--redis"), m_redis.url(), QStringLiteral("serve"),
-                                   QStringLiteral("--metrics"), QStringLiteral("127.0.0.1:0")} +
+        p.start(m_cli, store +
+                           QStringList{QStringLiteral("serve"), QStringLiteral("--metrics"),
+                                       QStringLiteral("127.0.0.1:0")} +
                            args);
         static const QRegularExpression announced(QStringLiteral("on http://127\\.0\\.0\\.1:(\\d+)/metrics"));
         QByteArray err;
@@ -305,6 +308,83 @@ private Q_SLOTS:
         const qint64 after = processed();
         // Our own INFO is one command; anything near 20 would be a read per scrape.
         QVERIFY2(after - before <= 3, qPrintable(QStringLiteral("%1 commands").arg(after - before)));
+        QVERIFY(interrupt(serve));
+    }
+
+    // Failed reads are counted, the last values stay, and the exporter keeps answering.
+    void serverGoneCountsScrapeErrors() {
+        makeSemaphores();
+        QProcess serve;
+        const quint16 port = startServe(serve, {"--interval", "100ms"});
+        QVERIFY(port != 0);
+        waitForSample(port, QStringLiteral("semscope_semaphore_used"), QStringLiteral("orders"), 2);
+        m_redis.stop();
+        QByteArray metrics;
+        const bool counted = waitFor([&] {
+            metrics = http(port, "/metrics").body;
+            return counter(metrics, QStringLiteral("semscope_scrape_errors_total")).value_or(0) >= 1;
+        });
+        QVERIFY2(m_redis.restart(), qPrintable(m_redis.errorString()));
+        QVERIFY2(counted, metrics.constData());
+        QCOMPARE(sample(metrics, QStringLiteral("semscope_semaphore_used"), QStringLiteral("orders")), 2.0);
+        QCOMPARE(http(port, "/-/healthy").status, 200);
+        QCOMPARE(serve.state(), QProcess::Running);
+        QVERIFY(interrupt(serve));
+    }
+
+    // Consul (the API double run by `sandbox consul`): followed through blocking queries; a holder
+    // whose session is invalidated turns stale.
+    void consulSemaphore() {
+        QProcess sandbox;
+        sandbox.setProcessEnvironment(environment());
+        sandbox.start(m_cli, {"sandbox", "consul", "--port", "0"});
+        QString url;
+        QByteArray said;
+        QVERIFY(waitFor([&] {
+            said += sandbox.readAllStandardOutput();
+            url = QRegularExpression(QStringLiteral("listening on (http://[0-9.:]+)"))
+                      .match(QString::fromUtf8(said))
+                      .captured(1);
+            return !url.isEmpty() || sandbox.state() == QProcess::NotRunning;
+        }));
+        QVERIFY2(!url.isEmpty(), said.constData());
+        const auto stopSandbox = qScopeGuard([&sandbox] { interrupt(sandbox); });
+
+        QProcess acquire;
+        acquire.setProcessEnvironment(environment());
+        acquire.start(m_cli, {"--consul", url, "acquire", "jobs", "--kind", "consul", "--limit", "2",
+                              "--holder", "x", "--ttl", "60s", "--json"});
+        QVERIFY(waitFor([&] { return acquire.state() == QProcess::NotRunning; }, 30000));
+        QCOMPARE(acquire.exitCode(), 0);
+        const QString session = QJsonDocument::fromJson(acquire.readAllStandardOutput())
+                                    .object()
+                                    .value(QStringLiteral("holder"))
+                                    .toString();
+        QVERIFY(!session.isEmpty());
+
+        QProcess serve;
+        const quint16 port = startServe(serve, {}, {"--consul", url});
+        QVERIFY(port != 0);
+        QByteArray metrics =
+            waitForSample(port, QStringLiteral("semscope_semaphore_used"), QStringLiteral("jobs"), 1);
+        QCOMPARE(sample(metrics, QStringLiteral("semscope_semaphore_limit"), QStringLiteral("jobs")), 2.0);
+        QCOMPARE(sample(metrics, QStringLiteral("semscope_semaphore_stale_holders"), QStringLiteral("jobs")),
+                 0.0);
+        QVERIFY(metrics.contains(
+            QByteArray("backend=\"consul\",endpoint=\"" + url.toUtf8() + "\",kind=\"consul\"")));
+
+        QProcess invalidate;
+        invalidate.setProcessEnvironment(environment());
+        invalidate.start(m_cli, {"--consul", url, "invalidate", session});
+        QVERIFY(waitFor([&] { return invalidate.state() == QProcess::NotRunning; }, 30000));
+        QCOMPARE(invalidate.exitCode(), 0);
+        metrics = waitForSample(port, QStringLiteral("semscope_semaphore_stale_holders"),
+                                QStringLiteral("jobs"), 1);
+        QCOMPARE(sample(metrics, QStringLiteral("semscope_semaphore_stale_holders"), QStringLiteral("jobs")),
+                 1.0);
+        QCOMPARE(counter(metrics, QStringLiteral("semscope_holder_events_total"),
+                         QStringLiteral("event=\"stale\"")),
+                 1.0);
         QVERIFY(interrupt(serve));
     }
 
