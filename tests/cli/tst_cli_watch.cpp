@@ -5,6 +5,7 @@
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/sandbox/ConsulDouble.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -282,6 +283,30 @@ private Q_SLOTS:
         QSignalSpy finished(&watch, &QProcess::finished);
         QVERIFY(watch.state() == QProcess::NotRunning || finished.wait(30000));
         QCOMPARE(watch.exitCode(), 0);
+    }
+
+    // A `slots` holder records no time; its age comes from the shared history, so a one-shot `show`
+    // in a new process flags it stuck once it has been seen longer than the threshold.
+    void showFlagsAStuckSlotsHolderAcrossRuns() {
+        // A foreign `slots` semaphore (written the seed's way, no lease): slot 1 held, slot 2 free.
+        QCOMPARE(m_server.command({"RPUSH", "pool|list", "2"}).integer, 1);
+        QCOMPARE(m_server.command({"HSET", "pool|map", "crashed", "1"}).integer, 1);
+        auto show = [&] {
+            QProcess p;
+            start(p, {"--json", "show", "pool", "--kind", "slots", "--timeout", "1s"});
+            p.waitForFinished(30000);
+            const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+            return o.value("holders").toArray().at(0).toObject();
+        };
+        const QJsonObject first = show();
+        QCOMPARE(first.value("id").toString(), QStringLiteral("crashed"));
+        QCOMPARE(first.value("state").toString(), QStringLiteral("live"));
+        const qint64 firstSeen = first.value("first_seen_ms").toInteger();
+        QVERIFY(firstSeen > 0);
+        QTest::qWait(1100); // the threshold is about time passing: nothing to wait on but the clock
+        const QJsonObject later = show();
+        QCOMPARE(later.value("first_seen_ms").toInteger(), firstSeen); // the first process's sighting
+        QCOMPARE(later.value("state").toString(), QStringLiteral("stale"));
     }
 
     void badOptionsAreUsageErrors_data() {
