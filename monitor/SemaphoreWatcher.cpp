@@ -217,15 +217,21 @@ void SemaphoreWatcher::onTick() {
 }
 
 void SemaphoreWatcher::issueReads() {
-    if (!m_running)
+    if (!m_running || m_order.isEmpty())
         return;
-    for (const QString &key : std::as_const(m_order)) {
-        if (m_inFlight >= m_options.maxInFlight)
-            break;
+    // Round robin from where the last read was issued: with more semaphores than reads in flight,
+    // the first few must not be read again and again while the rest wait.
+    const qsizetype n = m_order.size();
+    for (qsizetype step = 0; step < n && m_inFlight < m_options.maxInFlight; ++step) {
+        const qsizetype i = (m_cursor + step) % n;
+        const QString key = m_order.at(i);
         Watched &w = m_watched[key];
         if (!w.due || w.inFlight)
             continue;
         read(key);
+        m_cursor = (i + 1) % qMax<qsizetype>(1, m_order.size());
+        if (m_order.size() != n)
+            return; // read() may drop a semaphore; the next call starts afresh
     }
 }
 

@@ -117,6 +117,7 @@ private:
     QHash<QString, Watched> m_watched;
     QStringList m_order; // keys in discovery order, so reads are spread fairly
     int m_inFlight = 0;
+    qsizetype m_cursor = 0; // where the next round-robin pass of issueReads() starts
     int m_rounds = 0;
     QSet<QString> m_roundPending;                          // keys still to be read in this round
     QHash<QString, QHash<QByteArray, qint64>> m_firstSeen; // without a history: this run's memory

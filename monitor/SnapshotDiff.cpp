@@ -110,6 +110,21 @@ QList<HolderEvent> diffSnapshots(const Snapshot *previous, const Snapshot &curre
             events::LimitChanged,
             QStringLiteral("limit %1 → %2").arg(limitText(previous->limit), limitText(current.limit)));
 
+    // Why a holder no longer holds, from what is known of it.
+    const auto departure = [&](const Holder &p) {
+        if (forceReleased.contains(p.id)) {
+            out.holder(events::ForceReleased, p, QStringLiteral("force-released by a semscope operator"));
+        } else if (ownerWasGone(p.state)) {
+            out.holder(
+                events::Removed, p,
+                QStringLiteral("the record of a %1 holder was cleared").arg(core::holderStateName(p.state)));
+        } else if (p.expiresAtMs && current.serverNowMs > 0 && *p.expiresAtMs <= current.serverNowMs) {
+            out.holder(events::Expired, p, QStringLiteral("lease ran out"));
+        } else {
+            out.holder(events::Released, p);
+        }
+    };
+
     QHash<QByteArray, const Holder *> before;
     for (const Holder &h : previous->holders)
         before.insert(holderKey(h), &h); // a duplicated id keeps its last record, as now does below
@@ -130,6 +145,10 @@ QList<HolderEvent> diffSnapshots(const Snapshot *previous, const Snapshot &curre
             continue;
         }
         if (!h.occupiesSlot()) {
+            // Still listed but no longer holding (a Consul holder force-released out of `.lock` keeps
+            // its contender key): its slot went like a departure, then it waits.
+            if (p->occupiesSlot())
+                departure(*p);
             if (h.state == HolderState::Waiting && p->state != HolderState::Waiting)
                 out.holder(events::Waiting, h);
             continue;
@@ -158,17 +177,7 @@ QList<HolderEvent> diffSnapshots(const Snapshot *previous, const Snapshot &curre
         if (seenNow.contains(key) || !p.occupiesSlot())
             continue;
         seenNow.insert(key); // a duplicated id is reported once
-        if (forceReleased.contains(p.id)) {
-            out.holder(events::ForceReleased, p, QStringLiteral("force-released by a semscope operator"));
-        } else if (ownerWasGone(p.state)) {
-            out.holder(
-                events::Removed, p,
-                QStringLiteral("the record of a %1 holder was cleared").arg(core::holderStateName(p.state)));
-        } else if (p.expiresAtMs && current.serverNowMs > 0 && *p.expiresAtMs <= current.serverNowMs) {
-            out.holder(events::Expired, p, QStringLiteral("lease ran out"));
-        } else {
-            out.holder(events::Released, p);
-        }
+        departure(p);
     }
     return out.take();
 }

@@ -15,7 +15,7 @@ namespace semscope::monitor {
 // A holder (matched by raw id) that is new: `acquired`, or `waiting` for a waiter; one whose token
 //   or slot changed: `acquired` again; a waiter that now holds: `acquired`.
 // A holder whose state turns ExpiredPresent / Stale / OverLimit: `expired` / `stale` / `over-limit`.
-// A holder that is gone:
+// A holder that is gone, or still listed but no longer holding (then also `waiting` if it waits):
 //   - in `forceReleased` (a semscope operator force-released it, see HistoryStore): `force-released`;
 //   - it was expired, stale or orphaned already (its owner was gone): `removed`;
 //   - its lease had run out by the current read: `expired`;

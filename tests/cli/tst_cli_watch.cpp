@@ -1,7 +1,11 @@
 // `semscope-cli watch` end to end against a real redis-server: the events other clients cause while
 // it runs (acquire, release, expiry, force-release), as JSON lines, and how it ends.
 #include "RedisServer.h"
+#include "TestWait.h"
+#include "consul/ConsulSemaphoreStore.h"
+#include "consul/sandbox/ConsulDouble.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -191,6 +195,118 @@ private Q_SLOTS:
         QCOMPARE(other({"acquire", "other-sem", "--kind", "leased", "--holder", "me2", "--ttl", "60s"}), 0);
         QVERIFY(byKind.waitForFinished(30000));
         QVERIFY(jsonLines(byKind.readAllStandardOutput()).isEmpty());
+    }
+
+    // Consul: followed with blocking queries (no polling), the same events. The in-process API
+    // double answers while the test's event loop runs, so nothing here blocks it.
+    void consulThroughBlockingQueries() {
+        consul::ConsulDouble fake;
+        QVERIFY(fake.listen());
+        consul::ConsulConfig config;
+        config.address = fake.url();
+        consul::ConsulSemaphoreStore store(config);
+        core::SemaphoreRef ref;
+        ref.kind = core::Kind::Consul;
+        ref.name = QStringLiteral("semaphore/watched");
+        ref.profile.limit = 3;
+        auto acquire = [&](const QString &holder, core::Grant *grant) {
+            core::AcquireRequest request;
+            request.holder = holder;
+            request.ttlMs = 60000;
+            core::AcquireResult result;
+            const bool answered = test::waitForCallback([&](std::function<void()> done) {
+                store.acquire(ref, request, core::Cancellation(), [&, done](core::AcquireResult r) {
+                    result = r;
+                    done();
+                });
+            });
+            *grant = result.grant;
+            return answered && result.status == core::AcquireResult::Status::Granted;
+        };
+        core::Grant resident, a, b;
+        QVERIFY(acquire("resident", &resident));
+
+        QProcess watch;
+        QProcessEnvironment env = environment();
+        env.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
+        watch.setProcessEnvironment(env);
+        watch.start(m_cli, {"--consul", fake.url().toString(), "watch", "--json", "--interval", "10s"});
+        QByteArray out, err;
+        auto reported = [&](const char *event, const QString &holder) {
+            const QByteArray needle =
+                QByteArray("\"event\":\"") + event + "\",\"holder\":\"" + holder.toUtf8() + '"';
+            return test::waitFor(
+                [&] {
+                    out += watch.readAllStandardOutput();
+                    err += watch.readAllStandardError();
+                    return out.contains(needle);
+                },
+                15000);
+        };
+        QVERIFY(test::waitFor(
+            [&] {
+                err += watch.readAllStandardError();
+                return err.contains("watching 1 semaphores");
+            },
+            30000));
+        fake.clearRequestLog();
+
+        // --interval 10s: whatever arrives sooner came through a blocking query.
+        QVERIFY(acquire("a", &a));
+        QVERIFY2(reported("acquired", a.holder), out.constData());
+        QVERIFY(test::waitForCallback(
+            [&](std::function<void()> done) { store.release(a, [done](core::ReleaseResult) { done(); }); }));
+        QVERIFY2(reported("released", a.holder), out.constData());
+        QVERIFY(acquire("b", &b));
+        QVERIFY(reported("acquired", b.holder));
+        // Its session lapses (what a TTL running out does in Consul): the holder is stale.
+        fake.invalidateSession(b.holder);
+        QVERIFY2(reported("stale", b.holder), out.constData());
+
+        // Force-released by another semscope (the CLI, through the shared history).
+        QProcess force;
+        force.setProcessEnvironment(env);
+        force.setStandardInputFile(QProcess::nullDevice());
+        force.start(m_cli, {"--consul", fake.url().toString(), "force-release", ref.name, resident.holder,
+                            "--kind", "consul", "--yes"});
+        QSignalSpy forced(&force, &QProcess::finished);
+        QVERIFY(forced.wait(30000));
+        QCOMPARE(force.exitCode(), 0);
+        QVERIFY2(reported("force-released", resident.holder), out.constData());
+
+        bool blocking = false;
+        for (const QString &line : fake.requestLog())
+            blocking = blocking || (line.contains(QStringLiteral("semaphore/watched")) &&
+                                    line.contains(QStringLiteral("index=")));
+        QVERIFY(blocking);
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QSignalSpy finished(&watch, &QProcess::finished);
+        QVERIFY(watch.state() == QProcess::NotRunning || finished.wait(30000));
+        QCOMPARE(watch.exitCode(), 0);
+    }
+
+    // A `slots` holder records no time; its age comes from the shared history, so a one-shot `show`
+    // in a new process flags it stuck once it has been seen longer than the threshold.
+    void showFlagsAStuckSlotsHolderAcrossRuns() {
+        // A foreign `slots` semaphore (written the seed's way, no lease): slot 1 held, slot 2 free.
+        QCOMPARE(m_server.command({"RPUSH", "pool|list", "2"}).integer, 1);
+        QCOMPARE(m_server.command({"HSET", "pool|map", "crashed", "1"}).integer, 1);
+        auto show = [&] {
+            QProcess p;
+            start(p, {"--json", "show", "pool", "--kind", "slots", "--timeout", "1s"});
+            p.waitForFinished(30000);
+            const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+            return o.value("holders").toArray().at(0).toObject();
+        };
+        const QJsonObject first = show();
+        QCOMPARE(first.value("id").toString(), QStringLiteral("crashed"));
+        QCOMPARE(first.value("state").toString(), QStringLiteral("live"));
+        const qint64 firstSeen = first.value("first_seen_ms").toInteger();
+        QVERIFY(firstSeen > 0);
+        QTest::qWait(1100); // the threshold is about time passing: nothing to wait on but the clock
+        const QJsonObject later = show();
+        QCOMPARE(later.value("first_seen_ms").toInteger(), firstSeen); // the first process's sighting
+        QCOMPARE(later.value("state").toString(), QStringLiteral("stale"));
     }
 
     void badOptionsAreUsageErrors_data() {

@@ -163,7 +163,14 @@ void TestSnapshotDiff::events_data() {
                                      << QStringList() << QStringList();
     QTest::newRow("holder falls back to waiting")
         << true << snapshot({holder("a")}) << snapshot({holder("a", HolderState::Waiting)}) << QStringList()
-        << QStringList{"waiting a"};
+        << QStringList{"released a", "waiting a"};
+    QTest::newRow("force-released holder keeps its contender key")
+        << true << snapshot({holder("a", HolderState::Live, later)})
+        << snapshot({holder("a", HolderState::Waiting)}) << QStringList{"a"}
+        << QStringList{"force-released a", "waiting a"};
+    QTest::newRow("holder turned orphan")
+        << true << snapshot({holder("a", HolderState::Stale)}) << snapshot({holder("a", HolderState::Orphan)})
+        << QStringList() << QStringList{"removed a"};
     QTest::newRow("orphan records are no holders")
         << true << snapshot({holder("o", HolderState::Orphan)})
         << snapshot({holder("p", HolderState::Orphan)}) << QStringList() << QStringList();
