@@ -388,6 +388,30 @@ private Q_SLOTS:
         QVERIFY(interrupt(serve));
     }
 
+    // The endpoint label names the server, never its password.
+    void endpointLabelCarriesNoSecret() {
+        test::RedisServer secured;
+        test::RedisServer::Options options;
+        options.aclUser = QStringLiteral("ops");
+        options.aclPassword = QStringLiteral("s3cret-pw");
+        QVERIFY2(secured.start(options), qPrintable(secured.errorString()));
+        QProcess serve;
+        const quint16 port =
+            startServe(serve, {"--interval", "200ms"},
+                       {"--redis", QStringLiteral("redis://ops:s3cret-pw@127.0.0.1:%1").arg(secured.port())});
+        QVERIFY(port != 0);
+        QByteArray metrics;
+        QVERIFY(waitFor([&] {
+            metrics = http(port, "/metrics").body;
+            return metrics.contains("semscope_semaphores{");
+        }));
+        QVERIFY2(!metrics.contains("s3cret-pw"), metrics.constData());
+        QVERIFY2(metrics.contains(QByteArray(QByteArray("127.0.0.1:") + QByteArray::number(secured.port()))),
+                 metrics.constData());
+        QCOMPARE(counter(metrics, QStringLiteral("semscope_scrape_errors_total")), 0.0);
+        QVERIFY(interrupt(serve));
+    }
+
     void busyPortExitsTwo() {
         QTcpServer taken;
         QVERIFY(taken.listen(QHostAddress::LocalHost, 0));
