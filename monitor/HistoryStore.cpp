@@ -10,6 +10,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QUuid>
 #include <QVariant>
 
@@ -415,6 +416,12 @@ std::optional<qint64> HistoryStore::markForceRelease(const QString &endpoint, co
         return std::nullopt;
     }
     return q.lastInsertId().toLongLong();
+}
+
+QString HistoryStore::originOfThisProcess(const QString &program) {
+    return QStringLiteral("%1 (%2@%3, pid %4)")
+        .arg(program, qEnvironmentVariable("USER", QStringLiteral("?")), QSysInfo::machineHostName())
+        .arg(QCoreApplication::applicationPid());
 }
 
 void HistoryStore::clearForceRelease(qint64 markId) {

@@ -85,6 +85,8 @@ public:
     std::optional<qint64> markForceRelease(const QString &endpoint, const core::SemaphoreRef &ref,
                                            const QString &holder, const QString &origin, qint64 nowMs);
     void clearForceRelease(qint64 markId);
+    // The origin this process writes in its marks: "<program> (user@host, pid N)".
+    static QString originOfThisProcess(const QString &program);
     // Holders of `ref` force-released at or after sinceMs, with the origin of each mark.
     QHash<QString, QString> forceReleasedSince(const QString &endpoint, const core::SemaphoreRef &ref,
                                                qint64 sinceMs) const;
