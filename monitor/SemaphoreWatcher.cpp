@@ -59,6 +59,7 @@ void SemaphoreWatcher::start() {
                 continue;
             Watched w;
             w.ref = ref;
+            w.baseline = true; // there before watching started: no `appeared`
             m_watched.insert(key, w);
             m_order << key;
         }
