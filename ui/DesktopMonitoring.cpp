@@ -12,7 +12,7 @@ namespace semscope::ui {
 
 DesktopMonitoring::DesktopMonitoring(core::ProfileStore *profiles, QObject *parent)
     : QObject(parent)
-    , m_history(std::make_unique<monitor::HistoryStore>())
+    , m_history(std::make_unique<monitor::HistoryStore>(QString(), kGuiBusyTimeoutMs))
     , m_watch(std::make_unique<model::WatchController>(m_history.get(), profiles)) {
     m_tray = new QSystemTrayIcon(QApplication::windowIcon(), this);
     m_tray->setObjectName(QStringLiteral("monitoringTray"));
