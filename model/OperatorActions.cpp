@@ -1,6 +1,9 @@
 #include "OperatorActions.h"
 
 #include "core/Kind.h"
+#include "monitor/HistoryStore.h"
+
+#include <QDateTime>
 
 #include <QPointer>
 #include <QTimer>
@@ -229,10 +232,19 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
         refuse(r, done, context);
         return;
     }
+    std::optional<qint64> mark;
+    if (m_history)
+        mark = m_history->markForceRelease(
+            m_controller->config().endpoint(), ref, observed.id,
+            monitor::HistoryStore::originOfThisProcess(QStringLiteral("semscope")),
+            QDateTime::currentMSecsSinceEpoch());
     m_controller->forceRelease(
         ref, observed, observedVersion, this,
-        [this, entry, done, context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](
-            ForceReleaseResult r) {
+        [this, entry, done, mark, history = m_history,
+         context =
+             QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ForceReleaseResult r) {
+            if (mark && history && r.status != ForceReleaseResult::Status::Released)
+                history->clearForceRelease(*mark); // nothing was removed: no force-release to report
             record(entry, forceReleaseStatusName(r.status), r.message,
                    r.status == ForceReleaseResult::Status::Released);
             if (context)

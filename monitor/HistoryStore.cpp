@@ -10,6 +10,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QUuid>
 #include <QVariant>
 
@@ -46,6 +47,9 @@ const char *const kSchema[] = {
     " name TEXT NOT NULL, at_ms INTEGER NOT NULL, event TEXT NOT NULL, holder TEXT, token INTEGER,"
     " slot INTEGER, ttl_ms INTEGER, details TEXT)",
     "CREATE INDEX IF NOT EXISTS events_by_time ON events(endpoint, kind, name, at_ms)",
+    // Retention deletes by age: these keep it from reading whole tables on every start.
+    "CREATE INDEX IF NOT EXISTS events_by_age ON events(at_ms)",
+    "CREATE INDEX IF NOT EXISTS holds_by_age ON holds(last_seen)",
     "CREATE TABLE IF NOT EXISTS force_releases(id INTEGER PRIMARY KEY, endpoint TEXT NOT NULL,"
     " kind TEXT NOT NULL, name TEXT NOT NULL, holder TEXT NOT NULL, origin TEXT, at_ms INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS force_releases_by_time ON force_releases(endpoint, kind, name, at_ms)",
@@ -53,8 +57,9 @@ const char *const kSchema[] = {
 
 } // namespace
 
-HistoryStore::HistoryStore(QString path)
+HistoryStore::HistoryStore(QString path, int busyTimeoutMs)
     : m_path(path.isEmpty() ? defaultPath() : std::move(path))
+    , m_busyTimeoutMs(busyTimeoutMs)
     , m_connectionName(QStringLiteral("semscope-history-") +
                        QUuid::createUuid().toString(QUuid::WithoutBraces)) {
     const auto [age, bytes] = retentionFromSettings();
@@ -101,12 +106,18 @@ void HistoryStore::setRetention(qint64 maxAgeMs, qint64 maxBytes) {
     m_maxBytes = qMax<qint64>(64 * 1024, maxBytes);
 }
 
-void HistoryStore::disable(const QString &what, const QString &error) {
+void HistoryStore::disable(const QString &what, const QString &error) const {
     m_available = false;
     m_warning = QStringLiteral("history file %1 %2: %3; continuing without history").arg(m_path, what, error);
     qCWarning(lcHistory).noquote() << m_warning;
     if (QSqlDatabase::contains(m_connectionName))
         QSqlDatabase::database(m_connectionName, false).close();
+}
+
+void HistoryStore::noteReadError(const QSqlError &error) const {
+    // A damaged page shows when it is read: from then on the history is off, said once.
+    if (isDamage(error))
+        disable(QStringLiteral("is damaged"), error.text());
 }
 
 bool HistoryStore::exec(const QString &sql) {
@@ -134,7 +145,7 @@ bool HistoryStore::open() {
     QDir().mkpath(QFileInfo(m_path).absolutePath());
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
     db.setDatabaseName(m_path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
     if (!db.open()) {
         disable(QStringLiteral("cannot be opened"), db.lastError().text());
         return false;
@@ -153,14 +164,6 @@ bool HistoryStore::open() {
                     q.lastError().text());
             return false;
         }
-    }
-    // A damaged page may only show when read: check the structure once per open (cheap: quick_check
-    // skips index cross-checks).
-    if (!q.exec(QStringLiteral("PRAGMA quick_check(1)")) || !q.next() ||
-        q.value(0).toString() != QLatin1String("ok")) {
-        disable(QStringLiteral("is damaged"),
-                q.lastError().isValid() ? q.lastError().text() : q.value(0).toString());
-        return false;
     }
     return true;
 }
@@ -337,6 +340,7 @@ std::optional<qint64> HistoryStore::firstSeen(const QString &endpoint, const cor
     q.addBindValue(holder);
     if (q.exec() && q.next())
         return q.value(0).toLongLong();
+    noteReadError(q.lastError());
     return std::nullopt;
 }
 
@@ -355,8 +359,10 @@ QList<HoldRecord> HistoryStore::holds(const QString &endpoint, const core::Semap
     q.addBindValue(ref.name);
     q.addBindValue(sinceMs);
     q.addBindValue(limit);
-    if (!q.exec())
+    if (!q.exec()) {
+        noteReadError(q.lastError());
         return out;
+    }
     while (q.next())
         out << HoldRecord{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(),
                           optionalFrom(q.value(3))};
@@ -378,8 +384,10 @@ QList<HolderEvent> HistoryStore::events(const QString &endpoint, const core::Sem
     q.addBindValue(ref.name);
     q.addBindValue(sinceMs);
     q.addBindValue(limit);
-    if (!q.exec())
+    if (!q.exec()) {
+        noteReadError(q.lastError());
         return out;
+    }
     while (q.next()) {
         HolderEvent e;
         e.ref = ref;
@@ -417,6 +425,12 @@ std::optional<qint64> HistoryStore::markForceRelease(const QString &endpoint, co
     return q.lastInsertId().toLongLong();
 }
 
+QString HistoryStore::originOfThisProcess(const QString &program) {
+    return QStringLiteral("%1 (%2@%3, pid %4)")
+        .arg(program, qEnvironmentVariable("USER", QStringLiteral("?")), QSysInfo::machineHostName())
+        .arg(QCoreApplication::applicationPid());
+}
+
 void HistoryStore::clearForceRelease(qint64 markId) {
     if (!m_available)
         return;
@@ -439,9 +453,12 @@ QHash<QString, QString> HistoryStore::forceReleasedSince(const QString &endpoint
     q.addBindValue(core::kindName(ref.kind));
     q.addBindValue(ref.name);
     q.addBindValue(sinceMs);
-    if (q.exec())
-        while (q.next())
-            out.insert(q.value(0).toString(), q.value(1).toString());
+    if (!q.exec()) {
+        noteReadError(q.lastError());
+        return out;
+    }
+    while (q.next())
+        out.insert(q.value(0).toString(), q.value(1).toString());
     return out;
 }
 

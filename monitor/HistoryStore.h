@@ -8,6 +8,8 @@
 #include <QString>
 #include <optional>
 
+class QSqlError;
+
 namespace semscope::monitor {
 
 // One hold of a slot as the history knows it: from when semscope first saw the holder until it
@@ -37,8 +39,10 @@ public:
     static constexpr qint64 kDefaultMaxBytes = 100LL * 1024 * 1024;
     static constexpr int kBusyTimeoutMs = 5000;
 
-    // `path` empty: defaultPath(). Retention from QSettings (retentionFromSettings()).
-    explicit HistoryStore(QString path = {});
+    // `path` empty: defaultPath(). Retention from QSettings (retentionFromSettings()). A GUI thread
+    // passes a short busy timeout: a write that waits too long for another process is dropped
+    // (with a warning) rather than freeze the window.
+    explicit HistoryStore(QString path = {}, int busyTimeoutMs = kBusyTimeoutMs);
     ~HistoryStore();
     HistoryStore(const HistoryStore &) = delete;
     HistoryStore &operator=(const HistoryStore &) = delete;
@@ -85,19 +89,24 @@ public:
     std::optional<qint64> markForceRelease(const QString &endpoint, const core::SemaphoreRef &ref,
                                            const QString &holder, const QString &origin, qint64 nowMs);
     void clearForceRelease(qint64 markId);
+    // The origin this process writes in its marks: "<program> (user@host, pid N)".
+    static QString originOfThisProcess(const QString &program);
     // Holders of `ref` force-released at or after sinceMs, with the origin of each mark.
     QHash<QString, QString> forceReleasedSince(const QString &endpoint, const core::SemaphoreRef &ref,
                                                qint64 sinceMs) const;
 
 private:
     bool open();
-    void disable(const QString &what, const QString &error);
+    void disable(const QString &what, const QString &error) const;
+    void noteReadError(const QSqlError &error) const;
     bool exec(const QString &sql);
 
     QString m_path;
+    int m_busyTimeoutMs;
     QString m_connectionName;
-    QString m_warning;
-    bool m_available = false;
+    // mutable: a read that finds the file damaged turns the history off.
+    mutable QString m_warning;
+    mutable bool m_available = false;
     qint64 m_maxAgeMs = kDefaultMaxAgeMs;
     qint64 m_maxBytes = kDefaultMaxBytes;
     qint64 m_lastPruneMs = 0;

@@ -59,6 +59,7 @@ void SemaphoreWatcher::start() {
                 continue;
             Watched w;
             w.ref = ref;
+            w.baseline = true; // there before watching started: no `appeared`
             m_watched.insert(key, w);
             m_order << key;
         }
@@ -154,7 +155,6 @@ void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 d
     }
     m_discoveredOnce = true;
     QSet<QString> found;
-    int added = 0;
     for (const core::DiscoveredSemaphore &d : result.semaphores) {
         if ((m_options.kind && d.ref.kind != *m_options.kind) || (m_options.accept && !m_options.accept(d)))
             continue;
@@ -181,7 +181,6 @@ void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 d
         m_watched.insert(key, w);
         m_order << key;
         m_roundPending.insert(key);
-        ++added;
     }
     const int matched = int(found.size());
     if (matched > m_options.maxSemaphores)

@@ -45,8 +45,8 @@ struct WatchOptions {
 // - With a HistoryStore, holders without an acquire time get firstSeenMs from the history (so the
 //   stuck rule of core/StuckHolders survives restarts), what was seen is recorded there, and events
 //   are appended to it; force-release marks there turn `released` into `force-released`.
-// Semaphores present at the first discovery produce no `appeared` (they were there before watching
-// started); their stale/over-limit/expired holders are still reported.
+// Semaphores present at the first discovery (and every one in `only`) produce no `appeared` (they were there
+// before watching started); their stale/over-limit/expired holders are still reported.
 class SemaphoreWatcher : public QObject {
     Q_OBJECT
 public:

@@ -118,9 +118,7 @@ protected:
 
 private:
     static QString origin() {
-        return QStringLiteral("semscope-cli (%1@%2, pid %3)")
-            .arg(qEnvironmentVariable("USER", QStringLiteral("?")), QSysInfo::machineHostName())
-            .arg(QCoreApplication::applicationPid());
+        return monitor::HistoryStore::originOfThisProcess(QStringLiteral("semscope-cli"));
     }
 
     static bool confirm(CliContext &ctx, const core::Snapshot &snap, const core::Holder &holder) {

@@ -166,6 +166,73 @@ private Q_SLOTS:
                 QVERIFY(o.value("token").isDouble());
     }
 
+    // Where the server already publishes keyspace notifications, a change is read at once, long
+    // before the next interval read; the server's configuration is never changed.
+    void keyspaceNotificationsTriggerAnEarlyRead() {
+        QByteArray err;
+        {
+            QProcess plain;
+            start(plain, {"watch", "--for", "1s"});
+            QVERIFY(plain.waitForFinished(30000));
+            err = plain.readAllStandardError();
+            QVERIFY2(err.contains("publishes no keyspace notifications"), err.constData());
+            const redis::RedisReply setting = m_server.command({"CONFIG", "GET", "notify-keyspace-events"});
+            QCOMPARE(setting.elements.value(1).str, QByteArray()); // left as it was
+        }
+        test::RedisServer notifying;
+        test::RedisServer::Options options;
+        options.extraArgs = QStringList{"--notify-keyspace-events", "Kgz$hx"};
+        QVERIFY2(notifying.start(options), qPrintable(notifying.errorString()));
+        auto on = [&](QStringList args) {
+            args.prepend(notifying.url());
+            args.prepend(QStringLiteral("--redis"));
+            return args;
+        };
+        QProcess seed;
+        seed.setProcessEnvironment(environment());
+        seed.start(m_cli, on({"acquire", "fast", "--kind", "leased", "--limit", "5", "--holder", "a", "--ttl",
+                              "5m"}));
+        QVERIFY(seed.waitForFinished(30000));
+        QCOMPARE(seed.exitCode(), 0);
+
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli, on({"watch", "--json", "--interval", "1h", "--for", "30s"}));
+        QVERIFY(test::waitFor(
+            [&] {
+                watch.waitForReadyRead(50);
+                err += watch.readAllStandardError();
+                return err.contains("keyspace notifications on");
+            },
+            30000));
+        QVERIFY(test::waitFor(
+            [&] {
+                watch.waitForReadyRead(50);
+                err += watch.readAllStandardError();
+                return err.contains("watching 1 semaphores");
+            },
+            30000));
+        QElapsedTimer clock;
+        clock.start();
+        QProcess acquire;
+        acquire.setProcessEnvironment(environment());
+        acquire.start(m_cli, on({"acquire", "fast", "--kind", "leased", "--holder", "b", "--ttl", "5m"}));
+        QVERIFY(acquire.waitForFinished(30000));
+        QByteArray out;
+        // With --interval 1h only a notification can bring the acquire in this side of an hour.
+        QVERIFY2(test::waitFor(
+                     [&] {
+                         watch.waitForReadyRead(50);
+                         out += watch.readAllStandardOutput();
+                         return out.contains("\"event\":\"acquired\",\"holder\":\"b\"");
+                     },
+                     20000),
+                 out.constData());
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitCode(), 0);
+    }
+
     void ctrlCEndsItWithExitZero() {
         QProcess watch;
         QVERIFY(startWatch(watch, {"watch", "--interval", "100ms"}));

@@ -261,6 +261,9 @@ void TestHistoryStore::damagedFileWarnsAndKeepsWorking() {
     f.write(content);
     f.close();
     HistoryStore h(path());
+    // Found out on open, or — a damaged page shows when it is read — by the first read.
+    if (h.isAvailable())
+        QVERIFY(h.events(kEndpoint, ref(), 0, 100000).isEmpty());
     QVERIFY(!h.isAvailable());
     QVERIFY2(h.warning().contains(path()), qPrintable(h.warning()));
     QVERIFY2(h.warning().contains(QStringLiteral("continuing without history")), qPrintable(h.warning()));
