@@ -61,8 +61,9 @@ public:
 
     // Live view: `onChange` gets a snapshot now and after every change, from one blocking query that
     // stays open while nothing changes. Another watch of the same ref replaces the first.
-    void watch(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> onChange);
-    void unwatch(const core::SemaphoreRef &ref);
+    bool canWatch() const override { return true; }
+    void watch(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> onChange) override;
+    void unwatch(const core::SemaphoreRef &ref) override;
     int watchCount() const { return int(m_watches.size()); }
 
     // Longest single blocking query while acquiring (api.Semaphore: 15 s) and while watching (5 min).

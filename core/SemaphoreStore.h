@@ -76,6 +76,13 @@ public:
     virtual void repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
     virtual void setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) = 0;
 
+    // Pushed changes, where the backend offers them (Consul blocking queries): `onChange` gets a
+    // snapshot now and after every change until unwatch(). Stores that cannot push say so in
+    // canWatch() and are polled with snapshot() instead (monitor/SemaphoreWatcher).
+    virtual bool canWatch() const { return false; }
+    virtual void watch(const SemaphoreRef &ref, Callback<Snapshot> onChange) {}
+    virtual void unwatch(const SemaphoreRef &ref) {}
+
 Q_SIGNALS:
     // Connection state, for status bars: "connected", "lost: <why>", "reconnecting in 2 s".
     void connectionStateChanged(const QString &state);

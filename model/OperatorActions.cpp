@@ -2,7 +2,9 @@
 
 #include "core/Kind.h"
 #include "core/audit/AuditOutcome.h"
+#include "monitor/HistoryStore.h"
 
+#include <QDateTime>
 #include <QPointer>
 #include <QTimer>
 
@@ -190,10 +192,19 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
         refuse(r, done, context);
         return;
     }
+    std::optional<qint64> mark;
+    if (m_history)
+        mark = m_history->markForceRelease(
+            m_controller->config().endpoint(), ref, observed.id,
+            monitor::HistoryStore::originOfThisProcess(QStringLiteral("semscope")),
+            QDateTime::currentMSecsSinceEpoch());
     m_controller->forceRelease(
         ref, observed, observedVersion, this,
-        [this, entry, done, context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](
-            ForceReleaseResult r) {
+        [this, entry, done, mark, history = m_history,
+         context =
+             QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ForceReleaseResult r) {
+            if (mark && history && r.status != ForceReleaseResult::Status::Released)
+                history->clearForceRelease(*mark); // nothing was removed: no force-release to report
             record(entry, auditOutcome(r));
             if (context)
                 done(r);

@@ -6,6 +6,10 @@
 
 #include <QObject>
 
+namespace semscope::monitor {
+class HistoryStore;
+}
+
 namespace semscope::model {
 
 // Every write an operator can make on one connection, with the guards in front of the store's own:
@@ -19,6 +23,9 @@ public:
     OperatorActions(ConnectionController *controller, core::AuditLog *audit, QObject *parent = nullptr);
 
     ConnectionController *controller() const { return m_controller; }
+    // Force-releases are marked in the shared history first, so watchers (here and in other
+    // processes) report them as force-released and by whom. Not owned; nullptr: not marked.
+    void setHistory(monitor::HistoryStore *history) { m_history = history; }
     bool canWrite() const { return !m_controller->config().readOnly; }
     bool needsTypedConfirmation() const { return m_controller->config().isProduction(); }
     static bool confirmationMatches(const core::SemaphoreRef &ref, const QString &typed);
@@ -67,6 +74,7 @@ private:
     void refuse(R result, core::Callback<R> done, QObject *context);
 
     ConnectionController *m_controller;
+    monitor::HistoryStore *m_history = nullptr;
     core::AuditLog *m_audit;
     QList<core::Grant> m_grants;
 };

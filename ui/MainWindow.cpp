@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "DesktopMonitoring.h"
 
 #include "AuditPanel.h"
 #include "ConnectionSession.h"
@@ -65,6 +66,16 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     buildLeft(m_splitter);
     m_page = new SemaphorePage(m_services.profiles, m_splitter);
     m_splitter->addWidget(m_page);
+    m_monitoring = new DesktopMonitoring(m_services.profiles, this);
+    m_page->setMonitoring(m_monitoring->watch(), m_monitoring->history());
+    connect(m_monitoring, &DesktopMonitoring::openRequested, this,
+            [this](const QString &connectionId, const SemaphoreRef &ref) {
+                if (openSemaphore(connectionId, ref)) {
+                    showNormal();
+                    raise();
+                    activateWindow();
+                }
+            });
     // From the semaphore list, Tab goes straight to its holders.
     setTabOrder(m_semaphoreView, m_page->holderView());
     m_splitter->setStretchFactor(0, 2);
@@ -340,7 +351,10 @@ QList<QAction *> MainWindow::semaphoreContextActions(const QModelIndex &proxyInd
             const int row = s->list.rowOf(ref);
             QApplication::clipboard()->setText(
                 s->list.index(row, model::SemaphoreListModel::NameColumn).data(Qt::ToolTipRole).toString());
-        }) << nullptr;
+        });
+        QAction *watch = m_monitoring->makeWatchAction(id, ref, this);
+        watch->setObjectName(QStringLiteral("semaphoreContextAction"));
+        out << watch << nullptr;
     }
     out << m_rediscoverAction;
     return out;
@@ -643,6 +657,7 @@ void MainWindow::startSession(ConnectionConfig config) {
         return profiles ? profiles->named(endpoint) : QList<SemaphoreRef>{};
     };
     m_sessions.insert(config.id, s);
+    m_monitoring->attach(s);
     const QString id = config.id;
     connect(&s->controller, &ConnectionController::stateChanged, this, [this, id] {
         updateConnectionItem(id);
@@ -695,6 +710,7 @@ void MainWindow::closeConnection(const QString &id) {
         m_page->clearSemaphore();
     if (m_semaphoreView->model() == &s->proxy)
         m_semaphoreView->setModel(nullptr);
+    m_monitoring->detach(id);
     delete s;
     updateConnectionItem(id);
     updateStatus();

@@ -31,6 +31,7 @@ namespace semscope::ui {
 
 class AuditPanel;
 class ConnectionSession;
+class DesktopMonitoring;
 class LoadTestWindow;
 class SemaphorePage;
 
@@ -60,6 +61,8 @@ public:
     void selectConnection(const QString &id);
     // Opens the semaphore on the page (the connection must be open).
     bool openSemaphore(const QString &connectionId, const core::SemaphoreRef &ref);
+    // Watched semaphores, their notifications and the shared history (issue 19).
+    DesktopMonitoring *monitoring() const { return m_monitoring; }
 
     SemaphorePage *semaphorePage() const { return m_page; }
     QTableView *semaphoreView() const { return m_semaphoreView; }
@@ -134,6 +137,7 @@ private:
     QLabel *m_discoveryLabel = nullptr;
     QPushButton *m_discoveryCancel = nullptr;
     SemaphorePage *m_page = nullptr;
+    DesktopMonitoring *m_monitoring = nullptr;
     AuditPanel *m_audit = nullptr;
     QDockWidget *m_auditDock = nullptr;
     QSplitter *m_splitter = nullptr;

@@ -5,11 +5,13 @@
 #include "ConnectionSession.h"
 #include "EnvironmentBadge.h"
 #include "HeaderFit.h"
+#include "HistoryPanel.h"
 #include "HolderDetailCard.h"
 #include "HolderTableView.h"
 #include "InvalidateSessionDialog.h"
 #include "ProfileDialog.h"
 #include "core/Duration.h"
+#include "model/WatchController.h"
 
 #include <QAction>
 #include <QApplication>
@@ -24,8 +26,10 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -102,6 +106,15 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     refreshButton->setToolTip(tr("Read now (F5)"));
     row1->addWidget(m_kind);
     row1->addWidget(m_name);
+    m_watchToggle = new QAction(this);
+    m_watchToggle->setObjectName(QStringLiteral("watchToggle"));
+    m_watchToggle->setCheckable(true);
+    auto *watchButton = new QToolButton(this);
+    watchButton->setObjectName(QStringLiteral("watchButton"));
+    watchButton->setDefaultAction(m_watchToggle);
+    watchButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    watchButton->setAutoRaise(true);
+    row1->addWidget(watchButton);
     row1->addStretch(1);
     row1->addWidget(m_lastRead);
     row1->addWidget(m_interval);
@@ -192,7 +205,12 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->setObjectName(QStringLiteral("pageSplitter"));
     vertical->addWidget(tableAndCard);
-    vertical->addWidget(m_charts);
+    m_historyPanel = new HistoryPanel(this);
+    m_lowerTabs = new QTabWidget(this);
+    m_lowerTabs->setObjectName(QStringLiteral("lowerTabs"));
+    m_lowerTabs->addTab(m_charts, tr("Charts"));
+    m_lowerTabs->addTab(m_historyPanel, tr("History"));
+    vertical->addWidget(m_lowerTabs);
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
     vertical->setSizes({420, 300});
@@ -203,11 +221,38 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     connect(m_pauseButton, &QPushButton::toggled, this, &SemaphorePage::setPaused);
     connect(refreshButton, &QPushButton::clicked, this, &SemaphorePage::refreshNow);
     connect(m_profileButton, &QPushButton::clicked, this, &SemaphorePage::editProfile);
+    connect(m_watchToggle, &QAction::toggled, this, [this](bool on) {
+        if (m_watch && m_session)
+            m_watch->setWatched(m_session->config().id, m_ref, on);
+        updateWatchToggle();
+    });
 
     clearSemaphore();
 }
 
 SemaphorePage::~SemaphorePage() = default;
+
+void SemaphorePage::setMonitoring(model::WatchController *watch, monitor::HistoryStore *history) {
+    m_watch = watch;
+    m_historyPanel->setMonitoring(watch, history);
+    if (m_watch)
+        connect(m_watch, &model::WatchController::watchedChanged, this, &SemaphorePage::updateWatchToggle);
+    updateWatchToggle();
+}
+
+void SemaphorePage::updateWatchToggle() {
+    const bool on = m_watch && m_session && m_watch->isWatched(m_session->config().id, m_ref);
+    const QSignalBlocker block(m_watchToggle);
+    m_watchToggle->setChecked(on);
+    m_watchToggle->setText(on ? tr("★ Watched") : tr("☆ Watch"));
+    m_watchToggle->setToolTip(
+        on ? tr("Watched in the background: a desktop notification when a holder turns "
+                "stale or over-limit, the semaphore stays full, or someone else "
+                "force-releases a holder. Click to stop watching.")
+           : tr("Watch this semaphore in the background and get desktop notifications"));
+    m_watchToggle->setVisible(m_watch != nullptr);
+    m_watchToggle->setEnabled(m_session != nullptr);
+}
 
 void SemaphorePage::tick() {
     updateAge();
@@ -332,6 +377,8 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     updateActions();
     m_ageTimer.start();
     startUpdates();
+    m_historyPanel->setSemaphore(cfg.id, cfg.endpoint(), ref);
+    updateWatchToggle();
 }
 
 void SemaphorePage::startUpdates() {
@@ -389,6 +436,8 @@ void SemaphorePage::clearSemaphore() {
     m_warnings->hide();
     m_readOnlyBanner->hide();
     m_lastRead->clear();
+    m_historyPanel->clear();
+    updateWatchToggle();
     for (QAction *a : allActions())
         a->setEnabled(false);
     m_copyRows->setEnabled(false);

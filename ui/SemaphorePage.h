@@ -18,13 +18,23 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTabWidget;
 class QToolBar;
+class QToolButton;
+
+namespace semscope::model {
+class WatchController;
+}
+namespace semscope::monitor {
+class HistoryStore;
+}
 
 namespace semscope::ui {
 
 class ChartsPanel;
 class ConnectionSession;
 class EnvironmentBadge;
+class HistoryPanel;
 class HolderDetailCard;
 class InvalidateSessionDialog;
 
@@ -50,6 +60,12 @@ public:
     QTableView *holderView() const { return m_view; }
     model::HistorySeries *history() { return &m_history; }
     int snapshotsApplied() const { return m_applied; }
+
+    // Monitoring (issue 19): the ★ Watch toggle and the History tab. Not owned; both nullable.
+    void setMonitoring(model::WatchController *watch, monitor::HistoryStore *history);
+    QAction *watchAction() const { return m_watchToggle; }
+    HistoryPanel *historyPanel() const { return m_historyPanel; }
+    QTabWidget *lowerTabs() const { return m_lowerTabs; }
 
     bool isPaused() const { return m_paused; }
     void setPaused(bool paused);
@@ -112,6 +128,7 @@ private:
     void purgeExpired();
     void repair();
     void editProfile();
+    void updateWatchToggle();
     core::SemaphoreRef resolvedRef() const;
 
     core::ProfileStore *m_profiles;
@@ -149,6 +166,10 @@ private:
     HolderTableView *m_view = nullptr;
     HolderDetailCard *m_card = nullptr;
     ChartsPanel *m_charts = nullptr;
+    QTabWidget *m_lowerTabs = nullptr;
+    HistoryPanel *m_historyPanel = nullptr;
+    model::WatchController *m_watch = nullptr;
+    QAction *m_watchToggle = nullptr;
 
     QAction *m_refreshNow = nullptr;
     QAction *m_acquire = nullptr;

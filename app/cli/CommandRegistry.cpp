@@ -18,6 +18,8 @@ std::unique_ptr<CliCommand> makeForceReleaseCommand();
 std::unique_ptr<CliCommand> makePurgeCommand();
 std::unique_ptr<CliCommand> makeRepairCommand();
 std::unique_ptr<CliCommand> makeSetLimitCommand();
+std::unique_ptr<CliCommand> makeWatchCommand();
+std::unique_ptr<CliCommand> makeServeCommand();
 
 std::vector<std::unique_ptr<CliCommand>> allCommands() {
     std::vector<std::unique_ptr<CliCommand>> commands;
@@ -37,6 +39,8 @@ std::vector<std::unique_ptr<CliCommand>> allCommands() {
     commands.push_back(makePurgeCommand());
     commands.push_back(makeRepairCommand());
     commands.push_back(makeSetLimitCommand());
+    commands.push_back(makeWatchCommand());
+    commands.push_back(makeServeCommand());
     return commands;
 }
 

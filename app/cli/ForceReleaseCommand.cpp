@@ -2,7 +2,12 @@
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
 
+#include "monitor/HistoryStore.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonObject>
+#include <QSysInfo>
 #include <QTextStream>
 #include <cstdio>
 #include <unistd.h>
@@ -96,14 +101,26 @@ protected:
             }
             const core::Holder observed = *seen;
             const qint64 now = snap.serverNowMs;
-            store.forceRelease(snap.ref, observed, snap.version,
-                               [&ctx, &store, observed, now](const core::ForceReleaseResult &r) {
-                                   report(ctx, store, r.status, r.message, &observed, now);
-                               });
+            // Marked in the shared history before the write, so a `watch` or the app seeing the holder
+            // gone calls it force-released (and by whom); the mark goes again if nothing was removed.
+            auto history = std::make_shared<monitor::HistoryStore>();
+            const auto mark = history->markForceRelease(store.endpoint(), snap.ref, observed.id, origin(),
+                                                        QDateTime::currentMSecsSinceEpoch());
+            store.forceRelease(
+                snap.ref, observed, snap.version,
+                [&ctx, &store, observed, now, history, mark](const core::ForceReleaseResult &r) {
+                    if (mark && r.status != core::ForceReleaseResult::Status::Released)
+                        history->clearForceRelease(*mark);
+                    report(ctx, store, r.status, r.message, &observed, now);
+                });
         });
     }
 
 private:
+    static QString origin() {
+        return monitor::HistoryStore::originOfThisProcess(QStringLiteral("semscope-cli"));
+    }
+
     static bool confirm(CliContext &ctx, const core::Snapshot &snap, const core::Holder &holder) {
         ctx.err() << holdersTable({holder}, snap.serverNowMs)
                   << QStringLiteral("Force-release %1 from %2? Type yes: ").arg(holder.id, snap.ref.name);

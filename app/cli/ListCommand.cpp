@@ -5,6 +5,10 @@
 #include "SnapshotText.h"
 #include "StoreFactory.h"
 #include "core/ProfileStore.h"
+#include "monitor/HistoryStore.h"
+#include "monitor/SeenHolders.h"
+
+#include <QDateTime>
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -119,6 +123,9 @@ private:
         m_pending = found.size();
         m_nextRead = 0;
         m_profiles = std::make_unique<core::ProfileStore>();
+        m_history = std::make_unique<monitor::HistoryStore>();
+        if (!m_history->isAvailable())
+            ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(m_history->warning());
         if (m_pending == 0) {
             print(ctx);
             return;
@@ -133,7 +140,11 @@ private:
         const qsizetype i = m_nextRead++;
         core::SemaphoreRef ref = m_found.at(i).ref;
         ref.profile = m_profiles->resolve(m_store->endpoint(), ref);
-        m_store->snapshot(ref, [this, &ctx, i](const core::Snapshot &snap) {
+        m_store->snapshot(ref, [this, &ctx, i](core::Snapshot snap) {
+            // Recorded in the shared history like `show` (a lease-less holder's age, the stuck rule).
+            if (snap.serverNowMs > 0)
+                monitor::stampFromHistory(*m_history, m_store->endpoint(), snap,
+                                          QDateTime::currentMSecsSinceEpoch());
             m_snapshots[i] = snap;
             if (--m_pending == 0)
                 print(ctx);
@@ -184,6 +195,7 @@ private:
     std::unique_ptr<core::SemaphoreStore> m_store;
     QRegularExpression m_filter;                    // no pattern: every semaphore
     std::unique_ptr<core::ProfileStore> m_profiles; // made when the reads start
+    std::unique_ptr<monitor::HistoryStore> m_history;
     qsizetype m_nextRead = 0;
     static constexpr int kReadWindow = 256;
     QElapsedTimer m_progressClock;

@@ -1,6 +1,10 @@
 #include "SemaphoreCommand.h"
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
+#include "monitor/HistoryStore.h"
+#include "monitor/SeenHolders.h"
+
+#include <QDateTime>
 
 namespace semscope::cli {
 
@@ -20,11 +24,17 @@ public:
 
 protected:
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
-        store.snapshot(ref, [&ctx, &store](const core::Snapshot &snap) {
+        store.snapshot(ref, [&ctx, &store](core::Snapshot snap) {
             if (snap.serverNowMs <= 0 && !snap.warnings.isEmpty() && snap.holders.isEmpty()) {
                 ctx.failOperation(store.endpoint(), snap.warnings.constFirst());
                 return;
             }
+            // What was seen goes into the shared history: a lease-less holder's age counts from the
+            // first time any semscope process saw it, so `show` flags a stuck one too.
+            monitor::HistoryStore history;
+            if (!history.isAvailable())
+                ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(history.warning());
+            monitor::stampFromHistory(history, store.endpoint(), snap, QDateTime::currentMSecsSinceEpoch());
             if (ctx.json())
                 ctx.printJson(snapshotToJson(snap));
             else

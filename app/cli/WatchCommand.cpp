@@ -1,0 +1,236 @@
+#include "CliCommand.h"
+#include "CliContext.h"
+#include "RedisOptions.h"
+#include "SemaphoreCommand.h"
+#include "StoreFactory.h"
+#include "TerminationSignals.h"
+#include "core/Duration.h"
+#include "core/ProfileStore.h"
+#include "monitor/HistoryStore.h"
+#include "monitor/SemaphoreWatcher.h"
+#include "redis/KeyspaceNotifications.h"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTimer>
+
+namespace semscope::cli {
+
+namespace {
+
+// `watch`: streams what happens to the semaphores found (acquired, released, expired,
+// force-released, stale, ...) one line per event until Ctrl-C or --for. The events come from
+// monitor::SemaphoreWatcher — the same source as the GUI's History tab and `serve --metrics` — and
+// are appended to the shared history.
+class WatchCommand : public CliCommand {
+public:
+    QString name() const override { return QStringLiteral("watch"); }
+    QString summary() const override {
+        return QStringLiteral(
+            "Stream holder events (acquired, released, expired, force-released, stale, ...) "
+            "until Ctrl-C or --for.");
+    }
+    QString usage() const override {
+        return QStringLiteral("[--match GLOB] [--kind K] [--interval DUR] [--for DUR] [--json]");
+    }
+    QList<QCommandLineOption> options() const override {
+        return {{QStringLiteral("match"), QStringLiteral("Only keys matching this glob (default *)."),
+                 QStringLiteral("GLOB")},
+                kindOption(),
+                {QStringLiteral("interval"),
+                 QStringLiteral("watch: re-read every semaphore this often (default 1s; Consul is followed "
+                                "with blocking queries instead)."),
+                 QStringLiteral("DUR")},
+                {QStringLiteral("for"),
+                 QStringLiteral("watch: stop after this long (default: until Ctrl-C)."),
+                 QStringLiteral("DUR")}};
+    }
+
+    void start(CliContext &ctx) override {
+        if (!ctx.args().isEmpty()) {
+            ctx.fail(ExitUsage, {}, QStringLiteral("usage: semscope-cli watch %1").arg(usage()));
+            return;
+        }
+        monitor::WatchOptions options;
+        if (ctx.isSet(QStringLiteral("match"))) {
+            // As in `list`: GLOB names semaphores (`orders*`) or keys (`{orders}:*`).
+            const QString glob = ctx.value(QStringLiteral("match"));
+            const QRegularExpression filter(QRegularExpression::wildcardToRegularExpression(glob));
+            options.match = glob.startsWith(QLatin1Char('*')) ? glob : QString(QLatin1Char('*') + glob);
+            if (!options.match.endsWith(QLatin1Char('*')))
+                options.match += QLatin1Char('*');
+            options.accept = [filter](const core::DiscoveredSemaphore &d) {
+                if (filter.match(d.ref.name).hasMatch())
+                    return true;
+                return std::any_of(d.keys.cbegin(), d.keys.cend(),
+                                   [&filter](const QString &k) { return filter.match(k).hasMatch(); });
+            };
+        }
+        if (ctx.isSet(QStringLiteral("kind"))) {
+            options.kind = core::kindFromName(ctx.value(QStringLiteral("kind")));
+            if (!options.kind) {
+                ctx.fail(ExitUsage, {},
+                         QStringLiteral("--kind: unknown kind '%1'").arg(ctx.value(QStringLiteral("kind"))));
+                return;
+            }
+        }
+        const auto interval = durationOption(ctx, QStringLiteral("interval"), 1000);
+        if (!interval)
+            return;
+        if (*interval < 50) {
+            ctx.fail(ExitUsage, {}, QStringLiteral("--interval: at least 50ms"));
+            return;
+        }
+        const auto duration = durationOption(ctx, QStringLiteral("for"), 0);
+        if (!duration)
+            return;
+        options.intervalMs = *interval;
+        // New semaphores are looked for less often than the known ones are read: a scan walks the
+        // whole keyspace, a read touches one semaphore's keys.
+        options.discoveryIntervalMs = qMax<qint64>(kDiscoveryIntervalMs, 10 * *interval);
+        options.maxInFlight = kMaxInFlight;
+
+        QString error;
+        m_store = openStore(ctx, &error);
+        if (!m_store) {
+            ctx.fail(ExitUsage, {}, error);
+            return;
+        }
+        const QString endpoint = m_store->endpoint();
+        options.known = core::ProfileStore().named(endpoint);
+        auto profiles = std::make_shared<core::ProfileStore>();
+        options.resolveProfile = [profiles, endpoint](const core::SemaphoreRef &ref) {
+            return profiles->resolve(endpoint, ref);
+        };
+        m_signals = std::make_unique<TerminationSignals>([&ctx](int) { stop(ctx); });
+        if (*duration > 0)
+            QTimer::singleShot(std::chrono::milliseconds(*duration), [&ctx] { stop(ctx); });
+        whenReachable(ctx, *m_store, [this, &ctx, options] { watch(ctx, options); });
+    }
+
+private:
+    // Ctrl-C and --for end a watch as planned: exit 0 (unless it had already failed).
+    static void stop(CliContext &ctx) {
+        if (!ctx.finished())
+            ctx.finish(ExitOk);
+    }
+
+    static constexpr qint64 kDiscoveryIntervalMs = 10000;
+    static constexpr int kMaxInFlight = 16;
+
+    void watch(CliContext &ctx, const monitor::WatchOptions &options) {
+        m_history = std::make_unique<monitor::HistoryStore>();
+        if (!m_history->isAvailable())
+            ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(m_history->warning());
+        m_watcher = std::make_unique<monitor::SemaphoreWatcher>(*m_store, options);
+        m_watcher->setHistory(m_history.get());
+        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::events, m_watcher.get(),
+                         [&ctx](const QList<monitor::HolderEvent> &list) {
+                             for (const monitor::HolderEvent &e : list) {
+                                 if (ctx.json())
+                                     ctx.out()
+                                         << QJsonDocument(monitor::toJson(e)).toJson(QJsonDocument::Compact)
+                                         << '\n';
+                                 else
+                                     ctx.out() << monitor::toText(e) << '\n';
+                             }
+                             ctx.out().flush(); // a pipe reader sees each event as it happens
+                         });
+        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::readFailed, m_watcher.get(),
+                         [this, &ctx](const core::SemaphoreRef &ref, const QString &why) {
+                             // Once per semaphore until it reads again, not once a second.
+                             const QString key = core::kindName(ref.kind) + QLatin1Char(':') + ref.name;
+                             if (m_failing.contains(key))
+                                 return;
+                             m_failing.insert(key);
+                             ctx.err() << QStringLiteral("semscope-cli: %1: %2\n").arg(key, why);
+                             ctx.err().flush();
+                         });
+        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::roundFinished, m_watcher.get(),
+                         [this] { m_failing.clear(); });
+        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
+                         [this, &ctx](qint64, bool ok, const QString &why) {
+                             if (!ok) {
+                                 ctx.err() << QStringLiteral("semscope-cli: %1: discovery failed: %2\n")
+                                                  .arg(m_store->endpoint(), why);
+                             } else if (!m_announced) {
+                                 m_announced = true;
+                                 ctx.err() << QStringLiteral("watching %1 semaphores on %2\n")
+                                                  .arg(m_watcher->watched().size())
+                                                  .arg(m_store->endpoint());
+                             }
+                             ctx.err().flush();
+                         });
+        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::truncated, m_watcher.get(),
+                         [&ctx](int found, int watched) {
+                             ctx.err()
+                                 << QStringLiteral("semscope-cli: %1 semaphores match; watching the first "
+                                                   "%2 (narrow it with --match or --kind)\n")
+                                        .arg(found)
+                                        .arg(watched);
+                         });
+        followKeyspaceNotifications(ctx);
+        m_watcher->start();
+    }
+
+    // Redis: where the server already publishes keyspace notifications, a change to a watched
+    // semaphore's keys triggers an early re-read (the interval reads go on: notifications can be lost).
+    void followKeyspaceNotifications(CliContext &ctx) {
+        if (m_store->backend() != core::Backend::Redis)
+            return;
+        QString error;
+        const auto settings = redisSettingsFromOptions(ctx, &error);
+        if (!settings)
+            return;
+        m_notifications = std::make_unique<redis::KeyspaceNotifications>(*settings);
+        m_notifications->probe([this, &ctx](bool enabled, const QString &setting) {
+            if (!enabled) {
+                ctx.err() << QStringLiteral(
+                                 "re-reading every %1 (the server publishes no keyspace notifications%2)\n")
+                                 .arg(core::formatDurationMs(m_watcher->options().intervalMs),
+                                      setting.isEmpty() ? QString() : QStringLiteral(": ") + setting);
+                ctx.err().flush();
+                m_notifications.release()->deleteLater(); // we are inside its callback
+                return;
+            }
+            ctx.err()
+                << QStringLiteral("keyspace notifications on (%1): a change is read at once\n").arg(setting);
+            ctx.err().flush();
+            QObject::connect(m_notifications.get(), &redis::KeyspaceNotifications::keyChanged,
+                             m_watcher.get(), [this](const QString &key) {
+                                 const auto it = m_refOfKey.constFind(key);
+                                 if (it != m_refOfKey.constEnd())
+                                     m_watcher->readSoon(*it);
+                             });
+            QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::roundFinished,
+                             m_notifications.get(), [this] { followKeys(); });
+            followKeys();
+        });
+    }
+
+    void followKeys() {
+        m_refOfKey.clear();
+        for (const core::Snapshot &s : m_watcher->latest())
+            for (const QString &key : s.keys)
+                m_refOfKey.insert(key, s.ref);
+        m_notifications->follow(m_refOfKey.keys());
+    }
+
+    std::unique_ptr<core::SemaphoreStore> m_store;
+    std::unique_ptr<monitor::HistoryStore> m_history;
+    std::unique_ptr<monitor::SemaphoreWatcher> m_watcher;
+    std::unique_ptr<TerminationSignals> m_signals;
+    std::unique_ptr<redis::KeyspaceNotifications> m_notifications;
+    QHash<QString, core::SemaphoreRef> m_refOfKey; // watched keys -> their semaphore
+    QSet<QString> m_failing;
+    bool m_announced = false;
+};
+
+} // namespace
+
+std::unique_ptr<CliCommand> makeWatchCommand() {
+    return std::make_unique<WatchCommand>();
+}
+
+} // namespace semscope::cli

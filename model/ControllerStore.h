@@ -1,0 +1,46 @@
+#pragma once
+
+#include "ConnectionController.h"
+
+#include <QPointer>
+
+namespace semscope::model {
+
+// A connection's store as seen from the GUI thread: every call goes to the ConnectionController
+// (the real store runs on the connection's worker thread) and its answer comes back here. Lets code
+// written against core::SemaphoreStore — monitor::SemaphoreWatcher — run on the GUI thread without
+// ever waiting on the network. Writes go through the controller too, so a read-only connection
+// refuses them in its store as always.
+class ControllerStore : public core::SemaphoreStore {
+    Q_OBJECT
+public:
+    explicit ControllerStore(ConnectionController *controller, QObject *parent = nullptr);
+
+    QString endpoint() const override;
+    core::Backend backend() const override;
+
+    void discover(const core::DiscoverRequest &request, core::Cancellation cancel,
+                  core::Callback<core::DiscoverProgress> progress,
+                  core::Callback<core::DiscoverResult> done) override;
+    void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
+    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                 core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
+    void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
+    void release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
+    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                      std::optional<qint64> observedVersion,
+                      core::Callback<core::ForceReleaseResult> done) override;
+    void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void setLimit(const core::SemaphoreRef &ref, qint64 limit,
+                  core::Callback<core::MaintenanceResult> done) override;
+
+    bool canWatch() const override;
+    void watch(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> onChange) override;
+    void unwatch(const core::SemaphoreRef &ref) override;
+
+private:
+    QPointer<ConnectionController> m_controller;
+};
+
+} // namespace semscope::model

@@ -1,0 +1,361 @@
+#include "SemaphoreWatcher.h"
+
+#include "HistoryStore.h"
+#include "SeenHolders.h"
+#include "SnapshotDiff.h"
+
+#include "core/StuckHolders.h"
+
+#include <QDateTime>
+#include <QPointer>
+
+namespace semscope::monitor {
+
+using core::Holder;
+using core::SemaphoreRef;
+using core::Snapshot;
+
+namespace {
+
+// A snapshot that carries no reading at all: the store could not ask the server (its text is the
+// first warning). Diffing it would report every holder released.
+bool carriesNoReading(const Snapshot &s) {
+    return s.serverNowMs <= 0 && !s.warnings.isEmpty() && s.holders.isEmpty();
+}
+
+} // namespace
+
+SemaphoreWatcher::SemaphoreWatcher(core::SemaphoreStore &store, WatchOptions options, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_options(std::move(options))
+    , m_clock([] { return QDateTime::currentMSecsSinceEpoch(); }) {
+    qRegisterMetaType<QList<HolderEvent>>();
+    m_options.intervalMs = qMax<qint64>(10, m_options.intervalMs);
+    m_options.maxInFlight = qMax(1, m_options.maxInFlight);
+    m_tick.setInterval(int(m_options.intervalMs));
+    connect(&m_tick, &QTimer::timeout, this, &SemaphoreWatcher::onTick);
+    m_discoveryTimer.setSingleShot(true);
+    connect(&m_discoveryTimer, &QTimer::timeout, this, &SemaphoreWatcher::discoverNow);
+}
+
+SemaphoreWatcher::~SemaphoreWatcher() {
+    stop();
+}
+
+QString SemaphoreWatcher::keyOf(const SemaphoreRef &ref) {
+    return core::kindName(ref.kind) + QLatin1Char('\x1f') + ref.name;
+}
+
+void SemaphoreWatcher::start() {
+    if (m_running)
+        return;
+    m_running = true;
+    ++m_generation;
+    if (!m_options.only.isEmpty()) {
+        for (const SemaphoreRef &ref : std::as_const(m_options.only)) {
+            const QString key = keyOf(ref);
+            if (m_watched.contains(key))
+                continue;
+            Watched w;
+            w.ref = ref;
+            w.baseline = true; // there before watching started: no `appeared`
+            m_watched.insert(key, w);
+            m_order << key;
+        }
+        m_discoveredOnce = true;
+        m_roundPending = QSet<QString>(m_order.begin(), m_order.end());
+        issueReads();
+    } else {
+        discoverNow();
+    }
+    m_tick.start();
+}
+
+void SemaphoreWatcher::stop() {
+    if (!m_running)
+        return;
+    m_running = false;
+    ++m_generation;
+    m_cancel.cancel();
+    m_tick.stop();
+    m_discoveryTimer.stop();
+    for (const Watched &w : std::as_const(m_watched))
+        if (w.pushed)
+            m_store.unwatch(w.ref);
+    for (Watched &w : m_watched) {
+        w.pushed = false;
+        w.inFlight = false;
+    }
+    m_inFlight = 0;
+    m_discovering = false;
+}
+
+QList<Snapshot> SemaphoreWatcher::latest() const {
+    QList<Snapshot> out;
+    for (const QString &key : m_order) {
+        const Watched &w = m_watched[key];
+        if (w.last && !w.leaving)
+            out << *w.last;
+    }
+    return out;
+}
+
+QList<SemaphoreRef> SemaphoreWatcher::watched() const {
+    QList<SemaphoreRef> out;
+    for (const QString &key : m_order)
+        out << m_watched[key].ref;
+    return out;
+}
+
+void SemaphoreWatcher::readSoon(const SemaphoreRef &ref) {
+    auto it = m_watched.find(keyOf(ref));
+    if (it == m_watched.end())
+        return;
+    it->due = true;
+    issueReads();
+}
+
+void SemaphoreWatcher::readAllSoon() {
+    for (Watched &w : m_watched)
+        w.due = true;
+    issueReads();
+}
+
+void SemaphoreWatcher::discoverNow() {
+    if (!m_running || m_discovering || !m_options.only.isEmpty())
+        return;
+    m_discovering = true;
+    m_cancel = core::Cancellation();
+    core::DiscoverRequest request;
+    request.match = m_options.match;
+    request.kind = m_options.kind;
+    request.known = m_options.known;
+    QElapsedTimer timer;
+    timer.start();
+    const bool first = !m_discoveredOnce;
+    QPointer<SemaphoreWatcher> self(this);
+    const quint64 generation = m_generation;
+    m_store.discover(
+        request, m_cancel, [](const core::DiscoverProgress &) {},
+        [self, generation, timer, first](const core::DiscoverResult &result) {
+            if (!self || self->m_generation != generation)
+                return;
+            self->onDiscovered(result, timer.elapsed(), first);
+        });
+}
+
+void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 durationMs, bool first) {
+    m_discovering = false;
+    if (m_options.discoveryIntervalMs > 0)
+        m_discoveryTimer.start(int(qMin<qint64>(m_options.discoveryIntervalMs, INT_MAX)));
+    if (!result.ok) {
+        Q_EMIT discoveryFinished(durationMs, false, result.error);
+        return;
+    }
+    m_discoveredOnce = true;
+    QSet<QString> found;
+    for (const core::DiscoveredSemaphore &d : result.semaphores) {
+        if ((m_options.kind && d.ref.kind != *m_options.kind) || (m_options.accept && !m_options.accept(d)))
+            continue;
+        const QString key = keyOf(d.ref);
+        found.insert(key);
+        auto it = m_watched.find(key);
+        if (it != m_watched.end()) {
+            it->leaving = false;
+            continue;
+        }
+        if (m_watched.size() >= m_options.maxSemaphores)
+            continue;
+        Watched w;
+        w.ref = d.ref;
+        // The store's discovery knows no profiles; take the operator's where one was given.
+        if (m_options.resolveProfile) {
+            w.ref.profile = m_options.resolveProfile(d.ref);
+        } else {
+            for (const SemaphoreRef &k : std::as_const(m_options.known))
+                if (k == d.ref)
+                    w.ref.profile = k.profile;
+        }
+        w.baseline = first;
+        m_watched.insert(key, w);
+        m_order << key;
+        m_roundPending.insert(key);
+    }
+    const int matched = int(found.size());
+    if (matched > m_options.maxSemaphores)
+        Q_EMIT truncated(matched, m_options.maxSemaphores);
+    for (auto it = m_watched.begin(); it != m_watched.end(); ++it) {
+        if (!found.contains(it.key()) && !it->leaving) {
+            it->leaving = true; // one last read reports its holders' departures, then it goes
+            it->due = true;
+        }
+    }
+    Q_EMIT discoveryFinished(durationMs, true, QString());
+    issueReads();
+    finishRoundIfDone();
+}
+
+void SemaphoreWatcher::onTick() {
+    if (m_order.isEmpty() && m_discoveredOnce) {
+        // Nothing to read: a round of nothing is still a round (the exporter's snapshot is current).
+        ++m_rounds;
+        Q_EMIT roundFinished();
+        return;
+    }
+    for (auto it = m_watched.begin(); it != m_watched.end(); ++it) {
+        if (!it->pushed)
+            it->due = true;
+    }
+    if (m_roundPending.isEmpty()) {
+        for (const QString &key : std::as_const(m_order))
+            if (!m_watched[key].pushed || !m_watched[key].last)
+                m_roundPending.insert(key);
+    }
+    issueReads();
+}
+
+void SemaphoreWatcher::issueReads() {
+    if (!m_running || m_order.isEmpty())
+        return;
+    // Round robin from where the last read was issued: with more semaphores than reads in flight,
+    // the first few must not be read again and again while the rest wait.
+    const qsizetype n = m_order.size();
+    for (qsizetype step = 0; step < n && m_inFlight < m_options.maxInFlight; ++step) {
+        const qsizetype i = (m_cursor + step) % n;
+        const QString key = m_order.at(i);
+        Watched &w = m_watched[key];
+        if (!w.due || w.inFlight)
+            continue;
+        read(key);
+        m_cursor = (i + 1) % qMax<qsizetype>(1, m_order.size());
+        if (m_order.size() != n)
+            return; // read() may drop a semaphore; the next call starts afresh
+    }
+}
+
+void SemaphoreWatcher::read(const QString &key) {
+    Watched &w = m_watched[key];
+    w.due = false;
+    QPointer<SemaphoreWatcher> self(this);
+    const quint64 generation = m_generation;
+    if (m_store.canWatch() && !w.leaving) {
+        // Blocking queries: the first answer comes at once, the next ones when something changes.
+        // Neither the in-flight bound nor the tick applies to them: they cost nothing while idle.
+        if (w.pushed)
+            return;
+        w.pushed = true;
+        m_store.watch(w.ref, [self, generation, key](Snapshot s) {
+            if (self && self->m_generation == generation)
+                self->onSnapshot(key, std::move(s), true);
+        });
+        return;
+    }
+    w.inFlight = true;
+    ++m_inFlight;
+    m_store.snapshot(w.ref, [self, generation, key](Snapshot s) {
+        if (!self || self->m_generation != generation)
+            return;
+        auto it = self->m_watched.find(key);
+        if (it != self->m_watched.end() && it->inFlight) {
+            it->inFlight = false;
+            --self->m_inFlight;
+        }
+        self->onSnapshot(key, std::move(s), false);
+        self->issueReads();
+    });
+}
+
+void SemaphoreWatcher::onSnapshot(const QString &key, Snapshot snapshot, bool pushed) {
+    auto it = m_watched.find(key);
+    if (it == m_watched.end())
+        return;
+    m_roundPending.remove(key);
+    const qint64 now = m_clock();
+    if (carriesNoReading(snapshot)) {
+        Q_EMIT readFailed(it->ref, snapshot.warnings.constFirst());
+        if (it->leaving) {
+            // It is gone (or the server is): say so once rather than keep asking.
+            const SemaphoreRef ref = it->ref;
+            if (it->pushed)
+                m_store.unwatch(ref);
+            m_watched.erase(it);
+            m_order.removeAll(key);
+            emitEvents({disappearedEvent(ref, now)});
+        }
+        finishRoundIfDone();
+        return;
+    }
+    stampFirstSeen(snapshot, now);
+
+    QHash<QString, QString> marks; // force-released holder -> who did it
+    if (m_history && it->last) {
+        // Marks are written before the force-release itself, so they are there by the time the
+        // holder is seen gone; the window covers missed reads and a slow server.
+        const qint64 since = now - qMax<qint64>(60000, 10 * m_options.intervalMs);
+        marks = m_history->forceReleasedSince(m_store.endpoint(), it->ref, since);
+    }
+    const QStringList forcedIds = marks.keys();
+    QList<HolderEvent> list = diffSnapshots(it->last ? &*it->last : nullptr, snapshot, now,
+                                            QSet<QString>(forcedIds.begin(), forcedIds.end()));
+    if (!it->last && it->baseline)
+        list.removeIf([](const HolderEvent &e) { return e.event == events::Appeared; });
+    for (HolderEvent &e : list)
+        if (e.event == events::ForceReleased && !marks.value(e.holder).isEmpty())
+            e.details = QStringLiteral("force-released by %1").arg(marks.value(e.holder));
+    const bool leaving = it->leaving;
+    const SemaphoreRef ref = it->ref;
+    if (leaving) {
+        if (it->pushed)
+            m_store.unwatch(ref);
+        m_watched.erase(it);
+        m_order.removeAll(key);
+        list << disappearedEvent(ref, now);
+    } else {
+        it->last = std::move(snapshot);
+        it->pushed = pushed || it->pushed;
+    }
+    emitEvents(std::move(list));
+    finishRoundIfDone();
+}
+
+void SemaphoreWatcher::stampFirstSeen(Snapshot &snapshot, qint64 nowMs) {
+    if (m_history && m_history->isAvailable()) {
+        stampFromHistory(*m_history, m_store.endpoint(), snapshot, nowMs);
+        return;
+    }
+    // No history: this run's memory (the GUI's behaviour before the history). Departed holders are
+    // forgotten, so a holder that comes back starts again.
+    QHash<QByteArray, qint64> &mine = m_firstSeen[keyOf(snapshot.ref)];
+    QHash<QByteArray, qint64> next;
+    for (Holder &h : snapshot.holders) {
+        if (h.acquiredAtMs || h.firstSeenMs || !h.occupiesSlot())
+            continue;
+        const QByteArray id = h.id.toUtf8();
+        h.firstSeenMs = mine.value(id, nowMs);
+        next.insert(id, *h.firstSeenMs);
+    }
+    mine = next;
+    core::markStuckHolders(snapshot, nowMs);
+}
+
+void SemaphoreWatcher::emitEvents(QList<HolderEvent> list) {
+    if (list.isEmpty())
+        return;
+    if (m_history)
+        m_history->record(m_store.endpoint(), list);
+    Q_EMIT events(list);
+}
+
+void SemaphoreWatcher::finishRoundIfDone() {
+    if (!m_running || !m_discoveredOnce || !m_roundPending.isEmpty())
+        return;
+    ++m_rounds;
+    // The next round starts with the next tick (or, for pushed semaphores, the next change).
+    for (const QString &key : std::as_const(m_order))
+        if (!m_watched[key].pushed)
+            m_roundPending.insert(key);
+    Q_EMIT roundFinished();
+}
+
+} // namespace semscope::monitor

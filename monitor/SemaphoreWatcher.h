@@ -1,0 +1,127 @@
+#pragma once
+
+#include "HolderEvent.h"
+
+#include "core/Cancellation.h"
+#include "core/SemaphoreStore.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <optional>
+
+namespace semscope::monitor {
+
+class HistoryStore;
+
+struct WatchOptions {
+    QString match = QStringLiteral("*"); // glob on names (DiscoverRequest::match)
+    std::optional<core::Kind> kind;      // only this kind
+    qint64 intervalMs = 1000;            // re-read of every semaphore (polled backends)
+    qint64 discoveryIntervalMs = 30000;  // rediscovery; 0: discover once
+    int maxInFlight = 8;                 // snapshots outstanding at once: bounds the read cost
+    int maxSemaphores = 1000;            // watched at most (the first found); the rest is reported
+    // Profiles of semaphores whose layout stores no limit (DiscoverRequest::known).
+    QList<core::SemaphoreRef> known;
+    // Non-empty: watch exactly these semaphores and never discover (the GUI's starred ones).
+    QList<core::SemaphoreRef> only;
+    // Optional: which discovered semaphores to watch (e.g. `--match` on names or keys); all if unset.
+    std::function<bool(const core::DiscoveredSemaphore &)> accept;
+    // Optional: the profile of a discovered semaphore (core::ProfileStore::resolve); `known` if unset.
+    std::function<core::SemaphoreProfile(const core::SemaphoreRef &)> resolveProfile;
+};
+
+// Watches one store on its own schedule and turns what it reads into events (SnapshotDiff): the one
+// event source behind `watch`, `serve --metrics`, the History tab and the desktop notifications.
+// - Discovery runs at start and every discoveryIntervalMs; semaphores it no longer finds are read
+//   one last time (so their holders' departures are reported) and then reported `disappeared`.
+// - Every watched semaphore is re-read every intervalMs, at most maxInFlight reads at a time; a read
+//   still outstanding is never issued again (a slow server gets fewer reads, not a queue).
+// - Where the store pushes changes (SemaphoreStore::canWatch: Consul blocking queries), those
+//   replace polling for that semaphore.
+// - readSoon() asks for an early re-read (a Redis keyspace notification, an operator action).
+// - With a HistoryStore, holders without an acquire time get firstSeenMs from the history (so the
+//   stuck rule of core/StuckHolders survives restarts), what was seen is recorded there, and events
+//   are appended to it; force-release marks there turn `released` into `force-released`.
+// Semaphores present at the first discovery (and every one in `only`) produce no `appeared` (they were there
+// before watching started); their stale/over-limit/expired holders are still reported.
+class SemaphoreWatcher : public QObject {
+    Q_OBJECT
+public:
+    SemaphoreWatcher(core::SemaphoreStore &store, WatchOptions options, QObject *parent = nullptr);
+    ~SemaphoreWatcher() override;
+
+    const WatchOptions &options() const { return m_options; }
+    // Not owned; must outlive the watcher (or be reset to nullptr). Used on the watcher's thread.
+    void setHistory(HistoryStore *history) { m_history = history; }
+    // The client clock (ms since the epoch); tests replace it.
+    void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
+
+    void start();
+    void stop();
+    bool isRunning() const { return m_running; }
+
+    // The latest snapshot of every watched semaphore (failed reads keep the previous one).
+    QList<core::Snapshot> latest() const;
+    QList<core::SemaphoreRef> watched() const;
+    int roundsFinished() const { return m_rounds; }
+
+public Q_SLOTS:
+    void readSoon(const core::SemaphoreRef &ref);
+    void readAllSoon();
+    // Re-runs discovery now (a new semaphore is expected).
+    void discoverNow();
+
+Q_SIGNALS:
+    void events(const QList<semscope::monitor::HolderEvent> &events);
+    // Every watched semaphore was read once more since the previous roundFinished().
+    void roundFinished();
+    void discoveryFinished(qint64 durationMs, bool ok, const QString &error);
+    void readFailed(const semscope::core::SemaphoreRef &ref, const QString &error);
+    // Discovery found more than maxSemaphores; only the first are watched.
+    void truncated(int found, int watched);
+
+private:
+    struct Watched {
+        core::SemaphoreRef ref;
+        std::optional<core::Snapshot> last;
+        bool inFlight = false;
+        bool due = true;
+        bool pushed = false;   // the store pushes its changes (no polling)
+        bool leaving = false;  // discovery lost it: one last read, then `disappeared`
+        bool baseline = false; // present at the first discovery: no `appeared`
+    };
+
+    void onTick();
+    void issueReads();
+    void read(const QString &key);
+    void onSnapshot(const QString &key, core::Snapshot snapshot, bool pushed);
+    void onDiscovered(const core::DiscoverResult &result, qint64 durationMs, bool first);
+    void finishRoundIfDone();
+    void stampFirstSeen(core::Snapshot &snapshot, qint64 nowMs);
+    void emitEvents(QList<HolderEvent> list);
+    static QString keyOf(const core::SemaphoreRef &ref);
+
+    core::SemaphoreStore &m_store;
+    WatchOptions m_options;
+    HistoryStore *m_history = nullptr;
+    std::function<qint64()> m_clock;
+    bool m_running = false;
+    bool m_discovering = false;
+    bool m_discoveredOnce = false;
+    core::Cancellation m_cancel;
+    QTimer m_tick;
+    QTimer m_discoveryTimer;
+    QHash<QString, Watched> m_watched;
+    QStringList m_order; // keys in discovery order, so reads are spread fairly
+    int m_inFlight = 0;
+    qsizetype m_cursor = 0; // where the next round-robin pass of issueReads() starts
+    int m_rounds = 0;
+    QSet<QString> m_roundPending;                          // keys still to be read in this round
+    QHash<QString, QHash<QByteArray, qint64>> m_firstSeen; // without a history: this run's memory
+    quint64 m_generation = 0;                              // answers from before a stop() are dropped
+};
+
+} // namespace semscope::monitor

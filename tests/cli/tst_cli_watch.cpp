@@ -1,0 +1,398 @@
+// `semscope-cli watch` end to end against a real redis-server: the events other clients cause while
+// it runs (acquire, release, expiry, force-release), as JSON lines, and how it ends.
+#include "RedisServer.h"
+#include "TestWait.h"
+#include "consul/ConsulSemaphoreStore.h"
+#include "consul/sandbox/ConsulDouble.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+
+using namespace semscope;
+
+class TestCliWatch : public QObject {
+    Q_OBJECT
+
+private:
+    test::RedisServer m_server;
+    QString m_cli;
+    QTemporaryDir m_home; // QSettings and the history of these runs
+
+    QProcessEnvironment environment() const {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        env.insert(QStringLiteral("SEMSCOPE_HISTORY"), m_home.filePath(QStringLiteral("history.sqlite")));
+        return env;
+    }
+
+    void start(QProcess &p, QStringList args) {
+        args.prepend(m_server.url());
+        args.prepend(QStringLiteral("--redis"));
+        p.setProcessEnvironment(environment());
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(m_cli, args);
+    }
+
+    // A one-shot command by another client; its exit code.
+    int other(const QStringList &args) {
+        QProcess p;
+        start(p, args);
+        if (!p.waitForFinished(30000))
+            return -1;
+        if (p.exitCode() != 0)
+            qWarning().noquote() << args << p.readAllStandardError();
+        return p.exitCode();
+    }
+
+    static QList<QJsonObject> jsonLines(const QByteArray &out) {
+        QList<QJsonObject> lines;
+        for (const QByteArray &line : out.split('\n')) {
+            if (line.trimmed().isEmpty())
+                continue;
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
+            if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+                qWarning() << "not a JSON line:" << line;
+                return {};
+            }
+            lines << doc.object();
+        }
+        return lines;
+    }
+
+    static bool hasEvent(const QList<QJsonObject> &lines, const QString &event, const QString &holder) {
+        return std::any_of(lines.begin(), lines.end(), [&](const QJsonObject &o) {
+            return o.value("event").toString() == event && o.value("holder").toString() == holder;
+        });
+    }
+
+    // Starts a watch and waits until it watches (its first discovery is done).
+    bool startWatch(QProcess &watch, const QStringList &args) {
+        start(watch, args);
+        if (!watch.waitForStarted(30000))
+            return false;
+        QByteArray err;
+        QElapsedTimer t;
+        t.start();
+        while (!err.contains("watching") && t.elapsed() < 30000) {
+            watch.waitForReadyRead(200);
+            err += watch.readAllStandardError();
+        }
+        return err.contains("watching");
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_cli = qEnvironmentVariable("SEMSCOPE_CLI");
+        QVERIFY2(QFileInfo::exists(m_cli), "SEMSCOPE_CLI must name the semscope-cli binary");
+        QVERIFY(m_home.isValid());
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    }
+
+    // The "done when": what other clients do during `watch --json --for 8s` is reported.
+    void reportsWhatOtherClientsDo() {
+        QCOMPARE(other({"acquire", "jobs", "--kind", "leased", "--limit", "10", "--holder", "resident",
+                        "--ttl", "5m"}),
+                 0);
+        QProcess watch;
+        QVERIFY(startWatch(watch, {"watch", "--json", "--for", "8s", "--interval", "200ms"}));
+
+        auto run = [&](QStringList args) {
+            args.insert(1, QStringLiteral("jobs"));
+            args << "--kind"
+                 << "leased";
+            return other(args);
+        };
+        // Each step waits until the watch has reported the previous one: a hold shorter than the
+        // interval between two reads may be missed, which is not what this test is about.
+        QByteArray out;
+        auto reported = [&](const char *event, const char *holder) {
+            const QByteArray needle = QByteArray("\"event\":\"") + event + "\",\"holder\":\"" + holder + '"';
+            QElapsedTimer t;
+            t.start();
+            while (!out.contains(needle) && t.elapsed() < 5000) {
+                watch.waitForReadyRead(100);
+                out += watch.readAllStandardOutput();
+            }
+            return out.contains(needle);
+        };
+        QCOMPARE(run({"acquire", "--holder", "w-acq", "--ttl", "60s"}), 0);
+        QVERIFY(reported("acquired", "w-acq"));
+        QCOMPARE(run({"release", "w-acq"}), 0);
+        QVERIFY(reported("released", "w-acq"));
+        QCOMPARE(run({"acquire", "--holder", "w-exp", "--ttl", "1s"}), 0);
+        QVERIFY(reported("acquired", "w-exp"));
+        QVERIFY(reported("expired", "w-exp"));
+        QCOMPARE(run({"acquire", "--holder", "w-force", "--ttl", "60s"}), 0);
+        QVERIFY(reported("acquired", "w-force"));
+        QCOMPARE(run({"force-release", "w-force", "--yes"}), 0);
+        QVERIFY(reported("force-released", "w-force"));
+
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(watch.exitCode(), 0); // --for ends it as planned
+        const QList<QJsonObject> lines = jsonLines(out + watch.readAllStandardOutput());
+        QVERIFY(!lines.isEmpty());
+        for (const QJsonObject &o : lines) {
+            QCOMPARE(o.keys(), (QStringList{"at_ms", "details", "event", "holder", "kind", "name", "slot",
+                                            "token", "ttl_ms"}));
+            QCOMPARE(o.value("kind").toString(), QStringLiteral("leased"));
+            QCOMPARE(o.value("name").toString(), QStringLiteral("jobs"));
+        }
+        QVERIFY(hasEvent(lines, "acquired", "w-acq"));
+        QVERIFY(hasEvent(lines, "released", "w-acq"));
+        QVERIFY(hasEvent(lines, "acquired", "w-exp"));
+        QVERIFY(hasEvent(lines, "expired", "w-exp"));
+        QVERIFY(hasEvent(lines, "acquired", "w-force"));
+        QVERIFY(hasEvent(lines, "force-released", "w-force"));
+        QVERIFY(!hasEvent(lines, "released", "w-force"));
+        for (const QJsonObject &o : lines)
+            if (o.value("event").toString() == QLatin1String("force-released"))
+                QVERIFY2(o.value("details").toString().contains("by semscope-cli ("),
+                         qPrintable(o.value("details").toString()));
+        // The holder that was there before the watch started is no news, and nothing happened to it.
+        for (const QJsonObject &o : lines)
+            QVERIFY(o.value("holder").toString() != QLatin1String("resident"));
+        // A token for every acquisition (leased counts them).
+        for (const QJsonObject &o : lines)
+            if (o.value("event").toString() == QLatin1String("acquired"))
+                QVERIFY(o.value("token").isDouble());
+    }
+
+    // Where the server already publishes keyspace notifications, a change is read at once, long
+    // before the next interval read; the server's configuration is never changed.
+    void keyspaceNotificationsTriggerAnEarlyRead() {
+        QByteArray err;
+        {
+            QProcess plain;
+            start(plain, {"watch", "--for", "1s"});
+            QVERIFY(plain.waitForFinished(30000));
+            err = plain.readAllStandardError();
+            QVERIFY2(err.contains("publishes no keyspace notifications"), err.constData());
+            const redis::RedisReply setting = m_server.command({"CONFIG", "GET", "notify-keyspace-events"});
+            QCOMPARE(setting.elements.value(1).str, QByteArray()); // left as it was
+        }
+        test::RedisServer notifying;
+        test::RedisServer::Options options;
+        options.extraArgs = QStringList{"--notify-keyspace-events", "Kgz$hx"};
+        QVERIFY2(notifying.start(options), qPrintable(notifying.errorString()));
+        auto on = [&](QStringList args) {
+            args.prepend(notifying.url());
+            args.prepend(QStringLiteral("--redis"));
+            return args;
+        };
+        QProcess seed;
+        seed.setProcessEnvironment(environment());
+        seed.start(m_cli, on({"acquire", "fast", "--kind", "leased", "--limit", "5", "--holder", "a", "--ttl",
+                              "5m"}));
+        QVERIFY(seed.waitForFinished(30000));
+        QCOMPARE(seed.exitCode(), 0);
+
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli, on({"watch", "--json", "--interval", "1h", "--for", "30s"}));
+        QVERIFY(test::waitFor(
+            [&] {
+                watch.waitForReadyRead(50);
+                err += watch.readAllStandardError();
+                return err.contains("keyspace notifications on");
+            },
+            30000));
+        QVERIFY(test::waitFor(
+            [&] {
+                watch.waitForReadyRead(50);
+                err += watch.readAllStandardError();
+                return err.contains("watching 1 semaphores");
+            },
+            30000));
+        QElapsedTimer clock;
+        clock.start();
+        QProcess acquire;
+        acquire.setProcessEnvironment(environment());
+        acquire.start(m_cli, on({"acquire", "fast", "--kind", "leased", "--holder", "b", "--ttl", "5m"}));
+        QVERIFY(acquire.waitForFinished(30000));
+        QByteArray out;
+        // With --interval 1h only a notification can bring the acquire in this side of an hour.
+        QVERIFY2(test::waitFor(
+                     [&] {
+                         watch.waitForReadyRead(50);
+                         out += watch.readAllStandardOutput();
+                         return out.contains("\"event\":\"acquired\",\"holder\":\"b\"");
+                     },
+                     20000),
+                 out.constData());
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitCode(), 0);
+    }
+
+    void ctrlCEndsItWithExitZero() {
+        QProcess watch;
+        QVERIFY(startWatch(watch, {"watch", "--interval", "100ms"}));
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(watch.exitCode(), 0);
+    }
+
+    void matchAndKindNarrowIt() {
+        QCOMPARE(other({"acquire", "other-sem", "--kind", "leased", "--limit", "5", "--holder", "x", "--ttl",
+                        "5m"}),
+                 0);
+        QProcess watch;
+        QVERIFY(startWatch(watch,
+                           {"watch", "--json", "--for", "3s", "--interval", "100ms", "--match", "other*"}));
+        QCOMPARE(other({"acquire", "jobs", "--kind", "leased", "--holder", "not-me", "--ttl", "60s"}), 0);
+        QCOMPARE(other({"acquire", "other-sem", "--kind", "leased", "--holder", "me", "--ttl", "60s"}), 0);
+        QVERIFY(watch.waitForFinished(30000));
+        const auto lines = jsonLines(watch.readAllStandardOutput());
+        QVERIFY(hasEvent(lines, "acquired", "me"));
+        QVERIFY(!hasEvent(lines, "acquired", "not-me"));
+
+        QProcess byKind;
+        QVERIFY(
+            startWatch(byKind, {"watch", "--json", "--for", "2s", "--interval", "100ms", "--kind", "zset"}));
+        QCOMPARE(other({"acquire", "other-sem", "--kind", "leased", "--holder", "me2", "--ttl", "60s"}), 0);
+        QVERIFY(byKind.waitForFinished(30000));
+        QVERIFY(jsonLines(byKind.readAllStandardOutput()).isEmpty());
+    }
+
+    // Consul: followed with blocking queries (no polling), the same events. The in-process API
+    // double answers while the test's event loop runs, so nothing here blocks it.
+    void consulThroughBlockingQueries() {
+        consul::ConsulDouble fake;
+        QVERIFY(fake.listen());
+        consul::ConsulConfig config;
+        config.address = fake.url();
+        consul::ConsulSemaphoreStore store(config);
+        core::SemaphoreRef ref;
+        ref.kind = core::Kind::Consul;
+        ref.name = QStringLiteral("semaphore/watched");
+        ref.profile.limit = 3;
+        auto acquire = [&](const QString &holder, core::Grant *grant) {
+            core::AcquireRequest request;
+            request.holder = holder;
+            request.ttlMs = 60000;
+            core::AcquireResult result;
+            const bool answered = test::waitForCallback([&](std::function<void()> done) {
+                store.acquire(ref, request, core::Cancellation(), [&, done](core::AcquireResult r) {
+                    result = r;
+                    done();
+                });
+            });
+            *grant = result.grant;
+            return answered && result.status == core::AcquireResult::Status::Granted;
+        };
+        core::Grant resident, a, b;
+        QVERIFY(acquire("resident", &resident));
+
+        QProcess watch;
+        QProcessEnvironment env = environment();
+        env.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
+        watch.setProcessEnvironment(env);
+        watch.start(m_cli, {"--consul", fake.url().toString(), "watch", "--json", "--interval", "10s"});
+        QByteArray out, err;
+        auto reported = [&](const char *event, const QString &holder) {
+            const QByteArray needle =
+                QByteArray("\"event\":\"") + event + "\",\"holder\":\"" + holder.toUtf8() + '"';
+            return test::waitFor(
+                [&] {
+                    out += watch.readAllStandardOutput();
+                    err += watch.readAllStandardError();
+                    return out.contains(needle);
+                },
+                15000);
+        };
+        QVERIFY(test::waitFor(
+            [&] {
+                err += watch.readAllStandardError();
+                return err.contains("watching 1 semaphores");
+            },
+            30000));
+        fake.clearRequestLog();
+
+        // --interval 10s: whatever arrives sooner came through a blocking query.
+        QVERIFY(acquire("a", &a));
+        QVERIFY2(reported("acquired", a.holder), out.constData());
+        QVERIFY(test::waitForCallback(
+            [&](std::function<void()> done) { store.release(a, [done](core::ReleaseResult) { done(); }); }));
+        QVERIFY2(reported("released", a.holder), out.constData());
+        QVERIFY(acquire("b", &b));
+        QVERIFY(reported("acquired", b.holder));
+        // Its session lapses (what a TTL running out does in Consul): the holder is stale.
+        fake.invalidateSession(b.holder);
+        QVERIFY2(reported("stale", b.holder), out.constData());
+
+        // Force-released by another semscope (the CLI, through the shared history).
+        QProcess force;
+        force.setProcessEnvironment(env);
+        force.setStandardInputFile(QProcess::nullDevice());
+        force.start(m_cli, {"--consul", fake.url().toString(), "force-release", ref.name, resident.holder,
+                            "--kind", "consul", "--yes"});
+        QSignalSpy forced(&force, &QProcess::finished);
+        QVERIFY(forced.wait(30000));
+        QCOMPARE(force.exitCode(), 0);
+        QVERIFY2(reported("force-released", resident.holder), out.constData());
+
+        bool blocking = false;
+        for (const QString &line : fake.requestLog())
+            blocking = blocking || (line.contains(QStringLiteral("semaphore/watched")) &&
+                                    line.contains(QStringLiteral("index=")));
+        QVERIFY(blocking);
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QSignalSpy finished(&watch, &QProcess::finished);
+        QVERIFY(watch.state() == QProcess::NotRunning || finished.wait(30000));
+        QCOMPARE(watch.exitCode(), 0);
+    }
+
+    // A `slots` holder records no time; its age comes from the shared history, so a one-shot `show`
+    // in a new process flags it stuck once it has been seen longer than the threshold.
+    void showFlagsAStuckSlotsHolderAcrossRuns() {
+        // A foreign `slots` semaphore (written the seed's way, no lease): slot 1 held, slot 2 free.
+        QCOMPARE(m_server.command({"RPUSH", "pool|list", "2"}).integer, 1);
+        QCOMPARE(m_server.command({"HSET", "pool|map", "crashed", "1"}).integer, 1);
+        auto show = [&] {
+            QProcess p;
+            start(p, {"--json", "show", "pool", "--kind", "slots", "--timeout", "1s"});
+            p.waitForFinished(30000);
+            const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+            return o.value("holders").toArray().at(0).toObject();
+        };
+        const QJsonObject first = show();
+        QCOMPARE(first.value("id").toString(), QStringLiteral("crashed"));
+        QCOMPARE(first.value("state").toString(), QStringLiteral("live"));
+        const qint64 firstSeen = first.value("first_seen_ms").toInteger();
+        QVERIFY(firstSeen > 0);
+        QTest::qWait(1100); // the threshold is about time passing: nothing to wait on but the clock
+        const QJsonObject later = show();
+        QCOMPARE(later.value("first_seen_ms").toInteger(), firstSeen); // the first process's sighting
+        QCOMPARE(later.value("state").toString(), QStringLiteral("stale"));
+    }
+
+    void badOptionsAreUsageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("interval not a duration") << QStringList{"watch", "--interval", "soon"};
+        QTest::newRow("interval too short") << QStringList{"watch", "--interval", "1ms"};
+        QTest::newRow("for not a duration") << QStringList{"watch", "--for", "-3s"};
+        QTest::newRow("unknown kind") << QStringList{"watch", "--kind", "mutex"};
+        QTest::newRow("stray argument") << QStringList{"watch", "jobs"};
+    }
+    void badOptionsAreUsageErrors() {
+        QFETCH(QStringList, args);
+        QProcess p;
+        start(p, args);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(!p.readAllStandardError().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliWatch)
+#include "tst_cli_watch.moc"

@@ -1,0 +1,208 @@
+#include "InMemorySemaphoreStore.h"
+#include "TestWait.h"
+
+#include "model/WatchController.h"
+#include "monitor/HistoryStore.h"
+#include "monitor/SemaphoreWatcher.h"
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace semscope;
+using model::ConnectionController;
+using model::WatchController;
+using model::WatchNotification;
+using test::InMemorySemaphoreServer;
+
+namespace {
+
+core::SemaphoreRef jobs() {
+    core::SemaphoreRef r;
+    r.kind = core::Kind::Leased;
+    r.name = QStringLiteral("jobs");
+    return r;
+}
+
+void hold(InMemorySemaphoreServer &server, const QString &holder, qint64 limit = 3) {
+    std::lock_guard lock(server.mutex);
+    auto &s = server.semaphores[QStringLiteral("jobs")];
+    s.limit = limit;
+    s.limitStored = true;
+    const qint64 now = server.nowMs();
+    s.holders.insert(holder, {now + 3600000, now, ++s.fence});
+}
+
+void drop(InMemorySemaphoreServer &server, const QString &holder) {
+    std::lock_guard lock(server.mutex);
+    server.semaphores[QStringLiteral("jobs")].holders.remove(holder);
+}
+
+} // namespace
+
+class TestWatchController : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void starredIsWatchedAndRemembered();
+    void fullLongerThanTheThresholdIsNews();
+    void forceReleaseBySomeoneElseIsNews();
+    void ownForceReleaseIsNoNews();
+    void eventsGoToTheHistory();
+
+private:
+    std::unique_ptr<ConnectionController> open() {
+        auto c = std::make_unique<ConnectionController>(
+            model::ConnectionConfig::create(core::Backend::Redis),
+            [server = m_server] { return std::make_unique<test::InMemorySemaphoreStore>(server); });
+        c->open();
+        return c;
+    }
+    // Adds the connection, stars jobs and waits for the first round of the watcher.
+    bool watchJobs(WatchController &w, ConnectionController &c) {
+        w.addConnection(&c);
+        w.setWatched(c.config().id, jobs(), true);
+        auto *watcher = w.watcherOf(c.config().id);
+        if (!watcher)
+            return false;
+        QSignalSpy rounds(watcher, &monitor::SemaphoreWatcher::roundFinished);
+        return rounds.wait(10000);
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<monitor::HistoryStore> m_history;
+    std::shared_ptr<InMemorySemaphoreServer> m_server;
+};
+
+void TestWatchController::init() {
+    m_dir = std::make_unique<QTemporaryDir>();
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir->path());
+    QSettings().clear();
+    m_history = std::make_unique<monitor::HistoryStore>(m_dir->filePath("history.sqlite"));
+    QVERIFY(m_history->isAvailable());
+    m_server = std::make_shared<InMemorySemaphoreServer>();
+}
+
+void TestWatchController::cleanup() {
+    m_history.reset();
+    m_dir.reset();
+}
+
+void TestWatchController::starredIsWatchedAndRemembered() {
+    auto c = open();
+    const QString id = c->config().id;
+    hold(*m_server, "h");
+    {
+        WatchController w(m_history.get(), nullptr);
+        QSignalSpy changed(&w, &WatchController::watchedChanged);
+        w.addConnection(c.get());
+        QVERIFY(!w.watcherOf(id));
+        QCOMPARE(w.watchedCount(), 0);
+        w.setWatched(id, jobs(), true);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(w.isWatched(id, jobs()));
+        QCOMPARE(w.watchedCount(), 1);
+        QVERIFY(w.watcherOf(id));
+        QCOMPARE(w.watcherOf(id)->options().only.size(), 1);
+    }
+    // Another run: the star is remembered per connection.
+    WatchController again(m_history.get(), nullptr);
+    again.addConnection(c.get());
+    QVERIFY(again.isWatched(id, jobs()));
+    QVERIFY(again.watcherOf(id));
+    QVERIFY(!again.isWatched(QStringLiteral("another-connection"), jobs()));
+    again.setWatched(id, jobs(), false);
+    QVERIFY(!again.watcherOf(id));
+    QCOMPARE(again.watchedCount(), 0);
+    again.removeConnection(id);
+    QVERIFY(!again.watcherOf(id));
+}
+
+void TestWatchController::fullLongerThanTheThresholdIsNews() {
+    auto c = open();
+    hold(*m_server, "only", 1); // limit 1, held: full
+    WatchController w(m_history.get(), nullptr);
+    w.setFullAfterMs(300);
+    w.setIntervalMs(50);
+    QSignalSpy raised(&w, &WatchController::notificationRaised);
+    QVERIFY(watchJobs(w, *c));
+    QVERIFY(raised.wait(5000));
+    const auto n = raised.constFirst().constFirst().value<WatchNotification>();
+    QCOMPARE(n.connectionId, c->config().id);
+    QCOMPARE(n.ref, jobs());
+    QVERIFY2(n.title.startsWith(QStringLiteral("Full")), qPrintable(n.title));
+    QTest::qWait(1500); // still full: said once, not every second
+    QCOMPARE(raised.count(), 1);
+    // Room again, then full again: news again.
+    drop(*m_server, "only");
+    QTest::qWait(1200);
+    hold(*m_server, "next", 1);
+    QVERIFY(raised.wait(5000));
+    QCOMPARE(raised.count(), 2);
+}
+
+void TestWatchController::forceReleaseBySomeoneElseIsNews() {
+    auto c = open();
+    hold(*m_server, "victim");
+    WatchController w(m_history.get(), nullptr);
+    w.setIntervalMs(50);
+    QSignalSpy raised(&w, &WatchController::notificationRaised);
+    QVERIFY(watchJobs(w, *c));
+    m_history->markForceRelease(c->config().endpoint(), jobs(), "victim", "semscope-cli (ops@desk, pid 1)",
+                                QDateTime::currentMSecsSinceEpoch());
+    drop(*m_server, "victim");
+    QVERIFY(raised.wait(5000));
+    const auto n = raised.constFirst().constFirst().value<WatchNotification>();
+    QCOMPARE(n.title, QStringLiteral("Force-released: victim"));
+    QVERIFY2(n.message.contains(QStringLiteral("semscope-cli (ops@desk, pid 1)")), qPrintable(n.message));
+}
+
+void TestWatchController::ownForceReleaseIsNoNews() {
+    auto c = open();
+    hold(*m_server, "mine");
+    hold(*m_server, "other");
+    WatchController w(m_history.get(), nullptr);
+    w.setIntervalMs(50);
+    QSignalSpy raised(&w, &WatchController::notificationRaised);
+    QSignalSpy recorded(&w, &WatchController::eventsRecorded);
+    QVERIFY(watchJobs(w, *c));
+    m_history->markForceRelease(c->config().endpoint(), jobs(), "mine", WatchController::ownOrigin(),
+                                QDateTime::currentMSecsSinceEpoch());
+    drop(*m_server, "mine");
+    QVERIFY(recorded.wait(5000));
+    drop(*m_server, "other"); // a plain release is no news either
+    QVERIFY(recorded.wait(5000));
+    QTest::qWait(200);
+    QCOMPARE(raised.count(), 0);
+    const auto events = m_history->events(c->config().endpoint(), jobs(), 0);
+    QVERIFY(std::any_of(events.begin(), events.end(),
+                        [](const auto &e) { return e.event == "force-released" && e.holder == "mine"; }));
+}
+
+void TestWatchController::eventsGoToTheHistory() {
+    auto c = open();
+    WatchController w(m_history.get(), nullptr);
+    w.setIntervalMs(50);
+    hold(*m_server, "first");
+    QVERIFY(watchJobs(w, *c));
+    QSignalSpy recorded(&w, &WatchController::eventsRecorded);
+    hold(*m_server, "second");
+    QVERIFY(recorded.wait(5000));
+    QCOMPARE(recorded.constFirst().at(0).toString(), c->config().id);
+    const auto events = m_history->events(c->config().endpoint(), jobs(), 0);
+    QVERIFY(!events.isEmpty());
+    QCOMPARE(events.constFirst().event, QStringLiteral("acquired"));
+    QCOMPARE(events.constFirst().holder, QStringLiteral("second"));
+}
+
+int main(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("semscope-test"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_watchcontroller"));
+    TestWatchController t;
+    return QTest::qExec(&t, argc, argv);
+}
+#include "tst_watchcontroller.moc"
