@@ -351,9 +351,9 @@ QVariant HolderTableModel::data(const QModelIndex &index, int role) const {
         if (index.column() == TtlColumn && state != HolderState::Waiting) {
             const QString band = ttlBand(ttlMs(h));
             if (band == QLatin1String("critical"))
-                return QBrush(toneBackground(Tone::Caution, QGuiApplication::palette(), 0.8));
+                return QBrush(toneBackground(Tone::Caution, currentPalette(), 0.8));
             if (band == QLatin1String("low"))
-                return QBrush(toneBackground(Tone::Caution, QGuiApplication::palette(), 0.4));
+                return QBrush(toneBackground(Tone::Caution, currentPalette(), 0.4));
         }
         return {};
     }
