@@ -33,6 +33,7 @@ class AuditPanel;
 class ConnectionSession;
 class LoadTestWindow;
 class SemaphorePage;
+class ViewZoom;
 
 // What the window works with; main() passes the real ones, tests pass temporary files and fakes.
 struct MainWindowServices {
@@ -63,6 +64,7 @@ public:
 
     SemaphorePage *semaphorePage() const { return m_page; }
     QTableView *semaphoreView() const { return m_semaphoreView; }
+    ViewZoom *zoom() const { return m_zoom; }
     QListWidget *connectionList() const { return m_connections; }
     AuditPanel *auditPanel() const { return m_audit; }
     QDockWidget *auditDock() const { return m_auditDock; }
@@ -93,8 +95,10 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
+    void fitSemaphoreColumns(); // widths in units of the (zoomed) font
     void buildMenus();
     void buildLeft(QSplitter *splitter);
     void reloadConnectionList();
@@ -144,6 +148,7 @@ private:
     QAction *m_editConnectionAction = nullptr;
     QAction *m_removeConnectionAction = nullptr;
     QAction *m_rediscoverAction = nullptr;
+    ViewZoom *m_zoom = nullptr;
     QPointer<QMessageBox> m_stopRunsQuestion;
     QTimer m_stopRunsDeadline;
     bool m_closeAfterRuns = false; // runs were asked to end; the window closes once they have
