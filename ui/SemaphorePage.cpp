@@ -209,6 +209,8 @@ void SemaphorePage::fitToFont() {
     big.setBold(true);
     m_name->setFont(big);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+    // "read 999 ms ago" changes every tick: room for the longest, or the big name squeezes it.
+    m_lastRead->setMinimumWidth(m_lastRead->fontMetrics().horizontalAdvance(tr("read 999 ms ago")) + 4);
     // Widths in units of the font's average character, so a zoomed page keeps its columns readable.
     const int ch = std::max(6, m_view->fontMetrics().averageCharWidth());
     fitHeaderSections(m_view->horizontalHeader(),

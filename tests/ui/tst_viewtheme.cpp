@@ -139,6 +139,18 @@ void TestViewTheme::lightScreens() {
     showPrinters();
     checkLegible(m_demo->window->semaphorePage()->holderModel(), QApplication::palette(), "light holders");
     QVERIFY(save(m_demo->window.get(), QStringLiteral("light-stuck-slots-holder")));
+    // The training room's projector: both windows at 1280x720 less the panels.
+    m_demo->window->resize(1264, 672);
+    QTRY_COMPARE(m_demo->window->size(), QSize(1264, 672));
+    QVERIFY(save(m_demo->window.get(), QStringLiteral("projector-main-window")));
+    ui::LoadTestWindow *loadTest = m_demo->window->openLoadTest(false);
+    QVERIFY(loadTest);
+    loadTest->resize(1264, 672);
+    QVERIFY(QTest::qWaitForWindowExposed(loadTest));
+    QTRY_COMPARE(loadTest->size(), QSize(1264, 672));
+    QVERIFY(save(loadTest, QStringLiteral("projector-load-test")));
+    loadTest->close();
+    m_demo->window->resize(1280, 720);
 }
 
 void TestViewTheme::darkPaletteKeepsEveryStatusLegible() {
@@ -217,6 +229,7 @@ void TestViewTheme::zoomGrowsEveryWindowAndIsRemembered() {
     // Every window: the load-test window opened now is zoomed too, and Ctrl+0 works from it.
     ui::LoadTestWindow *loadTest = window->openLoadTest(false);
     QVERIFY(loadTest);
+    loadTest->resize(1264, 672);
     QVERIFY(QTest::qWaitForWindowExposed(loadTest));
     QCOMPARE(loadTest->font().pointSizeF(), base * 1.3);
     for (QChartView *view : loadTest->findChildren<QChartView *>())
