@@ -1,5 +1,7 @@
 #include "PrefixView.h"
 
+#include "core/SnapshotRules.h"
+
 #include <QDateTime>
 #include <QRegularExpression>
 #include <algorithm>
@@ -159,9 +161,8 @@ core::Snapshot buildSnapshot(const core::SemaphoreRef &ref, const PrefixView &vi
                                                 "(\"Existing key does not match semaphore use\")")
                                      .arg(view.lock->flags)
                                      .arg(kSemaphoreFlagValue));
-    } else if (ref.profile.limit) {
-        snap.limit = *ref.profile.limit;
-        snap.limitSource = core::LimitSource::Profile;
+    } else {
+        core::applyProfileLimit(snap, ref.profile);
     }
     if (!view.lock && !view.contenders.isEmpty())
         snap.warnings.append(QStringLiteral("contender keys but no .lock: never acquired, or destroyed"));

@@ -1,5 +1,7 @@
 #include "AuditLogModel.h"
 
+#include "StatusColors.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QJsonDocument>
@@ -79,9 +81,9 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const {
         return QString::fromUtf8(QJsonDocument(e.toJson()).toJson(QJsonDocument::Indented));
     if (role == Qt::ForegroundRole && index.column() == ResultColumn) {
         if (e.result == QLatin1String("error") || e.result == QLatin1String("refused"))
-            return QBrush(QColor(0xb0, 0x3a, 0x2e));
+            return QBrush(toneText(Tone::Bad));
         if (e.result == QLatin1String("changed") || e.result == QLatin1String("gone"))
-            return QBrush(QColor(0x9a, 0x67, 0x00));
+            return QBrush(toneText(Tone::Caution));
     }
     return {};
 }

@@ -112,6 +112,15 @@ void HistorySeries::addSnapshot(const Snapshot &snapshot, qint64 localTimeMs) {
     Q_EMIT sampleAdded(s);
 }
 
+void HistorySeries::restore(QList<Sample> samples) {
+    if (samples.size() > m_capacity)
+        samples.remove(0, samples.size() - m_capacity);
+    m_samples = std::move(samples);
+    m_previousHolders.clear();
+    m_hasPrevious = false;
+    Q_EMIT cleared(); // the charts rebuild from samples()
+}
+
 void HistorySeries::clear() {
     m_samples.clear();
     m_previousHolders.clear();

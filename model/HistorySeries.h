@@ -34,6 +34,10 @@ public:
 
     void addSnapshot(const core::Snapshot &snapshot, qint64 localTimeMs);
     void clear();
+    // Shows `samples` again (a semaphore looked at earlier: HistoryArchive), trimmed to the
+    // capacity. The next read starts a new rate interval: the holders seen between then and now
+    // are unknown, so no acquisitions or releases are made up for the gap.
+    void restore(QList<Sample> samples);
     const QList<Sample> &samples() const { return m_samples; }
     int capacity() const { return m_capacity; }
 

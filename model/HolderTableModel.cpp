@@ -1,5 +1,7 @@
 #include "HolderTableModel.h"
 
+#include "StatusColors.h"
+
 #include "core/Duration.h"
 #include "core/HolderStateText.h"
 
@@ -162,10 +164,12 @@ QString optionalNumber(const std::optional<qint64> &v) {
 }
 
 // A waiter's rank is its place in the queue, not a rank among holders: sorted after every holder.
+// A `slots` holder has no rank, only a slot number: the page's default order (by rank) is then by
+// slot.
 qint64 rankSortKey(const Holder &h) {
     constexpr qint64 kInLine = qint64(1) << 40;
     if (!h.rank)
-        return std::numeric_limits<qint64>::max();
+        return h.slot ? *h.slot : std::numeric_limits<qint64>::max();
     return h.placeInLine() ? kInLine + *h.rank : *h.rank;
 }
 
@@ -200,8 +204,12 @@ QVariant HolderTableModel::display(const Row &row, int column) const {
         return h.acquiredAtMs
                    ? QDateTime::fromMSecsSinceEpoch(*h.acquiredAtMs).toString(QStringLiteral("HH:mm:ss"))
                    : QString();
-    case AgeColumn:
-        return core::formatDurationMs(std::max<qint64>(0, ageMs(row)));
+    case AgeColumn: {
+        // An age only where the layout records the acquire time; otherwise it is how long semscope
+        // has watched the holder, and says so (a lock seen a minute ago may be held for a week).
+        const QString age = core::formatDurationMs(std::max<qint64>(0, ageMs(row)));
+        return h.acquiredAtMs ? age : QStringLiteral("watched for %1").arg(age);
+    }
     case TtlColumn:
         return formatTtl(ttlMs(h));
     case StateColumn:
@@ -332,28 +340,29 @@ QVariant HolderTableModel::data(const QModelIndex &index, int role) const {
     }
     case Qt::BackgroundRole: {
         const HolderState state = effectiveState(h);
+        // Tints of the palette's base (StatusColors): legible under a dark theme too.
         if (state == HolderState::ExpiredPresent)
-            return QBrush(QColor(0xf8, 0xd7, 0xda));
+            return QBrush(toneBackground(Tone::Bad));
         if (state == HolderState::Stale || state == HolderState::Orphan)
-            return QBrush(QColor(0xff, 0xec, 0xb3));
+            return QBrush(toneBackground(Tone::Caution));
         if (state == HolderState::OverLimit)
-            return QBrush(QColor(0xe8, 0xd5, 0xf5));
+            return QBrush(toneBackground(Tone::OverLimit));
         // A waiter's countdown is its place in line, renewed every few seconds: nothing to warn about.
         if (index.column() == TtlColumn && state != HolderState::Waiting) {
             const QString band = ttlBand(ttlMs(h));
             if (band == QLatin1String("critical"))
-                return QBrush(QColor(0xfd, 0xe2, 0xc8));
+                return QBrush(toneBackground(Tone::Caution, currentPalette(), 0.8));
             if (band == QLatin1String("low"))
-                return QBrush(QColor(0xff, 0xf3, 0xcd));
+                return QBrush(toneBackground(Tone::Caution, currentPalette(), 0.4));
         }
         return {};
     }
     case Qt::ForegroundRole: {
         const HolderState state = effectiveState(h);
         if (state == HolderState::ExpiredPresent)
-            return QBrush(QColor(0x9b, 0x1c, 0x1c));
+            return QBrush(toneText(Tone::Bad));
         if (state == HolderState::Waiting)
-            return QBrush(QColor(0x6c, 0x75, 0x7d));
+            return QBrush(toneText(Tone::Muted));
         return {};
     }
     default:
@@ -373,7 +382,8 @@ QVariant HolderTableModel::headerData(int section, Qt::Orientation orientation, 
         "Slot number (slots layout).",
         "Fencing token / counter / Consul ModifyIndex of this holder's acquisition.",
         "When the holder acquired, by the server clock (where the layout records it).",
-        "How long it has held: from its acquire time, or from when semscope first saw it.",
+        "How long it has held, where the layout records its acquire time; otherwise \"watched for\": how "
+        "long semscope has seen it on this connection.",
         "Time left on the lease, counting down between reads. Red: expired but still recorded.",
         "live, expired (lease ran out, record still there), stale (owner gone), over-limit, waiting, orphan.",
         "Consul session name.",

@@ -1,13 +1,13 @@
 #include "LoadTestSummaryModel.h"
 
+#include "StatusColors.h"
+
 #include <QBrush>
 #include <QColor>
 
 namespace semscope::model {
 
 namespace {
-const QColor kBad(0xc6, 0x28, 0x28);
-const QColor kGood(0x2e, 0x7d, 0x32);
 
 double ms(qint64 ns) {
     return static_cast<double>(ns) / 1e6;
@@ -223,16 +223,16 @@ QVariant LoadTestSummaryModel::foreground(const Run &run, int row) const {
     case TokenViolationsRow:
         // Zero is only proven once the final sweep has run; a live count above zero is proof enough.
         if (*v > 0)
-            return QBrush(kBad);
-        return run.report ? QVariant(QBrush(kGood)) : QVariant();
+            return QBrush(toneText(Tone::Bad));
+        return run.report ? QVariant(QBrush(toneText(Tone::Good))) : QVariant();
     case MaxHoldersRow: {
         const int limit = run.report ? run.report->config.limit : run.progress->limit;
-        return *v > limit ? QVariant(QBrush(kBad)) : QVariant();
+        return *v > limit ? QVariant(QBrush(toneText(Tone::Bad))) : QVariant();
     }
     case LeakedRow:
-        return *v > 0 ? QVariant(QBrush(kBad)) : QVariant();
+        return *v > 0 ? QVariant(QBrush(toneText(Tone::Bad))) : QVariant();
     case ErrorsRow:
-        return *v > 0 ? QVariant(QBrush(kBad)) : QVariant();
+        return *v > 0 ? QVariant(QBrush(toneText(Tone::Bad))) : QVariant();
     default:
         return {};
     }

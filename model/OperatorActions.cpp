@@ -1,6 +1,7 @@
 #include "OperatorActions.h"
 
 #include "core/Kind.h"
+#include "core/SnapshotRules.h"
 #include "core/audit/AuditOutcome.h"
 #include "monitor/HistoryStore.h"
 
@@ -58,9 +59,7 @@ void OperatorActions::record(core::AuditEntry entry, const QString &result, cons
     QString summary = QStringLiteral("%1 %2").arg(entry.action, entry.semaphore);
     if (!entry.holder.isEmpty())
         summary += QStringLiteral(" holder %1").arg(entry.holder);
-    summary += QStringLiteral(": ") + result;
-    if (!message.isEmpty())
-        summary += QStringLiteral(" (%1)").arg(message);
+    summary += QStringLiteral(": ") + outcomeWithMessage(result, message);
     if (!m_audit->append(entry))
         summary += QStringLiteral(" — audit log not written: ") + m_audit->lastError();
     Q_EMIT actionFinished(summary, ok);

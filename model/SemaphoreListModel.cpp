@@ -1,6 +1,7 @@
 #include "SemaphoreListModel.h"
 
 #include "HolderTableModel.h"
+#include "StatusColors.h"
 #include "core/Duration.h"
 
 #include <QBrush>
@@ -97,8 +98,12 @@ QVariant SemaphoreListModel::display(const Row &row, int column) const {
     }
     case StaleColumn:
         return row.summarised ? QString::number(row.attention) : QString();
-    case WarningsColumn:
-        return allWarnings(row).join(QStringLiteral("; "));
+    case WarningsColumn: {
+        // A sign and how many: the column stays narrow enough to be always in view, and says
+        // *that* something is wrong; the tooltip, the name's tooltip and the page say what.
+        const qsizetype n = allWarnings(row).size();
+        return n == 0 ? QString() : QStringLiteral("⚠ %1").arg(n);
+    }
     }
     return {};
 }
@@ -122,6 +127,8 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
         }
         case StaleColumn:
             return row.attention;
+        case WarningsColumn:
+            return int(allWarnings(row).size());
         default:
             return display(row, index.column());
         }
@@ -172,14 +179,20 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
                 "orphaned, or beyond the limit.");
         case WarningsColumn:
             return allWarnings(row).join(QLatin1Char('\n'));
+        case NameColumn:
+            // The keys, and what is wrong with them: the name stays in view when the list is narrow.
+            return allWarnings(row).isEmpty()
+                       ? row.found.keys.join(QLatin1Char('\n'))
+                       : row.found.keys.join(QLatin1Char('\n')) + QStringLiteral("\n\n⚠ ") +
+                             allWarnings(row).join(QStringLiteral("\n⚠ "));
         default:
             return row.found.keys.join(QLatin1Char('\n'));
         }
     case Qt::ForegroundRole:
         if (index.column() == StaleColumn && row.attention > 0)
-            return QBrush(QColor(0xb0, 0x3a, 0x2e));
+            return QBrush(toneText(Tone::Bad));
         if (index.column() == WarningsColumn)
-            return QBrush(QColor(0xb0, 0x3a, 0x2e));
+            return QBrush(toneText(Tone::Bad));
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == HoldersColumn || index.column() == StaleColumn ||
@@ -194,8 +207,8 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
 QVariant SemaphoreListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[ColumnCount] = {"Kind",           "Name",  "Used / limit", "Holders",
-                                                   "Soonest expiry", "Stale", "Warnings"};
+    static const char *const names[ColumnCount] = {
+        "Kind", "Name", "Used / limit", "Holders", "Soonest expiry", "Stale", "⚠"};
     static const char *const tips[ColumnCount] = {
         "The layout the semaphore is kept in.",
         "Base key name (Redis) or KV prefix (Consul).",
@@ -203,11 +216,12 @@ QVariant SemaphoreListModel::headerData(int section, Qt::Orientation orientation
         "Holders recorded, and waiters where the layout has them.",
         "Time until the first lease runs out (counts down between reads); for Consul, the sessions' TTL.",
         "Holders needing attention: expired but present, stale, orphan, over the limit.",
-        "Anything odd about the keys."};
+        "Warnings: anything odd about the keys, and how many; the cell's tooltip and the semaphore page "
+        "list them all."};
     if (role == Qt::DisplayRole)
-        return QString::fromLatin1(names[section]);
+        return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole)
-        return QString::fromLatin1(tips[section]);
+        return QString::fromUtf8(tips[section]);
     return {};
 }
 

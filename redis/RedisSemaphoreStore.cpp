@@ -1,6 +1,7 @@
 #include "RedisSemaphoreStore.h"
 
 #include "RedisDiscovery.h"
+#include "core/SnapshotRules.h"
 #include "kinds/BuiltinKinds.h"
 #include "kinds/KindReplies.h"
 #include "kinds/WaitQueueKind.h"
@@ -141,7 +142,10 @@ void RedisSemaphoreStore::snapshot(const core::SemaphoreRef &ref, core::Callback
         done(snap);
         return;
     }
-    kind->snapshot(*m_conn, ref, std::move(done));
+    kind->snapshot(*m_conn, ref, [profile = ref.profile, done = std::move(done)](core::Snapshot snap) {
+        core::applyProfileLimit(snap, profile);
+        done(std::move(snap));
+    });
 }
 
 void RedisSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,

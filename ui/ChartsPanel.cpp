@@ -1,5 +1,7 @@
 #include "ChartsPanel.h"
 
+#include "ChartStyle.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -20,6 +22,7 @@ QChartView *viewFor(QChart *chart, QWidget *parent) {
     auto *view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(220);
+    followPaletteAndFont(view);
     return view;
 }
 

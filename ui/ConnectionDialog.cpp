@@ -1,5 +1,7 @@
 #include "ConnectionDialog.h"
 
+#include "model/StatusColors.h"
+
 #include "EnvironmentBadge.h"
 #include "consul/ConsulTypes.h"
 
@@ -314,7 +316,8 @@ void ConnectionDialog::validate() {
     m_okButton->setEnabled(problem.isEmpty());
     if (!problem.isEmpty()) {
         m_testStatus->setText(tr("Cannot save: %1").arg(problem));
-        m_testStatus->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_testStatus->setStyleSheet(
+            QStringLiteral("color: %1;").arg(model::toneText(model::Tone::Bad).name()));
     } else if (m_testStatus->text().startsWith(tr("Cannot save:"))) {
         m_testStatus->clear();
         m_testStatus->setStyleSheet({});
@@ -372,7 +375,8 @@ void ConnectionDialog::finishTest(bool ok, const QString &message) {
     m_testButton->setText(tr("&Test connection"));
     m_testResult = ok ? QStringLiteral("ok: ") + message : QStringLiteral("failed: ") + message;
     m_testStatus->setText(ok ? QStringLiteral("✔ ") + message : QStringLiteral("✘ ") + message);
-    m_testStatus->setStyleSheet(ok ? QStringLiteral("color: #2e7d32;") : QStringLiteral("color: #c62828;"));
+    m_testStatus->setStyleSheet(
+        QStringLiteral("color: %1;").arg(model::toneText(ok ? model::Tone::Good : model::Tone::Bad).name()));
     Q_EMIT testFinished(ok, message);
 }
 

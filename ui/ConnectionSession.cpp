@@ -138,4 +138,8 @@ void ConnectionSession::stampFirstSeen(Snapshot &snapshot) {
     markStuckHolders(snapshot, now);
 }
 
+QString ConnectionSession::historyKey(const core::SemaphoreRef &ref) {
+    return core::kindName(ref.kind) + QLatin1Char('\x1f') + ref.name;
+}
+
 } // namespace semscope::ui

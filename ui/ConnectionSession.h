@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/ConnectionController.h"
+#include "model/HistoryArchive.h"
 #include "model/OperatorActions.h"
 #include "model/SemaphoreFilterProxy.h"
 #include "model/SemaphoreListModel.h"
@@ -65,6 +66,9 @@ public:
     // The semaphore the page last showed for this connection: selecting the connection again shows
     // it again, and the page never keeps showing another connection's semaphore.
     std::optional<core::SemaphoreRef> shownSemaphore;
+    // The charts of the semaphores looked at on this connection, kept for the session (bounded).
+    model::HistoryArchive chartHistory;
+    static QString historyKey(const core::SemaphoreRef &ref);
 
 Q_SIGNALS:
     void discoveryStarted();

@@ -1,5 +1,7 @@
 #include "ConnectionStateIcon.h"
 
+#include "model/StatusColors.h"
+
 #include <QPainter>
 #include <QPixmap>
 #include <QPolygonF>
@@ -9,19 +11,22 @@ namespace semscope::ui {
 using State = model::ConnectionController::State;
 
 QColor connectionStateColor(State state) {
+    // From the palette in use (StatusColors): the state's text and icon stay legible under a dark
+    // theme, where the light theme's dark green would vanish.
+    using model::Tone;
     switch (state) {
     case State::Connected:
-        return QColor(0x2e, 0x7d, 0x32);
+        return model::toneText(Tone::Good);
     case State::Connecting:
     case State::Reconnecting:
-        return QColor(0xb2, 0x6a, 0x00);
+        return model::toneText(Tone::Caution);
     case State::Lost:
     case State::Failed:
-        return QColor(0xc6, 0x28, 0x28);
+        return model::toneText(Tone::Bad);
     case State::Idle:
         break;
     }
-    return QColor(0x61, 0x61, 0x61);
+    return model::toneText(Tone::Muted);
 }
 
 QString connectionStateSymbol(State state) {

@@ -1,5 +1,8 @@
 #include "ForceReleaseDialog.h"
 
+#include "core/SnapshotRules.h"
+#include "model/StatusColors.h"
+
 #include "EnvironmentBadge.h"
 #include "core/Duration.h"
 #include "core/HolderStateText.h"
@@ -184,27 +187,27 @@ void ForceReleaseDialog::showOutcome(int index, const ForceReleaseResult &result
     case ForceReleaseResult::Status::Released:
         m_outcomes[index] = QStringLiteral("released");
         text = tr("released");
-        color = QColor(0x2e, 0x7d, 0x32);
+        color = model::toneText(model::Tone::Good);
         break;
     case ForceReleaseResult::Status::Changed:
         m_outcomes[index] = QStringLiteral("changed");
         text = tr("changed since you looked — nothing done");
-        color = QColor(0xb2, 0x6a, 0x00);
+        color = model::toneText(model::Tone::Caution);
         break;
     case ForceReleaseResult::Status::Gone:
         m_outcomes[index] = QStringLiteral("gone");
         text = tr("gone — it had already left");
-        color = QColor(0x55, 0x55, 0x55);
+        color = model::toneText(model::Tone::Muted);
         break;
     case ForceReleaseResult::Status::Error:
         m_outcomes[index] = result.message.startsWith(QLatin1String("refused")) ? QStringLiteral("refused")
                                                                                 : QStringLiteral("error");
         text = tr("error: %1").arg(result.message);
-        color = QColor(0xc6, 0x28, 0x28);
+        color = model::toneText(model::Tone::Bad);
         break;
     }
-    if (!result.message.isEmpty() && result.status != ForceReleaseResult::Status::Error)
-        text += QStringLiteral(" (%1)").arg(result.message);
+    if (result.status != ForceReleaseResult::Status::Error)
+        text = outcomeWithMessage(text, result.message);
     if (auto *item = m_list->topLevelItem(index)) {
         item->setText(6, text);
         item->setForeground(6, color);

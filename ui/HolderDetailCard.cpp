@@ -1,5 +1,7 @@
 #include "HolderDetailCard.h"
 
+#include "model/StatusColors.h"
+
 #include "HolderDetailText.h"
 #include "core/Duration.h"
 #include "core/HolderStateText.h"
@@ -66,7 +68,8 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
                      state == HolderState::Orphan || state == HolderState::OverLimit;
     // Only when it changes: setStyleSheet re-polishes even with the same sheet, and this runs at
     // every read and twice a second.
-    if (const QString sheet = bad ? QStringLiteral("color: #9b1c1c;") : QString();
+    if (const QString sheet =
+            bad ? QStringLiteral("color: %1;").arg(model::toneText(model::Tone::Bad).name()) : QString();
         m_state->styleSheet() != sheet)
         m_state->setStyleSheet(sheet);
 
@@ -90,7 +93,7 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
         add(tr("Token"), QString::number(*holder->token), tr("Fencing token / counter of this acquisition."));
     if (holder->acquiredAtMs)
         add(tr("Acquired"), time(*holder->acquiredAtMs));
-    add(holder->acquiredAtMs ? tr("Held for") : tr("Seen for"),
+    add(holder->acquiredAtMs ? tr("Held for") : tr("Watched for"),
         formatDurationMs(std::max<qint64>(0, model->ageMs(*holder))),
         holder->acquiredAtMs ? QString()
                              : tr("The layout does not record when it acquired: this counts from when "

@@ -1,5 +1,7 @@
 #include "InvalidateSessionDialog.h"
 
+#include "model/StatusColors.h"
+
 #include "EnvironmentBadge.h"
 #include "core/Duration.h"
 #include "model/HolderTableModel.h"
@@ -154,16 +156,16 @@ void InvalidateSessionDialog::showOutcome(const MaintenanceResult &r) {
         m_outcome = QStringLiteral("invalidated");
         text = tr("Invalidated: the session is gone and Consul let go of what it held. The holder "
                   "disappears from the list at the next change.");
-        color = QStringLiteral("#2e7d32");
+        color = model::toneText(model::Tone::Good).name();
     } else if (r.message.startsWith(QLatin1String("no session"))) {
         m_outcome = QStringLiteral("gone");
         text = tr("Gone: the session had already ended, nothing was done.");
-        color = QStringLiteral("#555555");
+        color = model::toneText(model::Tone::Muted).name();
     } else {
         m_outcome = r.message.startsWith(QLatin1String("refused")) ? QStringLiteral("refused")
                                                                    : QStringLiteral("error");
         text = tr("Not invalidated: %1").arg(r.message);
-        color = QStringLiteral("#c62828");
+        color = model::toneText(model::Tone::Bad).name();
     }
     m_result->setText(text);
     m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(color));

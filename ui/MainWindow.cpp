@@ -8,6 +8,7 @@
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
 #include "UsageBarDelegate.h"
+#include "ViewZoom.h"
 #include "loadtest/LoadTestPage.h"
 #include "loadtest/LoadTestWindow.h"
 
@@ -227,6 +228,7 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_semaphoreView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_semaphoreView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_semaphoreView->verticalHeader()->hide();
+    m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
     m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
@@ -289,6 +291,11 @@ void MainWindow::buildMenus() {
     pause->setCheckable(true);
     pause->setShortcut(QKeySequence(QStringLiteral("Ctrl+P")));
     connect(pause, &QAction::toggled, m_page, &SemaphorePage::setPaused);
+    view->addSeparator();
+    m_zoom = new ViewZoom(m_services.settingsFile, this);
+    view->addAction(m_zoom->zoomInAction());
+    view->addAction(m_zoom->zoomOutAction());
+    view->addAction(m_zoom->resetAction());
     view->addSeparator();
     auto *auditToggle = m_auditDock->toggleViewAction();
     auditToggle->setText(tr("&Audit log"));
@@ -440,21 +447,23 @@ void MainWindow::currentConnectionChanged() {
     }
     if (s) {
         auto *header = m_semaphoreView->horizontalHeader();
-        int kindWidth = 0;
-        for (const QString &name : allKindNames())
-            kindWidth = std::max(kindWidth, m_semaphoreView->fontMetrics().horizontalAdvance(name) + 16);
-        fitHeaderSections(header, {{model::SemaphoreListModel::KindColumn, kindWidth},
-                                   {model::SemaphoreListModel::NameColumn, 150},
-                                   {model::SemaphoreListModel::UsageColumn, 84},
-                                   {model::SemaphoreListModel::ExpiryColumn, 110}});
+        fitSemaphoreColumns();
         auto settings = openSettings(m_services.settingsFile);
         const QByteArray saved = settings->value(QStringLiteral("window/semaphoreHeader")).toByteArray();
         if (!saved.isEmpty())
             header->restoreState(saved);
         // How many holders need attention is a number, next to the usage: it stays in view when
-        // the list is narrow (the warnings text, last, stretches over what is left).
+        // the list is narrow.
         header->moveSection(header->visualIndex(model::SemaphoreListModel::StaleColumn),
                             header->visualIndex(model::SemaphoreListModel::UsageColumn) + 1);
+        // The warnings are a narrow "⚠ 2" just before the name (the text is in the tooltip and on
+        // the page): they used to be last, and off screen even at 1600 px.
+        header->moveSection(header->visualIndex(model::SemaphoreListModel::WarningsColumn),
+                            header->visualIndex(model::SemaphoreListModel::NameColumn));
+        header->resizeSection(
+            model::SemaphoreListModel::WarningsColumn,
+            std::max(header->sectionSizeHint(model::SemaphoreListModel::WarningsColumn),
+                     m_semaphoreView->fontMetrics().horizontalAdvance(QStringLiteral("⚠ 99")) + 12));
     }
     applyFilters();
     showPageOf(s);
@@ -758,6 +767,36 @@ QList<LoadTestWindow *> MainWindow::runningLoadTests() const {
             running << w;
     }
     return running;
+}
+
+void MainWindow::fitSemaphoreColumns() {
+    // In units of the font, so the columns grow with View > Zoom.
+    auto *header = m_semaphoreView->horizontalHeader();
+    const QFontMetrics fm = m_semaphoreView->fontMetrics();
+    const int ch = std::max(6, fm.averageCharWidth());
+    int kindWidth = 0;
+    for (const QString &name : allKindNames())
+        kindWidth = std::max(kindWidth, fm.horizontalAdvance(name) + 16);
+    fitHeaderSections(header, {{model::SemaphoreListModel::KindColumn, kindWidth},
+                               {model::SemaphoreListModel::NameColumn, 21 * ch},
+                               {model::SemaphoreListModel::UsageColumn, 12 * ch},
+                               {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
+                               {model::SemaphoreListModel::WarningsColumn,
+                                fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
+}
+
+void MainWindow::changeEvent(QEvent *event) {
+    QMainWindow::changeEvent(event);
+    // Zoomed (View > Zoom): rows as high as the text, no header cut off.
+    if (event->type() == QEvent::FontChange && m_semaphoreView) {
+        m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
+        fitSemaphoreColumns();
+    }
+    // A theme switch: the connections' state colours are worked out from the palette.
+    if (event->type() == QEvent::PaletteChange && m_connections) {
+        for (int i = 0; i < m_connections->count(); ++i)
+            updateConnectionItem(m_connections->item(i)->data(kIdRole).toString());
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {

@@ -34,6 +34,7 @@ class ConnectionSession;
 class DesktopMonitoring;
 class LoadTestWindow;
 class SemaphorePage;
+class ViewZoom;
 
 // What the window works with; main() passes the real ones, tests pass temporary files and fakes.
 struct MainWindowServices {
@@ -66,6 +67,7 @@ public:
 
     SemaphorePage *semaphorePage() const { return m_page; }
     QTableView *semaphoreView() const { return m_semaphoreView; }
+    ViewZoom *zoom() const { return m_zoom; }
     QListWidget *connectionList() const { return m_connections; }
     AuditPanel *auditPanel() const { return m_audit; }
     QDockWidget *auditDock() const { return m_auditDock; }
@@ -96,8 +98,10 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
+    void fitSemaphoreColumns(); // widths in units of the (zoomed) font
     void buildMenus();
     void buildLeft(QSplitter *splitter);
     void reloadConnectionList();
@@ -148,6 +152,7 @@ private:
     QAction *m_editConnectionAction = nullptr;
     QAction *m_removeConnectionAction = nullptr;
     QAction *m_rediscoverAction = nullptr;
+    ViewZoom *m_zoom = nullptr;
     QPointer<QMessageBox> m_stopRunsQuestion;
     QTimer m_stopRunsDeadline;
     bool m_closeAfterRuns = false; // runs were asked to end; the window closes once they have

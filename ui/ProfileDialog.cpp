@@ -1,5 +1,7 @@
 #include "ProfileDialog.h"
 
+#include "model/StatusColors.h"
+
 #include "core/Duration.h"
 
 #include <QCheckBox>
@@ -60,7 +62,9 @@ ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
         const QString text = m_timeout->text().trimmed();
         const bool ok = text.isEmpty() || parseDurationMs(text).value_or(0) > 0;
         buttons->button(QDialogButtonBox::Save)->setEnabled(ok);
-        m_timeout->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { background: #fdecea; }"));
+        m_timeout->setStyleSheet(ok ? QString()
+                                    : QStringLiteral("QLineEdit { background: %1; }")
+                                          .arg(model::toneBackground(model::Tone::Bad).name()));
         m_timeout->setToolTip(ok ? QString() : tr("Not a duration: write e.g. 500ms, 10s, 5m"));
     };
     connect(m_timeout, &QLineEdit::textChanged, this, validate);

@@ -1,5 +1,7 @@
 #include "SemaphorePage.h"
 
+#include "model/StatusColors.h"
+
 #include "AcquireDialog.h"
 #include "ChartsPanel.h"
 #include "ConnectionSession.h"
@@ -17,6 +19,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDateTime>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -83,10 +86,9 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_name = new QLabel(this);
     m_name->setObjectName(QStringLiteral("nameLabel"));
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont big = m_name->font();
-    big.setPointSizeF(big.pointSizeF() * 1.35);
-    big.setBold(true);
-    m_name->setFont(big);
+    // A long name (or "Select a semaphore on the left" in the big font) must not make the window
+    // wider than a 1024 px screen: it gives way to the refresh controls (the tooltip has it all).
+    m_name->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_lastRead = new QLabel(this);
     m_lastRead->setObjectName(QStringLiteral("lastRead"));
     m_lastRead->setToolTip(tr("When the holders were last read from the server. TTLs count down locally in "
@@ -105,7 +107,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     auto *refreshButton = new QPushButton(tr("Refresh"), this);
     refreshButton->setToolTip(tr("Read now (F5)"));
     row1->addWidget(m_kind);
-    row1->addWidget(m_name);
+    row1->addWidget(m_name, 3);
     m_watchToggle = new QAction(this);
     m_watchToggle->setObjectName(QStringLiteral("watchToggle"));
     m_watchToggle->setCheckable(true);
@@ -143,17 +145,14 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_warnings = new QLabel(this);
     m_warnings->setObjectName(QStringLiteral("warnings"));
     m_warnings->setWordWrap(true);
-    m_warnings->setStyleSheet(
-        QStringLiteral("QLabel { color: #9b1c1c; background: #fdecea; padding: 4px; }"));
     m_warnings->hide();
     layout->addWidget(m_warnings);
 
     m_readOnlyBanner = new QLabel(tr("Read-only connection: viewing only, every write is disabled."), this);
     m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
-    m_readOnlyBanner->setStyleSheet(
-        QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; padding: 4px; }"));
     m_readOnlyBanner->hide();
     layout->addWidget(m_readOnlyBanner);
+    applyTones();
 
     m_toolbar = new QToolBar(this);
     m_toolbar->setObjectName(QStringLiteral("holderActions"));
@@ -172,14 +171,9 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    fitHeaderSections(m_view->horizontalHeader(), {{HolderTableModel::HolderColumn, 150},
-                                                   {HolderTableModel::AcquiredColumn, 70},
-                                                   {HolderTableModel::AgeColumn, 64},
-                                                   {HolderTableModel::TtlColumn, 110}, // "expired 12 s ago"
-                                                   {HolderTableModel::StateColumn, 80}});
+    fitToFont();
     keepKeyColumnsInFront();
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setWordWrap(false);
@@ -252,6 +246,43 @@ void SemaphorePage::updateWatchToggle() {
            : tr("Watch this semaphore in the background and get desktop notifications"));
     m_watchToggle->setVisible(m_watch != nullptr);
     m_watchToggle->setEnabled(m_session != nullptr);
+}
+
+void SemaphorePage::fitToFont() {
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    m_name->setFont(big);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+    // "read 999 ms ago" changes every tick: room for the longest, or the big name squeezes it.
+    m_lastRead->setMinimumWidth(m_lastRead->fontMetrics().horizontalAdvance(tr("read 999 ms ago")) + 4);
+    // Widths in units of the font's average character, so a zoomed page keeps its columns readable.
+    const int ch = std::max(6, m_view->fontMetrics().averageCharWidth());
+    fitHeaderSections(m_view->horizontalHeader(),
+                      {{HolderTableModel::HolderColumn, 21 * ch},
+                       {HolderTableModel::AcquiredColumn, 10 * ch},
+                       {HolderTableModel::AgeColumn, 18 * ch}, // "watched for 3 m 10 s"
+                       {HolderTableModel::TtlColumn, 16 * ch}, // "expired 12 s ago"
+                       {HolderTableModel::StateColumn, 11 * ch}});
+}
+
+void SemaphorePage::changeEvent(QEvent *event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitToFont();
+    if (event->type() == QEvent::PaletteChange)
+        applyTones();
+}
+
+void SemaphorePage::applyTones() {
+    // From the palette in use, so a dark theme keeps the banners legible (StatusColors).
+    using model::Tone;
+    // The palette's own text on a tint: the tint says the tone, the text stays at full contrast.
+    const QString text = palette().color(QPalette::Text).name();
+    m_warnings->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
+                                  .arg(text, model::toneBackground(Tone::Bad, palette()).name()));
+    m_readOnlyBanner->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
+                                        .arg(text, model::toneBackground(Tone::Info, palette()).name()));
 }
 
 void SemaphorePage::tick() {
@@ -342,7 +373,13 @@ QList<QAction *> SemaphorePage::allActions() const {
             m_invalidate, m_purge,   m_repair,      m_editProfile};
 }
 
+void SemaphorePage::keepChartHistory() {
+    if (m_session)
+        m_session->chartHistory.store(ConnectionSession::historyKey(m_ref), m_history.samples());
+}
+
 void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef &ref) {
+    keepChartHistory();
     stopUpdates();
     ++m_generation;
     ++m_pageGeneration;
@@ -352,12 +389,14 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     m_inFlight = false;
     m_lastReadLocalMs = 0;
     m_holders.clear();
-    m_history.clear();
+    // The charts go on where they stopped when this semaphore was last on show this session.
+    m_history.restore(session->chartHistory.take(ConnectionSession::historyKey(ref)));
     m_card->showHolder(nullptr, nullptr);
     const auto &cfg = session->config();
     m_kind->setText(kindName(ref.kind));
     m_kind->setToolTip(kindDescription(ref.kind));
     m_name->setText(ref.name);
+    m_name->setToolTip(ref.name);
     m_badge->setEnvironment(cfg.environment, cfg.readOnly);
     m_badge->show();
     m_connection->setText(tr("on %1 · %2").arg(cfg.name, cfg.endpoint()));
@@ -412,6 +451,7 @@ void SemaphorePage::stopUpdates() {
 }
 
 void SemaphorePage::clearSemaphore() {
+    keepChartHistory();
     stopUpdates();
     ++m_generation;
     ++m_pageGeneration;
@@ -530,11 +570,19 @@ void SemaphorePage::updateHeader(const Snapshot &s) {
         m_gauge->setFormat(used > *s.limit ? tr("%1 / %2 used — OVER THE LIMIT").arg(used).arg(*s.limit)
                                            : tr("%1 / %2 used").arg(used).arg(*s.limit));
         const double ratio = double(used) / double(std::max<qint64>(1, *s.limit));
-        const QString color = used > *s.limit ? QStringLiteral("#c62828")
-                              : ratio >= 1.0  ? QStringLiteral("#ef6c00")
-                              : ratio >= 0.8  ? QStringLiteral("#f9a825")
-                                              : QStringLiteral("#43a047");
-        setStyleSheetIfChanged(m_gauge, QStringLiteral("QProgressBar::chunk { background: %1; }").arg(color));
+        using model::Tone;
+        const QString color = (used > *s.limit ? model::toneFill(Tone::Bad)
+                               : ratio >= 0.8  ? model::toneFill(Tone::Caution)
+                                               : model::toneFill(Tone::Good))
+                                  .name();
+        // A style sheet for the chunk styles the whole bar: its groove takes the palette's base
+        // (it was white under a dark theme).
+        setStyleSheetIfChanged(
+            m_gauge, QStringLiteral("QProgressBar { background: %2; color: %3; border: 1px solid "
+                                    "%4; border-radius: 3px; text-align: center; } "
+                                    "QProgressBar::chunk { background: %1; }")
+                         .arg(color, palette().color(QPalette::Base).name(),
+                              palette().color(QPalette::Text).name(), palette().color(QPalette::Mid).name()));
     } else {
         m_limit->setText(tr("Limit <b>unknown</b> — not stored in this layout"));
         m_limit->setToolTip(tr("Set it with Edit profile so usage and over-limit holders can be shown."));
@@ -626,8 +674,10 @@ void SemaphorePage::updateAge() {
     // A read far older than the interval means the server is slow or gone: say so. (A watch is
     // quiet while nothing changes, so it never counts as late.)
     const bool late = !m_paused && !m_watching && ago > std::max(5000, 3 * m_timer.interval());
-    setStyleSheetIfChanged(m_lastRead,
-                           late ? QStringLiteral("color: #c62828; font-weight: bold;") : QString());
+    setStyleSheetIfChanged(
+        m_lastRead,
+        late ? QStringLiteral("color: %1; font-weight: bold;").arg(model::toneText(model::Tone::Bad).name())
+             : QString());
 }
 
 QList<ObservedHolder> SemaphorePage::selectedHolders() const {

@@ -110,8 +110,13 @@ Q_SIGNALS:
     void snapshotApplied(const core::Snapshot &snapshot);
     void statusMessage(const QString &message);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void buildActions();
+    void fitToFont();  // the name's size, row heights and column widths follow the (zoomed) font
+    void applyTones(); // banner colours from the palette in use
     void requestSnapshot();
     void startUpdates();
     void stopUpdates();
@@ -130,6 +135,7 @@ private:
     void editProfile();
     void updateWatchToggle();
     core::SemaphoreRef resolvedRef() const;
+    void keepChartHistory(); // the shown semaphore's charts, kept in its session's archive
 
     core::ProfileStore *m_profiles;
     ConnectionSession *m_session = nullptr;

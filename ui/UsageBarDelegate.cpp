@@ -1,6 +1,7 @@
 #include "UsageBarDelegate.h"
 
 #include "model/SemaphoreListModel.h"
+#include "model/StatusColors.h"
 
 #include <QPainter>
 
@@ -12,15 +13,18 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     const QVariant limit = index.data(model::SemaphoreListModel::LimitRole);
     if (used.isValid() && limit.isValid() && limit.toLongLong() > 0) {
         const double ratio = double(used.toLongLong()) / double(limit.toLongLong());
-        QColor color = ratio > 1.0    ? QColor(0xe5, 0x73, 0x73)
-                       : ratio >= 1.0 ? QColor(0xff, 0xb7, 0x4d)
-                       : ratio >= 0.8 ? QColor(0xff, 0xe0, 0x82)
-                                      : QColor(0xa5, 0xd6, 0xa7);
+        // Tints of the view's base under its own text colour: legible on a dark theme too.
+        using model::Tone;
+        const QPalette &pal = option.palette;
+        const QColor color = ratio > 1.0    ? model::toneBackground(Tone::Bad, pal, 1.8)
+                             : ratio >= 1.0 ? model::toneBackground(Tone::Caution, pal, 1.8)
+                             : ratio >= 0.8 ? model::toneBackground(Tone::Caution, pal, 0.9)
+                                            : model::toneBackground(Tone::Good, pal, 1.4);
         QRect bar = option.rect.adjusted(2, 3, -2, -3);
         painter->save();
         if (option.state & QStyle::State_Selected)
             painter->fillRect(option.rect, option.palette.highlight());
-        painter->fillRect(bar, QColor(0xee, 0xee, 0xee));
+        painter->fillRect(bar, model::toneBackground(model::Tone::Muted, pal, 0.5));
         bar.setWidth(int(bar.width() * std::min(1.0, ratio)));
         painter->fillRect(bar, color);
         painter->restore();
@@ -28,7 +32,6 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         opt.state &= ~QStyle::State_Selected;
         opt.backgroundBrush = Qt::NoBrush;
         opt.displayAlignment = Qt::AlignCenter;
-        opt.palette.setColor(QPalette::Text, Qt::black);
         QStyledItemDelegate::paint(painter, opt, index);
         return;
     }

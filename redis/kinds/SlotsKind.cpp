@@ -58,8 +58,9 @@ core::Grant grantFromReply(const core::SemaphoreRef &ref, const QString &holder,
     g.ref = ref;
     g.holder = holder;
     g.rawHolder = holder.toUtf8();
+    // No rank: a slot number (1..N, as the layout stores it) is not a place in an order, and ranks
+    // count from 0 everywhere else (README, "Rank and slot numbers").
     g.slot = integerAt(reply, 0);
-    g.rank = g.slot;
     if (const qint64 expiry = integerAt(reply, 1).value_or(-1); expiry > 0)
         g.expiresAtMs = expiry;
     if (const qint64 token = integerAt(reply, 2).value_or(-1); token > 0)
@@ -176,8 +177,7 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
                                                     : QStringLiteral("\"%1\"").arg(QString::fromUtf8(value)));
             h.state = core::HolderState::Stale;
         } else {
-            h.slot = *slot;
-            h.rank = *slot;
+            h.slot = *slot; // and no rank: see grantFromReply
             holdersOfSlot[*slot] << h.id;
             maxSlot = std::max(maxSlot, *slot);
         }

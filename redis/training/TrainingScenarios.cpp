@@ -39,11 +39,12 @@ QList<TrainingScenario> trainingScenarios() {
     TrainingScenario fair;
     fair.name = QStringLiteral("fair-without-lock");
     fair.title = QStringLiteral("Fair semaphore in several round trips, without its lock");
+    fair.design = QStringLiteral("the Redis-in-Action fair semaphore without its outer lock");
     fair.explanation = QStringLiteral(
-        "The fair semaphore of seed 001 (after Redis in Action) purges, takes a number with INCR, adds "
+        "The Redis-in-Action fair semaphore (section 6.3.2) purges, takes a number with INCR, adds "
         "itself with two ZADDs and checks its ZRANK, each a separate round trip. Client A takes 31, B "
         "takes 32; B adds and ranks first and gets the last slot; then A adds with the smaller number, "
-        "ranks ahead of B and gets in too. The article patches this with an outer lock; without it the "
+        "ranks ahead of B and gets in too. The book patches this with an outer lock; without it the "
         "limit is exceeded. Here a pause (the race window) sits between INCR and the ZADDs, where a real "
         "client can be descheduled. semscope's `fair` kind does the whole acquire in one Lua script.");
     fair.counterpart = Kind::Fair;
@@ -54,8 +55,9 @@ QList<TrainingScenario> trainingScenarios() {
     TrainingScenario zset;
     zset.name = QStringLiteral("zset-skewed-clocks");
     zset.title = QStringLiteral("Expiring ZSET: add, then rank, with the clients' own clocks");
+    zset.design = QStringLiteral("the add-then-rank expiring ZSET semaphore on client clocks");
     zset.explanation = QStringLiteral(
-        "Seed 003's non-fair semaphore ZADDs itself with expiry = its clock + timeout, purges entries "
+        "The non-fair expiring ZSET semaphore ZADDs itself with expiry = its clock + timeout, purges entries "
         "older than its clock, and keeps the slot if its ZRANK is inside the limit. Rank is by expiry: "
         "a client whose clock runs behind scores below every live holder and ranks inside the limit on "
         "top of them; a client whose clock runs ahead purges live holders as expired. Each client here "
@@ -70,8 +72,9 @@ QList<TrainingScenario> trainingScenarios() {
     TrainingScenario incr;
     incr.name = QStringLiteral("incr-lock");
     incr.title = QStringLiteral("INCR-counter lock released with DEL");
+    incr.design = QStringLiteral("the INCR-counter lock released with DEL");
     incr.explanation = QStringLiteral(
-        "Seed 002's second lock: getLock is INCR and succeeds while the count is within the range, "
+        "The INCR-counter lock: getLock is INCR and succeeds while the count is within the range, "
         "releaseLock is DEL, initLock resets the counter to 0. With the usual try/finally every "
         "contender runs releaseLock, including those that did not get the lock: their DEL wipes the "
         "counter while the holder still works, and the next INCR returns 1 to a second holder. No pause "
@@ -85,8 +88,9 @@ QList<TrainingScenario> trainingScenarios() {
     TrainingScenario setdel;
     setdel.name = QStringLiteral("set-del-lock");
     setdel.title = QStringLiteral("Lock by look-then-SET without NX, released with DEL");
+    setdel.design = QStringLiteral("the look-then-SET lock without NX, released with DEL");
     setdel.explanation = QStringLiteral(
-        "Seed 002's first lock writes the lock with a plain set (HSET, then EXPIRE) and releases it with "
+        "The look-then-SET lock writes the lock with a plain set (HSET, then EXPIRE) and releases it with "
         "DEL. Used as a lock, a client looks whether the key is there and sets it if not. Two clients "
         "that both look before either sets both believe they hold it, and a DEL removes whoever's lock "
         "is there. The race window is a pause between the look and the set. semscope's `lock` kind "
@@ -99,8 +103,9 @@ QList<TrainingScenario> trainingScenarios() {
     TrainingScenario leak;
     leak.name = QStringLiteral("slots-crash-leak");
     leak.title = QStringLiteral("Slot semaphore without TTL: crashed holders leak their slot");
+    leak.design = QStringLiteral("the hash+list slot semaphore without TTL");
     leak.explanation = QStringLiteral(
-        "Seed 000's slot semaphore takes and returns slot numbers in atomic Lua scripts, so it never "
+        "The hash+list slot semaphore takes and returns slot numbers in atomic Lua scripts, so it never "
         "over-admits, but it has no TTL. A holder that crashes never gives its slot back; after enough "
         "crashes nobody gets in any more. Here one client in ten crashes while holding (--crash-rate "
         "changes that); the report lists the slots leaked. "

@@ -11,11 +11,14 @@
 
 namespace semscope::redis {
 
-// One training scenario: a seed's unsafe design, replayed faithfully, and the atomic kind that
-// does the same job safely. Both run side by side in a load test.
+// One training scenario: an unsafe design found in the wild (the seeds), replayed faithfully, and
+// the atomic kind that does the same job safely. Both run side by side in a load test.
 struct TrainingScenario {
-    QString name;           // --scenario value, e.g. "fair-without-lock"
-    QString title;          // one line
+    QString name;  // --scenario value, e.g. "fair-without-lock"
+    QString title; // one line
+    // What the unsafe design is, by name, for headings ("the Redis-in-Action fair semaphore
+    // without its lock"): a trainee never saw the seeds, so "seed 001" tells them nothing.
+    QString design;
     QString explanation;    // a short paragraph shown in the GUI and printed by the CLI
     core::Kind counterpart; // the atomic kind run beside it (and the layout it writes)
     int raceWindowMs = 0;   // default pause inserted where the seed's sequence can be interrupted

@@ -444,6 +444,14 @@ private Q_SLOTS:
         r = cli({"show", "fs", "--kind", "fair", "--json"});
         QCOMPARE(r.json().value(QStringLiteral("limit")).toInteger(), 4);
         QCOMPARE(r.json().value(QStringLiteral("limit_source")).toString(), QStringLiteral("profile"));
+        // Issue 16 item 8: emptied (its keys gone), it keeps the operator's limit, not "?".
+        cmd({"DEL", "fs", "fs:owner", "fs:counter"});
+        r = cli({"show", "fs", "--kind", "fair", "--json"});
+        QCOMPARE(r.json().value(QStringLiteral("limit")).toInteger(), 4);
+        QCOMPARE(r.json().value(QStringLiteral("limit_source")).toString(), QStringLiteral("profile"));
+        r = cli({"show", "fs", "--kind", "fair"});
+        QVERIFY2(r.out.contains("4") && r.out.contains("profile") && !r.out.contains("inferred"),
+                 r.out.constData());
 
         // lock: always 1.
         cmd({"SET", "lk", "me", "PX", "30000"});

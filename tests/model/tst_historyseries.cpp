@@ -1,3 +1,4 @@
+#include "model/HistoryArchive.h"
 #include "model/HistorySeries.h"
 
 #include <QSignalSpy>
@@ -32,7 +33,49 @@ private Q_SLOTS:
     void reacquireCountsAsBoth();
     void keepsCapacity();
     void ttlHistogram();
+    void restoredHistoryGoesOnWithoutAMadeUpRate();
+    void archiveKeepsEachSemaphoreBounded();
 };
+
+// Issue 16 item 10e: a semaphore looked at again shows its earlier points; the first read after
+// the gap starts a new rate interval instead of counting every holder as newly acquired.
+void TestHistorySeries::restoredHistoryGoesOnWithoutAMadeUpRate() {
+    HistorySeries first;
+    first.addSnapshot(snap({{"a", 1}}), 1'000);
+    first.addSnapshot(snap({{"a", 1}, {"b", 2}}), 2'000);
+    model::HistoryArchive archive;
+    archive.store(QStringLiteral("jobs"), first.samples());
+
+    HistorySeries shown(3);
+    QSignalSpy cleared(&shown, &HistorySeries::cleared);
+    shown.restore(archive.take(QStringLiteral("jobs")));
+    QCOMPARE(cleared.size(), 1);
+    QVERIFY(!archive.contains(QStringLiteral("jobs")));
+    QCOMPARE(shown.samples().size(), 2);
+    QCOMPARE(shown.samples().first().timeMs, 1'000);
+    shown.addSnapshot(snap({{"a", 1}, {"b", 2}, {"c", 3}}), 60'000);
+    QCOMPARE(shown.samples().size(), 3);
+    QCOMPARE(shown.samples().last().acquisitionsPerSecond, 0.0);
+    shown.addSnapshot(snap({{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}}), 61'000);
+    QCOMPARE(shown.samples().size(), 3); // its capacity
+    QCOMPARE(shown.samples().last().acquisitionsPerSecond, 1.0);
+}
+
+void TestHistorySeries::archiveKeepsEachSemaphoreBounded() {
+    model::HistoryArchive archive(3);
+    QList<HistorySeries::Sample> one(1);
+    for (const char *key : {"a", "b", "c", "d"})
+        archive.store(QString::fromLatin1(key), one);
+    QCOMPARE(archive.size(), 3);
+    QVERIFY(!archive.contains(QStringLiteral("a"))); // looked at longest ago
+    archive.store(QStringLiteral("b"), one);         // b is fresh again
+    archive.store(QStringLiteral("e"), one);
+    QVERIFY(archive.contains(QStringLiteral("b")));
+    QVERIFY(!archive.contains(QStringLiteral("c")));
+    archive.store(QStringLiteral("b"), {}); // nothing to keep
+    QVERIFY(!archive.contains(QStringLiteral("b")));
+    QVERIFY(archive.take(QStringLiteral("zz")).isEmpty());
+}
 
 void TestHistorySeries::ratesFromHoldersComingAndGoing() {
     HistorySeries series;

@@ -22,7 +22,47 @@ private Q_SLOTS:
     void duplicateIdsStayVisible();
     void consulHolderShowsSessionName();
     void largeRefreshKeepsRowCount();
+    void ageSaysWhenItIsOnlyWatched();
+    void slotsHolderSortsBySlotWithoutRank();
 };
+
+// Issue 16 item 9: "Age" is an age only where the layout records the acquire time; otherwise it
+// is how long semscope watched the holder, and the cell says "watched for".
+void TestHolderTableModel::ageSaysWhenItIsOnlyWatched() {
+    qint64 local = 100000;
+    HolderTableModel model(nullptr, [&] { return local; });
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Holder recorded = holder(QStringLiteral("recorded"), 0, std::nullopt);
+    recorded.acquiredAtMs = 100000 - 90000; // acquired 90 s ago, by the server clock
+    Holder seen = holder(QStringLiteral("seen"), 1, std::nullopt);
+    seen.firstSeenMs = 100000 - 5000; // semscope first saw it 5 s ago
+    model.setSnapshot(snapshot({recorded, seen}, 100000));
+    const auto ageOf = [&](const QString &id) {
+        return model.index(model.rowOf(id.toUtf8()), HolderTableModel::AgeColumn).data().toString();
+    };
+    QCOMPARE(ageOf(QStringLiteral("recorded")), QStringLiteral("1 m 30 s"));
+    QCOMPARE(ageOf(QStringLiteral("seen")), QStringLiteral("watched for 5.0 s"));
+}
+
+// One rank convention (from 0): a `slots` holder has a slot number and no rank, and the page's
+// default order by rank puts slots in slot order.
+void TestHolderTableModel::slotsHolderSortsBySlotWithoutRank() {
+    HolderTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QList<Holder> hs;
+    for (const auto &[id, slot] : {std::pair{"c", 3}, std::pair{"a", 1}, std::pair{"b", 2}}) {
+        Holder h = holder(QString::fromLatin1(id), 0, std::nullopt);
+        h.rank.reset();
+        h.slot = slot;
+        hs << h;
+    }
+    core::Snapshot s = snapshot(hs, 1000);
+    s.ref.kind = core::Kind::Slots;
+    model.setSnapshot(s);
+    QVERIFY(model.index(0, HolderTableModel::RankColumn).data().toString().isEmpty());
+    QCOMPARE(model.numericSortKey(model.rowOf("a"), HolderTableModel::RankColumn), std::optional<qint64>(1));
+    QCOMPARE(model.numericSortKey(model.rowOf("c"), HolderTableModel::RankColumn), std::optional<qint64>(3));
+}
 
 void TestHolderTableModel::updatesRowsInPlace_data() {
     QTest::addColumn<QStringList>("before");

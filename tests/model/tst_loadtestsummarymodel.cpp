@@ -2,6 +2,7 @@
 // ones from the report, red where safety broke and green where it provably held.
 #include "model/LoadTestSummaryModel.h"
 #include "model/LoadTestVerdict.h"
+#include "model/StatusColors.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -95,7 +96,7 @@ void TestLoadTestSummaryModel::liveThenFinal() {
     QCOMPARE(m.index(LoadTestSummaryModel::JainRow, 0).data().toString(), QStringLiteral("0.987"));
     QCOMPARE(m.index(LoadTestSummaryModel::LongestWaitRow, 0).data().toString(), QStringLiteral("12.00 ms"));
     QCOMPARE(m.index(LoadTestSummaryModel::OverAdmissionsRow, 0).data().toString(), QStringLiteral("0"));
-    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 0), QColor(0x2e, 0x7d, 0x32));
+    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 0), model::toneText(model::Tone::Good));
     QCOMPARE(m.index(LoadTestSummaryModel::MaxHoldersRow, 0).data().toString(),
              QStringLiteral("5 (limit 5)"));
     QCOMPARE(m.index(LoadTestSummaryModel::RecoveryRow, 0).data().toString(), QStringLiteral("no crashes"));
@@ -110,15 +111,15 @@ void TestLoadTestSummaryModel::unsafeBesideAtomic() {
     m.setRuns({QStringLiteral("incr-lock"), QStringLiteral("lock")});
     QCOMPARE(m.columnCount(), 2);
     m.setProgress(0, sample(4));
-    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 0), QColor(0xc6, 0x28, 0x28));
-    QCOMPARE(foreground(m, LoadTestSummaryModel::MaxHoldersRow, 0), QColor(0xc6, 0x28, 0x28));
+    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 0), model::toneText(model::Tone::Bad));
+    QCOMPARE(foreground(m, LoadTestSummaryModel::MaxHoldersRow, 0), model::toneText(model::Tone::Bad));
     m.setReport(0, report(QStringLiteral("incr-lock"), 37));
     m.setReport(1, report(QStringLiteral("lock"), 0));
     QCOMPARE(
         m.index(LoadTestSummaryModel::OverAdmissionsRow, 0).data(LoadTestSummaryModel::ValueRole).toDouble(),
         37.0);
-    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 0), QColor(0xc6, 0x28, 0x28));
-    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 1), QColor(0x2e, 0x7d, 0x32));
+    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 0), model::toneText(model::Tone::Bad));
+    QCOMPARE(foreground(m, LoadTestSummaryModel::OverAdmissionsRow, 1), model::toneText(model::Tone::Good));
     m.setRuns({});
     QCOMPARE(m.columnCount(), 0);
 }
@@ -186,7 +187,7 @@ void TestLoadTestSummaryModel::leakVerdicts() {
     m.setReport(0, leak);
     m.setReport(1, back);
     QCOMPARE(m.index(LoadTestSummaryModel::LeakedRow, 0).data().toString(), QStringLiteral("5"));
-    QCOMPARE(foreground(m, LoadTestSummaryModel::LeakedRow, 0), QColor(0xc6, 0x28, 0x28));
+    QCOMPARE(foreground(m, LoadTestSummaryModel::LeakedRow, 0), model::toneText(model::Tone::Bad));
     QCOMPARE(m.index(LoadTestSummaryModel::RecoveryRow, 0).data().toString(),
              QStringLiteral("none came back"));
     QCOMPARE(m.index(LoadTestSummaryModel::RecoveryRow, 1).data().toString(), QStringLiteral("2100.00 ms"));

@@ -128,9 +128,14 @@ void TestOperatorActions::forceReleaseOutcomes() {
     // Looking again and releasing what is there now works; a second try finds it gone.
     const auto now = holderNamed(*c, QStringLiteral("victim"));
     fr.reset();
+    QSignalSpy finished(&actions, &OperatorActions::actionFinished);
     actions.forceRelease(jobs(), *now, std::nullopt, {}, this, [&](ForceReleaseResult r) { fr = r; });
     QTRY_VERIFY(fr.has_value());
     QCOMPARE(fr->status, ForceReleaseResult::Status::Released);
+    // The outcome is said once: "released victim", not "released (released victim)".
+    QCOMPARE(finished.size(), 1);
+    const QString summary = finished.at(0).at(0).toString();
+    QVERIFY2(summary.endsWith(QStringLiteral(": released victim")), qPrintable(summary));
     fr.reset();
     actions.forceRelease(jobs(), *now, std::nullopt, {}, this, [&](ForceReleaseResult r) { fr = r; });
     QTRY_VERIFY(fr.has_value());

@@ -1,3 +1,4 @@
+#include "core/SnapshotRules.h"
 #include "model/SemaphoreListModel.h"
 
 #include <QAbstractItemModelTester>
@@ -34,7 +35,43 @@ private Q_SLOTS:
     void addsAndUpdatesInPlace();
     void summarisesSnapshots();
     void retainsOnlyPresent();
+    void warningsSayThatAndHowManyFirst();
+    void savedLimitOfAnEmptySemaphoreIsTheOperators();
 };
+
+// Issue 16 item 5: the warnings column is a narrow sign with the count, so it stays in view and an
+// operator sees *that* there is something without scrolling; the tooltips say what.
+void TestSemaphoreListModel::warningsSayThatAndHowManyFirst() {
+    SemaphoreListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.addDiscovered({found(Kind::Slots, "printers", {"slot 2 is missing", "slot 3 is held twice"}),
+                         found(Kind::Leased, "jobs")});
+    const int printers = model.rowOf({Kind::Slots, "printers", {}});
+    const QModelIndex w = model.index(printers, SemaphoreListModel::WarningsColumn);
+    QCOMPARE(w.data().toString(), QStringLiteral("⚠ 2"));
+    QCOMPARE(w.data(Qt::ToolTipRole).toString(), QStringLiteral("slot 2 is missing\nslot 3 is held twice"));
+    QCOMPARE(w.data(SemaphoreListModel::SortRole).toInt(), 2);
+    QVERIFY(model.index(printers, SemaphoreListModel::NameColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("⚠ slot 3 is held twice")));
+    const int jobs = model.rowOf({Kind::Leased, "jobs", {}});
+    QVERIFY(model.index(jobs, SemaphoreListModel::WarningsColumn).data().toString().isEmpty());
+}
+
+// Issue 16 item 8: an empty zset with a saved limit of 4 is "0 / 4", the limit the operator's.
+void TestSemaphoreListModel::savedLimitOfAnEmptySemaphoreIsTheOperators() {
+    SemaphoreListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    core::Snapshot s;
+    s.ref = {Kind::Zset, "demo:rate-limit", {}};
+    s.ref.profile.limit = 4;
+    core::applyProfileLimit(s, s.ref.profile);
+    model.updateSnapshot(s);
+    const QModelIndex usage = model.index(0, SemaphoreListModel::UsageColumn);
+    QCOMPARE(usage.data().toString(), QStringLiteral("0 / 4"));
+    QCOMPARE(usage.data(Qt::ToolTipRole).toString(), QStringLiteral("Limit 4 (profile)"));
+}
 
 void TestSemaphoreListModel::addsAndUpdatesInPlace() {
     SemaphoreListModel model;
@@ -47,7 +84,8 @@ void TestSemaphoreListModel::addsAndUpdatesInPlace() {
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(inserted.count(), 1);
     const int jobs = model.rowOf({Kind::Leased, "jobs", {}});
-    QCOMPARE(model.index(jobs, SemaphoreListModel::WarningsColumn).data().toString(),
+    QCOMPARE(model.index(jobs, SemaphoreListModel::WarningsColumn).data().toString(), QStringLiteral("⚠ 1"));
+    QCOMPARE(model.index(jobs, SemaphoreListModel::WarningsColumn).data(Qt::ToolTipRole).toString(),
              QStringLiteral("odd key type"));
     // Same name, other kind: a different semaphore.
     model.addDiscovered({found(Kind::Zset, "jobs")});

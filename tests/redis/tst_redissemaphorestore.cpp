@@ -111,6 +111,30 @@ private Q_SLOTS:
         QCOMPARE(refused.status, core::AcquireResult::Status::Error);
     }
 
+    // Issue 16 item 8: an empty semaphore of a layout that does not store its limit has no keys in
+    // Redis at all. Its saved limit is still the operator's ("0 / 4 (profile)"), not "0 / ?", and
+    // only a guessed limit reads as inferred.
+    void emptySemaphoreKeepsItsSavedLimit_data() {
+        QTest::addColumn<core::Kind>("kind");
+        QTest::addColumn<bool>("guessed");
+        QTest::newRow("zset") << core::Kind::Zset << false;
+        QTest::newRow("fair") << core::Kind::Fair << false;
+        QTest::newRow("slots before initialisation") << core::Kind::Slots << false;
+        QTest::newRow("redisson semaphore") << core::Kind::RedissonSemaphore << false;
+        QTest::newRow("zset, guessed limit") << core::Kind::Zset << true;
+    }
+    void emptySemaphoreKeepsItsSavedLimit() {
+        QFETCH(core::Kind, kind);
+        QFETCH(bool, guessed);
+        core::SemaphoreRef ref = makeRef(kind, QStringLiteral("empty:rate"), 4);
+        ref.profile.inferred = guessed;
+        const auto snap = awaitCall<core::Snapshot>([&](auto done) { m_store->snapshot(ref, done); });
+        QVERIFY(snap);
+        QCOMPARE(snap->usedCount(), 0);
+        QCOMPARE(snap->limit, std::optional<qint64>(4));
+        QCOMPARE(snap->limitSource, guessed ? core::LimitSource::Inferred : core::LimitSource::Profile);
+    }
+
     void generatesHolderIds() {
         const auto ref = makeRef(core::Kind::Leased, QStringLiteral("ids"), 2);
         const auto a = acquire(*m_store, ref, QString());

@@ -71,6 +71,9 @@ private Q_SLOTS:
         QCOMPARE(snap.holders.at(0).slot, std::optional<qint64>(1));
         QCOMPARE(snap.holders.at(1).id, QStringLiteral("10.0.0.2"));
         QCOMPARE(snap.holders.at(1).slot, std::optional<qint64>(2));
+        // One convention for ranks (from 0, a place in an order): a slot number is not one, so a
+        // slots holder has a slot and no rank (it used to show its slot as a rank counted from 1).
+        QVERIFY(!snap.holders.at(0).rank && !snap.holders.at(1).rank);
         QVERIFY(!snap.holders.at(0).expiresAtMs); // no TTL in the seed's layout
         QCOMPARE(snap.freeSlots, QList<qint64>{3});
         QVERIFY(snap.serverNowMs > 0);
@@ -85,6 +88,7 @@ private Q_SLOTS:
         const core::AcquireResult mine = m_driver->acquire(r, QStringLiteral("semscope-1"));
         QCOMPARE(mine.status, core::AcquireResult::Status::Granted);
         QCOMPARE(mine.grant.slot, std::optional<qint64>(3));
+        QVERIFY(!mine.grant.rank);
         QVERIFY(!mine.grant.expiresAtMs);
         QVERIFY(!mine.grant.token);
         // The --ttl asked for could not be kept: the grant says so.

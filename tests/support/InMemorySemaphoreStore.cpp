@@ -214,6 +214,7 @@ void InMemorySemaphoreStore::forceRelease(const SemaphoreRef &ref, const Holder 
         } else {
             s.holders.erase(it);
             r.status = ForceReleaseResult::Status::Released;
+            r.message = QStringLiteral("released %1").arg(observed.id); // as the Redis kinds say it
         }
     }
     later([done, r] { done(r); });

@@ -125,6 +125,9 @@ void TestForceRelease::productionNeedsTheNameTyped() {
     QTRY_VERIFY_WITH_TIMEOUT(dialog->isFinished(), 30000);
     QCOMPARE(dialog->outcomes(), QStringList{QStringLiteral("released")});
     QVERIFY(holders->topLevelItem(0)->text(6).startsWith(QLatin1String("released")));
+    // Said once (issue 16 item 9): not "released (released …)".
+    QVERIFY2(!holders->topLevelItem(0)->text(6).contains(QLatin1String("(released")),
+             qPrintable(holders->topLevelItem(0)->text(6)));
     // The page re-reads: victim is gone, the bystander is untouched.
     auto *page = m_demo->window->semaphorePage();
     QTRY_VERIFY_WITH_TIMEOUT(page->holderModel()->rowOf("victim") < 0, 30000);

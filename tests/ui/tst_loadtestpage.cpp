@@ -10,6 +10,7 @@
 #include "model/ConnectionConfig.h"
 #include "model/LoadTestRunner.h"
 #include "model/LoadTestSummaryModel.h"
+#include "redis/training/TrainingScenarios.h"
 #include "ui/loadtest/DistributionEdit.h"
 #include "ui/loadtest/LoadTestCharts.h"
 #include "ui/loadtest/LoadTestExportButton.h"
@@ -112,6 +113,7 @@ private Q_SLOTS:
     void fitsA1280x720Projector();
     void mnemonicsAreUniquePerTab();
     void trainingShowsUnsafeBesideAtomic();
+    void trainingNamesEachDesign();
     void trainingStopEndsBothRuns();
     void consulConnectionRunsTheConsulKind();
     void readOnlyConnectionRefuses();
@@ -447,6 +449,30 @@ void TestLoadTestPage::trainingShowsUnsafeBesideAtomic() {
         0);
     QCOMPARE(
         o.value(QStringLiteral("atomic")).toObject().value(QStringLiteral("over_admissions")).toInteger(), 0);
+}
+
+// Issue 16 item 9: a trainee never saw the seeds; every text says what the design is ("the
+// Redis-in-Action fair semaphore …"), never "seed 001" or "the seed's design".
+void TestLoadTestPage::trainingNamesEachDesign() {
+    QVERIFY(m_window);
+    m_window->showTraining();
+    ui::TrainingPage *page = m_window->trainingPage();
+    QComboBox *box = page->scenarioBox();
+    QVERIFY(box->count() >= 5);
+    for (int i = 0; i < box->count(); ++i) {
+        box->setCurrentIndex(i);
+        const redis::TrainingScenario *s = redis::findTrainingScenario(box->itemData(i).toString());
+        QVERIFY(s);
+        QVERIFY(!s->design.isEmpty());
+        auto *heading = page->unsafeView()->findChild<QLabel *>(QStringLiteral("runHeading"));
+        QVERIFY(heading);
+        QVERIFY2(heading->text().contains(s->design.toHtmlEscaped()), qPrintable(heading->text()));
+        for (const QString &text : {heading->text(), page->titleLabel()->text(),
+                                    page->explanationLabel()->text(), box->itemText(i)})
+            QVERIFY2(!text.contains(QLatin1String("seed"), Qt::CaseInsensitive), qPrintable(text));
+    }
+    QVERIFY(redis::findTrainingScenario(QStringLiteral("fair-without-lock"))
+                ->design.contains(QLatin1String("Redis-in-Action fair semaphore")));
 }
 
 void TestLoadTestPage::trainingStopEndsBothRuns() {

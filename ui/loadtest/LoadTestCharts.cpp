@@ -1,5 +1,7 @@
 #include "LoadTestCharts.h"
 
+#include "ui/ChartStyle.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
@@ -80,6 +82,7 @@ LoadTestCharts::LoadTestCharts(QWidget *parent)
         view->setRenderHint(QPainter::Antialiasing);
         // Three of them, the training text and the summary still fit a 1280x720 projector.
         view->setMinimumHeight(80);
+        followPaletteAndFont(view);
         layout->addWidget(view, 1);
         return view;
     };

@@ -1,5 +1,7 @@
 #include "LoadTestPage.h"
 
+#include "model/StatusColors.h"
+
 #include "LoadTestExportButton.h"
 #include "LoadTestForm.h"
 #include "LoadTestRunView.h"
@@ -109,7 +111,8 @@ void LoadTestPage::prefill(const core::SemaphoreRef &ref) {
 
 void LoadTestPage::setStatus(const QString &text, bool problem) {
     m_status->setText(text);
-    m_status->setStyleSheet(problem ? QStringLiteral("QLabel { color: #c62828; font-weight: bold; }")
+    m_status->setStyleSheet(problem ? QStringLiteral("QLabel { color: %1; font-weight: bold; }")
+                                          .arg(model::toneText(model::Tone::Bad).name())
                                     : QString());
 }
 
@@ -141,7 +144,7 @@ void LoadTestPage::start() {
                                     QMessageBox::Cancel, this);
         box->setObjectName(QStringLiteral("productionConfirm"));
         box->setAttribute(Qt::WA_DeleteOnClose);
-        QPushButton *go = box->addButton(tr("Run on production"), QMessageBox::DestructiveRole);
+        QPushButton *go = box->addButton(tr("&Run on production"), QMessageBox::DestructiveRole);
         box->setDefaultButton(QMessageBox::Cancel);
         connect(box, &QMessageBox::buttonClicked, this, [this, go](QAbstractButton *clicked) {
             if (clicked == go)

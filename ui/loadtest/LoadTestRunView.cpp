@@ -1,5 +1,7 @@
 #include "LoadTestRunView.h"
 
+#include "model/StatusColors.h"
+
 #include "LoadTestCharts.h"
 #include "LoadTestSummaryTable.h"
 #include "model/LoadTestSummaryModel.h"
@@ -58,8 +60,10 @@ void LoadTestRunView::setHeading(const QString &heading) {
 }
 
 void LoadTestRunView::setVerdict(const QString &text, int tone) {
-    QString color = QStringLiteral("#424242");
-    QString background = QStringLiteral("#eeeeee");
+    // Neutral: the palette's own text on a tint of its base (a dark theme too); good and bad are
+    // strong fills under white text, legible on either.
+    QString color = palette().color(QPalette::Text).name();
+    QString background = model::toneBackground(model::Tone::Muted, palette()).name();
     switch (model::LoadTestVerdict::Tone(tone)) {
     case model::LoadTestVerdict::Tone::Good:
         color = QStringLiteral("#ffffff");
@@ -74,9 +78,8 @@ void LoadTestRunView::setVerdict(const QString &text, int tone) {
     }
     m_verdict->setText(text);
     m_verdict->setStyleSheet(
-        QStringLiteral(
-            "QLabel { color: %1; background: %2; font-size: 15px; font-weight: bold; padding: 6px; "
-            "border-radius: 4px; }")
+        QStringLiteral("QLabel { color: %1; background: %2; font-weight: bold; padding: 6px; "
+                       "border-radius: 4px; }")
             .arg(color, background));
 }
 

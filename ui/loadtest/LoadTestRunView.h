@@ -26,7 +26,7 @@ public:
 
     // For a run whose point is whether crashed holders' slots come back (not over-admissions).
     void setAboutLeaks(bool aboutLeaks) { m_aboutLeaks = aboutLeaks; }
-    // A heading above the verdict ("Unsafe: the seed's sequence"); hidden when empty.
+    // A heading above the verdict ("Unsafe: the INCR-counter lock released with DEL"); hidden when empty.
     void setHeading(const QString &heading);
 
     void begin(const QString &label, qint64 plannedMs, int limit);

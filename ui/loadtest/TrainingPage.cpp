@@ -1,5 +1,7 @@
 #include "TrainingPage.h"
 
+#include "model/StatusColors.h"
+
 #include "LoadTestExportButton.h"
 #include "LoadTestRunView.h"
 #include "core/Kind.h"
@@ -80,7 +82,8 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     m_setup->setObjectName(QStringLiteral("scenarioSetup"));
     m_setup->setTextFormat(Qt::PlainText);
     m_setup->setWordWrap(true);
-    m_setup->setStyleSheet(QStringLiteral("QLabel { color: #555555; }"));
+    m_setup->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; }").arg(model::toneText(model::Tone::Muted).name()));
     layout->addWidget(m_setup);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("trainingStatus"));
@@ -172,13 +175,14 @@ void TrainingPage::scenarioChanged() {
         return;
     // The time in which the scenario is sure to show its flaw (the CLI's default too).
     m_duration->setValue(static_cast<double>(s->defaults.durationMs) / 1000.0);
-    m_unsafe->setHeading(tr("Unsafe: the seed's design (%1)").arg(s->name));
+    m_unsafe->setHeading(tr("Unsafe: %1 (%2)").arg(s->design, s->name));
     m_atomic->setHeading(tr("Atomic: semscope's %1 kind, same layout").arg(core::kindName(s->counterpart)));
 }
 
 void TrainingPage::setStatus(const QString &text, bool problem) {
     m_status->setText(text);
-    m_status->setStyleSheet(problem ? QStringLiteral("QLabel { color: #c62828; font-weight: bold; }")
+    m_status->setStyleSheet(problem ? QStringLiteral("QLabel { color: %1; font-weight: bold; }")
+                                          .arg(model::toneText(model::Tone::Bad).name())
                                     : QString());
 }
 
@@ -207,7 +211,7 @@ void TrainingPage::start() {
                                     QMessageBox::Cancel, this);
         box->setObjectName(QStringLiteral("productionConfirm"));
         box->setAttribute(Qt::WA_DeleteOnClose);
-        QPushButton *go = box->addButton(tr("Run on production"), QMessageBox::DestructiveRole);
+        QPushButton *go = box->addButton(tr("&Run on production"), QMessageBox::DestructiveRole);
         box->setDefaultButton(QMessageBox::Cancel);
         connect(box, &QMessageBox::buttonClicked, this, [this, go](QAbstractButton *clicked) {
             if (clicked == go)
@@ -236,7 +240,7 @@ void TrainingPage::launch() {
     m_failed = false;
     m_unsafe->setAboutLeaks(s->showsLeak);
     m_atomic->setAboutLeaks(s->showsLeak);
-    m_unsafe->setHeading(tr("Unsafe: the seed's design (%1)").arg(s->name));
+    m_unsafe->setHeading(tr("Unsafe: %1 (%2)").arg(s->design, s->name));
     m_atomic->setHeading(tr("Atomic: semscope's %1 kind, same layout").arg(core::kindName(s->counterpart)));
     m_unsafe->begin(s->name, durationMs, base.limit);
     m_atomic->begin(core::kindName(s->counterpart), durationMs, base.limit);
