@@ -26,7 +26,13 @@ void HolderSearch::start(const HolderPattern &pattern, const QList<HolderSearchT
             run->jobs.append(Job{t, ref});
         }
     }
+    run->inFlightPerTarget = QList<int>(targets.size(), 0);
     m_run = run;
+    for (int t = 0; t < targets.size(); ++t) {
+        if (targets[t].controller)
+            run->watches << connect(targets[t].controller, &QObject::destroyed, this,
+                                    [this, run, t] { targetGone(run, t); });
+    }
     Q_EMIT progress(0, int(run->jobs.size()));
     pump(run);
 }
@@ -51,10 +57,12 @@ void HolderSearch::pump(const std::shared_ptr<Run> &run) {
             continue;
         }
         ++run->inFlight;
+        ++run->inFlightPerTarget[job.target];
         target.controller->snapshot(job.ref, this, [this, run, job](Snapshot s) {
-            if (run != m_run)
-                return; // cancelled or replaced: its answers no longer count
+            if (run != m_run || run->inFlightPerTarget[job.target] == 0)
+                return; // cancelled, replaced, or its connection was written off
             --run->inFlight;
+            --run->inFlightPerTarget[job.target];
             ++run->read;
             const HolderSearchTarget &target = run->targets[job.target];
             // A read that failed shows up as an error detail (Consul) or as warnings and nobody listed
@@ -83,10 +91,29 @@ void HolderSearch::pump(const std::shared_ptr<Run> &run) {
         finish(run, false);
 }
 
+void HolderSearch::targetGone(const std::shared_ptr<Run> &run, int target) {
+    if (run != m_run)
+        return;
+    // Emitted from ~QObject: the controller must not be called again, whatever its QPointer says yet.
+    run->targets[target].controller = nullptr;
+    const int lost = run->inFlightPerTarget[target];
+    run->inFlightPerTarget[target] = 0;
+    run->inFlight -= lost;
+    run->read += lost;
+    if (lost > 0)
+        run->errors << QStringLiteral("%1: connection closed during the search")
+                           .arg(run->targets[target].connectionName);
+    Q_EMIT progress(run->read, int(run->jobs.size()));
+    // Jobs not yet sent to it are met by the closed-connection check in pump().
+    pump(run);
+}
+
 void HolderSearch::finish(std::shared_ptr<Run> run, bool cancelled) {
     if (run != m_run)
         return;
     m_run.reset();
+    for (const auto &c : std::as_const(run->watches))
+        disconnect(c);
     Q_EMIT finished(cancelled, run->read, run->skipped + (cancelled ? int(run->jobs.size()) - run->read : 0),
                     run->errors);
 }

@@ -63,11 +63,15 @@ private:
         QList<Job> jobs;
         int next = 0;
         int inFlight = 0;
+        QList<int> inFlightPerTarget;           // so a connection closed mid-search can be written off
+        QList<QMetaObject::Connection> watches; // on the controllers' destroyed(); dropped at the end
         int read = 0;
         int skipped = 0;
         QStringList errors;
     };
     void pump(const std::shared_ptr<Run> &run);
+    // A target's controller went away (its connection was closed): its reads will never answer.
+    void targetGone(const std::shared_ptr<Run> &run, int target);
     void finish(std::shared_ptr<Run> run, bool cancelled); // by value: `run` may be m_run itself
 
     std::shared_ptr<Run> m_run;

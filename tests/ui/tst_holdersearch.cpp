@@ -29,6 +29,7 @@ private Q_SLOTS:
     void globsAndMisses();
     void cancelEndsASearchAtOnce();
     void activatingAResultOpensItsSemaphore();
+    void closingAConnectionMidSearchStillEnds();
 
 private:
     bool acquire(core::SemaphoreStore *store, const core::SemaphoreRef &ref, const QString &holder);
@@ -202,6 +203,22 @@ void TestHolderSearch::activatingAResultOpensItsSemaphore() {
     QVERIFY(page->session());
     QCOMPARE(page->session()->config().id, m_consul.id);
     QCOMPARE(m_demo->window->currentSession()->config().id, m_consul.id);
+}
+
+void TestHolderSearch::closingAConnectionMidSearchStillEnds() {
+    auto *w = openWindow();
+    QVERIFY(w);
+    QSignalSpy done(w, &ui::HolderSearchWindow::searchFinished);
+    w->searchEdit()->setText(QStringLiteral("worker"));
+    w->search();
+    QVERIFY(w->isSearching());
+    // The Consul connection goes away while its reads are on their way: the search must not wait
+    // for answers that will never come.
+    m_demo->window->closeConnection(m_consul.id);
+    QVERIFY(done.wait(30000) || !done.isEmpty());
+    QVERIFY(!done.first().first().toBool());
+    QVERIFY(!w->isSearching());
+    QVERIFY(!w->cancelButton()->isEnabled());
 }
 
 QTEST_MAIN(TestHolderSearch)

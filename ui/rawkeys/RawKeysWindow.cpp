@@ -99,7 +99,7 @@ RawKeysWindow::RawKeysWindow(ConnectionSession *session, const core::SemaphoreRe
     splitter->addWidget(bottom);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
-    splitter->setSizes({170, 430}); // a semaphore has a handful of keys; the contents need the room
+    splitter->setSizes({200, 400}); // a semaphore has a handful of keys; the contents need the room
     layout->addWidget(splitter, 1);
 
     for (QTableView *view : {m_keysView, m_contentView}) {
