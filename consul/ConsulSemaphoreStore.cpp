@@ -1,6 +1,7 @@
 #include "ConsulSemaphoreStore.h"
 
 #include "ConsulAcquire.h"
+#include "RawKvReader.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -840,6 +841,11 @@ void ConsulSemaphoreStore::watchRound(const std::shared_ptr<Watch> &w) {
                 watchRound(w);
         });
     });
+}
+
+void ConsulSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
+                                       std::function<void(core::RawKeys)> done) {
+    RawKvReader::read(*m_client, ref.name, std::move(done));
 }
 
 } // namespace semscope::consul

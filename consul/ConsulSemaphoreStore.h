@@ -2,6 +2,7 @@
 
 #include "ConsulClient.h"
 #include "PrefixView.h"
+#include "core/RawKeys.h"
 #include "core/SemaphoreStore.h"
 
 #include <QHash>
@@ -16,7 +17,7 @@ class ConsulAcquire;
 // core::SemaphoreStore over Consul's HTTP API for the `consul` (semaphore, three `.lock` dialects)
 // and `consul-mutex` (`consul lock -n 1`) kinds. Protocol: research/consul.md §1–2. Every write to
 // `.lock` is one CAS or one /v1/txn; waiting uses blocking queries on the prefix.
-class ConsulSemaphoreStore : public core::SemaphoreStore {
+class ConsulSemaphoreStore : public core::SemaphoreStore, public core::RawKeySource {
     Q_OBJECT
 public:
     struct SessionsOutcome {
@@ -58,6 +59,8 @@ public:
     // Every session in the datacenter (Consul's UI can only list them per node).
     void listSessions(core::Callback<SessionsOutcome> done);
     void invalidateSession(const QString &sessionId, core::Callback<core::MaintenanceResult> done);
+    // The raw view: every KV entry under the semaphore's prefix (RawKvReader).
+    void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
 
     // Live view: `onChange` gets a snapshot now and after every change, from one blocking query that
     // stays open while nothing changes. Another watch of the same ref replaces the first.

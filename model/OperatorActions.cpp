@@ -6,6 +6,7 @@
 #include "monitor/HistoryStore.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QPointer>
 #include <QTimer>
 
@@ -277,6 +278,46 @@ void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &o
     }
     m_controller->invalidateSession(
         sid, this,
+        [this, entry, done,
+         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
+            record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"), r.message, r.ok);
+            if (context)
+                done(r);
+        });
+}
+
+void OperatorActions::invalidateSession(const SessionEntry &session, const QString &typedConfirmation,
+                                        QObject *context, Callback<MaintenanceResult> done) {
+    AuditEntry entry = entryFor({}, QStringLiteral("invalidate-session"), session.label());
+    QStringList held;
+    QJsonArray holdings;
+    for (const SessionHolding &h : session.holdings) {
+        held << refName(h.ref);
+        holdings.append(h.text());
+    }
+    entry.semaphore = held.join(QStringLiteral(", "));
+    entry.observed = QJsonObject{
+        {QStringLiteral("session"), session.info.id},        {QStringLiteral("name"), session.info.name},
+        {QStringLiteral("node"), session.info.node},         {QStringLiteral("ttl"), session.info.ttl},
+        {QStringLiteral("behavior"), session.info.behavior}, {QStringLiteral("holds"), holdings}};
+    QString refusal;
+    if (!canWrite())
+        refusal = readOnlyRefusal();
+    else if (m_controller->config().backend != Backend::Consul)
+        refusal = QStringLiteral("refused: only Consul connections have sessions");
+    else if (needsTypedConfirmation() && typedConfirmation.trimmed() != session.label())
+        refusal =
+            QStringLiteral("refused: on a production connection type the session name \"%1\" to confirm")
+                .arg(session.label());
+    if (!refusal.isEmpty()) {
+        MaintenanceResult r;
+        r.message = refusal;
+        record(entry, QStringLiteral("refused"), refusal, false);
+        refuse(r, done, context);
+        return;
+    }
+    m_controller->invalidateSession(
+        session.info.id, this,
         [this, entry, done,
          context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
             record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"), r.message, r.ok);

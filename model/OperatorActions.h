@@ -3,6 +3,7 @@
 #include "ConnectionController.h"
 #include "core/audit/AuditLog.h"
 #include "core/audit/AuditOutcome.h"
+#include "ConsulSessionEntry.h"
 
 #include <QObject>
 
@@ -52,6 +53,11 @@ public:
                            const QString &typedConfirmation, QObject *context,
                            core::Callback<core::MaintenanceResult> done);
     static QString sessionOf(const core::Holder &holder);
+    // Consul: destroys a session picked from the connection's session list rather than through one
+    // of its holders. On production connections `typedConfirmation` must be the session's label (its
+    // name, or its ID when it has none). Audited with the semaphores it was seen holding.
+    void invalidateSession(const SessionEntry &session, const QString &typedConfirmation, QObject *context,
+                           core::Callback<core::MaintenanceResult> done);
 
     // Grants this window holds, for refresh/release.
     const QList<core::Grant> &grants() const { return m_grants; }

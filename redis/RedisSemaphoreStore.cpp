@@ -1,5 +1,6 @@
 #include "RedisSemaphoreStore.h"
 
+#include "RawKeyReader.h"
 #include "RedisDiscovery.h"
 #include "core/SnapshotRules.h"
 #include "kinds/BuiltinKinds.h"
@@ -552,6 +553,17 @@ void RedisSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
         return;
     }
     kind->setLimit(*m_conn, ref, limit, std::move(done));
+}
+
+void RedisSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
+                                      std::function<void(core::RawKeys)> done) {
+    snapshot(ref, [this, done](core::Snapshot s) {
+        // Where each raw command goes: today the one connection (see RawKeyReader on routing).
+        RawKeyReader::Send send = [this](const QList<QByteArray> &args, RawKeyReader::ReplyCallback cb) {
+            m_conn->command(args, std::move(cb));
+        };
+        RawKeyReader::read(send, s.keys, done);
+    });
 }
 
 } // namespace semscope::redis

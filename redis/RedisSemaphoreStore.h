@@ -2,6 +2,7 @@
 
 #include "RedisConnection.h"
 #include "RedisKind.h"
+#include "core/RawKeys.h"
 #include "core/SemaphoreStore.h"
 #include "kinds/WaitQueueKind.h"
 
@@ -31,7 +32,7 @@ namespace semscope::redis {
 //   backoff (25 ms doubling to 1 s) when it reports none.
 // Cancellation is noticed within 100 ms (a local check, no Redis traffic); a waiter that gives up
 // leaves the queue.
-class RedisSemaphoreStore : public core::SemaphoreStore {
+class RedisSemaphoreStore : public core::SemaphoreStore, public core::RawKeySource {
     Q_OBJECT
 public:
     // With every built-in kind (builtinRedisKinds()).
@@ -58,6 +59,8 @@ public:
                       std::optional<qint64> observedVersion,
                       core::Callback<core::ForceReleaseResult> done) override;
     void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    // The raw view: the keys the semaphore's snapshot names, read by RawKeyReader.
+    void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
     void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
     void setLimit(const core::SemaphoreRef &ref, qint64 limit,
                   core::Callback<core::MaintenanceResult> done) override;

@@ -11,6 +11,8 @@
 #include "ViewZoom.h"
 #include "loadtest/LoadTestPage.h"
 #include "loadtest/LoadTestWindow.h"
+#include "search/HolderSearchWindow.h"
+#include "sessions/ConsulSessionsWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -315,6 +317,12 @@ void MainWindow::buildMenus() {
     loadTest->setToolTip(tr("Hammer a semaphore on this connection with virtual clients and watch "
                             "throughput, latency and safety"));
     tools->addAction(tr("&Training: unsafe vs atomic…"), this, [this] { openLoadTest(true); });
+    auto *sessions = tools->addAction(tr("Consul &sessions…"), this, [this] { openConsulSessions(); });
+    sessions->setObjectName(QStringLiteral("consulSessionsAction"));
+    sessions->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+    auto *findHolder = tools->addAction(tr("&Find holder…"), this, [this] { openHolderSearch(); });
+    findHolder->setObjectName(QStringLiteral("findHolderAction"));
+    findHolder->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+F")));
 
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About semscope"), this, &MainWindow::showAbout);
@@ -891,6 +899,59 @@ LoadTestWindow *MainWindow::openLoadTest(bool training) {
     window->show();
     window->raise();
     window->activateWindow();
+    return window;
+}
+
+ConsulSessionsWindow *MainWindow::openConsulSessions() {
+    ConnectionSession *s = currentSession();
+    if (!s || s->config().backend != core::Backend::Consul) {
+        statusBar()->showMessage(tr("Consul sessions: select an open Consul connection first"), 10000);
+        return nullptr;
+    }
+    ConsulSessionsWindow *window = nullptr;
+    for (auto *w : findChildren<ConsulSessionsWindow *>(Qt::FindDirectChildrenOnly))
+        if (w->connectionId() == s->config().id)
+            window = w;
+    if (!window) {
+        window = new ConsulSessionsWindow(s, this);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return window;
+}
+
+HolderSearchWindow *MainWindow::openHolderSearch() {
+    auto *window = findChild<HolderSearchWindow *>(QString(), Qt::FindDirectChildrenOnly);
+    if (!window) {
+        // Every connection that is connected now, with the semaphores its list shows.
+        auto targets = [this] {
+            QList<model::HolderSearchTarget> out;
+            for (ConnectionSession *s : std::as_const(m_sessions)) {
+                if (s->controller.state() != model::ConnectionController::State::Connected)
+                    continue;
+                model::HolderSearchTarget t{
+                    s->config().id, s->config().name, s->config().environment, &s->controller, {}};
+                for (const SemaphoreRef &ref : s->list.refs())
+                    t.semaphores << (s->resolveProfile ? s->resolveProfile(ref) : ref);
+                out << t;
+            }
+            return out;
+        };
+        window = new HolderSearchWindow(targets, this);
+        connect(window, &HolderSearchWindow::openRequested, this,
+                [this](const QString &connectionId, const SemaphoreRef &ref) {
+                    if (!openSemaphore(connectionId, ref))
+                        statusBar()->showMessage(tr("That connection is no longer open"), 10000);
+                    raise();
+                    activateWindow();
+                });
+    }
+    window->show();
+    window->raise();
+    window->activateWindow();
+    window->focusSearch();
     return window;
 }
 

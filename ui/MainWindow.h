@@ -32,6 +32,8 @@ namespace semscope::ui {
 class AuditPanel;
 class ConnectionSession;
 class DesktopMonitoring;
+class ConsulSessionsWindow;
+class HolderSearchWindow;
 class LoadTestWindow;
 class SemaphorePage;
 class ViewZoom;
@@ -81,6 +83,12 @@ public:
     // Tools → Load test… / Training…: the load-test window of the current connection (one per
     // connection), with the selected semaphore filled in. nullptr when no connection is open.
     LoadTestWindow *openLoadTest(bool training = false);
+    // Tools → Consul sessions… (Ctrl+Shift+S): every session of the current Consul connection, one
+    // window per connection. nullptr (and a status-bar hint) unless a Consul connection is open.
+    ConsulSessionsWindow *openConsulSessions();
+    // Tools → Find holder… (Ctrl+Shift+F): searches a holder id across every connected connection;
+    // a result opens its semaphore here. One window, kept while the main window lives.
+    HolderSearchWindow *openHolderSearch();
 
     // Quits without asking: asks running load tests to stop, closes once they have (or after
     // kStopRunsDeadlineMs, tearing down what is left). File → Quit asks first when a run is on.

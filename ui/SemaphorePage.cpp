@@ -14,6 +14,7 @@
 #include "ProfileDialog.h"
 #include "core/Duration.h"
 #include "model/WatchController.h"
+#include "rawkeys/RawKeysWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -138,6 +139,11 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_gauge->setAlignment(Qt::AlignCenter);
     row2->addWidget(m_limit);
     row2->addWidget(m_profileButton);
+    auto *rawKeysButton = new QPushButton(tr("Raw keys…"), this);
+    rawKeysButton->setObjectName(QStringLiteral("rawKeysButton"));
+    rawKeysButton->setToolTip(tr("The keys this semaphore is made of, as stored (Ctrl+K); read-only"));
+    connect(rawKeysButton, &QPushButton::clicked, this, [this] { openRawKeys(); });
+    row2->addWidget(rawKeysButton);
     row2->addSpacing(12);
     row2->addWidget(m_gauge, 1);
     layout->addLayout(row2);
@@ -344,6 +350,11 @@ void SemaphorePage::buildActions() {
            "its keys (per the session's behavior) and its owner loses the slot."));
     connect(m_invalidate, &QAction::triggered, this, [this] { invalidateSelectedSession(); });
 
+    m_rawKeys = new QAction(tr("Raw &keys…"), this);
+    m_rawKeys->setObjectName(QStringLiteral("rawKeysAction"));
+    m_rawKeys->setShortcut(QKeySequence(QStringLiteral("Ctrl+K")));
+    connect(m_rawKeys, &QAction::triggered, this, [this] { openRawKeys(); });
+
     m_editProfile = new QAction(tr("Edit &profile…"), this);
     connect(m_editProfile, &QAction::triggered, this, &SemaphorePage::editProfile);
 
@@ -370,7 +381,7 @@ QList<QAction *> SemaphorePage::writeActions() const {
 
 QList<QAction *> SemaphorePage::allActions() const {
     return {m_refreshNow, m_acquire, m_refreshMine, m_releaseMine, m_forceRelease,
-            m_invalidate, m_purge,   m_repair,      m_editProfile};
+            m_invalidate, m_purge,   m_repair,      m_editProfile, m_rawKeys};
 }
 
 void SemaphorePage::keepChartHistory() {
@@ -626,6 +637,7 @@ void SemaphorePage::updateColumns(const Snapshot &s) {
 
 void SemaphorePage::updateActions() {
     const bool has = m_session != nullptr;
+    m_rawKeys->setEnabled(has);
     const bool writable = has && m_session->actions.canWrite();
     const auto selected = selectedHolders();
     bool mine = false;
@@ -889,6 +901,12 @@ void SemaphorePage::keepKeyColumnsInFront() {
     int at = header->visualIndex(HolderTableModel::HolderColumn) + 1;
     for (int column : {HolderTableModel::TtlColumn, HolderTableModel::StateColumn})
         header->moveSection(header->visualIndex(column), at++);
+}
+
+RawKeysWindow *SemaphorePage::openRawKeys() {
+    if (!m_session || m_ref.name.isEmpty())
+        return nullptr;
+    return RawKeysWindow::showFor(this, m_session, resolvedRef());
 }
 
 } // namespace semscope::ui

@@ -37,6 +37,7 @@ class EnvironmentBadge;
 class HistoryPanel;
 class HolderDetailCard;
 class InvalidateSessionDialog;
+class RawKeysWindow;
 
 // One semaphore, live: header (kind, name, limit and its source, used/limit gauge), the holder
 // table with TTLs counting down, a card for the selected holder, charts, and the operator actions.
@@ -93,6 +94,9 @@ public:
     // Consul: opens the invalidate-session dialog for the one selected holder (deleted on close).
     InvalidateSessionDialog *invalidateSelectedSession();
     QAction *invalidateAction() const { return m_invalidate; }
+    // Raw keys… (Ctrl+K): the shown semaphore's keys as stored, read-only; nullptr when none shown.
+    QAction *rawKeysAction() const { return m_rawKeys; }
+    RawKeysWindow *openRawKeys();
 
     QByteArray saveViewState() const;
     void restoreViewState(const QByteArray &state);
@@ -183,6 +187,7 @@ private:
     QAction *m_releaseMine = nullptr;
     QAction *m_forceRelease = nullptr;
     QAction *m_invalidate = nullptr;
+    QAction *m_rawKeys = nullptr;
     QAction *m_purge = nullptr;
     QAction *m_repair = nullptr;
     QAction *m_editProfile = nullptr;

@@ -79,6 +79,27 @@ void InMemorySemaphoreStore::snapshot(const SemaphoreRef &ref, Callback<Snapshot
     later([done, snap] { done(snap); });
 }
 
+void InMemorySemaphoreStore::readRawKeys(const SemaphoreRef &ref, std::function<void(RawKeys)> done) {
+    RawKeys out;
+    out.ok = true;
+    {
+        std::lock_guard lock(m_server->mutex);
+        if (auto it = m_server->semaphores.find(ref.name); it != m_server->semaphores.end()) {
+            RawKey k;
+            k.name = ref.name;
+            k.type = QStringLiteral("memory");
+            k.value = QStringLiteral("limit %1, fence %2").arg(it->limit).arg(it->fence);
+            k.columns = {QStringLiteral("holder"), QStringLiteral("expires at (ms)"),
+                         QStringLiteral("token")};
+            k.length = it->holders.size();
+            for (auto h = it->holders.cbegin(); h != it->holders.cend() && k.rows.size() < kRawMaxRows; ++h)
+                k.rows.append({h.key(), QString::number(h->expiresAtMs), QString::number(h->token)});
+            out.keys.append(k);
+        }
+    }
+    later([done, out] { done(out); });
+}
+
 AcquireResult InMemorySemaphoreStore::tryAcquire(const SemaphoreRef &ref, const QString &holder,
                                                  qint64 ttlMs) {
     AcquireResult r;

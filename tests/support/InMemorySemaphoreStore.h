@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/RawKeys.h"
 #include "core/SemaphoreStore.h"
 
 #include <QHash>
@@ -40,7 +41,7 @@ public:
 // A core::SemaphoreStore kept in memory, for tests of everything above the store (the load-test
 // engine, models) without a server. Callbacks run later, on the store's thread, as the interface
 // requires. Waiting acquires retry on a short timer until the wait or the cancellation ends.
-class InMemorySemaphoreStore : public core::SemaphoreStore {
+class InMemorySemaphoreStore : public core::SemaphoreStore, public core::RawKeySource {
     Q_OBJECT
 public:
     explicit InMemorySemaphoreStore(std::shared_ptr<InMemorySemaphoreServer> server,
@@ -53,6 +54,8 @@ public:
                   core::Callback<core::DiscoverProgress> progress,
                   core::Callback<core::DiscoverResult> done) override;
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
+    // One "key" per semaphore: its limit and fence as the value, its holders as rows.
+    void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
     void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                  core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
     void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;

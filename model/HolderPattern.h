@@ -1,0 +1,30 @@
+#pragma once
+
+#include "core/SemaphoreTypes.h"
+
+#include <QRegularExpression>
+#include <QString>
+
+namespace semscope::model {
+
+// What an operator typed to find a holder: a glob when it has a wildcard ("worker-1?", "*@node-4"),
+// matched against the whole id, otherwise a substring ("worker-17" finds "worker-17@node-4").
+// Case-insensitive either way. Matched against the holder's id and, for Consul, its session name.
+class HolderPattern {
+public:
+    explicit HolderPattern(const QString &text = {});
+
+    bool isEmpty() const { return m_text.isEmpty(); }
+    bool isGlob() const { return m_glob; }
+    const QString &text() const { return m_text; }
+
+    bool matchesText(const QString &candidate) const;
+    bool matches(const core::Holder &holder) const;
+
+private:
+    QString m_text;
+    bool m_glob = false;
+    QRegularExpression m_regex;
+};
+
+} // namespace semscope::model
