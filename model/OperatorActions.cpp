@@ -288,11 +288,11 @@ void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &o
 
 void OperatorActions::invalidateSession(const SessionEntry &session, const QString &typedConfirmation,
                                         QObject *context, Callback<MaintenanceResult> done) {
-    AuditEntry entry = entryFor({}, QStringLiteral("invalidate-session"), session.label());
+    core::AuditEntry entry = entryFor({}, QStringLiteral("invalidate-session"), session.label());
     QStringList held;
     QJsonArray holdings;
     for (const SessionHolding &h : session.holdings) {
-        held << refName(h.ref);
+        held << auditSemaphoreName(h.ref);
         holdings.append(h.text());
     }
     entry.semaphore = held.join(QStringLiteral(", "));
