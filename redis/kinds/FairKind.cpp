@@ -196,7 +196,7 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     return snap;
 }
 
-void FairKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void FairKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                         core::Callback<core::Snapshot> done) {
     const QList<QByteArray> keys = keysOf(ref.name);
     conn.eval(
@@ -204,7 +204,7 @@ void FairKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
         [ref, keys, done](const RedisReply &reply) { done(parseSnapshot(ref, keyNames(keys), reply)); });
 }
 
-void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+void FairKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                           const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     if (!ref.profile.limit || *ref.profile.limit < 1) {
         core::AcquireResult result;
@@ -223,7 +223,7 @@ void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
     const qint64 timeout = timeoutMs(ref);
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(*ref.profile.limit),
                                  QByteArray::number(timeout)};
-    RedisConnection *c = &conn;
+    RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0;
     conn.eval(m_acquire, keys, args,
               [this, c, ref, holder, timeout, wantHolders, done](const RedisReply &reply) {
@@ -273,7 +273,7 @@ void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void FairKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+void FairKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                        core::Callback<core::RefreshResult> done) {
     QList<QByteArray> keys = keysOf(grant.ref.name);
     keys.removeLast();
@@ -298,7 +298,7 @@ void FairKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 t
     });
 }
 
-void FairKind::release(RedisConnection &conn, const core::Grant &grant,
+void FairKind::release(RedisCommands &conn, const core::Grant &grant,
                        core::Callback<core::ReleaseResult> done) {
     QList<QByteArray> keys = keysOf(grant.ref.name);
     keys.removeLast();
@@ -315,8 +315,8 @@ void FairKind::release(RedisConnection &conn, const core::Grant &grant,
     });
 }
 
-void FairKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
-                            const core::Holder &observed, std::optional<qint64> observedVersion,
+void FairKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+                            std::optional<qint64> observedVersion,
                             core::Callback<core::ForceReleaseResult> done) {
     QList<QByteArray> keys = keysOf(ref.name);
     keys.removeLast();
@@ -333,7 +333,7 @@ void FairKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref
               [id, seen, done](const RedisReply &reply) { done(forceReleaseFromReply(reply, id, seen)); });
 }
 
-void FairKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+void FairKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                             core::Callback<core::MaintenanceResult> done) {
     QList<QByteArray> keys = keysOf(ref.name);
     keys.removeLast();

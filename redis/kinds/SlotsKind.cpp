@@ -268,7 +268,7 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
     return snap;
 }
 
-void SlotsKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void SlotsKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                          core::Callback<core::Snapshot> done) {
     const QList<QByteArray> keys = keysOf(ref.name);
     conn.eval(
@@ -276,13 +276,13 @@ void SlotsKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
         [ref, keys, done](const RedisReply &reply) { done(parseSnapshot(ref, keyNames(keys), reply)); });
 }
 
-void SlotsKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+void SlotsKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                            const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;
     const QList<QByteArray> keys = keysOf(ref.name);
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(ref.profile.limit.value_or(0)),
                                  QByteArray::number(std::max<qint64>(0, request.ttlMs))};
-    RedisConnection *c = &conn;
+    RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0; // a one-shot caller shows who holds the slots
     const qint64 ttlMs = request.ttlMs;
     conn.eval(m_acquire, keys, args,
@@ -328,7 +328,7 @@ void SlotsKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void SlotsKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+void SlotsKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                         core::Callback<core::RefreshResult> done) {
     const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
                                  grant.slot ? QByteArray::number(*grant.slot) : QByteArray(),
@@ -350,7 +350,7 @@ void SlotsKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 
     });
 }
 
-void SlotsKind::release(RedisConnection &conn, const core::Grant &grant,
+void SlotsKind::release(RedisCommands &conn, const core::Grant &grant,
                         core::Callback<core::ReleaseResult> done) {
     const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
                                  grant.slot ? QByteArray::number(*grant.slot) : QByteArray(),
@@ -367,8 +367,8 @@ void SlotsKind::release(RedisConnection &conn, const core::Grant &grant,
     });
 }
 
-void SlotsKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
-                             const core::Holder &observed, std::optional<qint64> observedVersion,
+void SlotsKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+                             std::optional<qint64> observedVersion,
                              core::Callback<core::ForceReleaseResult> done) {
     if (!observed.slot) {
         done({core::ForceReleaseResult::Status::Error,
@@ -388,7 +388,7 @@ void SlotsKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &re
               });
 }
 
-void SlotsKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+void SlotsKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                              core::Callback<core::MaintenanceResult> done) {
     conn.eval(m_purge, keysOf(ref.name), {}, [done](const RedisReply &reply) {
         if (reply.isError() || !reply.toInteger()) {
@@ -400,7 +400,7 @@ void SlotsKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &re
     });
 }
 
-void SlotsKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+void SlotsKind::repair(RedisCommands &conn, const core::SemaphoreRef &ref,
                        core::Callback<core::MaintenanceResult> done) {
     conn.eval(m_repair, keysOf(ref.name), {QByteArray::number(ref.profile.limit.value_or(0))},
               [done](const RedisReply &reply) {
@@ -416,7 +416,7 @@ void SlotsKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void SlotsKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+void SlotsKind::setLimit(RedisCommands &conn, const core::SemaphoreRef &ref, qint64 limit,
                          core::Callback<core::MaintenanceResult> done) {
     if (limit < 1) {
         done({false, 0, QStringLiteral("set limit refused: the limit must be at least 1")});

@@ -1,0 +1,288 @@
+// semscope on a real Redis Cluster (3 masters, 3 replicas, started once for the whole executable):
+// hash slots as the server computes them, discovery of every master, operations routed to the
+// master of their slot, MOVED after a manual failover, ASK during a slot migration, layouts split
+// over several slots (warning, refused writes), a killed master, and a TLS cluster.
+#include "AsyncCall.h"
+#include "RedisCluster.h"
+#include "TestWait.h"
+#include "redis/RedisSemaphoreStore.h"
+#include "redis/topology/HashSlot.h"
+#include "redis/topology/RedisTopology.h"
+
+#include <QtTest>
+
+using namespace semscope;
+using namespace semscope::redis;
+using semscope::test::awaitCall;
+
+namespace {
+
+core::SemaphoreRef leased(const QString &name, qint64 limit = 2) {
+    core::SemaphoreRef r;
+    r.kind = core::Kind::Leased;
+    r.name = name;
+    r.profile.limit = limit;
+    return r;
+}
+
+QString nodeAddress(test::RedisServer &n) {
+    return n.host() + QLatin1Char(':') + QString::number(n.port());
+}
+
+bool isRawClusterError(const QString &text) {
+    return text.contains(QLatin1String("MOVED")) || text.contains(QLatin1String("ASK ")) ||
+           text.contains(QLatin1String("CROSSSLOT"));
+}
+
+} // namespace
+
+class TestRedisCluster : public QObject {
+    Q_OBJECT
+
+private:
+    test::RedisCluster m_cluster;
+    std::unique_ptr<RedisSemaphoreStore> m_store;
+
+    // A leased semaphore name whose keys live on master `m` (its slot is in that master's range).
+    QString nameOnMaster(int m, const QString &prefix) {
+        for (int i = 0;; ++i) {
+            const QString name = prefix + QString::number(i);
+            if (m_cluster.masterOfSlot(topology::hashSlot(name.toUtf8())) == &m_cluster.node(m))
+                return name;
+        }
+    }
+
+    core::AcquireResult acquire(RedisSemaphoreStore &store, const core::SemaphoreRef &ref,
+                                const QString &holder) {
+        core::AcquireRequest req;
+        req.holder = holder;
+        req.ttlMs = 60000;
+        const auto r = awaitCall<core::AcquireResult>(
+            [&](auto done) { store.acquire(ref, req, core::Cancellation(), done); });
+        return r.value_or(core::AcquireResult());
+    }
+
+    core::Snapshot snapshot(RedisSemaphoreStore &store, const core::SemaphoreRef &ref) {
+        return awaitCall<core::Snapshot>([&](auto done) { store.snapshot(ref, done); })
+            .value_or(core::Snapshot());
+    }
+
+    QStringList holderIds(const core::Snapshot &s) {
+        QStringList ids;
+        for (const core::Holder &h : s.holders)
+            ids << h.id;
+        return ids;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY2(m_cluster.start(), qPrintable(m_cluster.errorString()));
+        m_store = std::make_unique<RedisSemaphoreStore>(m_cluster.settings());
+    }
+
+    void hashSlotsMatchTheServer_data() {
+        QTest::addColumn<QByteArray>("key");
+        QTest::newRow("plain") << QByteArray("jobs");
+        QTest::newRow("spec example") << QByteArray("123456789");
+        QTest::newRow("tag") << QByteArray("{jobs}:holders");
+        QTest::newRow("empty tag hashes whole key") << QByteArray("{}:jobs");
+        QTest::newRow("first tag only") << QByteArray("a{b}{c}");
+        QTest::newRow("unclosed") << QByteArray("a{bc");
+        QTest::newRow("binary") << QByteArray("\x00\xff{\x01}", 6);
+    }
+    void hashSlotsMatchTheServer() {
+        QFETCH(QByteArray, key);
+        const redis::RedisReply r = m_cluster.node(0).command({"CLUSTER", "KEYSLOT", key});
+        QCOMPARE(topology::hashSlot(key), int(r.integer));
+    }
+
+    void detectsClusterAndCountsNodes() {
+        topology::RedisTopology t(m_cluster.settings());
+        t.open();
+        const auto error = awaitCall<QString>([&](auto done) { t.detect(done); });
+        QVERIFY(error.has_value());
+        QVERIFY2(error->isEmpty(), qPrintable(*error));
+        QCOMPARE(t.mode(), topology::RedisTopology::Mode::Cluster);
+        QCOMPARE(t.clusterMap().shards().size(), 3);
+        QCOMPARE(t.clusterMap().replicaCount(), 3);
+    }
+
+    // The entry node is node 0; semaphores on every master are found, each named with its master
+    // and slot, with progress per master.
+    void discoveryFindsEveryMaster() {
+        QStringList names;
+        for (int m = 0; m < 3; ++m) {
+            names << nameOnMaster(m, QStringLiteral("disc-%1-").arg(m));
+            QCOMPARE(acquire(*m_store, leased(names.last()), QStringLiteral("w")).status,
+                     core::AcquireResult::Status::Granted);
+        }
+        RedisSemaphoreStore store(m_cluster.settings());
+        QSet<QString> progressNodes;
+        const auto result = awaitCall<core::DiscoverResult>([&](auto done) {
+            store.discover(
+                core::DiscoverRequest(), core::Cancellation(),
+                [&](const core::DiscoverProgress &p) {
+                    for (const core::NodeProgress &n : p.nodes)
+                        progressNodes.insert(n.node);
+                },
+                done);
+        });
+        QVERIFY(result && result->ok);
+        QCOMPARE(progressNodes.size(), 3);
+        for (int m = 0; m < 3; ++m) {
+            const auto it = std::find_if(result->semaphores.cbegin(), result->semaphores.cend(),
+                                         [&](const auto &d) { return d.ref.name == names.at(m); });
+            QVERIFY2(it != result->semaphores.cend(), qPrintable(names.at(m)));
+            QCOMPARE(it->node, nodeAddress(m_cluster.node(m)));
+            QCOMPARE(it->slot, topology::hashSlot(names.at(m).toUtf8()));
+        }
+    }
+
+    // show / acquire / force-release of a semaphore on another master than the entry node.
+    void operationsGoToTheSlotsMaster() {
+        const core::SemaphoreRef ref = leased(nameOnMaster(2, QStringLiteral("route-")));
+        const core::AcquireResult a = acquire(*m_store, ref, QStringLiteral("alice"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Granted);
+        const core::Snapshot s = snapshot(*m_store, ref);
+        QVERIFY2(s.warnings.isEmpty(), qPrintable(s.warnings.join(QLatin1Char('\n'))));
+        QCOMPARE(holderIds(s), QStringList{QStringLiteral("alice")});
+        QCOMPARE(s.node, nodeAddress(m_cluster.node(2)));
+        QCOMPARE(s.slot, topology::hashSlot(ref.name.toUtf8()));
+        const auto fr = awaitCall<core::ForceReleaseResult>(
+            [&](auto done) { m_store->forceRelease(ref, s.holders.first(), s.version, done); });
+        QVERIFY(fr);
+        QCOMPARE(fr->status, core::ForceReleaseResult::Status::Released);
+        QVERIFY(holderIds(snapshot(*m_store, ref)).isEmpty());
+        // The keys really are on master 2 only.
+        QCOMPARE(m_cluster.node(2).command({"EXISTS", "{" + ref.name.toUtf8() + "}:meta"}).integer, 1);
+    }
+
+    // Layouts whose keys hash to different slots: read key by key with a warning, writes refused
+    // with the reason, and no raw cluster error anywhere.
+    void splitSlotLayoutWarnsAndRefusesWrites() {
+        core::SemaphoreRef ref;
+        ref.kind = core::Kind::Fair;
+        ref.name = QStringLiteral("riasem");
+        ref.profile.limit = 2;
+        ref.profile.timeoutMs = 60000;
+        QVERIFY(!m_cluster.command({"ZADD", "riasem", "1", "h1"}).isError());
+        QVERIFY(!m_cluster.command({"ZADD", "riasem:owner", "1", "h1"}).isError());
+        QVERIFY(!m_cluster.command({"SET", "riasem:counter", "1"}).isError());
+        const core::Snapshot s = snapshot(*m_store, ref);
+        const QString warnings = s.warnings.join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QLatin1String("keys in slots")), qPrintable(warnings));
+        QVERIFY2(warnings.contains(QLatin1String("this read is not atomic")), qPrintable(warnings));
+        QVERIFY2(!isRawClusterError(warnings), qPrintable(warnings));
+        const core::AcquireResult a = acquire(*m_store, ref, QStringLiteral("h2"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Error);
+        QVERIFY2(a.error.contains(QLatin1String("no atomic script can span slots")), qPrintable(a.error));
+        QVERIFY2(!isRawClusterError(a.error), qPrintable(a.error));
+    }
+
+    // A slot being resharded, its keys already moved to the target, which serves them only after
+    // ASKING: a one-key layout is read and acquired through ASK; a many-key layout (some of whose
+    // keys do not exist) gets TRYAGAIN until the migration ends, and rides through it.
+    void askDuringMigration() {
+        const QString tag = nameOnMaster(0, QStringLiteral("ask-"));
+        const core::SemaphoreRef sem = leased(tag);
+        core::SemaphoreRef lock;
+        lock.kind = core::Kind::Lock;
+        lock.name = QStringLiteral("{%1}:lock").arg(tag);
+        core::SemaphoreRef freshLock = lock;
+        freshLock.name = QStringLiteral("{%1}:lock2").arg(tag);
+        QCOMPARE(acquire(*m_store, sem, QStringLiteral("before")).status,
+                 core::AcquireResult::Status::Granted);
+        QCOMPARE(acquire(*m_store, lock, QStringLiteral("before")).status,
+                 core::AcquireResult::Status::Granted);
+        const int slot = topology::hashSlot(tag.toUtf8());
+        QVERIFY2(m_cluster.setSlotMigrating(slot, 1), qPrintable(m_cluster.errorString()));
+        QVERIFY2(m_cluster.migrateKeys(slot, 1), qPrintable(m_cluster.errorString()));
+        QVERIFY(m_cluster.node(0).command({"EXISTS", lock.name.toUtf8()}).isServerError()); // ASK
+        const core::Snapshot during = snapshot(*m_store, lock);
+        QVERIFY2(during.warnings.isEmpty(), qPrintable(during.warnings.join(QLatin1Char('\n'))));
+        QCOMPARE(holderIds(during), QStringList{QStringLiteral("before")});
+        QCOMPARE(acquire(*m_store, freshLock, QStringLiteral("during")).status,
+                 core::AcquireResult::Status::Granted);
+        // The migration ends while the store is backing off from TRYAGAIN.
+        QTimer::singleShot(300, this, [this, slot] { m_cluster.finishSlotMigration(slot, 1); });
+        const core::AcquireResult a = acquire(*m_store, sem, QStringLiteral("during"));
+        QVERIFY2(a.status == core::AcquireResult::Status::Granted, qPrintable(a.error));
+        QVERIFY2(m_cluster.waitUntilHealthy(), qPrintable(m_cluster.errorString()));
+        const core::Snapshot after = snapshot(*m_store, sem);
+        QCOMPARE(after.holders.size(), 2);
+        QCOMPARE(after.node, nodeAddress(m_cluster.node(1)));
+        QCOMPARE(holderIds(snapshot(*m_store, freshLock)), QStringList{QStringLiteral("during")});
+    }
+
+    // CLUSTER FAILOVER on a replica: the old master answers MOVED, the store follows it and the
+    // holder taken before is still there.
+    void movedAfterFailover() {
+        const core::SemaphoreRef ref = leased(nameOnMaster(1, QStringLiteral("fo-")));
+        QCOMPARE(acquire(*m_store, ref, QStringLiteral("before")).status,
+                 core::AcquireResult::Status::Granted);
+        const int slot = topology::hashSlot(ref.name.toUtf8());
+        test::RedisServer *oldMaster = m_cluster.masterOfSlot(slot);
+        QVERIFY(oldMaster);
+        // Master 1's replica is node 4 (masters first, one replica each).
+        test::RedisServer &replica = m_cluster.node(4);
+        QVERIFY(!replica.command({"WAIT", "0", "0"}).isTransportError());
+        QCOMPARE(replica.command({"CLUSTER", "FAILOVER"}).str, QByteArray("OK"));
+        QVERIFY(test::waitFor([&] { return m_cluster.masterOfSlot(slot) == &replica; }, 20000));
+        QVERIFY2(m_cluster.waitUntilHealthy(), qPrintable(m_cluster.errorString()));
+        const core::Snapshot s = snapshot(*m_store, ref);
+        QVERIFY2(!isRawClusterError(s.warnings.join(QLatin1Char(' '))), qPrintable(s.warnings.join(' ')));
+        QCOMPARE(holderIds(s), QStringList{QStringLiteral("before")});
+        QCOMPARE(s.node, nodeAddress(replica));
+        QCOMPARE(acquire(*m_store, ref, QStringLiteral("after")).status,
+                 core::AcquireResult::Status::Granted);
+    }
+
+    // Last: a master killed for good. Its semaphores fail with an error naming the node (until its
+    // replica is promoted), the others keep working throughout.
+    void killedMasterFailsOnlyItsSlots() {
+        const core::SemaphoreRef onDead = leased(nameOnMaster(2, QStringLiteral("dead-")));
+        const core::SemaphoreRef onLive = leased(nameOnMaster(0, QStringLiteral("live-")));
+        QCOMPARE(acquire(*m_store, onDead, QStringLiteral("x")).status, core::AcquireResult::Status::Granted);
+        QCOMPARE(acquire(*m_store, onLive, QStringLiteral("x")).status, core::AcquireResult::Status::Granted);
+        m_cluster.node(2).kill();
+        const core::AcquireResult dead = acquire(*m_store, onDead, QStringLiteral("y"));
+        QCOMPARE(dead.status, core::AcquireResult::Status::Error);
+        QVERIFY2(dead.error.contains(QString::number(m_cluster.node(2).port())), qPrintable(dead.error));
+        QVERIFY2(!isRawClusterError(dead.error), qPrintable(dead.error));
+        QCOMPARE(holderIds(snapshot(*m_store, onLive)), QStringList{QStringLiteral("x")});
+        QCOMPARE(acquire(*m_store, onLive, QStringLiteral("y")).status, core::AcquireResult::Status::Granted);
+        // Its replica (node 5) takes over after the node timeout; the holder is there again.
+        QVERIFY(test::waitFor(
+            [&] { return holderIds(snapshot(*m_store, onDead)) == QStringList{QStringLiteral("x")}; },
+            30000));
+    }
+
+    void tlsCluster() {
+        test::RedisCluster tls;
+        test::RedisCluster::Options o;
+        o.tls = true;
+        o.replicasPerMaster = 0;
+        QVERIFY2(tls.start(o), qPrintable(tls.errorString()));
+        RedisSemaphoreStore store(tls.settings());
+        QStringList names;
+        for (int m = 0; m < 3; ++m) {
+            for (int i = 0;; ++i) {
+                const QString name = QStringLiteral("tls-%1-%2").arg(m).arg(i);
+                if (tls.masterOfSlot(topology::hashSlot(name.toUtf8())) == &tls.node(m)) {
+                    names << name;
+                    break;
+                }
+            }
+            QCOMPARE(acquire(store, leased(names.last()), QStringLiteral("t")).status,
+                     core::AcquireResult::Status::Granted);
+        }
+        const auto result = awaitCall<core::DiscoverResult>(
+            [&](auto done) { store.discover(core::DiscoverRequest(), core::Cancellation(), {}, done); });
+        QVERIFY(result);
+        QVERIFY2(result->ok, qPrintable(result->error));
+        QCOMPARE(result->semaphores.size(), 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRedisCluster)
+#include "tst_rediscluster.moc"
