@@ -152,6 +152,10 @@ private:
             return;
         }
         QList<QStringList> rows;
+        // A Cluster's semaphores live on several masters: a NODE column says which (one server
+        // needs none).
+        const bool cluster = std::any_of(m_found.cbegin(), m_found.cend(),
+                                         [](const core::DiscoveredSemaphore &d) { return d.slot >= 0; });
         for (qsizetype i = 0; i < m_found.size(); ++i) {
             const QJsonObject row = listRowToJson(m_found.at(i), m_snapshots[i]);
             const QJsonArray warnings = row.value(QStringLiteral("warnings")).toArray();
@@ -170,14 +174,21 @@ private:
                                                  warnings.size() > 1
                                                      ? QStringLiteral(" (+%1 more)").arg(warnings.size() - 1)
                                                      : QString())};
+            if (cluster)
+                rows.last().insert(4, QStringLiteral("%1 (slot %2)")
+                                          .arg(row.value(QStringLiteral("node")).toString())
+                                          .arg(row.value(QStringLiteral("slot")).toInt()));
         }
         if (rows.isEmpty())
             ctx.out() << "(no semaphores found)\n";
         else
-            ctx.out() << alignedTable({QStringLiteral("KIND"), QStringLiteral("NAME"),
-                                       QStringLiteral("LIMIT"), QStringLiteral("USED"),
-                                       QStringLiteral("WARNINGS")},
-                                      rows);
+            ctx.out() << alignedTable(
+                cluster
+                    ? QStringList{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
+                                  QStringLiteral("USED"), QStringLiteral("NODE"), QStringLiteral("WARNINGS")}
+                    : QStringList{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
+                                  QStringLiteral("USED"), QStringLiteral("WARNINGS")},
+                rows);
         ctx.finish(ExitOk);
     }
 

@@ -306,7 +306,7 @@ private:
                 startRuns();
                 return;
             }
-            store->connection().command(QList<QByteArray>{"EXISTS"} + keys, [this](const redis::RedisReply &r) {
+            store->topology().command(QList<QByteArray>{"EXISTS"} + keys, [this](const redis::RedisReply &r) {
                 m_deleteKeysAfter = r.isInteger() && r.integer == 0;
                 startRuns();
             });
@@ -384,16 +384,15 @@ private:
         m_deleteKeysAfter = false;
         auto removed = [this](const QString &error) {
             if (!error.isEmpty())
-                m_ctx->err() << "semscope-cli: " << m_probe->endpoint() << ": the run's keys were left: " << error
-                             << '\n';
+                m_ctx->err() << "semscope-cli: " << m_probe->endpoint()
+                             << ": the run's keys were left: " << error << '\n';
             report();
         };
         if (m_scenario)
             return redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, removed);
-        store->connection().command(QList<QByteArray>{"DEL"} + runKeys(*store),
-                                    [removed](const redis::RedisReply &r) {
-                                        removed(r.isError() ? r.errorMessage() : QString());
-                                    });
+        store->topology().command(
+            QList<QByteArray>{"DEL"} + runKeys(*store),
+            [removed](const redis::RedisReply &r) { removed(r.isError() ? r.errorMessage() : QString()); });
     }
 
     void report() {

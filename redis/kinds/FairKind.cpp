@@ -204,6 +204,48 @@ void FairKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
         [ref, keys, done](const RedisReply &reply) { done(parseSnapshot(ref, keyNames(keys), reply)); });
 }
 
+// fair_snapshot.lua's reply built from one routed command per key: S, S:owner and S:counter hash to
+// different slots, so on a Redis Cluster no script can read them together.
+void FairKind::snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                                core::Callback<core::Snapshot> done) {
+    const QList<QByteArray> k = keysOf(ref.name);
+    const QByteArray cap = QByteArray::number(kSnapshotCap - 1);
+    conn.pipeline(
+        {{"TIME"},
+         {"TYPE", k[0]},
+         {"TYPE", k[1]},
+         {"TYPE", k[2]},
+         {"TYPE", k[3]},
+         {"ZRANGE", k[0], "0", cap, "WITHSCORES"},
+         {"ZRANGE", k[1], "0", cap, "WITHSCORES"},
+         {"STRLEN", k[2]},
+         {"GETRANGE", k[2], "0", "63"},
+         {"PTTL", k[3]},
+         {"ZCARD", k[0]},
+         {"ZCARD", k[1]}},
+        [ref, k, done](const QList<RedisReply> &r) {
+            if (const auto failure = firstFailure(r)) {
+                done(parseSnapshot(ref, keyNames(k), *failure));
+                return;
+            }
+            const bool zsetS = r.value(1).str == "zset";
+            const bool zsetOwner = r.value(2).str == "zset";
+            const bool counter = r.value(3).str == "string";
+            const bool lock = r.value(4).str != "none";
+            done(parseSnapshot(
+                ref, keyNames(k),
+                arrayReply({RedisReply::integerReply(timeReplyMs(r.value(0))), typeReply(r.value(1)),
+                            typeReply(r.value(2)), typeReply(r.value(3)), typeReply(r.value(4)),
+                            zsetS ? arrayOrEmpty(r.value(5)) : arrayReply({}),
+                            zsetOwner ? arrayOrEmpty(r.value(6)) : arrayReply({}),
+                            RedisReply::string(counter ? r.value(8).str : QByteArray()),
+                            RedisReply::integerReply(counter ? r.value(7).integer : -1),
+                            RedisReply::integerReply(lock ? r.value(9).integer : -2),
+                            RedisReply::integerReply(zsetS ? r.value(10).integer : 0),
+                            RedisReply::integerReply(zsetOwner ? r.value(11).integer : 0)})));
+        });
+}
+
 void FairKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                           const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     if (!ref.profile.limit || *ref.profile.limit < 1) {

@@ -33,6 +33,8 @@ public:
     void purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                       core::Callback<core::MaintenanceResult> done) override;
 
+    void snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                          core::Callback<core::Snapshot> done) override;
     static core::Snapshot parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
                                         const RedisReply &reply);
     // The timeout to use: the profile's, else the book's 10 s.

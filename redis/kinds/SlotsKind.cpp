@@ -276,6 +276,57 @@ void SlotsKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
         [ref, keys, done](const RedisReply &reply) { done(parseSnapshot(ref, keyNames(keys), reply)); });
 }
 
+// slots_snapshot.lua's reply built from one routed command per key: R|list and R|map hash to
+// different slots, so on a Redis Cluster no script can read them together. The map is read with one
+// HSCAN page of up to the cap (all of a small hash; a huge one may come back partly).
+void SlotsKind::snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                                 core::Callback<core::Snapshot> done) {
+    const QList<QByteArray> k = keysOf(ref.name);
+    const QByteArray cap = QByteArray::number(kSnapshotCap);
+    const QByteArray last = QByteArray::number(kSnapshotCap - 1);
+    conn.pipeline(
+        {{"TIME"},
+         {"TYPE", k[0]},
+         {"TYPE", k[1]},
+         {"TYPE", k[2]},
+         {"LLEN", k[0]},
+         {"LRANGE", k[0], "0", last},
+         {"HLEN", k[1]},
+         {"HSCAN", k[1], "0", "COUNT", cap},
+         {"ZRANGE", k[2], "0", last, "WITHSCORES"}},
+        [ref, k, done](const QList<RedisReply> &r) {
+            if (const auto failure = firstFailure(r)) {
+                done(parseSnapshot(ref, keyNames(k), *failure));
+                return;
+            }
+            const bool list = r.value(1).str == "list";
+            const bool map = r.value(2).str == "hash";
+            const bool lease = r.value(3).str == "zset";
+            QList<RedisReply> items;
+            if (list) {
+                for (const RedisReply &v : r.value(5).elements)
+                    items << RedisReply::string(v.str.left(64));
+            }
+            QList<RedisReply> triples;
+            if (map) {
+                const RedisReply page = r.value(7).elements.value(1);
+                for (qsizetype i = 0; i + 1 < page.elements.size() && triples.size() < 3 * kSnapshotCap;
+                     i += 2) {
+                    const QByteArray &value = page.elements.at(i + 1).str;
+                    triples << RedisReply::string(page.elements.at(i).str.left(1024))
+                            << RedisReply::string(value.left(64)) << RedisReply::integerReply(value.size());
+                }
+            }
+            done(parseSnapshot(
+                ref, keyNames(k),
+                arrayReply({RedisReply::integerReply(timeReplyMs(r.value(0))), typeReply(r.value(1)),
+                            typeReply(r.value(2)), typeReply(r.value(3)),
+                            RedisReply::integerReply(list ? r.value(4).integer : 0),
+                            RedisReply::integerReply(map ? r.value(6).integer : 0), arrayReply(items),
+                            arrayReply(triples), lease ? arrayOrEmpty(r.value(8)) : arrayReply({})})));
+        });
+}
+
 void SlotsKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                            const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;

@@ -44,6 +44,8 @@ public:
                   core::Callback<core::MaintenanceResult> done) override;
 
     // Parses the reply of slots_snapshot.lua (public for tests of the bad-data rules).
+    void snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                          core::Callback<core::Snapshot> done) override;
     static core::Snapshot parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
                                         const RedisReply &reply);
 

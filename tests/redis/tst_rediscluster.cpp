@@ -159,24 +159,48 @@ private Q_SLOTS:
 
     // Layouts whose keys hash to different slots: read key by key with a warning, writes refused
     // with the reason, and no raw cluster error anywhere.
+    void splitSlotLayoutWarnsAndRefusesWrites_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QList<QList<QByteArray>>>("setup");
+        QTest::newRow("fair (Redis in Action)")
+            << int(core::Kind::Fair) << QStringLiteral("riasem")
+            << QList<QList<QByteArray>>{{"ZADD", "riasem", "1", "h1"},
+                                        {"ZADD", "riasem:owner", "1", "h1"},
+                                        {"SET", "riasem:counter", "1"}};
+        QTest::newRow("slots seed without hash tag")
+            << int(core::Kind::Slots) << QStringLiteral("seedsem")
+            << QList<QList<QByteArray>>{{"RPUSH", "seedsem|list", "2", "3"},
+                                        {"HSET", "seedsem|map", "h1", "1"}};
+    }
     void splitSlotLayoutWarnsAndRefusesWrites() {
+        QFETCH(int, kind);
+        QFETCH(QString, name);
+        QFETCH(QList<QList<QByteArray>>, setup);
         core::SemaphoreRef ref;
-        ref.kind = core::Kind::Fair;
-        ref.name = QStringLiteral("riasem");
-        ref.profile.limit = 2;
-        ref.profile.timeoutMs = 60000;
-        QVERIFY(!m_cluster.command({"ZADD", "riasem", "1", "h1"}).isError());
-        QVERIFY(!m_cluster.command({"ZADD", "riasem:owner", "1", "h1"}).isError());
-        QVERIFY(!m_cluster.command({"SET", "riasem:counter", "1"}).isError());
+        ref.kind = core::Kind(kind);
+        ref.name = name;
+        ref.profile.limit = 3;
+        ref.profile.timeoutMs = 3600000;
+        for (const auto &c : setup)
+            QVERIFY(!m_cluster.command(c).isError());
         const core::Snapshot s = snapshot(*m_store, ref);
         const QString warnings = s.warnings.join(QLatin1Char('\n'));
         QVERIFY2(warnings.contains(QLatin1String("keys in slots")), qPrintable(warnings));
+        QVERIFY2(warnings.contains(QLatin1String("on different masters")), qPrintable(warnings));
         QVERIFY2(warnings.contains(QLatin1String("this read is not atomic")), qPrintable(warnings));
         QVERIFY2(!isRawClusterError(warnings), qPrintable(warnings));
+        QCOMPARE(holderIds(s), QStringList{QStringLiteral("h1")});
         const core::AcquireResult a = acquire(*m_store, ref, QStringLiteral("h2"));
         QCOMPARE(a.status, core::AcquireResult::Status::Error);
         QVERIFY2(a.error.contains(QLatin1String("no atomic script can span slots")), qPrintable(a.error));
         QVERIFY2(!isRawClusterError(a.error), qPrintable(a.error));
+        const auto fr = awaitCall<core::ForceReleaseResult>(
+            [&](auto done) { m_store->forceRelease(ref, s.holders.first(), s.version, done); });
+        QVERIFY(fr);
+        QCOMPARE(fr->status, core::ForceReleaseResult::Status::Error);
+        QVERIFY2(fr->message.contains(QLatin1String("no atomic script can span slots")),
+                 qPrintable(fr->message));
     }
 
     // A slot being resharded, its keys already moved to the target, which serves them only after
