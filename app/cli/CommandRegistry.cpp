@@ -18,6 +18,7 @@ std::unique_ptr<CliCommand> makeForceReleaseCommand();
 std::unique_ptr<CliCommand> makePurgeCommand();
 std::unique_ptr<CliCommand> makeRepairCommand();
 std::unique_ptr<CliCommand> makeSetLimitCommand();
+std::unique_ptr<CliCommand> makeTopologyCommand();
 
 std::vector<std::unique_ptr<CliCommand>> allCommands() {
     std::vector<std::unique_ptr<CliCommand>> commands;
@@ -37,6 +38,7 @@ std::vector<std::unique_ptr<CliCommand>> allCommands() {
     commands.push_back(makePurgeCommand());
     commands.push_back(makeRepairCommand());
     commands.push_back(makeSetLimitCommand());
+    commands.push_back(makeTopologyCommand());
     return commands;
 }
 

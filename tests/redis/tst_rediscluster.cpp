@@ -3,12 +3,17 @@
 // master of their slot, MOVED after a manual failover, ASK during a slot migration, layouts split
 // over several slots (warning, refused writes), a killed master, and a TLS cluster.
 #include "AsyncCall.h"
+#include "CliRun.h"
 #include "RedisCluster.h"
 #include "TestWait.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/topology/HashSlot.h"
 #include "redis/topology/RedisTopology.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpServer>
 #include <QtTest>
 
 using namespace semscope;
@@ -155,6 +160,73 @@ private Q_SLOTS:
         QVERIFY(holderIds(snapshot(*m_store, ref)).isEmpty());
         // The keys really are on master 2 only.
         QCOMPARE(m_cluster.node(2).command({"EXISTS", "{" + ref.name.toUtf8() + "}:meta"}).integer, 1);
+    }
+
+    // The CLI pointed at node 0 finds, shows and acquires semaphores on the other masters, and lists
+    // every node; the first seed of the URL may be down.
+    void cliAcrossMasters() {
+        const QString onTwo = nameOnMaster(2, QStringLiteral("cli-"));
+        const QString onOne = nameOnMaster(1, QStringLiteral("cli-"));
+        QCOMPARE(acquire(*m_store, leased(onTwo), QStringLiteral("holder-a")).status,
+                 core::AcquireResult::Status::Granted);
+        const QString url = m_cluster.url();
+        const test::CliRun list = test::runCliServing(
+            {QStringLiteral("--redis"), url, QStringLiteral("list"), QStringLiteral("--json")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        bool seen = false;
+        for (const QJsonValue &v : QJsonDocument::fromJson(list.out.toUtf8()).array()) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QStringLiteral("name")).toString() != onTwo)
+                continue;
+            seen = true;
+            QCOMPARE(o.value(QStringLiteral("node")).toString(), nodeAddress(m_cluster.node(2)));
+            QCOMPARE(o.value(QStringLiteral("slot")).toInt(), topology::hashSlot(onTwo.toUtf8()));
+            QCOMPARE(o.value(QStringLiteral("used")).toInt(), 1);
+        }
+        QVERIFY2(seen, qPrintable(list.out.left(2000)));
+        const test::CliRun show =
+            test::runCliServing({QStringLiteral("--redis"), url, QStringLiteral("show"), onTwo,
+                                 QStringLiteral("--kind"), QStringLiteral("leased")});
+        QVERIFY2(show.exitCode == 0, qPrintable(show.err));
+        QVERIFY2(show.out.contains(QStringLiteral("holder-a")), qPrintable(show.out));
+        QVERIFY2(show.out.contains(QStringLiteral("on master ") + nodeAddress(m_cluster.node(2))),
+                 qPrintable(show.out));
+        const test::CliRun acq =
+            test::runCliServing({QStringLiteral("--redis"), url, QStringLiteral("acquire"), onOne,
+                                 QStringLiteral("--kind"), QStringLiteral("leased"),
+                                 QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--ttl"),
+                                 QStringLiteral("30s"), QStringLiteral("--holder"), QStringLiteral("cli")});
+        QVERIFY2(acq.exitCode == 0, qPrintable(acq.err + acq.out));
+        QVERIFY2(!isRawClusterError(acq.err + acq.out), qPrintable(acq.err + acq.out));
+        QCOMPARE(holderIds(snapshot(*m_store, leased(onOne))), QStringList{QStringLiteral("cli")});
+
+        // topology, entered through a seed list whose first node is down.
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost, 0));
+        const quint16 deadPort = closed.serverPort();
+        closed.close();
+        const QString seeds =
+            QStringLiteral("redis://127.0.0.1:%1,127.0.0.1:%2").arg(deadPort).arg(m_cluster.node(1).port());
+        const test::CliRun topo = test::runCliServing(
+            {QStringLiteral("--redis"), seeds, QStringLiteral("topology"), QStringLiteral("--json")});
+        QVERIFY2(topo.exitCode == 0, qPrintable(topo.err));
+        const QJsonObject t = QJsonDocument::fromJson(topo.out.toUtf8()).object();
+        QCOMPARE(t.value(QStringLiteral("mode")).toString(), QStringLiteral("cluster"));
+        QCOMPARE(t.value(QStringLiteral("summary")).toString(),
+                 QStringLiteral("Cluster: 3 masters, 3 replicas"));
+        const QJsonArray nodes = t.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 6);
+        for (const QJsonValue &v : nodes) {
+            const QJsonObject n = v.toObject();
+            if (n.value(QStringLiteral("role")).toString() == QLatin1String("master")) {
+                QVERIFY(!n.value(QStringLiteral("slots")).toString().isEmpty());
+            } else {
+                QVERIFY2(n.contains(QStringLiteral("lag_bytes")), qPrintable(topo.out));
+                QVERIFY(n.value(QStringLiteral("lag_bytes")).toInteger() >= 0);
+                QCOMPARE(n.value(QStringLiteral("link")).toString(), QStringLiteral("online"));
+                QVERIFY(!n.value(QStringLiteral("master")).toString().isEmpty());
+            }
+        }
     }
 
     // Layouts whose keys hash to different slots: read key by key with a warning, writes refused
