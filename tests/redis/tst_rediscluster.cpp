@@ -310,6 +310,46 @@ private Q_SLOTS:
         QCOMPARE(holderIds(snapshot(*m_store, freshLock)), QStringList{QStringLiteral("during")});
     }
 
+    // A load test rides through a manual failover of its semaphore's master and then a migration
+    // of its slot: grants resume after each switch, nothing is over-admitted, the run passes.
+    void loadtestRidesThroughFailoverAndMigration() {
+        const QString name = nameOnMaster(0, QStringLiteral("lt-"));
+        const int slot = topology::hashSlot(name.toUtf8());
+        test::RedisServer &replica = m_cluster.node(3); // master 0's replica
+        int step = 0;
+        QTimer driver;
+        driver.setInterval(50);
+        QObject::connect(&driver, &QTimer::timeout, &driver, [&] {
+            if (step == 0 && m_cluster.command({"EXISTS", "{" + name.toUtf8() + "}:meta"}).integer == 1) {
+                step = 1;
+                QCOMPARE(replica.command({"CLUSTER", "FAILOVER"}).str, QByteArray("OK"));
+            } else if (step == 1 && m_cluster.masterOfSlot(slot) == &replica) {
+                step = 2;
+                const bool moved = m_cluster.setSlotMigrating(slot, 2) && m_cluster.migrateKeys(slot, 2) &&
+                                   m_cluster.finishSlotMigration(slot, 2);
+                QVERIFY2(moved, qPrintable(m_cluster.errorString()));
+                step = 3;
+            }
+        });
+        driver.start();
+        const test::CliRun run = test::runCliServing(
+            {QStringLiteral("--redis"), m_cluster.url(), QStringLiteral("--json"), QStringLiteral("loadtest"),
+             name, QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+             QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("4"), QStringLiteral("--hold"),
+             QStringLiteral("fixed:5ms"), QStringLiteral("--ttl"), QStringLiteral("10s"),
+             QStringLiteral("--duration"), QStringLiteral("8s")});
+        driver.stop();
+        QCOMPARE(step, 3);
+        const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QVERIFY2(!report.isEmpty(), qPrintable(run.err));
+        QCOMPARE(report.value(QStringLiteral("over_admissions")).toInteger(), 0);
+        QCOMPARE(report.value(QStringLiteral("token_violations")).toInteger(), 0);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out.left(3000)));
+        QVERIFY(report.value(QStringLiteral("grants")).toInteger() > 0);
+        QVERIFY2(!isRawClusterError(run.err), qPrintable(run.err));
+        QCOMPARE(m_cluster.masterOfSlot(slot), &m_cluster.node(2));
+    }
+
     // CLUSTER FAILOVER on a replica: the old master answers MOVED, the store follows it and the
     // holder taken before is still there.
     void movedAfterFailover() {
@@ -351,6 +391,49 @@ private Q_SLOTS:
         QVERIFY(test::waitFor(
             [&] { return holderIds(snapshot(*m_store, onDead)) == QStringList{QStringLiteral("x")}; },
             30000));
+    }
+
+    // Issue 18 item 2 on a standalone master: topology lists its replica with lag_bytes, and a
+    // replica that stopped reading (SIGSTOP) lags by what was written since.
+    void standaloneTopologyShowsReplicaLag() {
+        test::RedisServer master;
+        QVERIFY2(master.start(), qPrintable(master.errorString()));
+        test::RedisServer replica;
+        test::RedisServer::Options o;
+        o.extraArgs = QStringList{QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                                  QString::number(master.port())};
+        QVERIFY2(replica.start(o), qPrintable(replica.errorString()));
+        QVERIFY(test::waitFor([&] {
+            return master.command({"INFO", "replication"}).str.contains("state=online");
+        }));
+        const QStringList args{QStringLiteral("--redis"), master.url(), QStringLiteral("topology"),
+                               QStringLiteral("--json")};
+        auto replicaNode = [&](const test::CliRun &run) {
+            const QJsonObject t = QJsonDocument::fromJson(run.out.toUtf8()).object();
+            for (const QJsonValue &v : t.value(QStringLiteral("nodes")).toArray()) {
+                if (v.toObject().value(QStringLiteral("role")).toString() == QLatin1String("replica"))
+                    return v.toObject();
+            }
+            return QJsonObject();
+        };
+        const test::CliRun inStep = test::runCliServing(args);
+        QVERIFY2(inStep.exitCode == 0, qPrintable(inStep.err));
+        QVERIFY2(inStep.out.contains(QStringLiteral("\"Standalone: 1 master, 1 replica\"")),
+                 qPrintable(inStep.out));
+        QJsonObject r = replicaNode(inStep);
+        QCOMPARE(r.value(QStringLiteral("address")).toString(), nodeAddress(replica));
+        QCOMPARE(r.value(QStringLiteral("master")).toString(), nodeAddress(master));
+        QVERIFY2(r.contains(QStringLiteral("lag_bytes")), qPrintable(inStep.out));
+
+        replica.suspend();
+        QVERIFY(!master.command({"SET", "filler", QByteArray(20000, 'x')}).isError());
+        const test::CliRun behind = test::runCliServing(args);
+        const test::CliRun text = test::runCliServing(args.mid(0, 3));
+        replica.resume();
+        QVERIFY2(behind.exitCode == 0, qPrintable(behind.err));
+        r = replicaNode(behind);
+        QVERIFY2(r.value(QStringLiteral("lag_bytes")).toInteger() >= 20000, qPrintable(behind.out));
+        QVERIFY2(text.out.contains(QStringLiteral("a failover now would lose it")), qPrintable(text.out));
     }
 
     void tlsCluster() {
