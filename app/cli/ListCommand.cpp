@@ -88,10 +88,13 @@ private:
             [this, &ctx](const core::DiscoverResult &result) {
                 if (ctx.stderrIsTerminal() && m_progressLines > 0)
                     ctx.err() << '\n';
-                if (!result.ok) {
+                if (!result.ok && (result.cancelled || result.semaphores.isEmpty())) {
                     ctx.failOperation(m_store->endpoint(), result.error); // it names what failed
                     return;
                 }
+                // A Cluster master that could not be walked: what the others hold is still listed,
+                // then the run fails naming that master.
+                m_partialError = result.ok ? QString() : result.error;
                 ctx.err() << QStringLiteral("scanned %1 keys, found %2 semaphores\n")
                                  .arg(result.scannedKeys)
                                  .arg(result.semaphores.size());
@@ -148,7 +151,7 @@ private:
             for (qsizetype i = 0; i < m_found.size(); ++i)
                 rows.append(listRowToJson(m_found.at(i), m_snapshots[i]));
             ctx.printJson(rows);
-            ctx.finish(ExitOk);
+            finishListing(ctx);
             return;
         }
         QList<QStringList> rows;
@@ -189,11 +192,19 @@ private:
                     : QStringList{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
                                   QStringLiteral("USED"), QStringLiteral("WARNINGS")},
                 rows);
-        ctx.finish(ExitOk);
+        finishListing(ctx);
+    }
+
+    void finishListing(CliContext &ctx) {
+        if (m_partialError.isEmpty())
+            ctx.finish(ExitOk);
+        else
+            ctx.failOperation(m_store->endpoint(), m_partialError);
     }
 
     std::unique_ptr<core::SemaphoreStore> m_store;
     QRegularExpression m_filter;                    // no pattern: every semaphore
+    QString m_partialError;                         // masters that could not be walked
     std::unique_ptr<core::ProfileStore> m_profiles; // made when the reads start
     qsizetype m_nextRead = 0;
     static constexpr int kReadWindow = 256;

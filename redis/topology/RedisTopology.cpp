@@ -61,6 +61,10 @@ RedisTopology::~RedisTopology() {
 
 void RedisTopology::open() {
     m_entry->open();
+    // The mode is asked for right away (INFO cluster goes out right behind the handshake), so a
+    // standalone server's commands take the direct path from the first reply on. Until then, and
+    // if the question fails, commands are routed and redirects followed, which is right either way.
+    detect({});
 }
 
 QString RedisTopology::nodeOfSlot(int slot) const {

@@ -29,9 +29,9 @@ namespace semscope::redis::topology {
 // A transport error is not resent (the write may have run); it names the node and reloads the map
 // in the background, so a dead master fails only the slots it served until a replica takes over.
 //
-// The mode is found on first need (detect()), or when a node answers with a redirect; until then
-// commands go to the entry node, so a standalone server sees no extra command unless something
-// asks for the mode.
+// The mode is asked for on open() (one INFO cluster behind the handshake), again on detect() while it
+// is unknown, and a redirect settles it too; until it is known commands go to the entry node with
+// redirects followed.
 class RedisTopology : public QObject, public RedisCommands {
     Q_OBJECT
 public:
