@@ -27,12 +27,23 @@ struct DiscoveredSemaphore {
     SemaphoreRef ref;
     QStringList keys;
     QStringList warnings;
+    QString node;  // Redis: "host:port" of the master serving it; empty for Consul
+    int slot = -1; // Redis Cluster: the hash slot of its first key; -1 elsewhere
+};
+
+// How far the walk of one node is (Redis Cluster: one per master).
+struct NodeProgress {
+    QString node;
+    qint64 scannedKeys = 0;
+    qint64 totalKeys = -1;
+    bool finished = false;
 };
 
 struct DiscoverProgress {
-    qint64 scannedKeys = 0;
-    qint64 totalKeys = -1;            // -1 when unknown; Redis reports DBSIZE
+    qint64 scannedKeys = 0;           // over every node
+    qint64 totalKeys = -1;            // -1 when unknown; Redis reports DBSIZE (summed over masters)
     QList<DiscoveredSemaphore> found; // found since the previous progress report
+    QList<NodeProgress> nodes;        // per node, when the store walks several
 };
 
 struct DiscoverResult {

@@ -104,6 +104,8 @@ struct Snapshot {
     QStringList warnings;          // anything odd; shown on the semaphore, never fatal
     QStringList notes;             // facts worth a tooltip that are not problems (inferred limit, ...)
     QVariantMap details;           // kind-specific extras (dialect, flags, available permits, ...)
+    QString node;                  // Redis: "host:port" of the master that answered; empty for Consul
+    int slot = -1;                 // Redis Cluster: hash slot of its first key; -1 elsewhere
 
     // Permits occupied right now by holders (live, expired-but-present, stale, over-limit); a
     // multi-permit holder counts with its permits.

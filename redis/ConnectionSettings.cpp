@@ -7,6 +7,7 @@
 #include <QUrl>
 #include <QUrlQuery>
 #include <QtGlobal>
+#include <algorithm>
 
 namespace semscope::redis {
 
@@ -26,6 +27,34 @@ std::optional<int> parseDb(const QString &text) {
     return db;
 }
 
+// "redis://u:p@h1:1,h2:2,h3/0" -> "redis://u:p@h1:1/0" and seeds {"h2:2", "h3:6379"}: Cluster seed
+// nodes, tried in turn when the first one does not answer. Empty when a seed is malformed.
+std::optional<QString> splitSeedNodes(const QString &url, QStringList *seeds) {
+    const qsizetype schemeEnd = url.indexOf(QLatin1String("://"));
+    if (schemeEnd < 0)
+        return url;
+    const qsizetype hostStart = schemeEnd + 3;
+    qsizetype authorityEnd = url.size();
+    for (const QChar c : {QLatin1Char('/'), QLatin1Char('?'), QLatin1Char('#')}) {
+        const qsizetype at = url.indexOf(c, hostStart);
+        if (at >= 0)
+            authorityEnd = std::min(authorityEnd, at);
+    }
+    const QString authority = url.mid(hostStart, authorityEnd - hostStart);
+    const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
+    const QString hosts = authority.mid(at + 1);
+    if (!hosts.contains(QLatin1Char(',')))
+        return url;
+    const QStringList parts = hosts.split(QLatin1Char(','));
+    for (qsizetype i = 1; i < parts.size(); ++i) {
+        const QUrl seed(QStringLiteral("redis://") + parts.at(i), QUrl::StrictMode);
+        if (!seed.isValid() || seed.host().isEmpty() || seed.port(6379) <= 0 || !seed.path().isEmpty())
+            return std::nullopt;
+        *seeds << seed.host() + QLatin1Char(':') + QString::number(seed.port(6379));
+    }
+    return url.left(hostStart) + authority.left(at + 1) + parts.first() + url.mid(authorityEnd);
+}
+
 } // namespace
 
 std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &urlText, QString *error) {
@@ -34,7 +63,15 @@ std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &url
         fail(error, trimmed, QStringLiteral("empty"));
         return std::nullopt;
     }
-    const QUrl url(trimmed, QUrl::StrictMode);
+    QStringList seeds;
+    const std::optional<QString> firstNode = trimmed.startsWith(QLatin1String("redis"), Qt::CaseInsensitive)
+                                                 ? splitSeedNodes(trimmed, &seeds)
+                                                 : std::optional<QString>(trimmed);
+    if (!firstNode) {
+        fail(error, trimmed, QStringLiteral("seed nodes are host:port, separated by commas"));
+        return std::nullopt;
+    }
+    const QUrl url(*firstNode, QUrl::StrictMode);
     if (!url.isValid()) {
         fail(error, trimmed,
              QStringLiteral("not a valid URL (expected redis://[user[:password]@]host[:port][/db])"));
@@ -105,6 +142,7 @@ std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &url
             }
             s.db = *db;
         }
+        s.seedNodes = seeds;
         s.user = url.userName(QUrl::FullyDecoded);
         s.password = url.password(QUrl::FullyDecoded);
     } else {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace semscope::redis {
@@ -14,6 +15,9 @@ struct ConnectionSettings {
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 6379;
     QString socketPath; // Unix
+    // Further Cluster nodes ("host:port") given after the first one, comma-separated, in the URL:
+    // asked for the slot map when the first one does not answer. Same credentials and TLS.
+    QStringList seedNodes;
     int db = 0;
     QString user;     // ACL user; empty means "default"
     QString password; // empty: no AUTH (REDISCLI_AUTH is consulted by fromUrl)
@@ -36,7 +40,8 @@ struct ConnectionSettings {
     // 512 MiB, or SEMSCOPE_MAX_REPLY_MB from the environment (a whole number of MiB, at least 1).
     static qint64 defaultMaxReplyBytes();
 
-    // redis://[user[:password]@]host[:port][/db], rediss://... (TLS), unix:///path.sock[?db=N]
+    // redis://[user[:password]@]host[:port][,host[:port]...][/db], rediss://... (TLS),
+    // unix:///path.sock[?db=N]
     static std::optional<ConnectionSettings> fromUrl(const QString &url, QString *error = nullptr);
     // "redis://host:port/db", "rediss://...", "unix:///path": safe to show and log.
     QString endpoint() const;

@@ -210,8 +210,10 @@ public:
 
     void send(QByteArray wire, Pending pending) {
         if (state == State::Connected && handshakeDone) {
-            socket->write(wire);
+            // Waiting before written: a TLS socket's write-through flush also reads, and may hand
+            // this command's reply to onReadyRead() before write() returns.
             inFlight.push_back(std::move(pending));
+            socket->write(wire);
         } else {
             queue.push_back({std::move(wire), std::move(pending)});
         }
@@ -490,9 +492,9 @@ void RedisConnection::pipeline(const QList<QList<QByteArray>> &commands,
         pendings.push_back(std::move(p));
     }
     if (d->state == State::Connected && d->handshakeDone) {
-        d->socket->write(wire);
         for (Pending &p : pendings)
             d->inFlight.push_back(std::move(p));
+        d->socket->write(wire); // after: see Private::send()
     } else {
         // Queued as one write (the first entry) plus empty writes that only hold their callbacks.
         bool first = true;

@@ -2,6 +2,7 @@
 
 #include "ConnectionSettings.h"
 #include "LuaScript.h"
+#include "RedisCommands.h"
 #include "RedisReply.h"
 
 #include <QList>
@@ -41,13 +42,11 @@ namespace semscope::redis {
 //   messages; hence a subscribing connection should not also carry ordinary commands.
 // - connectionLost() is emitted for every failed attempt and every drop, not for close().
 // - TLS with tlsInsecure emits warning() on each connect.
-class RedisConnection : public QObject {
+class RedisConnection : public QObject, public RedisCommands {
     Q_OBJECT
 public:
     enum class State { Disconnected, Connecting, Connected, Reconnecting };
     Q_ENUM(State)
-
-    using ReplyCallback = std::function<void(const RedisReply &)>;
 
     explicit RedisConnection(ConnectionSettings settings, QObject *parent = nullptr);
     ~RedisConnection() override;
@@ -62,13 +61,13 @@ public:
     // Closes the connection; pending commands fail with a TransportError. No reconnect follows.
     void close();
 
-    void command(const QList<QByteArray> &args, ReplyCallback callback);
+    void command(const QList<QByteArray> &args, ReplyCallback callback) override;
     // Several commands written in one go; the callback gets the replies in order.
     void pipeline(const QList<QList<QByteArray>> &commands,
-                  std::function<void(const QList<RedisReply> &)> callback);
+                  std::function<void(const QList<RedisReply> &)> callback) override;
     // EVALSHA, and on NOSCRIPT the same call as EVAL (which also caches the script on the server).
     void eval(const LuaScript &script, const QList<QByteArray> &keys, const QList<QByteArray> &args,
-              ReplyCallback callback);
+              ReplyCallback callback) override;
 
     int pendingCount() const;
 

@@ -2,10 +2,14 @@
 
 #include "core/KindRecognition.h"
 #include "kinds/KindReplies.h"
+#include "topology/HashSlot.h"
+#include "topology/RedisTopology.h"
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QPointer>
 #include <QSet>
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -24,7 +28,11 @@ constexpr qint64 kScanPagesPerBatchOfKeys = 16;
 
 // State of one discovery walk, kept alive by the callbacks that still refer to it.
 struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
-    RedisConnection &conn;
+    RedisCommands &conn; // the node whose keyspace is walked
+    // Where key samples are read. On a Cluster it is the topology, and each sample script reads the
+    // keys of one slot (scripts cannot span slots; a layout's keys may live on other masters).
+    RedisCommands &sampler;
+    bool samplePerSlot = false;
     core::DiscoverRequest request;
     core::Cancellation cancel;
     core::Callback<core::DiscoverProgress> progress;
@@ -46,9 +54,10 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     size_t nextBatch = 0;
     bool finished = false;
 
-    DiscoveryJob(RedisConnection &c, core::DiscoverRequest r, core::Cancellation cn,
+    DiscoveryJob(RedisCommands &c, RedisCommands &s, core::DiscoverRequest r, core::Cancellation cn,
                  core::Callback<core::DiscoverProgress> p, core::Callback<core::DiscoverResult> d)
         : conn(c)
+        , sampler(s)
         , request(std::move(r))
         , cancel(std::move(cn))
         , progress(std::move(p))
@@ -264,8 +273,53 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         }
         const QList<QByteArray> keys = batches.at(nextBatch++);
         auto self = shared_from_this();
-        conn.eval(sampleScript, keys, {},
-                  [self, keys](const RedisReply &reply) { self->onSample(keys, reply); });
+        if (samplePerSlot) {
+            sampleBySlot(keys);
+            return;
+        }
+        sampler.eval(sampleScript, keys, {},
+                     [self, keys](const RedisReply &reply) { self->onSample(keys, reply); });
+    }
+
+    // One script per slot, all in flight at once; the batch is recognised when every part is back,
+    // so a layout whose keys fall in several slots is still seen whole.
+    void sampleBySlot(const QList<QByteArray> &keys) {
+        std::map<int, QList<qsizetype>> bySlot;
+        for (qsizetype i = 0; i < keys.size(); ++i)
+            bySlot[topology::hashSlot(keys.at(i))] << i;
+        struct Parts {
+            QList<RedisReply> perKey;
+            size_t left = 0;
+            std::optional<RedisReply> failure;
+        };
+        auto parts = std::make_shared<Parts>();
+        parts->perKey.resize(keys.size());
+        parts->left = bySlot.size();
+        auto self = shared_from_this();
+        for (const auto &[slot, indexes] : bySlot) {
+            QList<QByteArray> slotKeys;
+            for (qsizetype i : indexes)
+                slotKeys << keys.at(i);
+            sampler.eval(sampleScript, slotKeys, {}, [self, keys, indexes, parts](const RedisReply &reply) {
+                if (reply.isError() || !reply.isArray()) {
+                    if (!parts->failure)
+                        parts->failure = reply;
+                } else {
+                    for (qsizetype j = 0; j < indexes.size(); ++j)
+                        parts->perKey[indexes.at(j)] = kinds::elementAt(reply, int(j));
+                }
+                if (--parts->left > 0)
+                    return;
+                if (parts->failure) {
+                    self->onSample(keys, *parts->failure);
+                    return;
+                }
+                RedisReply whole;
+                whole.type = RedisReply::Type::Array;
+                whole.elements = parts->perKey;
+                self->onSample(keys, whole);
+            });
+        }
     }
 
     void onSample(const QList<QByteArray> &keys, const RedisReply &reply) {
@@ -307,9 +361,164 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
 void discoverSemaphores(RedisConnection &conn, const core::DiscoverRequest &request,
                         core::Cancellation cancel, core::Callback<core::DiscoverProgress> progress,
                         core::Callback<core::DiscoverResult> done) {
-    auto job = std::make_shared<DiscoveryJob>(conn, request, std::move(cancel), std::move(progress),
+    auto job = std::make_shared<DiscoveryJob>(conn, conn, request, std::move(cancel), std::move(progress),
                                               std::move(done));
     job->start();
+}
+
+namespace {
+
+// Walks of every master at once, merged into one progress stream and one result.
+struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
+    topology::RedisTopology &topology;
+    core::Callback<core::DiscoverProgress> progress;
+    core::Callback<core::DiscoverResult> done;
+    QList<core::NodeProgress> nodes;
+    QList<core::DiscoveredSemaphore> found;
+    QSet<QPair<int, QString>> seen;    // (kind, name): a split layout is found from each of its masters
+    QSet<QPair<int, QString>> inFound; // (kind, name) of `found`
+    QStringList errors;
+    bool cancelled = false;
+    qint64 scanned = 0;
+    int left = 0;
+
+    ClusterDiscovery(topology::RedisTopology &t, core::Callback<core::DiscoverProgress> p,
+                     core::Callback<core::DiscoverResult> d)
+        : topology(t)
+        , progress(std::move(p))
+        , done(std::move(d)) {}
+
+    // Names the master serving the semaphore and its slot; false when already found elsewhere.
+    bool place(core::DiscoveredSemaphore &d) {
+        if (!d.keys.isEmpty()) {
+            d.slot = topology::hashSlot(d.keys.first().toUtf8());
+            d.node = topology.nodeOfSlot(d.slot);
+        }
+        const QPair<int, QString> id{int(d.ref.kind), d.ref.name};
+        if (seen.contains(id))
+            return false;
+        seen.insert(id);
+        return true;
+    }
+
+    QList<core::DiscoveredSemaphore> placeAll(const QList<core::DiscoveredSemaphore> &list) {
+        QList<core::DiscoveredSemaphore> fresh;
+        for (core::DiscoveredSemaphore d : list) {
+            if (place(d))
+                fresh << d;
+        }
+        return fresh;
+    }
+
+    void report(const QList<core::DiscoveredSemaphore> &fresh) {
+        if (!progress)
+            return;
+        core::DiscoverProgress p;
+        p.nodes = nodes;
+        p.found = fresh;
+        bool totalKnown = true;
+        qint64 total = 0;
+        for (const core::NodeProgress &n : std::as_const(nodes)) {
+            p.scannedKeys += n.scannedKeys;
+            totalKnown = totalKnown && n.totalKeys >= 0;
+            total += std::max<qint64>(n.totalKeys, 0);
+        }
+        p.totalKeys = totalKnown ? total : -1;
+        progress(p);
+    }
+
+    void start(const core::DiscoverRequest &request, const core::Cancellation &cancel) {
+        const QList<RedisConnection *> masters = topology.masterConnections();
+        left = int(masters.size());
+        if (masters.isEmpty()) {
+            errors << QStringLiteral("the cluster's slot map names no master");
+            finish();
+            return;
+        }
+        for (RedisConnection *m : masters) {
+            core::NodeProgress n;
+            const ConnectionSettings &s = m->settings();
+            n.node = s.host + QLatin1Char(':') + QString::number(s.port);
+            nodes << n;
+        }
+        auto self = shared_from_this();
+        for (int i = 0; i < masters.size(); ++i) {
+            auto onProgress = [self, i](const core::DiscoverProgress &p) {
+                self->nodes[i].scannedKeys = p.scannedKeys;
+                self->nodes[i].totalKeys = p.totalKeys;
+                self->report(self->placeAll(p.found));
+            };
+            auto onDone = [self, i](const core::DiscoverResult &r) {
+                core::NodeProgress &n = self->nodes[i];
+                n.finished = true;
+                n.scannedKeys = r.scannedKeys;
+                self->scanned += r.scannedKeys;
+                self->cancelled = self->cancelled || r.cancelled;
+                if (!r.ok && !r.cancelled)
+                    self->errors << n.node + QStringLiteral(": ") + r.error;
+                // Semaphores already reported through progress are in `seen`; the result lists all.
+                for (core::DiscoveredSemaphore d : r.semaphores) {
+                    self->place(d);
+                    const QPair<int, QString> id{int(d.ref.kind), d.ref.name};
+                    if (!self->inFound.contains(id)) {
+                        self->inFound.insert(id);
+                        self->found << d;
+                    }
+                }
+                self->report({});
+                if (--self->left == 0)
+                    self->finish();
+            };
+            auto job =
+                std::make_shared<DiscoveryJob>(*masters.at(i), topology, request, cancel, onProgress, onDone);
+            job->samplePerSlot = true;
+            job->start();
+        }
+    }
+
+    void finish() {
+        core::DiscoverResult result;
+        result.cancelled = cancelled;
+        result.ok = errors.isEmpty() && !cancelled;
+        result.error = cancelled ? QStringLiteral("cancelled") : errors.join(QStringLiteral("; "));
+        result.semaphores = found;
+        result.scannedKeys = scanned;
+        done(result);
+    }
+};
+
+} // namespace
+
+void discoverSemaphores(topology::RedisTopology &topology, const core::DiscoverRequest &request,
+                        core::Cancellation cancel, core::Callback<core::DiscoverProgress> progress,
+                        core::Callback<core::DiscoverResult> done) {
+    QPointer<topology::RedisTopology> guard(&topology);
+    topology.detect([guard, request, cancel, progress, done](const QString &) {
+        if (!guard)
+            return;
+        if (guard->mode() != topology::RedisTopology::Mode::Cluster) {
+            const QString node = guard->nodeOfSlot(0);
+            auto named = [node](QList<core::DiscoveredSemaphore> list) {
+                for (core::DiscoveredSemaphore &d : list)
+                    d.node = node;
+                return list;
+            };
+            discoverSemaphores(
+                guard->entry(), request, cancel,
+                [progress, named](core::DiscoverProgress p) {
+                    p.found = named(p.found);
+                    if (progress)
+                        progress(p);
+                },
+                [done, named](core::DiscoverResult r) {
+                    r.semaphores = named(r.semaphores);
+                    done(r);
+                });
+            return;
+        }
+        auto job = std::make_shared<ClusterDiscovery>(*guard, progress, done);
+        job->start(request, cancel);
+    });
 }
 
 } // namespace semscope::redis

@@ -9,7 +9,19 @@ QString RedisKind::unsupported(const QString &operation) const {
     return QStringLiteral("%1 is not supported for kind %2").arg(operation, core::kindName(kind()));
 }
 
-void RedisKind::tryAcquire(RedisConnection &, const core::SemaphoreRef &, const core::AcquireRequest &,
+void RedisKind::snapshotKeyByKey(RedisCommands &, const core::SemaphoreRef &ref,
+                                 core::Callback<core::Snapshot> done) {
+    core::Snapshot snap;
+    snap.ref = ref;
+    for (const QByteArray &k : keysOf(ref.name))
+        snap.keys << QString::fromUtf8(k);
+    snap.warnings << QStringLiteral("semscope reads a %1 semaphore only with one script, which a Redis "
+                                    "Cluster refuses for keys in several slots: not read")
+                         .arg(core::kindName(kind()));
+    done(snap);
+}
+
+void RedisKind::tryAcquire(RedisCommands &, const core::SemaphoreRef &, const core::AcquireRequest &,
                            core::Callback<core::AcquireResult> done) {
     core::AcquireResult result;
     result.status = core::AcquireResult::Status::Error;
@@ -17,7 +29,7 @@ void RedisKind::tryAcquire(RedisConnection &, const core::SemaphoreRef &, const 
     done(result);
 }
 
-void RedisKind::refresh(RedisConnection &, const core::Grant &, qint64,
+void RedisKind::refresh(RedisCommands &, const core::Grant &, qint64,
                         core::Callback<core::RefreshResult> done) {
     core::RefreshResult result;
     result.status = core::RefreshResult::Status::Error;
@@ -25,14 +37,14 @@ void RedisKind::refresh(RedisConnection &, const core::Grant &, qint64,
     done(result);
 }
 
-void RedisKind::release(RedisConnection &, const core::Grant &, core::Callback<core::ReleaseResult> done) {
+void RedisKind::release(RedisCommands &, const core::Grant &, core::Callback<core::ReleaseResult> done) {
     core::ReleaseResult result;
     result.status = core::ReleaseResult::Status::Error;
     result.error = unsupported(QStringLiteral("release"));
     done(result);
 }
 
-void RedisKind::forceRelease(RedisConnection &, const core::SemaphoreRef &, const core::Holder &,
+void RedisKind::forceRelease(RedisCommands &, const core::SemaphoreRef &, const core::Holder &,
                              std::optional<qint64>, core::Callback<core::ForceReleaseResult> done) {
     core::ForceReleaseResult result;
     result.status = core::ForceReleaseResult::Status::Error;
@@ -40,19 +52,19 @@ void RedisKind::forceRelease(RedisConnection &, const core::SemaphoreRef &, cons
     done(result);
 }
 
-void RedisKind::purgeExpired(RedisConnection &, const core::SemaphoreRef &,
+void RedisKind::purgeExpired(RedisCommands &, const core::SemaphoreRef &,
                              core::Callback<core::MaintenanceResult> done) {
     done(core::MaintenanceResult{false, 0, unsupported(QStringLiteral("purge"))});
 }
 
-void RedisKind::repair(RedisConnection &, const core::SemaphoreRef &,
+void RedisKind::repair(RedisCommands &, const core::SemaphoreRef &,
                        core::Callback<core::MaintenanceResult> done) {
     done(core::MaintenanceResult{false, 0, unsupported(QStringLiteral("repair"))});
 }
 
 // Kinds that store their limit and let semscope write it override this; the rest say why not, so an
 // operator knows where the limit actually lives.
-void RedisKind::setLimit(RedisConnection &, const core::SemaphoreRef &ref, qint64,
+void RedisKind::setLimit(RedisCommands &, const core::SemaphoreRef &ref, qint64,
                          core::Callback<core::MaintenanceResult> done) {
     const QString name = core::kindName(kind());
     QString why;

@@ -23,24 +23,30 @@ public:
     virtual QByteArray releaseChannel(const QString &name) const { return {}; }
 
     // One consistent read (a read-only script or MULTI/EXEC) with "now" from Redis TIME.
-    virtual void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+    virtual void snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                           core::Callback<core::Snapshot> done) = 0;
 
+    // A read of a layout whose keys lie in several hash slots of a Redis Cluster, where no script can
+    // read them together: each key on its own (routed to its master), so not atomic. The store adds
+    // the warning that says so. The default reads nothing and says the layout cannot be read there.
+    virtual void snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                                  core::Callback<core::Snapshot> done);
+
     // One acquire attempt. Busy results carry the current holders and the earliest expiry.
-    virtual void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+    virtual void tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                             const core::AcquireRequest &request, core::Callback<core::AcquireResult> done);
-    virtual void refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+    virtual void refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                          core::Callback<core::RefreshResult> done);
-    virtual void release(RedisConnection &conn, const core::Grant &grant,
+    virtual void release(RedisCommands &conn, const core::Grant &grant,
                          core::Callback<core::ReleaseResult> done);
-    virtual void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+    virtual void forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref,
                               const core::Holder &observed, std::optional<qint64> observedVersion,
                               core::Callback<core::ForceReleaseResult> done);
-    virtual void purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+    virtual void purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                               core::Callback<core::MaintenanceResult> done);
-    virtual void repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+    virtual void repair(RedisCommands &conn, const core::SemaphoreRef &ref,
                         core::Callback<core::MaintenanceResult> done);
-    virtual void setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+    virtual void setLimit(RedisCommands &conn, const core::SemaphoreRef &ref, qint64 limit,
                           core::Callback<core::MaintenanceResult> done);
 
 protected:

@@ -6,6 +6,7 @@
 #include "kinds/BuiltinKinds.h"
 #include "kinds/KindReplies.h"
 #include "kinds/WaitQueueKind.h"
+#include "topology/HashSlot.h"
 
 #include <QDeadlineTimer>
 #include <QRandomGenerator>
@@ -64,7 +65,7 @@ RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings, QObject *p
 RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
                                          std::vector<std::unique_ptr<RedisKind>> kinds, QObject *parent)
     : core::SemaphoreStore(parent)
-    , m_conn(std::make_unique<RedisConnection>(std::move(settings)))
+    , m_conn(std::make_unique<topology::RedisTopology>(std::move(settings)))
     , m_kinds(std::move(kinds))
     , m_notifyTag(QByteArray::number(QRandomGenerator::global()->generate64(), 36)) {
     // One timer for every waiter's retry and one for noticing cancellations, instead of two timer
@@ -77,12 +78,12 @@ RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
     connect(m_retryTimer, &QTimer::timeout, this, &RedisSemaphoreStore::onRetryTimer);
     m_cancelTimer->setInterval(kCancelCheckMs);
     connect(m_cancelTimer, &QTimer::timeout, this, &RedisSemaphoreStore::onCancelCheck);
-    connect(m_conn.get(), &RedisConnection::connected, this,
+    connect(&m_conn->entry(), &RedisConnection::connected, this,
             [this] { Q_EMIT connectionStateChanged(QStringLiteral("connected")); });
-    connect(m_conn.get(), &RedisConnection::connectionLost, this, [this](const QString &reason) {
+    connect(&m_conn->entry(), &RedisConnection::connectionLost, this, [this](const QString &reason) {
         Q_EMIT connectionStateChanged(QStringLiteral("lost: ") + reason);
     });
-    connect(m_conn.get(), &RedisConnection::reconnectScheduled, this, [this](int delayMs) {
+    connect(&m_conn->entry(), &RedisConnection::reconnectScheduled, this, [this](int delayMs) {
         Q_EMIT connectionStateChanged(
             QStringLiteral("reconnecting in %1 s")
                 .arg(QString::number(delayMs / 1000.0, 'f', delayMs < 1000 ? 1 : 0)));
@@ -102,7 +103,7 @@ RedisSemaphoreStore::~RedisSemaphoreStore() {
 }
 
 QString RedisSemaphoreStore::endpoint() const {
-    return m_conn->endpoint();
+    return m_conn->entry().endpoint();
 }
 
 RedisKind *RedisSemaphoreStore::kindFor(core::Kind kind) const {
@@ -128,6 +129,50 @@ RedisConnection &RedisSemaphoreStore::pubsub() {
     return *m_pubsub;
 }
 
+void RedisSemaphoreStore::whenSlotsChecked(RedisKind *kind, const QString &name,
+                                           std::function<void(const QString &split)> go) {
+    const QList<QByteArray> keys = kind->keysOf(name);
+    const QList<int> keySlots = topology::distinctSlots(keys);
+    using Mode = topology::RedisTopology::Mode;
+    if (keySlots.size() <= 1 || m_conn->mode() == Mode::Standalone) {
+        go({});
+        return;
+    }
+    auto answer = [this, keySlots, go] {
+        if (m_conn->mode() != Mode::Cluster) {
+            go({});
+            return;
+        }
+        QStringList slotNames;
+        QStringList masters;
+        for (int s : keySlots) {
+            slotNames << QString::number(s);
+            const QString m = m_conn->nodeOfSlot(s);
+            if (!masters.contains(m))
+                masters << m;
+        }
+        go(masters.size() > 1
+               ? QStringLiteral("keys in slots %1 on different masters (%2): this read is not atomic")
+                     .arg(slotNames.join(QStringLiteral(", ")), masters.join(QStringLiteral(", ")))
+               : QStringLiteral("keys in slots %1 (all on %2): this read is not atomic")
+                     .arg(slotNames.join(QStringLiteral(", ")), masters.join(QStringLiteral(", "))));
+    };
+    if (m_conn->mode() == Mode::Cluster && !m_conn->clusterMap().isEmpty()) {
+        answer();
+        return;
+    }
+    m_conn->detect([answer](const QString &) { answer(); });
+}
+
+QString RedisSemaphoreStore::writeRefusal(const QString &split) {
+    QString where = split;
+    where.remove(QStringLiteral(": this read is not atomic"));
+    return QStringLiteral("refused: this layout keeps its %1 of a Redis Cluster; no atomic script can "
+                          "span slots (its own clients cannot update it atomically there either), so "
+                          "semscope does not write it")
+        .arg(where);
+}
+
 void RedisSemaphoreStore::discover(const core::DiscoverRequest &request, core::Cancellation cancel,
                                    core::Callback<core::DiscoverProgress> progress,
                                    core::Callback<core::DiscoverResult> done) {
@@ -143,9 +188,23 @@ void RedisSemaphoreStore::snapshot(const core::SemaphoreRef &ref, core::Callback
         done(snap);
         return;
     }
-    kind->snapshot(*m_conn, ref, [profile = ref.profile, done = std::move(done)](core::Snapshot snap) {
-        core::applyProfileLimit(snap, profile);
-        done(std::move(snap));
+    whenSlotsChecked(kind, ref.name, [this, kind, ref, done = std::move(done)](const QString &split) {
+        auto placed = [this, keys = kind->keysOf(ref.name), profile = ref.profile, done](core::Snapshot snap) {
+            core::applyProfileLimit(snap, profile);
+            const int slot = keys.isEmpty() ? 0 : topology::hashSlot(keys.first());
+            snap.node = m_conn->nodeOfSlot(slot);
+            if (m_conn->mode() == topology::RedisTopology::Mode::Cluster)
+                snap.slot = slot;
+            done(snap);
+        };
+        if (split.isEmpty()) {
+            kind->snapshot(*m_conn, ref, placed);
+            return;
+        }
+        kind->snapshotKeyByKey(*m_conn, ref, [placed, split](core::Snapshot snap) {
+            snap.warnings.prepend(split);
+            placed(snap);
+        });
     });
 }
 
@@ -164,6 +223,22 @@ void RedisSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::Acq
     core::AcquireRequest req = request;
     if (req.holder.isEmpty())
         req.holder = kinds::makeHolderId();
+    if (!m_slotsChecked.contains(ref.name) && topology::distinctSlots(kind->keysOf(ref.name)).size() > 1) {
+        // Checked once per semaphore (a load test acquires thousands of times a second).
+        whenSlotsChecked(
+            kind, ref.name,
+            [this, ref, req, cancel = std::move(cancel), done = std::move(done)](const QString &split) {
+                if (!split.isEmpty()) {
+                    AcquireResult result;
+                    result.error = writeRefusal(split);
+                    done(result);
+                    return;
+                }
+                m_slotsChecked.insert(ref.name);
+                acquire(ref, req, cancel, done);
+            });
+        return;
+    }
     if (req.waitMs <= 0) {
         kind->tryAcquire(*m_conn, ref, req, std::move(done));
         return;
@@ -484,7 +559,14 @@ void RedisSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
                                  isReadOnly() ? readOnlyMessage() : noKindMessage(grant.ref.kind)});
         return;
     }
-    kind->refresh(*m_conn, grant, ttlMs, std::move(done));
+    whenSlotsChecked(kind, grant.ref.name,
+                     [this, kind, grant, ttlMs, done = std::move(done)](const QString &split) {
+                         if (!split.isEmpty())
+                             done(core::RefreshResult{core::RefreshResult::Status::Error, std::nullopt,
+                                                      writeRefusal(split)});
+                         else
+                             kind->refresh(*m_conn, grant, ttlMs, done);
+                     });
 }
 
 void RedisSemaphoreStore::release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
@@ -496,7 +578,13 @@ void RedisSemaphoreStore::release(const core::Grant &grant, core::Callback<core:
     }
     auto *queue = dynamic_cast<WaitQueueKind *>(kind);
     if (!queue) {
-        kind->release(*m_conn, grant, std::move(done));
+        whenSlotsChecked(
+            kind, grant.ref.name, [this, kind, grant, done = std::move(done)](const QString &split) {
+                if (!split.isEmpty())
+                    done(core::ReleaseResult{core::ReleaseResult::Status::Error, writeRefusal(split)});
+                else
+                    kind->release(*m_conn, grant, done);
+            });
         return;
     }
     // A slot freed for one of this store's own waiters comes back in the reply: the waiter is served
@@ -522,7 +610,14 @@ void RedisSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core
                                       isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
         return;
     }
-    kind->forceRelease(*m_conn, ref, observed, observedVersion, std::move(done));
+    whenSlotsChecked(
+        kind, ref.name,
+        [this, kind, ref, observed, observedVersion, done = std::move(done)](const QString &split) {
+            if (!split.isEmpty())
+                done(core::ForceReleaseResult{core::ForceReleaseResult::Status::Error, writeRefusal(split)});
+            else
+                kind->forceRelease(*m_conn, ref, observed, observedVersion, done);
+        });
 }
 
 void RedisSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
@@ -532,7 +627,12 @@ void RedisSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
         done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
         return;
     }
-    kind->purgeExpired(*m_conn, ref, std::move(done));
+    whenSlotsChecked(kind, ref.name, [this, kind, ref, done = std::move(done)](const QString &split) {
+        if (!split.isEmpty())
+            done(core::MaintenanceResult{false, 0, writeRefusal(split)});
+        else
+            kind->purgeExpired(*m_conn, ref, done);
+    });
 }
 
 void RedisSemaphoreStore::repair(const core::SemaphoreRef &ref,
@@ -542,7 +642,12 @@ void RedisSemaphoreStore::repair(const core::SemaphoreRef &ref,
         done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
         return;
     }
-    kind->repair(*m_conn, ref, std::move(done));
+    whenSlotsChecked(kind, ref.name, [this, kind, ref, done = std::move(done)](const QString &split) {
+        if (!split.isEmpty())
+            done(core::MaintenanceResult{false, 0, writeRefusal(split)});
+        else
+            kind->repair(*m_conn, ref, done);
+    });
 }
 
 void RedisSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
@@ -552,13 +657,18 @@ void RedisSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
         done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
         return;
     }
-    kind->setLimit(*m_conn, ref, limit, std::move(done));
+    whenSlotsChecked(kind, ref.name, [this, kind, ref, limit, done = std::move(done)](const QString &split) {
+        if (!split.isEmpty())
+            done(core::MaintenanceResult{false, 0, writeRefusal(split)});
+        else
+            kind->setLimit(*m_conn, ref, limit, done);
+    });
 }
 
 void RedisSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
                                       std::function<void(core::RawKeys)> done) {
     snapshot(ref, [this, done](core::Snapshot s) {
-        // Where each raw command goes: today the one connection (see RawKeyReader on routing).
+        // Routed by the key in each command (its second argument), like every other command.
         RawKeyReader::Send send = [this](const QList<QByteArray> &args, RawKeyReader::ReplyCallback cb) {
             m_conn->command(args, std::move(cb));
         };

@@ -5,9 +5,11 @@
 #include "core/RawKeys.h"
 #include "core/SemaphoreStore.h"
 #include "kinds/WaitQueueKind.h"
+#include "topology/RedisTopology.h"
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QTimer>
 #include <map>
 #include <memory>
@@ -44,7 +46,10 @@ public:
     QString endpoint() const override;
     core::Backend backend() const override { return core::Backend::Redis; }
 
-    RedisConnection &connection() { return *m_conn; }
+    // The entry node (the one node of a standalone server).
+    RedisConnection &connection() { return m_conn->entry(); }
+    // Commands routed to the node serving their keys (Cluster), or to the entry node.
+    topology::RedisTopology &topology() { return *m_conn; }
     RedisKind *kindFor(core::Kind kind) const;
 
     void discover(const core::DiscoverRequest &request, core::Cancellation cancel,
@@ -70,6 +75,11 @@ private:
     struct Channel;
 
     QString noKindMessage(core::Kind kind) const;
+    // Calls `go` with an empty text when the keys of `name` share a hash slot or the server is not
+    // a Cluster (at once, unless the mode must first be found), else with the warning that names
+    // the slots and masters ("keys in slots A, B on different masters: this read is not atomic").
+    void whenSlotsChecked(RedisKind *kind, const QString &name, std::function<void(const QString &split)> go);
+    static QString writeRefusal(const QString &split);
     void startWaiting(std::unique_ptr<Waiter> waiter);
     void attempt(quint64 id);
     void onAttemptResult(quint64 id, core::AcquireResult result, qint64 ticket);
@@ -87,13 +97,14 @@ private:
     void finishWaiter(quint64 id, core::AcquireResult result, bool leaveQueue);
     RedisConnection &pubsub();
 
-    std::unique_ptr<RedisConnection> m_conn;
+    std::unique_ptr<topology::RedisTopology> m_conn;
     std::unique_ptr<RedisConnection> m_pubsub;
     std::vector<std::unique_ptr<RedisKind>> m_kinds;
     std::map<quint64, std::unique_ptr<Waiter>> m_waiters;
     QHash<QByteArray, std::shared_ptr<Channel>> m_channels;
     QByteArray m_notifyTag;                      // names this store's notify channels
     QHash<QString, QByteArray> m_notifyChannels; // semaphore name -> its notify channel
+    QSet<QString> m_slotsChecked;                // split-key layouts found writable (not on a Cluster)
     QElapsedTimer m_clock;
     std::multimap<qint64, quint64> m_retries; // due (m_clock ms) -> waiter
     QTimer *m_retryTimer = nullptr;           // children, so they follow the store to another thread

@@ -20,6 +20,7 @@ std::unique_ptr<CliCommand> makeRepairCommand();
 std::unique_ptr<CliCommand> makeSetLimitCommand();
 std::unique_ptr<CliCommand> makeWatchCommand();
 std::unique_ptr<CliCommand> makeServeCommand();
+std::unique_ptr<CliCommand> makeTopologyCommand();
 
 std::vector<std::unique_ptr<CliCommand>> allCommands() {
     std::vector<std::unique_ptr<CliCommand>> commands;
@@ -41,6 +42,7 @@ std::vector<std::unique_ptr<CliCommand>> allCommands() {
     commands.push_back(makeSetLimitCommand());
     commands.push_back(makeWatchCommand());
     commands.push_back(makeServeCommand());
+    commands.push_back(makeTopologyCommand());
     return commands;
 }
 

@@ -92,10 +92,13 @@ private:
             [this, &ctx](const core::DiscoverResult &result) {
                 if (ctx.stderrIsTerminal() && m_progressLines > 0)
                     ctx.err() << '\n';
-                if (!result.ok) {
+                if (!result.ok && (result.cancelled || result.semaphores.isEmpty())) {
                     ctx.failOperation(m_store->endpoint(), result.error); // it names what failed
                     return;
                 }
+                // A Cluster master that could not be walked: what the others hold is still listed,
+                // then the run fails naming that master.
+                m_partialError = result.ok ? QString() : result.error;
                 ctx.err() << QStringLiteral("scanned %1 keys, found %2 semaphores\n")
                                  .arg(result.scannedKeys)
                                  .arg(result.semaphores.size());
@@ -159,10 +162,14 @@ private:
             for (qsizetype i = 0; i < m_found.size(); ++i)
                 rows.append(listRowToJson(m_found.at(i), m_snapshots[i]));
             ctx.printJson(rows);
-            ctx.finish(ExitOk);
+            finishListing(ctx);
             return;
         }
         QList<QStringList> rows;
+        // A Cluster's semaphores live on several masters: a NODE column says which (one server
+        // needs none).
+        const bool cluster = std::any_of(m_found.cbegin(), m_found.cend(),
+                                         [](const core::DiscoveredSemaphore &d) { return d.slot >= 0; });
         for (qsizetype i = 0; i < m_found.size(); ++i) {
             const QJsonObject row = listRowToJson(m_found.at(i), m_snapshots[i]);
             const QJsonArray warnings = row.value(QStringLiteral("warnings")).toArray();
@@ -181,19 +188,34 @@ private:
                                                  warnings.size() > 1
                                                      ? QStringLiteral(" (+%1 more)").arg(warnings.size() - 1)
                                                      : QString())};
+            if (cluster)
+                rows.last().insert(4, QStringLiteral("%1 (slot %2)")
+                                          .arg(row.value(QStringLiteral("node")).toString())
+                                          .arg(row.value(QStringLiteral("slot")).toInt()));
         }
         if (rows.isEmpty())
             ctx.out() << "(no semaphores found)\n";
         else
-            ctx.out() << alignedTable({QStringLiteral("KIND"), QStringLiteral("NAME"),
-                                       QStringLiteral("LIMIT"), QStringLiteral("USED"),
-                                       QStringLiteral("WARNINGS")},
-                                      rows);
-        ctx.finish(ExitOk);
+            ctx.out() << alignedTable(
+                cluster
+                    ? QStringList{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
+                                  QStringLiteral("USED"), QStringLiteral("NODE"), QStringLiteral("WARNINGS")}
+                    : QStringList{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
+                                  QStringLiteral("USED"), QStringLiteral("WARNINGS")},
+                rows);
+        finishListing(ctx);
+    }
+
+    void finishListing(CliContext &ctx) {
+        if (m_partialError.isEmpty())
+            ctx.finish(ExitOk);
+        else
+            ctx.failOperation(m_store->endpoint(), m_partialError);
     }
 
     std::unique_ptr<core::SemaphoreStore> m_store;
     QRegularExpression m_filter;                    // no pattern: every semaphore
+    QString m_partialError;                         // masters that could not be walked
     std::unique_ptr<core::ProfileStore> m_profiles; // made when the reads start
     std::unique_ptr<monitor::HistoryStore> m_history;
     qsizetype m_nextRead = 0;

@@ -307,11 +307,10 @@ private:
                 startRuns();
                 return;
             }
-            store->connection().command(QList<QByteArray>{"EXISTS"} + keys,
-                                        [this](const redis::RedisReply &r) {
-                                            m_deleteKeysAfter = r.isInteger() && r.integer == 0;
-                                            startRuns();
-                                        });
+            store->topology().command(QList<QByteArray>{"EXISTS"} + keys, [this](const redis::RedisReply &r) {
+                m_deleteKeysAfter = r.isInteger() && r.integer == 0;
+                startRuns();
+            });
             return;
         }
         m_deleteKeysAfter = !m_ctx->isSet(QStringLiteral("keep-keys"));
@@ -392,7 +391,7 @@ private:
         };
         if (m_scenario)
             return redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, removed);
-        store->connection().command(
+        store->topology().command(
             QList<QByteArray>{"DEL"} + runKeys(*store),
             [removed](const redis::RedisReply &r) { removed(r.isError() ? r.errorMessage() : QString()); });
     }

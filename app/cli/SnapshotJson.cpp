@@ -57,6 +57,15 @@ QJsonArray holdersToJson(const QList<core::Holder> &holders, qint64 nowMs) {
     return a;
 }
 
+// Redis: the master that serves the semaphore ("node": "host:port") and, on a Cluster, the hash slot
+// of its keys ("slot"). Consul has neither.
+void putPlacement(QJsonObject &o, const QString &node, int slot) {
+    if (!node.isEmpty())
+        o.insert(QStringLiteral("node"), node);
+    if (slot >= 0)
+        o.insert(QStringLiteral("slot"), slot);
+}
+
 QJsonObject snapshotToJson(const core::Snapshot &s) {
     QJsonObject o;
     o.insert(QStringLiteral("kind"), core::kindName(s.ref.kind));
@@ -75,6 +84,7 @@ QJsonObject snapshotToJson(const core::Snapshot &s) {
     if (s.serverNowMs > 0)
         o.insert(QStringLiteral("server_now_ms"), static_cast<double>(s.serverNowMs));
     o.insert(QStringLiteral("keys"), stringsToJson(s.keys));
+    putPlacement(o, s.node, s.slot);
     o.insert(QStringLiteral("holders"), holdersToJson(s.holders, s.serverNowMs));
     o.insert(QStringLiteral("warnings"), stringsToJson(s.warnings));
     if (!s.notes.isEmpty())
@@ -107,6 +117,8 @@ QJsonObject listRowToJson(const core::DiscoveredSemaphore &found,
         }
     }
     o.insert(QStringLiteral("keys"), stringsToJson(found.keys));
+    putPlacement(o, snapshot && !snapshot->node.isEmpty() ? snapshot->node : found.node,
+                 snapshot && snapshot->slot >= 0 ? snapshot->slot : found.slot);
     o.insert(QStringLiteral("warnings"), stringsToJson(warnings));
     return o;
 }

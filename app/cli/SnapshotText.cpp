@@ -83,6 +83,8 @@ QString snapshotText(const core::Snapshot &s) {
         text += QStringLiteral("  free slots %1").arg(free.join(QLatin1Char(',')));
     }
     text += QLatin1Char('\n');
+    if (s.slot >= 0)
+        text += QStringLiteral("on master %1 (hash slot %2)\n").arg(s.node).arg(s.slot);
     if (s.holders.isEmpty())
         text += QStringLiteral("(no holders)\n");
     else

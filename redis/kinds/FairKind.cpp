@@ -196,7 +196,7 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     return snap;
 }
 
-void FairKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void FairKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                         core::Callback<core::Snapshot> done) {
     const QList<QByteArray> keys = keysOf(ref.name);
     conn.eval(
@@ -204,7 +204,49 @@ void FairKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
         [ref, keys, done](const RedisReply &reply) { done(parseSnapshot(ref, keyNames(keys), reply)); });
 }
 
-void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+// fair_snapshot.lua's reply built from one routed command per key: S, S:owner and S:counter hash to
+// different slots, so on a Redis Cluster no script can read them together.
+void FairKind::snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                                core::Callback<core::Snapshot> done) {
+    const QList<QByteArray> k = keysOf(ref.name);
+    const QByteArray cap = QByteArray::number(kSnapshotCap - 1);
+    conn.pipeline(
+        {{"TIME"},
+         {"TYPE", k[0]},
+         {"TYPE", k[1]},
+         {"TYPE", k[2]},
+         {"TYPE", k[3]},
+         {"ZRANGE", k[0], "0", cap, "WITHSCORES"},
+         {"ZRANGE", k[1], "0", cap, "WITHSCORES"},
+         {"STRLEN", k[2]},
+         {"GETRANGE", k[2], "0", "63"},
+         {"PTTL", k[3]},
+         {"ZCARD", k[0]},
+         {"ZCARD", k[1]}},
+        [ref, k, done](const QList<RedisReply> &r) {
+            if (const auto failure = firstFailure(r)) {
+                done(parseSnapshot(ref, keyNames(k), *failure));
+                return;
+            }
+            const bool zsetS = r.value(1).str == "zset";
+            const bool zsetOwner = r.value(2).str == "zset";
+            const bool counter = r.value(3).str == "string";
+            const bool lock = r.value(4).str != "none";
+            done(parseSnapshot(
+                ref, keyNames(k),
+                arrayReply({RedisReply::integerReply(timeReplyMs(r.value(0))), typeReply(r.value(1)),
+                            typeReply(r.value(2)), typeReply(r.value(3)), typeReply(r.value(4)),
+                            zsetS ? arrayOrEmpty(r.value(5)) : arrayReply({}),
+                            zsetOwner ? arrayOrEmpty(r.value(6)) : arrayReply({}),
+                            RedisReply::string(counter ? r.value(8).str : QByteArray()),
+                            RedisReply::integerReply(counter ? r.value(7).integer : -1),
+                            RedisReply::integerReply(lock ? r.value(9).integer : -2),
+                            RedisReply::integerReply(zsetS ? r.value(10).integer : 0),
+                            RedisReply::integerReply(zsetOwner ? r.value(11).integer : 0)})));
+        });
+}
+
+void FairKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                           const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     if (!ref.profile.limit || *ref.profile.limit < 1) {
         core::AcquireResult result;
@@ -223,7 +265,7 @@ void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
     const qint64 timeout = timeoutMs(ref);
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(*ref.profile.limit),
                                  QByteArray::number(timeout)};
-    RedisConnection *c = &conn;
+    RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0;
     conn.eval(m_acquire, keys, args,
               [this, c, ref, holder, timeout, wantHolders, done](const RedisReply &reply) {
@@ -273,7 +315,7 @@ void FairKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void FairKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+void FairKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                        core::Callback<core::RefreshResult> done) {
     QList<QByteArray> keys = keysOf(grant.ref.name);
     keys.removeLast();
@@ -298,7 +340,7 @@ void FairKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 t
     });
 }
 
-void FairKind::release(RedisConnection &conn, const core::Grant &grant,
+void FairKind::release(RedisCommands &conn, const core::Grant &grant,
                        core::Callback<core::ReleaseResult> done) {
     QList<QByteArray> keys = keysOf(grant.ref.name);
     keys.removeLast();
@@ -315,8 +357,8 @@ void FairKind::release(RedisConnection &conn, const core::Grant &grant,
     });
 }
 
-void FairKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
-                            const core::Holder &observed, std::optional<qint64> observedVersion,
+void FairKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+                            std::optional<qint64> observedVersion,
                             core::Callback<core::ForceReleaseResult> done) {
     QList<QByteArray> keys = keysOf(ref.name);
     keys.removeLast();
@@ -333,7 +375,7 @@ void FairKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref
               [id, seen, done](const RedisReply &reply) { done(forceReleaseFromReply(reply, id, seen)); });
 }
 
-void FairKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+void FairKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                             core::Callback<core::MaintenanceResult> done) {
     QList<QByteArray> keys = keysOf(ref.name);
     keys.removeLast();

@@ -19,20 +19,22 @@ public:
     core::Kind kind() const override { return core::Kind::Fair; }
     QList<QByteArray> keysOf(const QString &name) const override;
 
-    void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                   core::Callback<core::Snapshot> done) override;
-    void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+    void tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                     core::Callback<core::AcquireResult> done) override;
-    void refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+    void refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                  core::Callback<core::RefreshResult> done) override;
-    void release(RedisConnection &conn, const core::Grant &grant,
+    void release(RedisCommands &conn, const core::Grant &grant,
                  core::Callback<core::ReleaseResult> done) override;
-    void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+    void forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
                       std::optional<qint64> observedVersion,
                       core::Callback<core::ForceReleaseResult> done) override;
-    void purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                       core::Callback<core::MaintenanceResult> done) override;
 
+    void snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                          core::Callback<core::Snapshot> done) override;
     static core::Snapshot parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
                                         const RedisReply &reply);
     // The timeout to use: the profile's, else the book's 10 s.

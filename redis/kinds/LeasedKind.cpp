@@ -128,7 +128,7 @@ QByteArray LeasedKind::releaseChannel(const QString &name) const {
     return '{' + name.toUtf8() + "}:released";
 }
 
-void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LeasedKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                           core::Callback<core::Snapshot> done) {
     const QList<QByteArray> keys = keysOf(ref.name);
     conn.eval(m_snapshot, keys, {number(kSnapshotCap)}, [ref, keys, done](const RedisReply &reply) {
@@ -292,7 +292,7 @@ void LeasedKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
     });
 }
 
-void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LeasedKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                             const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     // Without a notify channel a waiting caller is queued as one that takes no hand-offs: a release
     // wakes it on the release channel and it retries.
@@ -300,7 +300,7 @@ void LeasedKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref
                    [done](const AcquireResult &r, qint64) { done(r); });
 }
 
-void LeasedKind::attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LeasedKind::attemptQueued(RedisCommands &conn, const core::SemaphoreRef &ref,
                                const core::AcquireRequest &request, const QByteArray &tag, bool listHolders,
                                qint64 ticket, AttemptCallback done) {
     acquireAttempt(conn, ref, request, tag, listHolders ? kBusyListCap : 0, ticket, std::move(done));
@@ -314,8 +314,8 @@ const LeasedKind::Names &LeasedKind::names(const QString &name) {
     return m_names;
 }
 
-void LeasedKind::evalWrite(RedisConnection &conn, const LuaScript &script, const QList<QByteArray> &keys,
-                           const QList<QByteArray> &args, RedisConnection::ReplyCallback done) {
+void LeasedKind::evalWrite(RedisCommands &conn, const LuaScript &script, const QList<QByteArray> &keys,
+                           const QList<QByteArray> &args, RedisCommands::ReplyCallback done) {
     conn.eval(script, keys, args, [&conn, keys, done = std::move(done)](const RedisReply &reply) {
         // Redis' own message; the scripts' TYPE checks (ensure()) name the key themselves.
         if (!reply.isServerError() || !reply.str.startsWith("WRONGTYPE Operation")) {
@@ -345,7 +345,7 @@ const QByteArray &LeasedKind::clientInfoBytes() {
     return m_clientInfo;
 }
 
-void LeasedKind::acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LeasedKind::acquireAttempt(RedisCommands &conn, const core::SemaphoreRef &ref,
                                 const core::AcquireRequest &request, const QByteArray &tag, int listCap,
                                 qint64 ticket, AttemptCallback done) {
     const QByteArray holder = request.holder.toUtf8();
@@ -442,7 +442,7 @@ std::optional<WaitQueueKind::HandOff> LeasedKind::parseHandOff(const QByteArray 
     return h;
 }
 
-void LeasedKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+void LeasedKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                          core::Callback<core::RefreshResult> done) {
     if (ttlMs <= 0) {
         done(RefreshResult{RefreshResult::Status::Error, std::nullopt,
@@ -470,14 +470,14 @@ void LeasedKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64
     });
 }
 
-void LeasedKind::release(RedisConnection &conn, const core::Grant &grant,
+void LeasedKind::release(RedisCommands &conn, const core::Grant &grant,
                          core::Callback<core::ReleaseResult> done) {
     // Without a tag no hand-off comes back: every waiter is told on its own notify channel.
     releaseHandingOff(conn, grant, QByteArray(),
                       [done](const ReleaseResult &r, const QList<HandOff> &) { done(r); });
 }
 
-void LeasedKind::releaseHandingOff(RedisConnection &conn, const core::Grant &grant, const QByteArray &tag,
+void LeasedKind::releaseHandingOff(RedisCommands &conn, const core::Grant &grant, const QByteArray &tag,
                                    ReleaseCallback done) {
     const QByteArray holder = grant.rawHolder.isEmpty() ? grant.holder.toUtf8() : grant.rawHolder;
     const QList<QByteArray> args{holder, grant.token ? number(*grant.token) : QByteArray(), tag};
@@ -505,7 +505,7 @@ void LeasedKind::releaseHandingOff(RedisConnection &conn, const core::Grant &gra
     });
 }
 
-void LeasedKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LeasedKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref,
                               const core::Holder &observed, std::optional<qint64>,
                               core::Callback<core::ForceReleaseResult> done) {
     if (!observed.token) {
@@ -541,7 +541,7 @@ void LeasedKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &r
     });
 }
 
-void LeasedKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LeasedKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                               core::Callback<core::MaintenanceResult> done) {
     evalWrite(conn, m_purge, keysOf(ref.name), {}, [done](const RedisReply &reply) {
         MaintenanceResult r;
@@ -560,7 +560,7 @@ void LeasedKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &r
     });
 }
 
-void LeasedKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LeasedKind::repair(RedisCommands &conn, const core::SemaphoreRef &ref,
                         core::Callback<core::MaintenanceResult> done) {
     evalWrite(conn, m_repair, keysOf(ref.name), {}, [done](const RedisReply &reply) {
         MaintenanceResult r;
@@ -588,7 +588,7 @@ void LeasedKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
     });
 }
 
-void LeasedKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+void LeasedKind::setLimit(RedisCommands &conn, const core::SemaphoreRef &ref, qint64 limit,
                           core::Callback<core::MaintenanceResult> done) {
     if (limit < 1) {
         done(MaintenanceResult{false, 0, QStringLiteral("limit must be at least 1")});
@@ -609,7 +609,7 @@ void LeasedKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, 
     });
 }
 
-void LeasedKind::leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
+void LeasedKind::leaveQueue(RedisCommands &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                             qint64 ticket, std::function<void()> done) {
     evalWrite(conn, m_leave, keysOf(ref.name), {waiter, number(ticket)}, [done](const RedisReply &) {
         if (done)

@@ -37,33 +37,33 @@ public:
     QList<QByteArray> keysOf(const QString &name) const override;
     QByteArray releaseChannel(const QString &name) const override;
 
-    void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                   core::Callback<core::Snapshot> done) override;
-    void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+    void tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                     core::Callback<core::AcquireResult> done) override;
-    void refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+    void refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                  core::Callback<core::RefreshResult> done) override;
-    void release(RedisConnection &conn, const core::Grant &grant,
+    void release(RedisCommands &conn, const core::Grant &grant,
                  core::Callback<core::ReleaseResult> done) override;
-    void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+    void forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
                       std::optional<qint64> observedVersion,
                       core::Callback<core::ForceReleaseResult> done) override;
-    void purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                       core::Callback<core::MaintenanceResult> done) override;
-    void repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void repair(RedisCommands &conn, const core::SemaphoreRef &ref,
                 core::Callback<core::MaintenanceResult> done) override;
-    void setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+    void setLimit(RedisCommands &conn, const core::SemaphoreRef &ref, qint64 limit,
                   core::Callback<core::MaintenanceResult> done) override;
 
     qint64 waiterLeaseMs() const override { return kWaiterLeaseMs; }
     QByteArray notifyChannel(const QString &name, const QByteArray &tag) const override;
-    void attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void attemptQueued(RedisCommands &conn, const core::SemaphoreRef &ref,
                        const core::AcquireRequest &request, const QByteArray &tag, bool listHolders,
                        qint64 ticket, AttemptCallback done) override;
     std::optional<HandOff> parseHandOff(const QByteArray &message) const override;
-    void releaseHandingOff(RedisConnection &conn, const core::Grant &grant, const QByteArray &tag,
+    void releaseHandingOff(RedisCommands &conn, const core::Grant &grant, const QByteArray &tag,
                            ReleaseCallback done) override;
-    void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
+    void leaveQueue(RedisCommands &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                     qint64 ticket, std::function<void()> done) override;
 
     // Short: a waiter that can no longer leave (its connection failed, its process was killed) keeps
@@ -76,13 +76,13 @@ public:
     static constexpr int kBusyListCap = 1000;
 
 private:
-    void acquireAttempt(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void acquireAttempt(RedisCommands &conn, const core::SemaphoreRef &ref,
                         const core::AcquireRequest &request, const QByteArray &tag, int listCap,
                         qint64 ticket, AttemptCallback done);
     const QByteArray &clientInfoBytes();
     // conn.eval() of a write script; a WRONGTYPE failure comes back naming the key at fault.
-    static void evalWrite(RedisConnection &conn, const LuaScript &script, const QList<QByteArray> &keys,
-                          const QList<QByteArray> &args, RedisConnection::ReplyCallback done);
+    static void evalWrite(RedisCommands &conn, const LuaScript &script, const QList<QByteArray> &keys,
+                          const QList<QByteArray> &args, RedisCommands::ReplyCallback done);
     // keysOf() of the semaphore last used, kept: a load test sends every command to one semaphore,
     // and building five key names per command showed in its profile.
     struct Names {

@@ -31,7 +31,7 @@ LockKind::LockKind()
     , m_release(LuaScript::fromResource(QStringLiteral("lock_release")))
     , m_forceRelease(LuaScript::fromResource(QStringLiteral("lock_force_release"))) {}
 
-void LockKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LockKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                         core::Callback<core::Snapshot> done) {
     conn.eval(m_snapshot, keysOf(ref.name), {number(kValueCap)}, [ref, done](const RedisReply &reply) {
         core::Snapshot snap;
@@ -79,7 +79,7 @@ void LockKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
     });
 }
 
-void LockKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+void LockKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                           const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     const QByteArray token = request.holder.toUtf8();
     if (token.isEmpty() || request.ttlMs <= 0) {
@@ -127,7 +127,7 @@ void LockKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
         });
 }
 
-void LockKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+void LockKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                        core::Callback<core::RefreshResult> done) {
     if (ttlMs <= 0) {
         done(RefreshResult{RefreshResult::Status::Error, std::nullopt,
@@ -151,7 +151,7 @@ void LockKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 t
               });
 }
 
-void LockKind::release(RedisConnection &conn, const core::Grant &grant,
+void LockKind::release(RedisCommands &conn, const core::Grant &grant,
                        core::Callback<core::ReleaseResult> done) {
     conn.eval(m_release, keysOf(grant.ref.name), {holderBytes(grant.rawHolder, grant.holder)},
               [done](const RedisReply &reply) {
@@ -168,9 +168,8 @@ void LockKind::release(RedisConnection &conn, const core::Grant &grant,
               });
 }
 
-void LockKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
-                            const core::Holder &observed, std::optional<qint64>,
-                            core::Callback<core::ForceReleaseResult> done) {
+void LockKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+                            std::optional<qint64>, core::Callback<core::ForceReleaseResult> done) {
     if (observed.details.value(QStringLiteral("truncated")).toBool()) {
         done(ForceReleaseResult{
             ForceReleaseResult::Status::Error,
@@ -197,7 +196,7 @@ void LockKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref
               });
 }
 
-void LockKind::purgeExpired(RedisConnection &, const core::SemaphoreRef &,
+void LockKind::purgeExpired(RedisCommands &, const core::SemaphoreRef &,
                             core::Callback<core::MaintenanceResult> done) {
     done(
         core::MaintenanceResult{true, 0, QStringLiteral("Redis expires lock keys itself; nothing to purge")});

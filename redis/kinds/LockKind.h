@@ -16,18 +16,18 @@ public:
     core::Kind kind() const override { return core::Kind::Lock; }
     QList<QByteArray> keysOf(const QString &name) const override { return {name.toUtf8()}; }
 
-    void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                   core::Callback<core::Snapshot> done) override;
-    void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+    void tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                     core::Callback<core::AcquireResult> done) override;
-    void refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+    void refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                  core::Callback<core::RefreshResult> done) override;
-    void release(RedisConnection &conn, const core::Grant &grant,
+    void release(RedisCommands &conn, const core::Grant &grant,
                  core::Callback<core::ReleaseResult> done) override;
-    void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+    void forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
                       std::optional<qint64> observedVersion,
                       core::Callback<core::ForceReleaseResult> done) override;
-    void purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                       core::Callback<core::MaintenanceResult> done) override;
 
     // Values longer than this are shown cut (and cannot be force-released by value).

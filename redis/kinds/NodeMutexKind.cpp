@@ -49,14 +49,14 @@ core::Snapshot NodeMutexKind::parseSnapshot(const core::SemaphoreRef &ref, const
     return snap;
 }
 
-void NodeMutexKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void NodeMutexKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                              core::Callback<core::Snapshot> done) {
     const QString key = QString::fromUtf8(keysOf(ref.name).constFirst());
     conn.eval(m_snapshot, keysOf(ref.name), {},
               [ref, key, done](const RedisReply &reply) { done(parseSnapshot(ref, key, reply)); });
 }
 
-void NodeMutexKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+void NodeMutexKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref,
                                  const core::Holder &observed, std::optional<qint64> observedVersion,
                                  core::Callback<core::ForceReleaseResult> done) {
     if (observed.details.value(QStringLiteral("truncated")).toBool()) {

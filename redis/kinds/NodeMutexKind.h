@@ -14,9 +14,9 @@ public:
     core::Kind kind() const override { return core::Kind::NodeMutex; }
     QList<QByteArray> keysOf(const QString &name) const override;
 
-    void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                   core::Callback<core::Snapshot> done) override;
-    void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+    void forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
                       std::optional<qint64> observedVersion,
                       core::Callback<core::ForceReleaseResult> done) override;
 

@@ -19,7 +19,7 @@ QList<QByteArray> NodeSemaphoreKind::keysOf(const QString &name) const {
     return {core::nodeSemaphoreKey(name)};
 }
 
-void NodeSemaphoreKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void NodeSemaphoreKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                                  core::Callback<core::Snapshot> done) {
     core::SemaphoreRef msRef = ref;
     if (msRef.profile.scoreUnit == core::ScoreUnit::Auto)
@@ -34,7 +34,7 @@ void NodeSemaphoreKind::snapshot(RedisConnection &conn, const core::SemaphoreRef
               });
 }
 
-void NodeSemaphoreKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+void NodeSemaphoreKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref,
                                      const core::Holder &observed, std::optional<qint64> observedVersion,
                                      core::Callback<core::ForceReleaseResult> done) {
     const QByteArray score = observed.details.value(QStringLiteral("score")).toString().toLatin1();

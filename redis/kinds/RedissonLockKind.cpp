@@ -82,7 +82,7 @@ core::Snapshot RedissonLockKind::parseSnapshot(const core::SemaphoreRef &ref, co
     return snap;
 }
 
-void RedissonLockKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void RedissonLockKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                                 core::Callback<core::Snapshot> done) {
     const QList<QByteArray> keys = keysOf(ref.name);
     const QStringList names{QString::fromUtf8(keys.at(0)), QString::fromUtf8(keys.at(1))};
@@ -90,7 +90,7 @@ void RedissonLockKind::snapshot(RedisConnection &conn, const core::SemaphoreRef 
               [ref, names, done](const RedisReply &reply) { done(parseSnapshot(ref, names, reply)); });
 }
 
-void RedissonLockKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+void RedissonLockKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref,
                                     const core::Holder &observed, std::optional<qint64> observedVersion,
                                     core::Callback<core::ForceReleaseResult> done) {
     const QByteArray field = observed.rawId.isEmpty() ? observed.id.toUtf8() : observed.rawId;

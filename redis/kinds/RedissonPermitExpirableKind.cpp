@@ -99,7 +99,7 @@ core::Snapshot RedissonPermitExpirableKind::parseSnapshot(const core::SemaphoreR
     return snap;
 }
 
-void RedissonPermitExpirableKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void RedissonPermitExpirableKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                                            core::Callback<core::Snapshot> done) {
     const QList<QByteArray> keys = keysOf(ref.name);
     const QStringList names{QString::fromUtf8(keys.at(0)), QString::fromUtf8(keys.at(1))};
@@ -107,7 +107,7 @@ void RedissonPermitExpirableKind::snapshot(RedisConnection &conn, const core::Se
               [ref, names, done](const RedisReply &reply) { done(parseSnapshot(ref, names, reply)); });
 }
 
-void RedissonPermitExpirableKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+void RedissonPermitExpirableKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref,
                                                const core::Holder &observed,
                                                std::optional<qint64> observedVersion,
                                                core::Callback<core::ForceReleaseResult> done) {

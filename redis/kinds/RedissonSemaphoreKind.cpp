@@ -60,13 +60,13 @@ core::Snapshot RedissonSemaphoreKind::parseSnapshot(const core::SemaphoreRef &re
     return snap;
 }
 
-void RedissonSemaphoreKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void RedissonSemaphoreKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                                      core::Callback<core::Snapshot> done) {
     conn.eval(m_snapshot, keysOf(ref.name), {},
               [ref, done](const RedisReply &reply) { done(parseSnapshot(ref, reply)); });
 }
 
-void RedissonSemaphoreKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
+void RedissonSemaphoreKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref,
                                          const core::Holder &observed, std::optional<qint64> observedVersion,
                                          core::Callback<core::ForceReleaseResult> done) {
     const qint64 permits = observed.details.value(QStringLiteral("permits"), 1).toLongLong();

@@ -125,4 +125,33 @@ QString numberRanges(QList<qint64> numbers, int maxParts) {
     return parts.join(QStringLiteral(", "));
 }
 
+RedisReply arrayReply(const QList<RedisReply> &elements) {
+    RedisReply r;
+    r.type = RedisReply::Type::Array;
+    r.elements = elements;
+    return r;
+}
+
+qint64 timeReplyMs(const RedisReply &time) {
+    const qint64 seconds = bytesAt(time, 0).toLongLong();
+    const qint64 micros = bytesAt(time, 1).toLongLong();
+    return seconds * 1000 + micros / 1000;
+}
+
+RedisReply typeReply(const RedisReply &type) {
+    return RedisReply::string(type.isString() ? type.str : QByteArray("none"));
+}
+
+RedisReply arrayOrEmpty(const RedisReply &reply) {
+    return reply.isArray() ? reply : arrayReply({});
+}
+
+std::optional<RedisReply> firstFailure(const QList<RedisReply> &replies) {
+    for (const RedisReply &r : replies) {
+        if (r.isTransportError() || (r.isServerError() && !r.str.startsWith("WRONGTYPE")))
+            return r;
+    }
+    return std::nullopt;
+}
+
 } // namespace semscope::redis::kinds

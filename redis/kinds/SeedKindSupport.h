@@ -45,6 +45,18 @@ core::ForceReleaseResult forceReleaseFromReply(const RedisReply &reply, const QS
 // semaphore, so it is never a warning. With nobody holding, the limit stays unknown (a note too).
 void inferLimitFromHolders(core::Snapshot &snap, qint64 permitsHeld);
 
+// For reads key by key on a Redis Cluster (RedisKind::snapshotKeyByKey): the replies of a routed
+// pipeline put in the shape of a snapshot script's reply, so one parser serves both.
+RedisReply arrayReply(const QList<RedisReply> &elements);
+// Redis TIME ([seconds, microseconds]) in milliseconds; 0 when it is not that.
+qint64 timeReplyMs(const RedisReply &time);
+// A TYPE reply as the script's `.ok` string.
+RedisReply typeReply(const RedisReply &type);
+// `reply` when it is an array (the key had the right type), else an empty array.
+RedisReply arrayOrEmpty(const RedisReply &reply);
+// The first transport or server error of `replies` other than WRONGTYPE, if any.
+std::optional<RedisReply> firstFailure(const QList<RedisReply> &replies);
+
 // Sorted, compressed list of numbers for warnings: "3, 5-9, 12".
 QString numberRanges(QList<qint64> numbers, int maxParts = 8);
 

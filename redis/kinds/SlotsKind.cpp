@@ -268,7 +268,7 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
     return snap;
 }
 
-void SlotsKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void SlotsKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                          core::Callback<core::Snapshot> done) {
     const QList<QByteArray> keys = keysOf(ref.name);
     conn.eval(
@@ -276,13 +276,64 @@ void SlotsKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
         [ref, keys, done](const RedisReply &reply) { done(parseSnapshot(ref, keyNames(keys), reply)); });
 }
 
-void SlotsKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+// slots_snapshot.lua's reply built from one routed command per key: R|list and R|map hash to
+// different slots, so on a Redis Cluster no script can read them together. The map is read with one
+// HSCAN page of up to the cap (all of a small hash; a huge one may come back partly).
+void SlotsKind::snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                                 core::Callback<core::Snapshot> done) {
+    const QList<QByteArray> k = keysOf(ref.name);
+    const QByteArray cap = QByteArray::number(kSnapshotCap);
+    const QByteArray last = QByteArray::number(kSnapshotCap - 1);
+    conn.pipeline(
+        {{"TIME"},
+         {"TYPE", k[0]},
+         {"TYPE", k[1]},
+         {"TYPE", k[2]},
+         {"LLEN", k[0]},
+         {"LRANGE", k[0], "0", last},
+         {"HLEN", k[1]},
+         {"HSCAN", k[1], "0", "COUNT", cap},
+         {"ZRANGE", k[2], "0", last, "WITHSCORES"}},
+        [ref, k, done](const QList<RedisReply> &r) {
+            if (const auto failure = firstFailure(r)) {
+                done(parseSnapshot(ref, keyNames(k), *failure));
+                return;
+            }
+            const bool list = r.value(1).str == "list";
+            const bool map = r.value(2).str == "hash";
+            const bool lease = r.value(3).str == "zset";
+            QList<RedisReply> items;
+            if (list) {
+                for (const RedisReply &v : r.value(5).elements)
+                    items << RedisReply::string(v.str.left(64));
+            }
+            QList<RedisReply> triples;
+            if (map) {
+                const RedisReply page = r.value(7).elements.value(1);
+                for (qsizetype i = 0; i + 1 < page.elements.size() && triples.size() < 3 * kSnapshotCap;
+                     i += 2) {
+                    const QByteArray &value = page.elements.at(i + 1).str;
+                    triples << RedisReply::string(page.elements.at(i).str.left(1024))
+                            << RedisReply::string(value.left(64)) << RedisReply::integerReply(value.size());
+                }
+            }
+            done(parseSnapshot(
+                ref, keyNames(k),
+                arrayReply({RedisReply::integerReply(timeReplyMs(r.value(0))), typeReply(r.value(1)),
+                            typeReply(r.value(2)), typeReply(r.value(3)),
+                            RedisReply::integerReply(list ? r.value(4).integer : 0),
+                            RedisReply::integerReply(map ? r.value(6).integer : 0), arrayReply(items),
+                            arrayReply(triples), lease ? arrayOrEmpty(r.value(8)) : arrayReply({})})));
+        });
+}
+
+void SlotsKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                            const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;
     const QList<QByteArray> keys = keysOf(ref.name);
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(ref.profile.limit.value_or(0)),
                                  QByteArray::number(std::max<qint64>(0, request.ttlMs))};
-    RedisConnection *c = &conn;
+    RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0; // a one-shot caller shows who holds the slots
     const qint64 ttlMs = request.ttlMs;
     conn.eval(m_acquire, keys, args,
@@ -328,7 +379,7 @@ void SlotsKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void SlotsKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+void SlotsKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                         core::Callback<core::RefreshResult> done) {
     const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
                                  grant.slot ? QByteArray::number(*grant.slot) : QByteArray(),
@@ -350,7 +401,7 @@ void SlotsKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 
     });
 }
 
-void SlotsKind::release(RedisConnection &conn, const core::Grant &grant,
+void SlotsKind::release(RedisCommands &conn, const core::Grant &grant,
                         core::Callback<core::ReleaseResult> done) {
     const QList<QByteArray> args{holderBytes(grant.rawHolder, grant.holder),
                                  grant.slot ? QByteArray::number(*grant.slot) : QByteArray(),
@@ -367,8 +418,8 @@ void SlotsKind::release(RedisConnection &conn, const core::Grant &grant,
     });
 }
 
-void SlotsKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
-                             const core::Holder &observed, std::optional<qint64> observedVersion,
+void SlotsKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+                             std::optional<qint64> observedVersion,
                              core::Callback<core::ForceReleaseResult> done) {
     if (!observed.slot) {
         done({core::ForceReleaseResult::Status::Error,
@@ -388,7 +439,7 @@ void SlotsKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &re
               });
 }
 
-void SlotsKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+void SlotsKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                              core::Callback<core::MaintenanceResult> done) {
     conn.eval(m_purge, keysOf(ref.name), {}, [done](const RedisReply &reply) {
         if (reply.isError() || !reply.toInteger()) {
@@ -400,7 +451,7 @@ void SlotsKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &re
     });
 }
 
-void SlotsKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+void SlotsKind::repair(RedisCommands &conn, const core::SemaphoreRef &ref,
                        core::Callback<core::MaintenanceResult> done) {
     conn.eval(m_repair, keysOf(ref.name), {QByteArray::number(ref.profile.limit.value_or(0))},
               [done](const RedisReply &reply) {
@@ -416,7 +467,7 @@ void SlotsKind::repair(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void SlotsKind::setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+void SlotsKind::setLimit(RedisCommands &conn, const core::SemaphoreRef &ref, qint64 limit,
                          core::Callback<core::MaintenanceResult> done) {
     if (limit < 1) {
         done({false, 0, QStringLiteral("set limit refused: the limit must be at least 1")});

@@ -22,28 +22,30 @@ public:
     core::Kind kind() const override { return core::Kind::Slots; }
     QList<QByteArray> keysOf(const QString &name) const override;
 
-    void snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                   core::Callback<core::Snapshot> done) override;
-    void tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+    void tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                     core::Callback<core::AcquireResult> done) override;
-    void refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+    void refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                  core::Callback<core::RefreshResult> done) override;
-    void release(RedisConnection &conn, const core::Grant &grant,
+    void release(RedisCommands &conn, const core::Grant &grant,
                  core::Callback<core::ReleaseResult> done) override;
-    void forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+    void forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
                       std::optional<qint64> observedVersion,
                       core::Callback<core::ForceReleaseResult> done) override;
-    void purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                       core::Callback<core::MaintenanceResult> done) override;
-    void repair(RedisConnection &conn, const core::SemaphoreRef &ref,
+    void repair(RedisCommands &conn, const core::SemaphoreRef &ref,
                 core::Callback<core::MaintenanceResult> done) override;
     // Grows or shrinks the free list so that HLEN + LLEN = limit (slots_set_limit.lua); refused while
     // a slot above the new limit is held. The seed's clients pass their own N on every acquire and
     // push the list back up to it: their configuration must change too.
-    void setLimit(RedisConnection &conn, const core::SemaphoreRef &ref, qint64 limit,
+    void setLimit(RedisCommands &conn, const core::SemaphoreRef &ref, qint64 limit,
                   core::Callback<core::MaintenanceResult> done) override;
 
     // Parses the reply of slots_snapshot.lua (public for tests of the bad-data rules).
+    void snapshotKeyByKey(RedisCommands &conn, const core::SemaphoreRef &ref,
+                          core::Callback<core::Snapshot> done) override;
     static core::Snapshot parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
                                         const RedisReply &reply);
 

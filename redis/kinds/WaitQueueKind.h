@@ -43,16 +43,16 @@ public:
     // `listHolders`: whether a busy reply should list the holders (costly on the server; only
     // wanted when the wait may end with that answer). `ticket`: the one an earlier busy reply of
     // this acquisition gave (-1 before that); only that queue entry may pick up a hand-off.
-    virtual void attemptQueued(RedisConnection &conn, const core::SemaphoreRef &ref,
+    virtual void attemptQueued(RedisCommands &conn, const core::SemaphoreRef &ref,
                                const core::AcquireRequest &request, const QByteArray &tag, bool listHolders,
                                qint64 ticket, AttemptCallback done) = 0;
     virtual std::optional<HandOff> parseHandOff(const QByteArray &message) const = 0;
     // A release by the store tagged `tag`: a slot it frees for one of that store's own waiters comes
     // back in the reply instead of being published.
-    virtual void releaseHandingOff(RedisConnection &conn, const core::Grant &grant, const QByteArray &tag,
+    virtual void releaseHandingOff(RedisCommands &conn, const core::Grant &grant, const QByteArray &tag,
                                    ReleaseCallback done) = 0;
     // `ticket` as for attemptQueued(): a slot handed to that queue entry is given back.
-    virtual void leaveQueue(RedisConnection &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
+    virtual void leaveQueue(RedisCommands &conn, const core::SemaphoreRef &ref, const QByteArray &waiter,
                             qint64 ticket, std::function<void()> done) = 0;
 };
 

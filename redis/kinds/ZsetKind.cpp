@@ -280,7 +280,7 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     return snap;
 }
 
-void ZsetKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
+void ZsetKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
                         core::Callback<core::Snapshot> done) {
     conn.eval(m_snapshot, keysOf(ref.name), {QByteArray::number(kSnapshotCap)},
               [ref, done](const RedisReply &reply) {
@@ -288,7 +288,7 @@ void ZsetKind::snapshot(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void ZsetKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
+void ZsetKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                           const core::AcquireRequest &request, core::Callback<core::AcquireResult> done) {
     if (!ref.profile.limit || *ref.profile.limit < 1) {
         core::AcquireResult result;
@@ -303,7 +303,7 @@ void ZsetKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(*ref.profile.limit),
                                  QByteArray::number(std::max<qint64>(1, request.ttlMs)),
                                  unitArgument(ref.profile.scoreUnit), clientLeaseArgument(ref.profile)};
-    RedisConnection *c = &conn;
+    RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0;
     conn.eval(m_acquire, keysOf(ref.name), args,
               [this, c, ref, holder, wantHolders, done](const RedisReply &reply) {
@@ -352,7 +352,7 @@ void ZsetKind::tryAcquire(RedisConnection &conn, const core::SemaphoreRef &ref,
               });
 }
 
-void ZsetKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 ttlMs,
+void ZsetKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttlMs,
                        core::Callback<core::RefreshResult> done) {
     const QList<QByteArray> args{
         holderBytes(grant.rawHolder, grant.holder), QByteArray::number(std::max<qint64>(1, ttlMs)),
@@ -374,7 +374,7 @@ void ZsetKind::refresh(RedisConnection &conn, const core::Grant &grant, qint64 t
     });
 }
 
-void ZsetKind::release(RedisConnection &conn, const core::Grant &grant,
+void ZsetKind::release(RedisCommands &conn, const core::Grant &grant,
                        core::Callback<core::ReleaseResult> done) {
     conn.eval(m_release, keysOf(grant.ref.name), {holderBytes(grant.rawHolder, grant.holder)},
               [done](const RedisReply &reply) {
@@ -388,8 +388,8 @@ void ZsetKind::release(RedisConnection &conn, const core::Grant &grant,
               });
 }
 
-void ZsetKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref,
-                            const core::Holder &observed, std::optional<qint64> observedVersion,
+void ZsetKind::forceRelease(RedisCommands &conn, const core::SemaphoreRef &ref, const core::Holder &observed,
+                            std::optional<qint64> observedVersion,
                             core::Callback<core::ForceReleaseResult> done) {
     // The score the operator saw identifies the acquisition: a re-acquire or refresh changes it.
     const QByteArray score = observed.details.value(QStringLiteral("score")).toString().toLatin1();
@@ -400,7 +400,7 @@ void ZsetKind::forceRelease(RedisConnection &conn, const core::SemaphoreRef &ref
               });
 }
 
-void ZsetKind::purgeExpired(RedisConnection &conn, const core::SemaphoreRef &ref,
+void ZsetKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                             core::Callback<core::MaintenanceResult> done) {
     conn.eval(
         m_purge, keysOf(ref.name), {unitArgument(ref.profile.scoreUnit)}, [done](const RedisReply &reply) {

@@ -61,9 +61,19 @@ void resetScenarioSemaphores(RedisSemaphoreStore &store, const TrainingScenario 
         done({});
         return;
     }
-    store.connection().command(del, [done](const RedisReply &reply) {
-        done(reply.isError() ? QStringLiteral("resetting the scenario's semaphores: ") + reply.errorMessage()
-                             : QString());
+    // One DEL per key: the seed layouts' keys lie in different hash slots of a Redis Cluster, where
+    // one DEL of them all would be refused.
+    QList<QList<QByteArray>> dels;
+    for (qsizetype i = 1; i < del.size(); ++i)
+        dels.append({"DEL", del.at(i)});
+    store.topology().pipeline(dels, [done](const QList<RedisReply> &replies) {
+        for (const RedisReply &reply : replies) {
+            if (reply.isError()) {
+                done(QStringLiteral("resetting the scenario's semaphores: ") + reply.errorMessage());
+                return;
+            }
+        }
+        done({});
     });
 }
 

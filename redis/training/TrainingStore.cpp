@@ -20,15 +20,17 @@ TrainingStore::~TrainingStore() {
 }
 
 void TrainingStore::command(const QList<QByteArray> &args, std::function<void(const RedisReply &)> callback) {
-    connection().command(args, [alive = m_alive, callback = std::move(callback)](const RedisReply &reply) {
-        if (*alive)
-            callback(reply);
-    });
+    // Routed by slot, so the seeds' sequences also run against a Redis Cluster.
+    m_inner->topology().command(args,
+                                [alive = m_alive, callback = std::move(callback)](const RedisReply &reply) {
+                                    if (*alive)
+                                        callback(reply);
+                                });
 }
 
 void TrainingStore::pipeline(const QList<QList<QByteArray>> &commands,
                              std::function<void(const QList<RedisReply> &)> callback) {
-    connection().pipeline(
+    m_inner->topology().pipeline(
         commands, [alive = m_alive, callback = std::move(callback)](const QList<RedisReply> &replies) {
             if (*alive)
                 callback(replies);
@@ -37,11 +39,11 @@ void TrainingStore::pipeline(const QList<QList<QByteArray>> &commands,
 
 void TrainingStore::eval(const LuaScript &script, const QList<QByteArray> &keys,
                          const QList<QByteArray> &args, std::function<void(const RedisReply &)> callback) {
-    connection().eval(script, keys, args,
-                      [alive = m_alive, callback = std::move(callback)](const RedisReply &reply) {
-                          if (*alive)
-                              callback(reply);
-                      });
+    m_inner->topology().eval(script, keys, args,
+                             [alive = m_alive, callback = std::move(callback)](const RedisReply &reply) {
+                                 if (*alive)
+                                     callback(reply);
+                             });
 }
 
 void TrainingStore::discover(const DiscoverRequest &request, Cancellation cancel,

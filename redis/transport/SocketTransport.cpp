@@ -3,7 +3,9 @@
 #include "Logging.h"
 
 #include <QFile>
+#include <QHash>
 #include <QLocalSocket>
+#include <QMutex>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -53,10 +55,28 @@ std::optional<QSslKey> readKey(const QString &path) {
     if (!file.open(QIODevice::ReadOnly))
         return std::nullopt;
     const QByteArray pem = file.readAll();
-    for (const QSsl::KeyAlgorithm algorithm : {QSsl::Rsa, QSsl::Ec, QSsl::Dsa}) {
+    // Each failed guess leaves an error on the thread's OpenSSL error queue, where a TLS read of
+    // another connection of this thread then finds it and fails ("Error while reading: ... expecting
+    // an rsa key"): a Cluster opens node connections while others are reading. So a key is parsed
+    // once per process (the first connection's handshake clears the queue), and the PEM header
+    // picks the first guess.
+    static QMutex mutex;
+    static QHash<QByteArray, QSslKey> parsed;
+    const QMutexLocker lock(&mutex);
+    if (const auto it = parsed.constFind(pem); it != parsed.constEnd())
+        return *it;
+    QList<QSsl::KeyAlgorithm> order{QSsl::Rsa, QSsl::Ec, QSsl::Dsa};
+    if (pem.contains("BEGIN EC PRIVATE KEY"))
+        order = {QSsl::Ec, QSsl::Rsa, QSsl::Dsa};
+    else if (pem.contains("BEGIN DSA PRIVATE KEY"))
+        order = {QSsl::Dsa, QSsl::Rsa, QSsl::Ec};
+    for (const QSsl::KeyAlgorithm algorithm : order) {
         QSslKey key(pem, algorithm, QSsl::Pem, QSsl::PrivateKey);
-        if (!key.isNull())
+        if (!key.isNull()) {
+            if (parsed.size() < 64)
+                parsed.insert(pem, key);
             return key;
+        }
     }
     return std::nullopt;
 }

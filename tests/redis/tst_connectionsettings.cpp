@@ -23,6 +23,8 @@ private Q_SLOTS:
     void urlPasswordWinsOverEnvironment();
     void endpointNeverShowsThePassword();
     void defaults();
+    void clusterSeedNodes_data();
+    void clusterSeedNodes();
 };
 
 void TestConnectionSettings::validUrls_data() {
@@ -161,6 +163,10 @@ void TestConnectionSettings::malformedUrls_data() {
                                     << "absolute path";
     QTest::newRow("spaces in host") << "redis://my host:1"
                                     << "valid URL";
+    QTest::newRow("seed without host") << "redis://h:1,:2"
+                                       << "seed nodes are host:port";
+    QTest::newRow("seed with bad port") << "redis://h:1,g:x"
+                                        << "seed nodes are host:port";
 }
 
 void TestConnectionSettings::malformedUrls() {
@@ -224,6 +230,42 @@ void TestConnectionSettings::defaults() {
     QVERIFY(s.connectTimeoutMs > 0);
     QVERIFY(s.commandTimeoutMs > 0);
     QVERIFY(s.autoReconnect);
+}
+
+// Further Cluster nodes after the first, comma-separated: the first is the entry node, the others
+// are asked for the slot map when it does not answer; user, password, TLS and db apply to all.
+void TestConnectionSettings::clusterSeedNodes_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QStringList>("seeds");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<int>("db");
+    QTest::newRow("one node") << "redis://h:7000" << "h" << 7000 << QStringList() << "" << 0;
+    QTest::newRow("three nodes") << "redis://a:7000,b:7001,c/2" << "a" << 7000
+                                 << QStringList{QStringLiteral("b:7001"), QStringLiteral("c:6379")} << "" << 2;
+    QTest::newRow("credentials apply to all") << "rediss://u:p%40ss@a:1,b:2" << "a" << 1
+                                              << QStringList{QStringLiteral("b:2")} << "p@ss" << 0;
+    QTest::newRow("ipv6 seed") << "redis://a:1,[::1]:7002" << "a" << 1 << QStringList{QStringLiteral("::1:7002")}
+                               << "" << 0;
+}
+
+void TestConnectionSettings::clusterSeedNodes() {
+    QFETCH(QString, url);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(QStringList, seeds);
+    QFETCH(QString, password);
+    QFETCH(int, db);
+    QString error;
+    const auto s = ConnectionSettings::fromUrl(url, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    QCOMPARE(s->host, host);
+    QCOMPARE(int(s->port), port);
+    QCOMPARE(s->seedNodes, seeds);
+    QCOMPARE(s->password, password);
+    QCOMPARE(s->db, db);
+    QVERIFY(!s->endpoint().contains(QLatin1Char(',')));
 }
 
 QTEST_GUILESS_MAIN(TestConnectionSettings)

@@ -7,6 +7,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <csignal>
@@ -25,6 +26,19 @@ quint16 pickFreePort() {
     if (!probe.listen(QHostAddress::LocalHost, 0))
         return 0;
     return probe.serverPort();
+}
+
+// A cluster node needs its port and port + 10000 (the cluster bus), so at most 55535; the kernel's
+// ephemeral range goes higher, so the port is drawn here and both are probed.
+quint16 pickFreeClusterPort() {
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        const auto port = quint16(QRandomGenerator::global()->bounded(20000, 55536));
+        QTcpServer data;
+        QTcpServer bus;
+        if (data.listen(QHostAddress::LocalHost, port) && bus.listen(QHostAddress::LocalHost, port + 10000))
+            return port;
+    }
+    return 0;
 }
 
 // Test runs keep their files under SEMSCOPE_TEST_TMP when set (the build tree), else in /tmp. Unix
@@ -72,12 +86,14 @@ bool RedisServer::start(const Options &options) {
     d->tls.reset();
     if (options.tls) {
         d->tls = std::make_unique<TlsMaterial>();
-        if (!d->tls->generate(d->dir->path(), &d->error))
+        if (!options.tlsMaterialDir.isEmpty())
+            d->tls->adopt(options.tlsMaterialDir);
+        else if (!d->tls->generate(d->dir->path(), &d->error))
             return false;
     }
     // Another process may take the port between our probe and redis-server's bind; try a few.
     for (int attempt = 0; attempt < 5; ++attempt) {
-        d->port = pickFreePort();
+        d->port = options.cluster ? pickFreeClusterPort() : pickFreePort();
         if (d->port == 0) {
             d->error = QStringLiteral("no free loopback port");
             return false;
@@ -130,6 +146,17 @@ QStringList RedisServer::arguments() const {
                             QStringLiteral("~*"),     QStringLiteral("&*"),
                             QStringLiteral("+@all")};
         args << QStringList{QStringLiteral("--user"), QStringLiteral("default"), QStringLiteral("off")};
+    }
+    if (d->options.cluster) {
+        args << QStringList{
+            QStringLiteral("--cluster-enabled"),      QStringLiteral("yes"),
+            QStringLiteral("--cluster-config-file"),  d->dir->path() + QStringLiteral("/nodes.conf"),
+            QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000")};
+        if (d->options.tls)
+            args << QStringList{QStringLiteral("--tls-cluster"),          QStringLiteral("yes"),
+                                QStringLiteral("--tls-replication"),      QStringLiteral("yes"),
+                                QStringLiteral("--tls-client-cert-file"), d->tls->clientCertFile(),
+                                QStringLiteral("--tls-client-key-file"),  d->tls->clientKeyFile()};
     }
     args << d->options.extraArgs;
     return args;

@@ -40,6 +40,13 @@ public:
         QString aclUser;
         QString aclPassword;
         QStringList extraArgs;
+        // A Redis Cluster node: --cluster-enabled yes, its nodes.conf in its directory, a port of
+        // at most 55535 whose bus port (port + 10000) is free too. With tls, the bus and
+        // replication use TLS as well.
+        bool cluster = false;
+        // With tls: use the CA and certificates already made in this directory (by another
+        // server's start) instead of a new PKI, so that servers and clients trust each other.
+        QString tlsMaterialDir;
     };
 
     RedisServer();

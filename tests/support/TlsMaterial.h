@@ -11,6 +11,8 @@ class TlsMaterial {
 public:
     // Writes ca.crt, server.crt/.key, client.crt/.key into `directory` (which must exist).
     bool generate(const QString &directory, QString *error);
+    // Uses the files another TlsMaterial generated in `directory` (one PKI for a group of servers).
+    void adopt(const QString &directory) { m_dir = directory; }
 
     QString caFile() const { return m_dir + QStringLiteral("/ca.crt"); }
     QString serverCertFile() const { return m_dir + QStringLiteral("/server.crt"); }
