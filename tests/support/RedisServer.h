@@ -19,7 +19,9 @@ class TlsMaterial;
 
 // A real redis-server for tests: started on a free loopback port in its own temporary directory,
 // without persistence, and always stopped by PID (never by name, so parallel test runs do not hurt
-// each other).
+// each other). The process itself is a redis::LocalRedisProcess (the launcher the demo and the
+// training scenarios use); this class adds TLS material, Unix socket, ACL and a synchronous
+// command helper.
 //
 // Options:
 // - tls: only the TLS port listens (`--port 0 --tls-port P`); a CA, a server certificate (SAN
@@ -86,7 +88,7 @@ public:
     redis::RedisReply command(const QList<QByteArray> &args);
 
 private:
-    bool launch();
+    bool answersPing();
     QStringList arguments() const;
 
     struct Private;
