@@ -131,6 +131,11 @@ struct AcquireRequest {
     // Added for the load tester: how far this client's clock is off. Only layouts whose scores come
     // from the client's clock (the seed-faithful training scenarios) use it; atomic kinds ignore it.
     qint64 clientClockSkewMs = 0;
+    // Replica-acknowledged acquire (Redis): the grant counts only once this many replicas
+    // acknowledged it (WAIT) within replicaTimeoutMs; otherwise it is released again and the
+    // acquire fails with the reason. The grant's refreshes wait the same way. 0: do not wait.
+    int replicas = 0;
+    qint64 replicaTimeoutMs = 1000;
 };
 
 struct AcquireResult {

@@ -42,7 +42,7 @@ public:
         return QStringLiteral(
             "NAME --kind K --limit L --clients N [--connections C] [--hold DIST] [--think DIST] "
             "[--ttl DUR] [--duration DUR | --ops N] [--crash-rate R] [--skew DUR] [--scenario S] "
-            "[--csv FILE]");
+            "[--replicas N] [--csv FILE]");
     }
     QList<QCommandLineOption> options() const override {
         const QString dist = QStringLiteral("DIST");
@@ -50,6 +50,8 @@ public:
             kindOption(),
             limitOption(),
             ttlOption(),
+            replicasOption(),
+            replicaTimeoutOption(),
             {QStringLiteral("clients"), QStringLiteral("loadtest: virtual clients (default 10)."),
              QStringLiteral("N")},
             {QStringLiteral("connections"),
@@ -284,6 +286,8 @@ private:
                 return usageError(QStringLiteral("--crash-rate: '%1' is not a share between 0 and 1")
                                       .arg(ctx.value(QStringLiteral("crash-rate"))));
         }
+        if (!replicaOptions(ctx, &c.replicas, &c.replicaTimeoutMs))
+            return false;
         if (const QString problem = c.validate(); !problem.isEmpty())
             return usageError(QStringLiteral("loadtest: ") + problem);
         m_csvPath = ctx.value(QStringLiteral("csv"));
@@ -306,10 +310,11 @@ private:
                 startRuns();
                 return;
             }
-            store->connection().command(QList<QByteArray>{"EXISTS"} + keys, [this](const redis::RedisReply &r) {
-                m_deleteKeysAfter = r.isInteger() && r.integer == 0;
-                startRuns();
-            });
+            store->connection().command(QList<QByteArray>{"EXISTS"} + keys,
+                                        [this](const redis::RedisReply &r) {
+                                            m_deleteKeysAfter = r.isInteger() && r.integer == 0;
+                                            startRuns();
+                                        });
             return;
         }
         m_deleteKeysAfter = !m_ctx->isSet(QStringLiteral("keep-keys"));
@@ -384,16 +389,15 @@ private:
         m_deleteKeysAfter = false;
         auto removed = [this](const QString &error) {
             if (!error.isEmpty())
-                m_ctx->err() << "semscope-cli: " << m_probe->endpoint() << ": the run's keys were left: " << error
-                             << '\n';
+                m_ctx->err() << "semscope-cli: " << m_probe->endpoint()
+                             << ": the run's keys were left: " << error << '\n';
             report();
         };
         if (m_scenario)
             return redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, removed);
-        store->connection().command(QList<QByteArray>{"DEL"} + runKeys(*store),
-                                    [removed](const redis::RedisReply &r) {
-                                        removed(r.isError() ? r.errorMessage() : QString());
-                                    });
+        store->connection().command(
+            QList<QByteArray>{"DEL"} + runKeys(*store),
+            [removed](const redis::RedisReply &r) { removed(r.isError() ? r.errorMessage() : QString()); });
     }
 
     void report() {

@@ -72,6 +72,7 @@ QJsonObject LoadTestReport::toJson() const {
     cfg[QStringLiteral("ttl_ms")] = config.ttlMs;
     cfg[QStringLiteral("refresh_ms")] = config.refreshIntervalMs;
     cfg[QStringLiteral("wait_ms")] = config.waitMs;
+    cfg[QStringLiteral("replicas")] = config.replicas;
     if (config.ops > 0)
         cfg[QStringLiteral("ops")] = config.ops;
     else

@@ -144,6 +144,8 @@ void LoadTestWorker::beginAcquire(int i) {
     request.ttlMs = m_config.ttlMs;
     request.waitMs = m_config.waitMs;
     request.clientClockSkewMs = c.plan.skewMs;
+    request.replicas = m_config.replicas;
+    request.replicaTimeoutMs = m_config.replicaTimeoutMs;
     c.sentNs = now;
     c.store->acquire(m_config.ref, request, c.cancel,
                      [this, i](const AcquireResult &r) { onAcquired(i, r); });
