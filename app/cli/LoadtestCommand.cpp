@@ -1,5 +1,6 @@
 #include "CliCommand.h"
 #include "CliContext.h"
+#include "FailoverScenario.h"
 #include "SemaphoreCommand.h"
 #include "StoreFactory.h"
 #include "consul/ConsulSemaphoreStore.h"
@@ -8,6 +9,7 @@
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisKind.h"
 #include "redis/RedisSemaphoreStore.h"
+#include "redis/training/FailoverLostLock.h"
 #include "redis/training/ScenarioRuns.h"
 #include "redis/training/TrainingScenarios.h"
 
@@ -92,8 +94,10 @@ public:
              QStringLiteral("DUR")},
             {QStringLiteral("scenario"),
              QStringLiteral("loadtest: training scenario: %1. Options not given take the scenario's own "
-                            "defaults (as on the GUI's training page), under which it shows its flaw.")
-                 .arg(redis::trainingScenarioNames().join(QStringLiteral(", "))),
+                            "defaults (as on the GUI's training page), under which it shows its flaw. "
+                            "%2 needs no --redis: it starts its own master, replica and sentinel.")
+                 .arg(redis::trainingScenarioNames().join(QStringLiteral(", ")),
+                      redis::FailoverLostLock::scenarioName()),
              QStringLiteral("S")},
             {QStringLiteral("race-window"),
              QStringLiteral("loadtest: pause inside a scenario's unsafe sequence (default: the scenario's)."),
@@ -108,6 +112,8 @@ public:
         m_ctx = &ctx;
         if (ctx.args().size() != 1)
             return ctx.fail(ExitUsage, {}, QStringLiteral("usage: semscope-cli loadtest %1").arg(usage()));
+        if (ctx.value(QStringLiteral("scenario")) == redis::FailoverLostLock::scenarioName())
+            return runFailoverLostLock(ctx);
         if (!parse(ctx))
             return;
         QString error;

@@ -82,6 +82,43 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("before-failover")), qPrintable(r.out));
     }
 
+    void failoverLostLockVerdicts() {
+        // The same verdicts every run: the sequence is fixed, not timed.
+        for (int run = 0; run < 2; ++run) {
+            const CliRun r =
+                cli({QStringLiteral("--json"), QStringLiteral("loadtest"), QStringLiteral("demo"),
+                     QStringLiteral("--scenario"), QStringLiteral("failover-lost-lock")});
+            QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+            const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            const QJsonObject naive = o.value(QStringLiteral("naive")).toObject();
+            const QJsonObject safe = o.value(QStringLiteral("safe")).toObject();
+            QCOMPARE(naive.value(QStringLiteral("over_admissions")).toInt(), 1);
+            QCOMPARE(naive.value(QStringLiteral("token_violations")).toInt(), 1);
+            QVERIFY(naive.value(QStringLiteral("b_token")).toInteger() <=
+                    naive.value(QStringLiteral("a_token")).toInteger());
+            QCOMPARE(safe.value(QStringLiteral("over_admissions")).toInt(), 0);
+            QCOMPARE(safe.value(QStringLiteral("token_violations")).toInt(), 0);
+            QCOMPARE(safe.value(QStringLiteral("refused_grants")).toInt(), 2);
+            QVERIFY2(safe.value(QStringLiteral("a_refusal"))
+                         .toString()
+                         .contains(QStringLiteral("not replicated to 1 replica")),
+                     qPrintable(r.out));
+            QCOMPARE(o.value(QStringLiteral("shows_the_lesson")).toBool(), true);
+        }
+        // Text: both sides and the explanation; and no --redis, since it brings its own servers.
+        CliRun r = cli({QStringLiteral("loadtest"), QStringLiteral("demo"), QStringLiteral("--scenario"),
+                        QStringLiteral("failover-lost-lock")});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("1 over-admission, 1 token violation")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("0 over-admissions, 0 token violations, 2 refused grants")),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("fencing tokens")));
+        r = cli({QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("loadtest"),
+                 QStringLiteral("demo"), QStringLiteral("--scenario"), QStringLiteral("failover-lost-lock")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("drop --redis")), qPrintable(r.err));
+    }
+
     void sentinelPasswordErrors() {
         SentinelGroup group;
         SentinelGroup::Options options;
