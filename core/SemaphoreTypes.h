@@ -138,6 +138,14 @@ struct AcquireRequest {
     qint64 replicaTimeoutMs = 1000;
 };
 
+// Stores put these words in the error of an operation cut off by a failover of their server (a
+// Sentinel switching masters): the operation may or may not have taken effect, and it was not sent
+// again. The load tester counts such operations apart from failures.
+inline const QString kFailoverInterruption = QStringLiteral("failover: ");
+inline bool isFailoverInterruption(const QString &error) {
+    return error.contains(kFailoverInterruption);
+}
+
 struct AcquireResult {
     enum class Status { Granted, Busy, Error };
     Status status = Status::Error;

@@ -1,5 +1,6 @@
 #include "RedisConnection.h"
 
+#include "core/SemaphoreTypes.h"
 #include "topology/SentinelResolver.h"
 #include "transport/Logging.h"
 #include "transport/RespEncoder.h"
@@ -157,7 +158,8 @@ public:
         if (state == State::Disconnected)
             return;
         const QString reason =
-            QStringLiteral("failover: the master of '%1' moved from %2 to %3; commands in flight were not "
+            core::kFailoverInterruption +
+            QStringLiteral("the master of '%1' moved from %2 to %3; commands in flight were not "
                            "sent again (a write among them may or may not have run on the old master)")
                 .arg(settings.sentinelMaster, from.text(), to.text());
         if (handshakeDone && servingNode == to.text())
