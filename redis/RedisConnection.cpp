@@ -19,6 +19,8 @@ namespace {
 
 constexpr int kInitialBackoffMs = 100;
 constexpr int kMaxBackoffMs = 5000;
+// Longest a Sentinel connection waits for +switch-master after a failover started.
+constexpr int kFailoverHoldMs = 10000;
 
 struct Pending {
     RedisConnection::ReplyCallback callback;
@@ -83,6 +85,10 @@ public:
     bool pubsubUsed = false;
     // Sentinel: finds the master before each attempt and reports failovers (null otherwise).
     std::unique_ptr<SentinelResolver> resolver;
+    // A failover is under way: no attempt until the sentinels name the new master (or the hold
+    // times out, e.g. the failover was aborted).
+    bool holdingForSwitch = false;
+    QTimer holdTimer;
     QString servingNode;     // "host:port" of the node of the current connection
     QString lastServingNode; // of the last connection that completed its handshake
 
@@ -117,10 +123,40 @@ public:
         handshakeDone = false;
         handshakeLeft = 0;
         if (resolver) {
+            if (holdingForSwitch)
+                return; // onMasterSwitched() or the hold timer starts the attempt
             resolveThenConnect();
             return;
         }
         connectSocket();
+    }
+
+    // The sentinels are about to promote a replica: writes to the old master from now on may be
+    // lost when it is demoted. End the connection (what is in flight fails once, not replayed) and
+    // send nothing until the switch is announced; commands issued meanwhile wait in the queue.
+    void onFailoverStarted() {
+        if (state == State::Disconnected || holdingForSwitch)
+            return;
+        holdingForSwitch = true;
+        holdTimer.start(kFailoverHoldMs);
+        const QString reason =
+            core::kFailoverInterruption +
+            QStringLiteral("the sentinels are promoting a replica of '%1'; commands in flight were not sent "
+                           "again (a write among them may or may not have run on the old master)")
+                .arg(settings.sentinelMaster);
+        failConnection(reason);
+    }
+
+    void endHold() {
+        if (!holdingForSwitch)
+            return;
+        holdingForSwitch = false;
+        holdTimer.stop();
+        if (state == State::Reconnecting) {
+            reconnectTimer.stop();
+            backoffMs = kInitialBackoffMs;
+            startAttempt();
+        }
     }
 
     void connectSocket() {
@@ -164,6 +200,10 @@ public:
                 .arg(settings.sentinelMaster, from.text(), to.text());
         if (handshakeDone && servingNode == to.text())
             return; // already there (the check after a re-subscription found it first)
+        if (holdingForSwitch) {
+            endHold(); // the connection ended when the failover started
+            return;
+        }
         if (state != State::Reconnecting || !reconnectTimer.isActive()) {
             const auto guard = alive;
             failConnection(reason); // the current connection or attempt
@@ -511,6 +551,10 @@ RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
                     d->onMasterSwitched(from, to);
                 });
         connect(d->resolver.get(), &SentinelResolver::subscribed, this, [this] { d->recheckMaster(); });
+        connect(d->resolver.get(), &SentinelResolver::failoverStarted, this,
+                [this] { d->onFailoverStarted(); });
+        d->holdTimer.setSingleShot(true);
+        connect(&d->holdTimer, &QTimer::timeout, this, [this] { d->endHold(); });
     } else {
         d->servingNode = d->settings.nodeAddress();
     }
@@ -551,6 +595,8 @@ void RedisConnection::open() {
 void RedisConnection::close() {
     if (d->resolver)
         d->resolver->stopWatching();
+    d->holdingForSwitch = false;
+    d->holdTimer.stop();
     if (d->state == State::Disconnected)
         return;
     d->failConnection(QStringLiteral("connection closed"), true);

@@ -173,6 +173,14 @@ void SentinelResolver::openWatch() {
             Q_EMIT masterSwitched(from, to);
         },
         [this] { Q_EMIT subscribed(); });
+    // "slave <ip>:<port> <ip> <port> @ <name> <master ip> <master port>"
+    connection->subscribe(
+        QByteArrayLiteral("+failover-state-send-slaveof-noone"), [this, master](const QByteArray &message) {
+            const QList<QByteArray> parts = message.split(' ');
+            const qsizetype at = parts.indexOf(QByteArrayLiteral("@"));
+            if (at >= 0 && at + 1 < parts.size() && QString::fromUtf8(parts.at(at + 1)) == master)
+                Q_EMIT failoverStarted();
+        });
     connection->open();
 }
 

@@ -20,8 +20,9 @@ class RedisConnection;
 //   the password or does not know the master is skipped; when none answers, the error names each
 //   one's reason. Whether the address really is the master (a stale sentinel can name a demoted
 //   node) is checked by the connection itself with ROLE once it is there.
-// - watch() keeps one pub/sub connection to a sentinel, subscribed to +switch-master, moving on to
-//   the next sentinel when it drops. masterSwitched() fires for this group's master only.
+// - watch() keeps one pub/sub connection to a sentinel, subscribed to +switch-master and
+//   +failover-state-send-slaveof-noone, moving on to the next sentinel when it drops.
+//   failoverStarted() and masterSwitched() fire for this group's master only.
 //   subscribed() fires each time a sentinel confirms the subscription: a switch may have happened
 //   while no sentinel was listened to, so the owner checks the address again then.
 //
@@ -53,6 +54,10 @@ public:
 Q_SIGNALS:
     void masterSwitched(const semscope::redis::SentinelResolver::Address &from,
                         const semscope::redis::SentinelResolver::Address &to);
+    // A sentinel chose a replica to promote (+failover-state-send-slaveof-noone): it sends
+    // REPLICAOF NO ONE on its next tick (about 100 ms later). From then on a write to the old
+    // master may be lost, so the owner stops writing until masterSwitched().
+    void failoverStarted();
     void subscribed();
 
 private:

@@ -7,6 +7,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -82,6 +83,57 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("before-failover")), qPrintable(r.out));
     }
 
+    void loadtestAcrossFailoverPasses() {
+        // A forced failover in the middle of a load test through the sentinel URL: the clients
+        // follow the new master, grants resume there, and the run passes.
+        SentinelGroup group;
+        QVERIFY2(group.start(), qPrintable(group.errorString()));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());
+        env.remove(QStringLiteral("REDISCLI_AUTH"));
+        p.setProcessEnvironment(env);
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(qEnvironmentVariable("SEMSCOPE_CLI"),
+                {QStringLiteral("--redis"), group.url(), QStringLiteral("--json"), QStringLiteral("loadtest"),
+                 QStringLiteral("lt-failover"), QStringLiteral("--kind"), QStringLiteral("leased"),
+                 QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--clients"),
+                 QStringLiteral("4"), QStringLiteral("--hold"), QStringLiteral("fixed:1ms"),
+                 QStringLiteral("--think"), QStringLiteral("fixed:5ms"), QStringLiteral("--ttl"),
+                 QStringLiteral("5s"), QStringLiteral("--duration"), QStringLiteral("6s")});
+        QVERIFY(p.waitForStarted());
+        QVERIFY(waitFor(
+            [&] {
+                return group.node(0).command({"EXISTS", "{lt-failover}:meta"}).integer == 1;
+            },
+            20000));
+        QVERIFY2(group.failover(), qPrintable(group.errorString()));
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray out = p.readAllStandardOutput();
+        const QByteArray err = p.readAllStandardError();
+        const QJsonObject report = QJsonDocument::fromJson(out).object();
+        const QByteArray brief =
+            err +
+            QJsonDocument(QJsonObject{
+                              {QStringLiteral("safety"), report.value(QStringLiteral("safety"))},
+                              {QStringLiteral("errors"), report.value(QStringLiteral("errors"))},
+                              {QStringLiteral("samples"), report.value(QStringLiteral("error_samples"))},
+                          })
+                .toJson(QJsonDocument::Compact);
+        QVERIFY2(p.exitCode() == 0, brief.constData());
+        QCOMPARE(report.value(QStringLiteral("ok")).toBool(), true);
+        QCOMPARE(report.value(QStringLiteral("errors")).toInteger(), 0);
+        // Grants went on at the new master: its scripts ran there. (The sentinel disconnects the
+        // promoted node's clients, the fixture's own among them: ask until it answers.)
+        QVERIFY(waitFor([&] {
+            const QByteArray stats = group.node(1).command({"INFO", "commandstats"}).str;
+            return stats.contains("cmdstat_evalsha") || stats.contains("cmdstat_eval:");
+        }));
+        QVERIFY(group.waitForMaster(1));
+    }
+
     void failoverLostLockVerdicts() {
         // The same verdicts every run: the sequence is fixed, not timed.
         for (int run = 0; run < 2; ++run) {
@@ -92,18 +144,19 @@ private Q_SLOTS:
             const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
             const QJsonObject naive = o.value(QStringLiteral("naive")).toObject();
             const QJsonObject safe = o.value(QStringLiteral("safe")).toObject();
-            QCOMPARE(naive.value(QStringLiteral("over_admissions")).toInt(), 1);
-            QCOMPARE(naive.value(QStringLiteral("token_violations")).toInt(), 1);
-            QVERIFY(naive.value(QStringLiteral("b_token")).toInteger() <=
-                    naive.value(QStringLiteral("a_token")).toInteger());
-            QCOMPARE(safe.value(QStringLiteral("over_admissions")).toInt(), 0);
-            QCOMPARE(safe.value(QStringLiteral("token_violations")).toInt(), 0);
-            QCOMPARE(safe.value(QStringLiteral("refused_grants")).toInt(), 2);
+            QVERIFY2(naive.value(QStringLiteral("over_admissions")).toInt() == 1, qPrintable(r.out));
+            QVERIFY2(naive.value(QStringLiteral("token_violations")).toInt() == 1, qPrintable(r.out));
+            QVERIFY2(naive.value(QStringLiteral("b_token")).toInteger() <=
+                         naive.value(QStringLiteral("a_token")).toInteger(),
+                     qPrintable(r.out));
+            QVERIFY2(safe.value(QStringLiteral("over_admissions")).toInt() == 0, qPrintable(r.out));
+            QVERIFY2(safe.value(QStringLiteral("token_violations")).toInt() == 0, qPrintable(r.out));
+            QVERIFY2(safe.value(QStringLiteral("refused_grants")).toInt() == 2, qPrintable(r.out));
             QVERIFY2(safe.value(QStringLiteral("a_refusal"))
                          .toString()
                          .contains(QStringLiteral("not replicated to 1 replica")),
                      qPrintable(r.out));
-            QCOMPARE(o.value(QStringLiteral("shows_the_lesson")).toBool(), true);
+            QVERIFY2(o.value(QStringLiteral("shows_the_lesson")).toBool(), qPrintable(r.out));
         }
         // Text: both sides and the explanation; and no --redis, since it brings its own servers.
         CliRun r = cli({QStringLiteral("loadtest"), QStringLiteral("demo"), QStringLiteral("--scenario"),

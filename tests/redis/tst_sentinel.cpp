@@ -156,9 +156,10 @@ void TestSentinel::forcedFailoverFailsInFlightOnceAndFollows() {
     QVERIFY2(group.failover(), qPrintable(group.errorString()));
     QVERIFY(waitFor([&] { return calls > 0; }, 15000));
     QVERIFY2(inFlight.isTransportError(), qPrintable(inFlight.describe()));
+    // Ended when the sentinel chose the replica, before it promoted it: nothing more goes to the
+    // old master once a write there could be lost.
     QVERIFY2(inFlight.errorMessage().contains(
-                 QStringLiteral("failover: the master of 'mymaster' moved from %1 to %2")
-                     .arg(address(group.node(0).port()), address(group.node(1).port()))),
+                 QStringLiteral("failover: the sentinels are promoting a replica of 'mymaster'")),
              qPrintable(inFlight.errorMessage()));
     QVERIFY(inFlight.errorMessage().contains(QStringLiteral("not sent again")));
 
