@@ -133,7 +133,20 @@ struct AcquireRequest {
     // Added for the load tester: how far this client's clock is off. Only layouts whose scores come
     // from the client's clock (the seed-faithful training scenarios) use it; atomic kinds ignore it.
     qint64 clientClockSkewMs = 0;
+    // Replica-acknowledged acquire (Redis): the grant counts only once this many replicas
+    // acknowledged it (WAIT) within replicaTimeoutMs; otherwise it is released again and the
+    // acquire fails with the reason. The grant's refreshes wait the same way. 0: do not wait.
+    int replicas = 0;
+    qint64 replicaTimeoutMs = 1000;
 };
+
+// Stores put these words in the error of an operation cut off by a failover of their server (a
+// Sentinel switching masters): the operation may or may not have taken effect, and it was not sent
+// again. The load tester counts such operations apart from failures.
+inline const QString kFailoverInterruption = QStringLiteral("failover: ");
+inline bool isFailoverInterruption(const QString &error) {
+    return error.contains(kFailoverInterruption);
+}
 
 struct AcquireResult {
     enum class Status { Granted, Busy, Error };

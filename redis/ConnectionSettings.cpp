@@ -55,6 +55,76 @@ std::optional<QString> splitSeedNodes(const QString &url, QStringList *seeds) {
     return url.left(hostStart) + authority.left(at + 1) + parts.first() + url.mid(authorityEnd);
 }
 
+QString shownHost(const QString &host) {
+    return host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
+}
+
+// redis+sentinel://[user[:password]@]host[:port][,host[:port]...]/MASTER[/db]. QUrl takes one host
+// only, so the authority is split by hand; each address is then checked by QUrl.
+std::optional<ConnectionSettings> fromSentinelUrl(const QString &text, const QString &scheme,
+                                                  QString *error) {
+    ConnectionSettings s;
+    s.transport = scheme.startsWith(QLatin1String("rediss")) ? ConnectionSettings::Transport::Tls
+                                                             : ConnectionSettings::Transport::Tcp;
+    const QString usage =
+        QStringLiteral("expected %1://[user[:password]@]host[:port][,host[:port]...]/MASTER[/db]")
+            .arg(scheme);
+    QString rest = text.mid(scheme.size() + 3);
+    if (rest.contains(QLatin1Char('?')) || rest.contains(QLatin1Char('#'))) {
+        fail(error, text, QStringLiteral("no '?' or '#' part is understood; ") + usage);
+        return std::nullopt;
+    }
+    const qsizetype slash = rest.indexOf(QLatin1Char('/'));
+    QString authority = slash < 0 ? rest : rest.left(slash);
+    const QString path = slash < 0 ? QString() : rest.mid(slash + 1);
+    const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
+    if (at >= 0) {
+        const QString userInfo = authority.left(at);
+        authority = authority.mid(at + 1);
+        const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
+        s.user = QUrl::fromPercentEncoding((colon < 0 ? userInfo : userInfo.left(colon)).toUtf8());
+        if (colon >= 0)
+            s.password = QUrl::fromPercentEncoding(userInfo.mid(colon + 1).toUtf8());
+    }
+    if (authority.isEmpty()) {
+        fail(error, text, QStringLiteral("no sentinel address; ") + usage);
+        return std::nullopt;
+    }
+    for (const QString &address : authority.split(QLatin1Char(','))) {
+        const QUrl one(QStringLiteral("redis://") + address, QUrl::StrictMode);
+        if (address.isEmpty() || !one.isValid() || one.host().isEmpty() || !one.userInfo().isEmpty() ||
+            !(one.path().isEmpty())) {
+            fail(error, text, QStringLiteral("'%1' is not a sentinel address (host[:port])").arg(address));
+            return std::nullopt;
+        }
+        const int port = one.port(26379);
+        if (port <= 0 || port > 65535) {
+            fail(error, text, QStringLiteral("port must be 1-65535"));
+            return std::nullopt;
+        }
+        s.sentinels.append({one.host(), quint16(port)});
+    }
+    const QStringList parts = path.split(QLatin1Char('/'));
+    if (path.isEmpty() || parts.constFirst().isEmpty()) {
+        fail(error, text, QStringLiteral("no master name; ") + usage);
+        return std::nullopt;
+    }
+    s.sentinelMaster = QUrl::fromPercentEncoding(parts.constFirst().toUtf8());
+    if (parts.size() > 2 || (parts.size() == 2 && !parseDb(parts.at(1)))) {
+        fail(error, text, QStringLiteral("after the master name only a database number may follow, e.g. /0"));
+        return std::nullopt;
+    }
+    if (parts.size() == 2)
+        s.db = *parseDb(parts.at(1));
+    // Until the sentinels are asked: the first sentinel's host (where the master usually lives too).
+    s.host = s.sentinels.constFirst().host;
+    s.port = 0;
+    s.sentinelPassword = qEnvironmentVariable("SEMSCOPE_SENTINEL_AUTH");
+    if (s.password.isEmpty())
+        s.password = qEnvironmentVariable("REDISCLI_AUTH");
+    return s;
+}
+
 } // namespace
 
 std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &urlText, QString *error) {
@@ -62,6 +132,11 @@ std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &url
     if (trimmed.isEmpty()) {
         fail(error, trimmed, QStringLiteral("empty"));
         return std::nullopt;
+    }
+    for (const char *scheme : {"redis+sentinel", "rediss+sentinel"}) {
+        const QString name = QString::fromLatin1(scheme);
+        if (trimmed.startsWith(name + QStringLiteral("://"), Qt::CaseInsensitive))
+            return fromSentinelUrl(trimmed, name, error);
     }
     QStringList seeds;
     const std::optional<QString> firstNode = trimmed.startsWith(QLatin1String("redis"), Qt::CaseInsensitive)
@@ -148,8 +223,10 @@ std::optional<ConnectionSettings> ConnectionSettings::fromUrl(const QString &url
     } else {
         fail(error, trimmed,
              scheme.isEmpty()
-                 ? QStringLiteral("no scheme (use redis://, rediss:// or unix://)")
-                 : QStringLiteral("unknown scheme '%1' (use redis://, rediss:// or unix://)").arg(scheme));
+                 ? QStringLiteral("no scheme (use redis://, rediss://, redis+sentinel:// or unix://)")
+                 : QStringLiteral("unknown scheme '%1' (use redis://, rediss://, redis+sentinel://, "
+                                  "rediss+sentinel:// or unix://)")
+                       .arg(scheme));
         return std::nullopt;
     }
     // Like redis-cli: a password in the environment keeps it out of the process list.
@@ -192,10 +269,22 @@ QString ConnectionSettings::endpoint() const {
     case Transport::Tls:
         break;
     }
-    const QString shownHost =
-        host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
-    return (transport == Transport::Tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) +
-           shownHost + QLatin1Char(':') + QString::number(port) + QLatin1Char('/') + QString::number(db);
+    const QString scheme = transport == Transport::Tls ? QStringLiteral("rediss") : QStringLiteral("redis");
+    if (usesSentinel()) {
+        QStringList addresses;
+        for (const SentinelAddress &a : sentinels)
+            addresses << shownHost(a.host) + QLatin1Char(':') + QString::number(a.port);
+        return scheme + QStringLiteral("+sentinel://") + addresses.join(QLatin1Char(',')) + QLatin1Char('/') +
+               sentinelMaster + QLatin1Char('/') + QString::number(db);
+    }
+    return scheme + QStringLiteral("://") + shownHost(host) + QLatin1Char(':') + QString::number(port) +
+           QLatin1Char('/') + QString::number(db);
+}
+
+QString ConnectionSettings::nodeAddress() const {
+    if (transport == Transport::Unix)
+        return socketPath;
+    return shownHost(host) + QLatin1Char(':') + QString::number(port);
 }
 
 } // namespace semscope::redis

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -40,11 +41,29 @@ struct ConnectionSettings {
     // 512 MiB, or SEMSCOPE_MAX_REPLY_MB from the environment (a whole number of MiB, at least 1).
     static qint64 defaultMaxReplyBytes();
 
-    // redis://[user[:password]@]host[:port][,host[:port]...][/db], rediss://... (TLS),
-    // unix:///path.sock[?db=N]
+    // Sentinel (redis+sentinel://, rediss+sentinel://): the server is the master that these
+    // sentinels name; host and port above are only where it was last found. The sentinels are
+    // reached with the same transport and TLS files, but with their own password (user info in the
+    // URL is for the data nodes).
+    struct SentinelAddress {
+        QString host;
+        quint16 port = 26379;
+    };
+    QList<SentinelAddress> sentinels;
+    QString sentinelMaster;   // the name the sentinels monitor
+    QString sentinelPassword; // the sentinels' own requirepass; empty: none
+    bool usesSentinel() const { return !sentinels.isEmpty(); }
+
+    // redis://[user[:password]@]host[:port][,host[:port]...][/db] (Cluster seed nodes after the
+    // first), rediss://... (TLS), unix:///path.sock[?db=N],
+    // redis+sentinel://[user[:password]@]host[:port][,host[:port]...]/MASTER[/db] (rediss+sentinel
+    // for TLS; sentinel port default 26379; the sentinel password from SEMSCOPE_SENTINEL_AUTH).
     static std::optional<ConnectionSettings> fromUrl(const QString &url, QString *error = nullptr);
-    // "redis://host:port/db", "rediss://...", "unix:///path": safe to show and log.
+    // "redis://host:port/db", "rediss://...", "unix:///path", "redis+sentinel://h:p,h:p/MASTER/db":
+    // safe to show and log; for Sentinel it names the group, not the master of the moment.
     QString endpoint() const;
+    // The data node as "host:port" (for Sentinel: where the master was last found).
+    QString nodeAddress() const;
 };
 
 } // namespace semscope::redis

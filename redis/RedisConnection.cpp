@@ -1,5 +1,7 @@
 #include "RedisConnection.h"
 
+#include "core/SemaphoreTypes.h"
+#include "topology/SentinelResolver.h"
 #include "transport/Logging.h"
 #include "transport/RespEncoder.h"
 #include "transport/RespParser.h"
@@ -17,6 +19,8 @@ namespace {
 
 constexpr int kInitialBackoffMs = 100;
 constexpr int kMaxBackoffMs = 5000;
+// Longest a Sentinel connection waits for +switch-master after a failover started.
+constexpr int kFailoverHoldMs = 10000;
 
 struct Pending {
     RedisConnection::ReplyCallback callback;
@@ -79,6 +83,14 @@ public:
     int dispatchDepth = 0;
     QHash<QByteArray, Subscription> subscriptions;
     bool pubsubUsed = false;
+    // Sentinel: finds the master before each attempt and reports failovers (null otherwise).
+    std::unique_ptr<SentinelResolver> resolver;
+    // A failover is under way: no attempt until the sentinels name the new master (or the hold
+    // times out, e.g. the failover was aborted).
+    bool holdingForSwitch = false;
+    QTimer holdTimer;
+    QString servingNode;     // "host:port" of the node of the current connection
+    QString lastServingNode; // of the last connection that completed its handshake
 
     QString endpoint() const { return settings.endpoint(); }
     qint64 deadlineFromNow() const {
@@ -110,10 +122,114 @@ public:
         parser.reset();
         handshakeDone = false;
         handshakeLeft = 0;
+        if (resolver) {
+            if (holdingForSwitch)
+                return; // onMasterSwitched() or the hold timer starts the attempt
+            resolveThenConnect();
+            return;
+        }
+        connectSocket();
+    }
+
+    // The sentinels are about to promote a replica: writes to the old master from now on may be
+    // lost when it is demoted. End the connection (what is in flight fails once, not replayed) and
+    // send nothing until the switch is announced; commands issued meanwhile wait in the queue.
+    void onFailoverStarted() {
+        if (state == State::Disconnected || holdingForSwitch)
+            return;
+        holdingForSwitch = true;
+        holdTimer.start(kFailoverHoldMs);
+        const QString reason =
+            core::kFailoverInterruption +
+            QStringLiteral("the sentinels are promoting a replica of '%1'; commands in flight were not sent "
+                           "again (a write among them may or may not have run on the old master)")
+                .arg(settings.sentinelMaster);
+        failConnection(reason);
+    }
+
+    void endHold() {
+        if (!holdingForSwitch)
+            return;
+        holdingForSwitch = false;
+        holdTimer.stop();
+        if (state == State::Reconnecting) {
+            reconnectTimer.stop();
+            backoffMs = kInitialBackoffMs;
+            startAttempt();
+        }
+    }
+
+    void connectSocket() {
         qCDebug(lcRedisTransport).noquote() << "connecting to" << endpoint();
         if (settings.connectTimeoutMs > 0)
             connectTimer.start(settings.connectTimeoutMs);
         socket->connectToServer();
+    }
+
+    // Sentinel: ask where the master is now, then connect there. The sentinels have their own
+    // (short) timeouts; the connect timeout starts once the address is known.
+    void resolveThenConnect() {
+        const quint64 gen = generation;
+        resolver->resolve([this, gen](const SentinelResolver::Result &r) {
+            if (gen != generation || state == State::Disconnected)
+                return; // closed, or failed otherwise meanwhile
+            if (!r.ok) {
+                failConnection(r.error);
+                return;
+            }
+            settings.host = r.master.host;
+            settings.port = r.master.port;
+            servingNode = r.master.text();
+            socket->setTarget(r.master.host, r.master.port);
+            qCDebug(lcRedisTransport).noquote()
+                << endpoint() << "master" << servingNode << "named by sentinel" << r.sentinel;
+            connectSocket();
+        });
+    }
+
+    // A sentinel says the master moved. The connection to the old one ends now: what is in flight
+    // fails once with this reason (a write may or may not have run there; nothing is sent again),
+    // and the next attempt starts at once instead of after the backoff.
+    void onMasterSwitched(const SentinelResolver::Address &from, const SentinelResolver::Address &to) {
+        if (state == State::Disconnected)
+            return;
+        const QString reason =
+            core::kFailoverInterruption +
+            QStringLiteral("the master of '%1' moved from %2 to %3; commands in flight were not "
+                           "sent again (a write among them may or may not have run on the old master)")
+                .arg(settings.sentinelMaster, from.text(), to.text());
+        if (handshakeDone && servingNode == to.text())
+            return; // already there (the check after a re-subscription found it first)
+        if (holdingForSwitch) {
+            endHold(); // the connection ended when the failover started
+            return;
+        }
+        if (state != State::Reconnecting || !reconnectTimer.isActive()) {
+            const auto guard = alive;
+            failConnection(reason); // the current connection or attempt
+            if (!*guard)
+                return;
+        }
+        if (reconnectTimer.isActive()) {
+            reconnectTimer.stop();
+            backoffMs = kInitialBackoffMs;
+            startAttempt();
+        }
+    }
+
+    // A switch may have gone by while no sentinel was listened to: compare once more.
+    void recheckMaster() {
+        if (state != State::Connected || !handshakeDone)
+            return;
+        const quint64 gen = generation;
+        resolver->resolve([this, gen](const SentinelResolver::Result &r) {
+            if (gen != generation || !r.ok || r.master.text() == servingNode)
+                return;
+            SentinelResolver::Address from;
+            from.host = settings.host;
+            from.port = settings.port;
+            onMasterSwitched(from, r.master);
+        });
     }
 
     void onReady() {
@@ -123,6 +239,8 @@ public:
             QList<QByteArray> args;
             QString what;
             bool required;
+            // Optional: a reason to refuse a reply that is not an error.
+            std::function<QString(const RedisReply &)> check = {};
         };
         QList<Step> steps;
         if (!settings.password.isEmpty()) {
@@ -147,6 +265,23 @@ public:
                           QStringLiteral("CLIENT SETNAME failed"),
                           false});
         }
+        if (resolver) {
+            // A sentinel that has not caught up can name a node that was demoted: talk only to a
+            // master (the next attempt asks the sentinels again).
+            steps.append({{QByteArrayLiteral("ROLE")},
+                          QStringLiteral("role check failed"),
+                          true,
+                          [node = servingNode](const RedisReply &reply) {
+                              const QByteArray role = reply.isArray() && !reply.elements.isEmpty()
+                                                          ? reply.elements.constFirst().str
+                                                          : QByteArray();
+                              if (role == "master")
+                                  return QString();
+                              return QStringLiteral("%1 is not a master (ROLE says '%2'); asking the "
+                                                    "sentinels again")
+                                  .arg(node, QString::fromUtf8(role.left(20)));
+                          }});
+        }
         if (steps.isEmpty()) {
             finishHandshake();
             return;
@@ -158,9 +293,17 @@ public:
             wire += encodeCommand(step.args);
             Pending p;
             p.name = step.args.constFirst();
-            p.callback = [this, gen, what = step.what, required = step.required](const RedisReply &reply) {
+            p.callback = [this, gen, what = step.what, required = step.required,
+                          check = step.check](const RedisReply &reply) {
                 if (reply.isTransportError() || gen != generation)
                     return; // the connection failed; failConnection() handles it
+                if (check && !reply.isError()) {
+                    const QString refusal = check(reply);
+                    if (!refusal.isEmpty()) {
+                        failConnection(refusal);
+                        return;
+                    }
+                }
                 if (reply.isServerError()) {
                     if (required) {
                         failConnection(what + QStringLiteral(": ") + reply.errorMessage());
@@ -203,7 +346,11 @@ public:
         }
         armCommandTimer();
         const auto guard = alive;
+        const QString previousNode = lastServingNode;
+        lastServingNode = servingNode;
         setState(State::Connected);
+        if (*guard && state == State::Connected && previousNode != servingNode)
+            Q_EMIT q->servingNodeChanged(previousNode, servingNode);
         if (*guard && state == State::Connected)
             Q_EMIT q->connected();
     }
@@ -282,8 +429,17 @@ public:
         }
         Pending pending = std::move(inFlight.front());
         inFlight.pop_front();
+        const quint64 gen = generation;
+        const auto guard = alive;
         if (pending.callback)
             pending.callback(reply);
+        // Through Sentinel, READONLY means the node we talk to was demoted and we missed the
+        // switch: that command failed with the server's words; the rest go to the new master.
+        if (resolver && *guard && gen == generation && reply.isServerError() &&
+            reply.str.startsWith("READONLY"))
+            failConnection(QStringLiteral("%1 is a replica now (READONLY): asking the sentinels for the "
+                                          "master")
+                               .arg(servingNode));
     }
 
     void armCommandTimer() {
@@ -389,10 +545,26 @@ public:
 RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
     : QObject(parent)
     , d(std::make_unique<Private>(this, settings))
-    , m_settingsCopy(std::move(settings)) {}
+    , m_settingsCopy(std::move(settings)) {
+    if (d->settings.usesSentinel()) {
+        d->resolver = std::make_unique<SentinelResolver>(d->settings);
+        connect(d->resolver.get(), &SentinelResolver::masterSwitched, this,
+                [this](const SentinelResolver::Address &from, const SentinelResolver::Address &to) {
+                    d->onMasterSwitched(from, to);
+                });
+        connect(d->resolver.get(), &SentinelResolver::subscribed, this, [this] { d->recheckMaster(); });
+        connect(d->resolver.get(), &SentinelResolver::failoverStarted, this,
+                [this] { d->onFailoverStarted(); });
+        d->holdTimer.setSingleShot(true);
+        connect(&d->holdTimer, &QTimer::timeout, this, [this] { d->endHold(); });
+    } else {
+        d->servingNode = d->settings.nodeAddress();
+    }
+}
 
 RedisConnection::~RedisConnection() {
     *d->alive = false;
+    d->resolver.reset();
     if (d->socket) {
         d->socket->disconnect(this);
         d->socket->abort();
@@ -415,12 +587,18 @@ void RedisConnection::open() {
     if (d->state != State::Disconnected)
         return;
     d->ensureSocket();
+    if (d->resolver)
+        d->resolver->watch();
     d->backoffMs = kInitialBackoffMs;
     d->setState(State::Connecting);
     d->startAttempt();
 }
 
 void RedisConnection::close() {
+    if (d->resolver)
+        d->resolver->stopWatching();
+    d->holdingForSwitch = false;
+    d->holdTimer.stop();
     if (d->state == State::Disconnected)
         return;
     d->failConnection(QStringLiteral("connection closed"), true);
@@ -531,6 +709,14 @@ void RedisConnection::eval(const LuaScript &script, const QList<QByteArray> &key
                 if (callback)
                     callback(reply);
             });
+}
+
+QString RedisConnection::servingNode() const {
+    return d->state == State::Connected ? d->servingNode : QString();
+}
+
+QString RedisConnection::lastServingNode() const {
+    return d->lastServingNode;
 }
 
 int RedisConnection::pendingCount() const {

@@ -17,11 +17,17 @@ namespace semscope::redis {
 // on the owning thread. When the connection drops, every pending callback fires once with a
 // TransportError at once, then the connection reconnects with backoff (if autoReconnect).
 //
-// Sentinel and Cluster fit on top of this class: a router owns several RedisConnection objects
-// (one per node), and MOVED/ASK replies are plain Error replies it can inspect and resend. For
-// Sentinel the router asks a sentinel connection for the master's address, builds the master's
-// ConnectionSettings and re-resolves on connectionLost(); for Cluster it keeps the slot map and
-// one connection per node. This class stays single-node and does no routing.
+// Cluster fits on top of this class: a router owns several RedisConnection objects (one per node),
+// and MOVED/ASK replies are plain Error replies it can inspect and resend. This class stays
+// single-node and does no routing.
+//
+// Sentinel (settings.usesSentinel()) is still one node at a time: before each attempt a
+// SentinelResolver asks the sentinels where the master is, the handshake adds ROLE and refuses a
+// node that is not a master, and the resolver's +switch-master subscription ends the connection at
+// once when the master moves (also a READONLY reply does: the node was demoted). Commands in
+// flight then fail once with that reason, never sent again (a write may have run on the old
+// master), and the next attempt goes to the new master without backoff. servingNodeChanged() tells
+// each move; endpoint() keeps naming the group.
 //
 // Details callers can rely on:
 // - Commands issued before the handshake is done, or while reconnecting, wait in a queue for the
@@ -70,6 +76,11 @@ public:
               ReplyCallback callback) override;
 
     int pendingCount() const;
+    // "host:port" (or the socket path) of the node this connection talks to now; empty while not
+    // connected. For Sentinel, the master of the moment.
+    QString servingNode() const;
+    // The node of the last completed handshake, also while reconnecting.
+    QString lastServingNode() const;
 
     // Puts this connection into pub/sub mode (use a dedicated connection for it): every message on
     // `channel` reaches `onMessage`. Subscriptions are renewed after a reconnect. `onSubscribed`
@@ -85,6 +96,9 @@ Q_SIGNALS:
     // The connection is gone; `reason` names the endpoint and what failed, never the password.
     void connectionLost(const QString &reason);
     void reconnectScheduled(int delayMs);
+    // A handshake completed on another node than the last one: `previous` is empty on the first
+    // connect; for Sentinel a change is a failover (or a switch the sentinels made).
+    void servingNodeChanged(const QString &previous, const QString &current);
     // Warnings that are not errors, e.g. "TLS certificate verification is disabled".
     void warning(const QString &message);
 

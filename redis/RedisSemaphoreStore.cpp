@@ -239,6 +239,15 @@ void RedisSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::Acq
             });
         return;
     }
+    if (req.replicas > 0) {
+        done = [this, req, done = std::move(done)](core::AcquireResult r) {
+            if (r.status != core::AcquireResult::Status::Granted) {
+                done(r);
+                return;
+            }
+            confirmReplicated(std::move(r), req, done);
+        };
+    }
     if (req.waitMs <= 0) {
         kind->tryAcquire(*m_conn, ref, req, std::move(done));
         return;
@@ -559,6 +568,32 @@ void RedisSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
                                  isReadOnly() ? readOnlyMessage() : noKindMessage(grant.ref.kind)});
         return;
     }
+    const int replicas = grant.details.value(QStringLiteral("replicas")).toInt();
+    if (replicas > 0) {
+        const qint64 timeoutMs = grant.details.value(QStringLiteral("replicaTimeoutMs")).toLongLong();
+        done = [this, grant, replicas, timeoutMs, done = std::move(done)](core::RefreshResult r) {
+            if (r.status != core::RefreshResult::Status::Ok) {
+                done(r);
+                return;
+            }
+            waitForReplicas(grant.ref, replicas, timeoutMs, [this, grant, r, done](const QString &failure) {
+                if (failure.isEmpty()) {
+                    done(r);
+                    return;
+                }
+                // The extended lease may vanish in a failover: the holder must not count on it.
+                release(grant, [failure, done](const core::ReleaseResult &released) {
+                    core::RefreshResult lost;
+                    lost.status = core::RefreshResult::Status::Lost;
+                    if (released.status == core::ReleaseResult::Status::Error)
+                        lost.error = failure + QStringLiteral(": releasing it failed too: ") + released.error;
+                    else
+                        lost.error = failure + QStringLiteral(": released");
+                    done(lost);
+                });
+            });
+        };
+    }
     whenSlotsChecked(kind, grant.ref.name,
                      [this, kind, grant, ttlMs, done = std::move(done)](const QString &split) {
                          if (!split.isEmpty())
@@ -567,6 +602,90 @@ void RedisSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
                          else
                              kind->refresh(*m_conn, grant, ttlMs, done);
                      });
+}
+
+void RedisSemaphoreStore::waitForReplicas(const core::SemaphoreRef &ref, int replicas, qint64 timeoutMs,
+                                          std::function<void(const QString &failure)> done) {
+    // WAIT blocks this connection on the server for up to its timeout; keep that well inside the
+    // connection's own command timeout.
+    const qint64 timeout = std::clamp<qint64>(timeoutMs, 1, 5000);
+    // WAIT counts the writes of the connection it is sent on and names no key: on a Cluster it must
+    // go to the master that took the grant, not wherever its argument happens to hash.
+    RedisKind *kind = kindFor(ref.kind);
+    const QList<QByteArray> keys = kind ? kind->keysOf(ref.name) : QList<QByteArray>{};
+    RedisConnection &conn = m_conn->mode() == topology::RedisTopology::Mode::Cluster && !keys.isEmpty()
+                                ? m_conn->nodeConnection(m_conn->nodeOfKey(keys.constFirst()))
+                                : m_conn->entry();
+    conn.command({QByteArrayLiteral("WAIT"), QByteArray::number(replicas), QByteArray::number(timeout)},
+                    [replicas, timeout, done = std::move(done)](const RedisReply &reply) {
+                        if (reply.isError()) {
+                            done(QStringLiteral("WAIT for %1 replicas failed: %2")
+                                     .arg(replicas)
+                                     .arg(reply.errorMessage()));
+                            return;
+                        }
+                        const qint64 acked = reply.integer;
+                        if (acked >= replicas) {
+                            done(QString());
+                            return;
+                        }
+                        done(
+                            QStringLiteral("not replicated to %1 replica%2 within %3 ms (acknowledged by %4)")
+                                .arg(replicas)
+                                .arg(replicas == 1 ? QString() : QStringLiteral("s"))
+                                .arg(timeout)
+                                .arg(acked));
+                    });
+}
+
+void RedisSemaphoreStore::confirmReplicated(core::AcquireResult granted, const core::AcquireRequest &request,
+                                            core::Callback<core::AcquireResult> done) {
+    granted.grant.details.insert(QStringLiteral("replicas"), request.replicas);
+    granted.grant.details.insert(QStringLiteral("replicaTimeoutMs"), request.replicaTimeoutMs);
+    auto check = [this, request, done](core::AcquireResult r) {
+        waitForReplicas(r.grant.ref, request.replicas, request.replicaTimeoutMs, [this, r, done](const QString &failure) {
+            if (failure.isEmpty()) {
+                done(r);
+                return;
+            }
+            // Not on enough replicas: a failover now could lose it and admit someone else. Give
+            // it back (compare-and-act on this very grant) and say so.
+            release(r.grant, [r, failure, done](const core::ReleaseResult &released) {
+                core::AcquireResult refused;
+                refused.status = core::AcquireResult::Status::Error;
+                refused.attempts = r.attempts;
+                if (released.status == core::ReleaseResult::Status::Error)
+                    refused.error = failure +
+                                    QStringLiteral("; releasing it failed too (it stands until its TTL): ") +
+                                    released.error;
+                else
+                    refused.error = failure + QStringLiteral(": released");
+                done(refused);
+            });
+        });
+    };
+    if (request.waitMs <= 0) {
+        check(std::move(granted));
+        return;
+    }
+    // A waiter may have been granted by another client's release: refresh first, so that this
+    // connection's own write stands behind the grant and WAIT covers it.
+    RedisKind *kind = kindFor(granted.grant.ref.kind);
+    const core::Grant grant = granted.grant;
+    kind->refresh(*m_conn, grant, request.ttlMs,
+                  [granted = std::move(granted), check, done](const core::RefreshResult &refreshed) mutable {
+                      if (refreshed.status != core::RefreshResult::Status::Ok) {
+                          core::AcquireResult lost;
+                          lost.status = core::AcquireResult::Status::Error;
+                          lost.error = QStringLiteral("the grant was lost before it could be replicated: ") +
+                                       refreshed.error;
+                          done(lost);
+                          return;
+                      }
+                      if (refreshed.expiresAtMs)
+                          granted.grant.expiresAtMs = refreshed.expiresAtMs;
+                      check(std::move(granted));
+                  });
 }
 
 void RedisSemaphoreStore::release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {

@@ -34,6 +34,15 @@ namespace semscope::redis {
 //   backoff (25 ms doubling to 1 s) when it reports none.
 // Cancellation is noticed within 100 ms (a local check, no Redis traffic); a waiter that gives up
 // leaves the queue.
+//
+// Replica-acknowledged grants (AcquireRequest::replicas > 0): after the acquire script, WAIT N T on
+// the same connection (it covers every write this connection made, the grant included). Fewer than
+// N acknowledgements: the grant is released (compare-and-act, like any release) and the acquire
+// fails with "not replicated to N replicas within T: released". A grant that came by hand-off (a
+// waiter served by another client's release) is first refreshed, so that a write of this
+// connection stands behind it. Refreshes of such a grant wait the same way; one that is not
+// acknowledged releases the grant and reports it Lost. WAIT holds up this store's connection (the
+// commands behind it wait too): the price of the option.
 class RedisSemaphoreStore : public core::SemaphoreStore, public core::RawKeySource {
     Q_OBJECT
 public:
@@ -96,6 +105,10 @@ private:
     void onCancelCheck();
     void finishWaiter(quint64 id, core::AcquireResult result, bool leaveQueue);
     RedisConnection &pubsub();
+    void confirmReplicated(core::AcquireResult granted, const core::AcquireRequest &request,
+                           core::Callback<core::AcquireResult> done);
+    void waitForReplicas(const core::SemaphoreRef &ref, int replicas, qint64 timeoutMs,
+                         std::function<void(const QString &failure)> done);
 
     std::unique_ptr<topology::RedisTopology> m_conn;
     std::unique_ptr<RedisConnection> m_pubsub;

@@ -28,7 +28,8 @@ public:
     }
     QString usage() const override {
         return QStringLiteral(
-            "NAME [--kind K] [--limit N] [--holder ID] [--ttl DUR] [--wait DUR] [--lock-key KEY]");
+            "NAME [--kind K] [--limit N] [--holder ID] [--ttl DUR] [--wait DUR] [--lock-key KEY] "
+            "[--replicas N [--replica-timeout DUR]]");
     }
     QList<QCommandLineOption> options() const override {
         return {
@@ -40,7 +41,9 @@ public:
             {QStringLiteral("holder"),
              QStringLiteral("Holder id (token for lock). Default: host:pid:random."), QStringLiteral("ID")},
             {QStringLiteral("wait"), QStringLiteral("Wait up to this long for a slot (default: try once)."),
-             QStringLiteral("DUR")}};
+             QStringLiteral("DUR")},
+            replicasOption(),
+            replicaTimeoutOption()};
     }
 
 protected:
@@ -54,6 +57,8 @@ protected:
         }
         const std::optional<qint64> wait = durationOption(ctx, QStringLiteral("wait"), 0);
         if (!wait)
+            return false;
+        if (!replicaOptions(ctx, &m_request.replicas, &m_request.replicaTimeoutMs))
             return false;
         m_request.ttlMs = *ttl;
         m_request.waitMs = *wait;

@@ -5,9 +5,15 @@ namespace semscope::cli {
 QList<QCommandLineOption> globalOptions() {
     return {
         {QStringLiteral("redis"),
-         QStringLiteral("Redis to use: redis://[user[:password]@]host[:port][/db], rediss://... (TLS) or "
-                        "unix:///path.sock[?db=N]. Password also from REDISCLI_AUTH."),
+         QStringLiteral("Redis to use: redis://[user[:password]@]host[:port][/db], rediss://... (TLS), "
+                        "unix:///path.sock[?db=N] or redis+sentinel://host:port[,host:port...]/MASTER[/db] "
+                        "(rediss+sentinel:// for TLS). Password also from REDISCLI_AUTH."),
          QStringLiteral("URL")},
+        {QStringLiteral("sentinel-password"),
+         QStringLiteral("Password of the sentinels themselves (redis+sentinel:// only; the URL's password is "
+                        "the data nodes'). Also from SEMSCOPE_SENTINEL_AUTH, which keeps it out of the "
+                        "process list."),
+         QStringLiteral("PASSWORD")},
         {QStringLiteral("consul"),
          QStringLiteral("Consul HTTP API to use, e.g. http://127.0.0.1:8500 (default from CONSUL_HTTP_ADDR). "
                         "ACL token from CONSUL_HTTP_TOKEN."),

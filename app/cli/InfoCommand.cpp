@@ -61,29 +61,35 @@ public:
         const QString endpoint = m_connection->endpoint();
         // Plain INFO: its default sections hold all we show, and servers before 7.0 take only
         // one section name.
-        m_connection->command({QByteArrayLiteral("INFO")}, [&ctx, endpoint](const redis::RedisReply &reply) {
-            if (reply.isTransportError()) {
-                ctx.fail(ExitUsage, {}, reply.errorMessage());
-                return;
-            }
-            if (reply.isServerError()) {
-                ctx.fail(ExitFailed, endpoint, QStringLiteral("INFO refused: ") + reply.errorMessage());
-                return;
-            }
-            if (!reply.isString()) {
-                ctx.fail(ExitUsage, endpoint, QStringLiteral("INFO answered with ") + reply.describe());
-                return;
-            }
-            print(ctx, endpoint, parseInfo(reply.str));
-            ctx.finish(ExitOk);
-        });
+        redis::RedisConnection *connection = m_connection.get();
+        m_connection->command(
+            {QByteArrayLiteral("INFO")}, [&ctx, endpoint, connection](const redis::RedisReply &reply) {
+                if (reply.isTransportError()) {
+                    ctx.fail(ExitUsage, {}, reply.errorMessage());
+                    return;
+                }
+                if (reply.isServerError()) {
+                    ctx.fail(ExitFailed, endpoint, QStringLiteral("INFO refused: ") + reply.errorMessage());
+                    return;
+                }
+                if (!reply.isString()) {
+                    ctx.fail(ExitUsage, endpoint, QStringLiteral("INFO answered with ") + reply.describe());
+                    return;
+                }
+                // Through Sentinel the endpoint names the group; say which master answered.
+                const QString node =
+                    connection->settings().usesSentinel() ? connection->lastServingNode() : QString();
+                print(ctx, endpoint, node, parseInfo(reply.str));
+                ctx.finish(ExitOk);
+            });
     }
 
 private:
-    static void print(CliContext &ctx, const QString &endpoint, const QMap<QString, QString> &f) {
+    static void print(CliContext &ctx, const QString &endpoint, const QString &node,
+                      const QMap<QString, QString> &f) {
         const QString unknown = QStringLiteral("(not reported)");
         if (ctx.json()) {
-            ctx.printJson(QJsonObject{
+            QJsonObject o{
                 {QStringLiteral("endpoint"), endpoint},
                 {QStringLiteral("version"), stringOrNull(f, QStringLiteral("redis_version"))},
                 {QStringLiteral("mode"), stringOrNull(f, QStringLiteral("redis_mode"))},
@@ -92,7 +98,10 @@ private:
                 {QStringLiteral("usedMemoryBytes"), integerOrNull(f, QStringLiteral("used_memory"))},
                 {QStringLiteral("usedMemoryHuman"), stringOrNull(f, QStringLiteral("used_memory_human"))},
                 {QStringLiteral("uptimeSeconds"), integerOrNull(f, QStringLiteral("uptime_in_seconds"))},
-            });
+            };
+            if (!node.isEmpty())
+                o.insert(QStringLiteral("master"), node);
+            ctx.printJson(o);
             return;
         }
         QString memory = f.value(QStringLiteral("used_memory_human"), unknown);
@@ -102,8 +111,10 @@ private:
         if (f.contains(QStringLiteral("redis_mode")))
             role += QStringLiteral(" (%1)").arg(f.value(QStringLiteral("redis_mode")));
         QTextStream &out = ctx.out();
-        out << "Server:            " << endpoint << '\n'
-            << "Version:           " << f.value(QStringLiteral("redis_version"), unknown) << '\n'
+        out << "Server:            " << endpoint << '\n';
+        if (!node.isEmpty())
+            out << "Master:            " << node << " (named by the sentinels)\n";
+        out << "Version:           " << f.value(QStringLiteral("redis_version"), unknown) << '\n'
             << "Role:              " << role << '\n'
             << "Connected clients: " << f.value(QStringLiteral("connected_clients"), unknown) << '\n'
             << "Used memory:       " << memory << '\n';

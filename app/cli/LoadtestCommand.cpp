@@ -1,5 +1,6 @@
 #include "CliCommand.h"
 #include "CliContext.h"
+#include "FailoverScenario.h"
 #include "SemaphoreCommand.h"
 #include "StoreFactory.h"
 #include "consul/ConsulSemaphoreStore.h"
@@ -9,6 +10,7 @@
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisKind.h"
 #include "redis/RedisSemaphoreStore.h"
+#include "redis/training/FailoverLostLock.h"
 #include "redis/training/ScenarioRuns.h"
 #include "redis/training/TrainingScenarios.h"
 
@@ -43,7 +45,7 @@ public:
         return QStringLiteral(
             "NAME --kind K --limit L --clients N [--connections C] [--hold DIST] [--think DIST] "
             "[--ttl DUR] [--duration DUR | --ops N] [--crash-rate R] [--skew DUR] [--scenario S] "
-            "[--csv FILE]");
+            "[--replicas N] [--csv FILE]");
     }
     QList<QCommandLineOption> options() const override {
         const QString dist = QStringLiteral("DIST");
@@ -51,6 +53,8 @@ public:
             kindOption(),
             limitOption(),
             ttlOption(),
+            replicasOption(),
+            replicaTimeoutOption(),
             {QStringLiteral("clients"), QStringLiteral("loadtest: virtual clients (default 10)."),
              QStringLiteral("N")},
             {QStringLiteral("connections"),
@@ -91,8 +95,10 @@ public:
              QStringLiteral("DUR")},
             {QStringLiteral("scenario"),
              QStringLiteral("loadtest: training scenario: %1. Options not given take the scenario's own "
-                            "defaults (as on the GUI's training page), under which it shows its flaw.")
-                 .arg(redis::trainingScenarioNames().join(QStringLiteral(", "))),
+                            "defaults (as on the GUI's training page), under which it shows its flaw. "
+                            "%2 needs no --redis: it starts its own master, replica and sentinel.")
+                 .arg(redis::trainingScenarioNames().join(QStringLiteral(", ")),
+                      redis::FailoverLostLock::scenarioName()),
              QStringLiteral("S")},
             {QStringLiteral("race-window"),
              QStringLiteral("loadtest: pause inside a scenario's unsafe sequence (default: the scenario's)."),
@@ -107,6 +113,8 @@ public:
         m_ctx = &ctx;
         if (ctx.args().size() != 1)
             return ctx.fail(ExitUsage, {}, QStringLiteral("usage: semscope-cli loadtest %1").arg(usage()));
+        if (ctx.value(QStringLiteral("scenario")) == redis::FailoverLostLock::scenarioName())
+            return runFailoverLostLock(ctx);
         if (!parse(ctx))
             return;
         QString error;
@@ -285,6 +293,8 @@ private:
                 return usageError(QStringLiteral("--crash-rate: '%1' is not a share between 0 and 1")
                                       .arg(ctx.value(QStringLiteral("crash-rate"))));
         }
+        if (!replicaOptions(ctx, &c.replicas, &c.replicaTimeoutMs))
+            return false;
         if (const QString problem = c.validate(); !problem.isEmpty())
             return usageError(QStringLiteral("loadtest: ") + problem);
         m_csvPath = ctx.value(QStringLiteral("csv"));

@@ -54,8 +54,11 @@ private:
         auto timer = std::make_shared<QElapsedTimer>();
         timer->start();
         const QString endpoint = m_connection->endpoint();
+        // Through Sentinel the endpoint names the group; say which master answered.
+        const QString node =
+            m_connection->settings().usesSentinel() ? m_connection->servingNode() : QString();
         m_connection->command(
-            {QByteArrayLiteral("PING")}, [&ctx, timer, endpoint](const redis::RedisReply &reply) {
+            {QByteArrayLiteral("PING")}, [&ctx, timer, endpoint, node](const redis::RedisReply &reply) {
                 if (ctx.finished())
                     return;
                 const double ms = double(timer->nsecsElapsed()) / 1e6;
@@ -75,12 +78,16 @@ private:
                     return;
                 }
                 if (ctx.json()) {
-                    ctx.printJson(QJsonObject{{QStringLiteral("endpoint"), endpoint},
-                                              {QStringLiteral("reply"), QString::fromUtf8(reply.str)},
-                                              {QStringLiteral("roundTripMs"), ms}});
+                    QJsonObject o{{QStringLiteral("endpoint"), endpoint},
+                                  {QStringLiteral("reply"), QString::fromUtf8(reply.str)},
+                                  {QStringLiteral("roundTripMs"), ms}};
+                    if (!node.isEmpty())
+                        o.insert(QStringLiteral("master"), node);
+                    ctx.printJson(o);
                 } else {
-                    ctx.out() << QString::fromUtf8(reply.str) << " from " << endpoint << " in "
-                              << QString::number(ms, 'f', 2) << " ms\n";
+                    ctx.out() << QString::fromUtf8(reply.str) << " from " << endpoint
+                              << (node.isEmpty() ? QString() : QStringLiteral(" (master %1)").arg(node))
+                              << " in " << QString::number(ms, 'f', 2) << " ms\n";
                 }
                 ctx.finish(ExitOk);
             });

@@ -27,6 +27,14 @@ std::optional<redis::ConnectionSettings> redisSettingsFromOptions(CliContext &ct
         *error = QStringLiteral("%1: --tls-cert and --tls-key go together").arg(settings->endpoint());
         return std::nullopt;
     }
+    if (ctx.isSet(QStringLiteral("sentinel-password"))) {
+        if (!settings->usesSentinel()) {
+            *error = QStringLiteral("%1: --sentinel-password needs a redis+sentinel:// URL")
+                         .arg(settings->endpoint());
+            return std::nullopt;
+        }
+        settings->sentinelPassword = ctx.value(QStringLiteral("sentinel-password"));
+    }
     settings->clientName = QStringLiteral("semscope-cli");
     return settings;
 }

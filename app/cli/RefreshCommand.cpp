@@ -18,8 +18,12 @@ public:
     QString summary() const override {
         return QStringLiteral("Extend a holder's lease; exits 1 if it was lost.");
     }
-    QString usage() const override { return QStringLiteral("NAME HOLDER [--kind K] [--ttl DUR]"); }
-    QList<QCommandLineOption> options() const override { return {kindOption(), ttlOption()}; }
+    QString usage() const override {
+        return QStringLiteral("NAME HOLDER [--kind K] [--ttl DUR] [--replicas N [--replica-timeout DUR]]");
+    }
+    QList<QCommandLineOption> options() const override {
+        return {kindOption(), ttlOption(), replicasOption(), replicaTimeoutOption()};
+    }
 
 protected:
     int argumentCount() const override { return 2; }
@@ -32,13 +36,16 @@ protected:
             return false;
         }
         m_ttlMs = *ttl;
-        return true;
+        return replicaOptions(ctx, &m_replicas, &m_replicaTimeoutMs);
     }
 
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {
         const QString holderId = ctx.args().at(1);
         const qint64 ttl = m_ttlMs;
-        store.snapshot(ref, [&ctx, &store, holderId, ttl](const core::Snapshot &snap) {
+        const int replicas = m_replicas;
+        const qint64 replicaTimeoutMs = m_replicaTimeoutMs;
+        store.snapshot(ref, [&ctx, &store, holderId, ttl, replicas,
+                             replicaTimeoutMs](const core::Snapshot &snap) {
             const core::Holder *h = findHolder(snap, holderId);
             if (!h) {
                 report(ctx, store, QStringLiteral("lost"),
@@ -48,7 +55,12 @@ protected:
             // Server time at the refresh, near enough: the snapshot's plus what passed here since.
             QElapsedTimer sinceSnapshot;
             sinceSnapshot.start();
-            store.refresh(grantFor(snap, *h), ttl,
+            core::Grant grant = grantFor(snap, *h);
+            if (replicas > 0) {
+                grant.details.insert(QStringLiteral("replicas"), replicas);
+                grant.details.insert(QStringLiteral("replicaTimeoutMs"), replicaTimeoutMs);
+            }
+            store.refresh(grant, ttl,
                           [&ctx, &store, holderId, ttl, snap, sinceSnapshot](const core::RefreshResult &r) {
                               switch (r.status) {
                               case core::RefreshResult::Status::Ok:
@@ -116,6 +128,8 @@ private:
     }
 
     qint64 m_ttlMs = 30000;
+    int m_replicas = 0;
+    qint64 m_replicaTimeoutMs = 1000;
 };
 
 } // namespace

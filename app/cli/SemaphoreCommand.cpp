@@ -38,6 +38,48 @@ QCommandLineOption lockKeyOption() {
             QStringLiteral("KEY")};
 }
 
+QCommandLineOption replicasOption() {
+    return {QStringLiteral("replicas"),
+            QStringLiteral("Redis: a grant (and each refresh) counts only once N replicas acknowledged it "
+                           "(WAIT); otherwise it is released and reported. Default 0."),
+            QStringLiteral("N")};
+}
+
+QCommandLineOption replicaTimeoutOption() {
+    return {QStringLiteral("replica-timeout"),
+            QStringLiteral("With --replicas: how long to wait for the acknowledgements (default 1s, at most "
+                           "5s)."),
+            QStringLiteral("DUR")};
+}
+
+bool replicaOptions(CliContext &ctx, int *replicas, qint64 *timeoutMs) {
+    *replicas = 0;
+    if (ctx.isSet(QStringLiteral("replicas"))) {
+        bool ok = false;
+        const int n = ctx.value(QStringLiteral("replicas")).toInt(&ok);
+        if (!ok || n < 0 || n > 100) {
+            ctx.fail(ExitUsage, {},
+                     QStringLiteral("--replicas: '%1' is not a number of replicas from 0 to 100")
+                         .arg(ctx.value(QStringLiteral("replicas"))));
+            return false;
+        }
+        *replicas = n;
+    }
+    const std::optional<qint64> timeout = durationOption(ctx, QStringLiteral("replica-timeout"), 1000);
+    if (!timeout)
+        return false;
+    if (*timeout < 1 || *timeout > 5000) {
+        ctx.fail(ExitUsage, {}, QStringLiteral("--replica-timeout must be from 1ms to 5s"));
+        return false;
+    }
+    if (ctx.isSet(QStringLiteral("replica-timeout")) && *replicas == 0) {
+        ctx.fail(ExitUsage, {}, QStringLiteral("--replica-timeout goes with --replicas N"));
+        return false;
+    }
+    *timeoutMs = *timeout;
+    return true;
+}
+
 std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qint64 fallback) {
     if (!ctx.isSet(option))
         return fallback;

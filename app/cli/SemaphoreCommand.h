@@ -15,6 +15,8 @@ QCommandLineOption limitOption();
 QCommandLineOption timeoutOption();
 QCommandLineOption ttlOption();
 QCommandLineOption lockKeyOption();
+QCommandLineOption replicasOption();
+QCommandLineOption replicaTimeoutOption();
 
 // Base of the commands that work on one semaphore (`show NAME`, `acquire NAME`, ...): checks the
 // positional arguments, opens the store, waits until it is reachable, works out the semaphore's kind
@@ -45,5 +47,9 @@ private:
 
 // Parses a duration option; on a bad value fails the command with a usage error and returns nullopt.
 std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qint64 fallback);
+
+// --replicas N and --replica-timeout DUR (Redis only; N from 0 to 100, the timeout up to 5 s); on a
+// bad value fails the command with a usage error and returns false.
+bool replicaOptions(CliContext &ctx, int *replicas, qint64 *timeoutMs);
 
 } // namespace semscope::cli

@@ -4,13 +4,10 @@
 #include "consul/sandbox/ConsulDouble.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"
+#include "redis/sandbox/LocalRedisProcess.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>
-#include <QStandardPaths>
-#include <QTcpServer>
-#include <csignal>
-#include <sys/prctl.h>
 
 Q_LOGGING_CATEGORY(lcDemo, "semscope.demo")
 
@@ -31,13 +28,6 @@ const QString kConsulDeploy = QStringLiteral("demo/deploy");    // consul, limit
 const QString kConsulBatch = QStringLiteral("demo/batch-jobs"); // consul, limit 2, one stale holder, no load
 const QString kConsulMutex = QStringLiteral("demo/backup");     // `consul lock -n 1` mutex
 const QString kRedissonSemaphore = QStringLiteral("demo:lock-pool"); // Redisson RSemaphore
-
-quint16 freeLoopbackPort() {
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
-}
 
 QByteArray num(qint64 v) {
     return QByteArray::number(v);
@@ -111,7 +101,7 @@ model::ConnectionConfig DemoSandbox::consulConnection() const {
 }
 
 qint64 DemoSandbox::redisPid() const {
-    return m_redis.processId();
+    return m_redis ? m_redis->pid() : 0;
 }
 
 void DemoSandbox::fail(const QString &message) {
@@ -127,11 +117,6 @@ void DemoSandbox::start() {
         fail(tr("cannot create a temporary folder: %1").arg(m_dir.errorString()));
         return;
     }
-    const QString server = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
-    if (server.isEmpty()) {
-        fail(tr("redis-server is not on PATH; install it (apt install redis-server) to run the demo"));
-        return;
-    }
     m_startTimeout.start();
 
     // Consul first: it is in-process and cannot fail to start except for a port.
@@ -141,39 +126,23 @@ void DemoSandbox::start() {
         return;
     }
 
-    m_redisPort = freeLoopbackPort();
-    if (m_redisPort == 0) {
-        fail(tr("no free loopback port for redis-server"));
-        return;
-    }
-    m_redis.setProgram(server);
-    m_redis.setArguments({QStringLiteral("--port"), QString::number(m_redisPort), QStringLiteral("--bind"),
-                          QStringLiteral("127.0.0.1"), QStringLiteral("--save"), QString(),
-                          QStringLiteral("--appendonly"), QStringLiteral("no"), QStringLiteral("--dir"),
-                          m_dir.path(), QStringLiteral("--daemonize"), QStringLiteral("no"),
-                          QStringLiteral("--protected-mode"), QStringLiteral("yes")});
-    m_redis.setWorkingDirectory(m_dir.path());
-    m_redis.setProcessChannelMode(QProcess::MergedChannels);
-    // If the app is killed, the kernel stops the server with it.
-    m_redis.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-    connect(&m_redis, &QProcess::errorOccurred, this,
-            [this](QProcess::ProcessError) { fail(tr("redis-server: %1").arg(m_redis.errorString())); });
-    connect(&m_redis, &QProcess::finished, this, [this](int code) {
-        if (!m_ready)
-            fail(tr("redis-server exited (code %1): %2")
-                     .arg(code)
-                     .arg(QString::fromLocal8Bit(m_redis.readAll()).trimmed().right(300)));
+    // redis-server in its own folder inside the demo's, on a free loopback port; stopped by its
+    // PID and killed with the app.
+    m_redis = std::make_unique<redis::LocalRedisProcess>();
+    connect(m_redis.get(), &redis::LocalRedisProcess::failed, this, [this](const QString &m) { fail(m); });
+    connect(m_redis.get(), &redis::LocalRedisProcess::ready, this, [this] {
+        m_redisPort = m_redis->port();
+        redis::ConnectionSettings settings = m_redis->settings();
+        settings.clientName = QStringLiteral("semscope-demo");
+        m_raw = std::make_unique<redis::RedisConnection>(settings);
+        connect(m_raw.get(), &redis::RedisConnection::connected, this, &DemoSandbox::onRedisUp);
+        m_raw->open();
     });
-    Q_EMIT progress(tr("Starting redis-server on 127.0.0.1:%1…").arg(m_redisPort));
-    m_redis.start();
-
-    redis::ConnectionSettings settings;
-    settings.host = QStringLiteral("127.0.0.1");
-    settings.port = m_redisPort;
-    settings.clientName = QStringLiteral("semscope-demo");
-    m_raw = std::make_unique<redis::RedisConnection>(settings);
-    connect(m_raw.get(), &redis::RedisConnection::connected, this, &DemoSandbox::onRedisUp);
-    m_raw->open();
+    Q_EMIT progress(tr("Starting redis-server…"));
+    redis::LocalRedisProcess::Options options;
+    options.temporaryBase = m_dir.path();
+    options.label = QStringLiteral("the demo's redis-server");
+    m_redis->start(options);
 }
 
 void DemoSandbox::onRedisUp() {
@@ -440,14 +409,8 @@ void DemoSandbox::stop() {
         m_consul->close();
         m_consul.reset();
     }
-    if (m_redis.state() != QProcess::NotRunning) {
-        m_redis.disconnect(this);
-        m_redis.terminate(); // SIGTERM to the PID we started
-        if (!m_redis.waitForFinished(5000)) {
-            m_redis.kill();
-            m_redis.waitForFinished(2000);
-        }
-    }
+    if (m_redis)
+        m_redis->stop(); // SIGTERM to the PID we started
 }
 
 } // namespace semscope::app

@@ -5,7 +5,6 @@
 #include "model/ConnectionConfig.h"
 
 #include <QObject>
-#include <QProcess>
 #include <QRandomGenerator>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -17,6 +16,7 @@ class ConsulDouble;
 class ConsulSemaphoreStore;
 } // namespace semscope::consul
 namespace semscope::redis {
+class LocalRedisProcess;
 class RedisConnection;
 class RedisSemaphoreStore;
 } // namespace semscope::redis
@@ -75,7 +75,7 @@ private:
     void fail(const QString &message);
 
     QTemporaryDir m_dir;
-    QProcess m_redis;
+    std::unique_ptr<redis::LocalRedisProcess> m_redis;
     quint16 m_redisPort = 0;
     std::unique_ptr<consul::ConsulDouble> m_consul;
     std::unique_ptr<redis::RedisConnection> m_raw;

@@ -55,6 +55,8 @@ QString LoadTestConfig::validate() const {
         return QStringLiteral("skew must not be negative");
     if (waitMs < 0)
         return QStringLiteral("wait must not be negative");
+    if (replicas < 0)
+        return QStringLiteral("replicas must not be negative");
     return {};
 }
 

@@ -29,7 +29,10 @@ struct LoadTestConfig {
     // first half of a timed run (at once in a run by operation count).
     qint64 crashWindowMs = 0;
     qint64 skewMs = 0; // each client's clock is off by a value drawn from [-skew, +skew]
-    quint64 seed = 0;  // 0: random
+    // Replica-acknowledged grants (AcquireRequest::replicas): 0 = trust the master's reply.
+    int replicas = 0;
+    qint64 replicaTimeoutMs = 1000;
+    quint64 seed = 0; // 0: random
     // Longest a run may take to let clients release and outstanding calls come back after the end.
     qint64 drainTimeoutMs = 15'000;
     // A run by operation count ends, failed, once every operation has failed and nobody was granted

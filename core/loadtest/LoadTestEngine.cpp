@@ -372,6 +372,7 @@ void LoadTestEngine::summarize(qint64 endNs, bool ran, bool drainedCleanly) {
     r.errors = m_counters.errors.load();
     r.refreshes = m_counters.refreshes.load();
     r.lostRefreshes = m_counters.lostRefreshes.load();
+    r.failoverInterruptions = m_counters.failoverInterruptions.load();
     r.notHeldReleases = m_counters.notHeld.load();
     if (m_stopNs > m_goNs)
         r.pairsPerSecond = static_cast<double>(r.grants) * 1e9 / static_cast<double>(m_stopNs - m_goNs);

@@ -72,6 +72,7 @@ QJsonObject LoadTestReport::toJson() const {
     cfg[QStringLiteral("ttl_ms")] = config.ttlMs;
     cfg[QStringLiteral("refresh_ms")] = config.refreshIntervalMs;
     cfg[QStringLiteral("wait_ms")] = config.waitMs;
+    cfg[QStringLiteral("replicas")] = config.replicas;
     if (config.ops > 0)
         cfg[QStringLiteral("ops")] = config.ops;
     else
@@ -90,6 +91,7 @@ QJsonObject LoadTestReport::toJson() const {
     o[QStringLiteral("unavailable_ms")] = unavailableMs();
     o[QStringLiteral("refreshes")] = refreshes;
     o[QStringLiteral("lost_refreshes")] = lostRefreshes;
+    o[QStringLiteral("failover_interruptions")] = failoverInterruptions;
     o[QStringLiteral("not_held_releases")] = notHeldReleases;
     o[QStringLiteral("pairs_per_s")] = round3(pairsPerSecond);
     o[QStringLiteral("attempts_per_grant")] = round3(attemptsPerGrant);
@@ -187,6 +189,9 @@ QString LoadTestReport::summaryText() const {
       << " ms, p99 " << acquireWait.percentileMs(99) << " ms, max " << acquireWait.maxMs() << " ms\n";
     s << "  fairness (Jain) " << fairness.jainIndex << ", longest wait " << ms(longestWaitNs)
       << " ms, busy replies " << busyReplies << ", errors " << errors << "\n";
+    if (failoverInterruptions > 0)
+        s << "  " << failoverInterruptions
+          << " operations were cut off by a failover (not sent again; the store followed the new master)\n";
     if (errors > 0)
         s << "  " << errors << " operations failed; the server was unavailable for " << unavailableMs()
           << " ms of the run\n";

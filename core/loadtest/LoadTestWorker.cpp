@@ -144,6 +144,8 @@ void LoadTestWorker::beginAcquire(int i) {
     request.ttlMs = m_config.ttlMs;
     request.waitMs = m_config.waitMs;
     request.clientClockSkewMs = c.plan.skewMs;
+    request.replicas = m_config.replicas;
+    request.replicaTimeoutMs = m_config.replicaTimeoutMs;
     c.sentNs = now;
     c.store->acquire(m_config.ref, request, c.cancel,
                      [this, i](const AcquireResult &r) { onAcquired(i, r); });
@@ -212,6 +214,21 @@ void LoadTestWorker::onAcquired(int i, const AcquireResult &result) {
             finishClient(i); // cancelled waits end here
             return;
         }
+        if (isFailoverInterruption(result.error)) {
+            // The acquire may have run on the old master (and reached the new one): give back
+            // whatever this holder may have, then ask again.
+            m_counters->failoverInterruptions.fetch_add(1);
+            c.state = State::Thinking;
+            Grant maybe;
+            maybe.ref = m_config.ref;
+            maybe.holder = c.plan.holder;
+            c.store->release(maybe, [this, i](const ReleaseResult &) {
+                if (m_tearingDown)
+                    return;
+                schedule(i, m_config.retry.sampleNs(m_rng), &LoadTestWorker::beginAcquire);
+            });
+            return;
+        }
         m_counters->errors.fetch_add(1);
         noteError(result.error);
         c.state = State::Thinking;
@@ -251,8 +268,12 @@ void LoadTestWorker::refresh(int i) {
             think(i);
             return;
         case RefreshResult::Status::Error:
-            m_counters->errors.fetch_add(1);
-            noteError(r.error);
+            if (isFailoverInterruption(r.error)) {
+                m_counters->failoverInterruptions.fetch_add(1);
+            } else {
+                m_counters->errors.fetch_add(1);
+                noteError(r.error);
+            }
             cc.refreshTimer->start(delayMs(m_config.refreshIntervalMs * msNs));
             return;
         }
@@ -274,6 +295,12 @@ void LoadTestWorker::endHold(int i) {
         if (m_tearingDown)
             return;
         releaseLatency.record(m_counters->nowNs() - sent);
+        const auto next = [this, i] {
+            const qint64 done = m_counters->pairsDone.fetch_add(1) + 1;
+            if (m_config.ops > 0 && done == m_config.ops)
+                Q_EMIT opsReached();
+            think(i);
+        };
         switch (r.status) {
         case ReleaseResult::Status::Ok:
             m_counters->releases.fetch_add(1);
@@ -282,14 +309,23 @@ void LoadTestWorker::endHold(int i) {
             m_counters->notHeld.fetch_add(1);
             break;
         case ReleaseResult::Status::Error:
+            if (isFailoverInterruption(r.error)) {
+                // It may not have run: release again on the new master (compare-and-act on the
+                // same grant, so a release that did run just finds nothing), else the slot stays
+                // taken until its lease ends and this client's next acquire finds itself holding.
+                m_counters->failoverInterruptions.fetch_add(1);
+                Client &cc = m_clients[static_cast<size_t>(i)];
+                cc.store->release(cc.grant, [this, next](const ReleaseResult &) {
+                    if (!m_tearingDown)
+                        next();
+                });
+                return;
+            }
             m_counters->errors.fetch_add(1);
             noteError(r.error);
             break;
         }
-        const qint64 done = m_counters->pairsDone.fetch_add(1) + 1;
-        if (m_config.ops > 0 && done == m_config.ops)
-            Q_EMIT opsReached();
-        think(i);
+        next();
     });
 }
 

@@ -231,6 +231,11 @@ void SocketTransport::tuneTcp() {
     m_tcp->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
 }
 
+void SocketTransport::setTarget(const QString &host, quint16 port) {
+    m_settings.host = host;
+    m_settings.port = port;
+}
+
 void SocketTransport::abort() {
     m_active = false;
     m_ready = false;

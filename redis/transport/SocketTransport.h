@@ -27,6 +27,8 @@ public:
 
     // Starts connecting; ends in ready() or failed(). Any earlier connection is dropped first.
     void connectToServer();
+    // Where the next connectToServer() goes (TCP/TLS): a Sentinel master moves between attempts.
+    void setTarget(const QString &host, quint16 port);
     // Drops the connection at once; no signal follows.
     void abort();
     bool isActive() const { return m_active; }

@@ -25,6 +25,11 @@ private Q_SLOTS:
     void defaults();
     void clusterSeedNodes_data();
     void clusterSeedNodes();
+    void sentinelUrls_data();
+    void sentinelUrls();
+    void malformedSentinelUrls_data();
+    void malformedSentinelUrls();
+    void sentinelPasswordFromEnvironmentOnly();
 };
 
 void TestConnectionSettings::validUrls_data() {
@@ -266,6 +271,117 @@ void TestConnectionSettings::clusterSeedNodes() {
     QCOMPARE(s->password, password);
     QCOMPARE(s->db, db);
     QVERIFY(!s->endpoint().contains(QLatin1Char(',')));
+}
+
+void TestConnectionSettings::sentinelUrls_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<Transport>("transport");
+    QTest::addColumn<QStringList>("sentinels"); // host:port each
+    QTest::addColumn<QString>("master");
+    QTest::addColumn<int>("db");
+    QTest::addColumn<QString>("user");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<QString>("endpoint");
+
+    QTest::newRow("one sentinel") << "redis+sentinel://127.0.0.1:26379/mymaster" << Transport::Tcp
+                                  << QStringList{"127.0.0.1:26379"} << "mymaster" << 0 << ""
+                                  << ""
+                                  << "redis+sentinel://127.0.0.1:26379/mymaster/0";
+    QTest::newRow("default port, three, db")
+        << "redis+sentinel://s1,s2:26380,[::1]:26381/cache/3" << Transport::Tcp
+        << QStringList{"s1:26379", "s2:26380", "::1:26381"} << "cache" << 3 << ""
+        << ""
+        << "redis+sentinel://s1:26379,s2:26380,[::1]:26381/cache/3";
+    QTest::newRow("data credentials")
+        << "redis+sentinel://app:p%40ss@h:1/m" << Transport::Tcp << QStringList{"h:1"} << "m" << 0 << "app"
+        << "p@ss"
+        << "redis+sentinel://h:1/m/0";
+    QTest::newRow("tls") << "rediss+sentinel://h:2/m/1" << Transport::Tls << QStringList{"h:2"} << "m" << 1
+                         << ""
+                         << ""
+                         << "rediss+sentinel://h:2/m/1";
+    QTest::newRow("upper-case scheme")
+        << "REDIS+SENTINEL://h:2/m" << Transport::Tcp << QStringList{"h:2"} << "m" << 0 << ""
+        << ""
+        << "redis+sentinel://h:2/m/0";
+}
+
+void TestConnectionSettings::sentinelUrls() {
+    QFETCH(QString, url);
+    QFETCH(Transport, transport);
+    QFETCH(QStringList, sentinels);
+    QFETCH(QString, master);
+    QFETCH(int, db);
+    QFETCH(QString, user);
+    QFETCH(QString, password);
+    QFETCH(QString, endpoint);
+    QString error;
+    const auto s = ConnectionSettings::fromUrl(url, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    QVERIFY(s->usesSentinel());
+    QCOMPARE(s->transport, transport);
+    QStringList got;
+    for (const auto &a : s->sentinels)
+        got << a.host + QLatin1Char(':') + QString::number(a.port);
+    QCOMPARE(got, sentinels);
+    QCOMPARE(s->sentinelMaster, master);
+    QCOMPARE(s->db, db);
+    QCOMPARE(s->user, user);
+    QCOMPARE(s->password, password);
+    QCOMPARE(s->endpoint(), endpoint);
+    // The endpoint reads back as the same group.
+    const auto again = ConnectionSettings::fromUrl(s->endpoint());
+    QVERIFY(again.has_value());
+    QCOMPARE(again->endpoint(), endpoint);
+}
+
+void TestConnectionSettings::malformedSentinelUrls_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("no master") << "redis+sentinel://h:1"
+                               << "no master name";
+    QTest::newRow("empty master") << "redis+sentinel://h:1/"
+                                  << "no master name";
+    QTest::newRow("no sentinel") << "redis+sentinel:///m"
+                                 << "no sentinel address";
+    QTest::newRow("empty address in list") << "redis+sentinel://h:1,,h:2/m"
+                                           << "not a sentinel address";
+    QTest::newRow("bad port") << "redis+sentinel://h:abc/m"
+                              << "not a sentinel address";
+    QTest::newRow("port zero") << "redis+sentinel://h:0/m"
+                               << "port";
+    QTest::newRow("bad db") << "redis+sentinel://h:1/m/x"
+                            << "database number";
+    QTest::newRow("too much path") << "redis+sentinel://h:1/m/1/2"
+                                   << "database number";
+    QTest::newRow("query") << "redis+sentinel://h:1/m?db=1"
+                           << "'?'";
+    QTest::newRow("password kept out") << "redis+sentinel://u:hunter2@h:x/m"
+                                       << "not a sentinel address";
+}
+
+void TestConnectionSettings::malformedSentinelUrls() {
+    QFETCH(QString, url);
+    QFETCH(QString, expected);
+    QString error;
+    QVERIFY(!ConnectionSettings::fromUrl(url, &error).has_value());
+    QVERIFY2(error.startsWith(QStringLiteral("malformed Redis URL")), qPrintable(error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    QVERIFY2(!error.contains(QStringLiteral("hunter2")), qPrintable(error));
+}
+
+void TestConnectionSettings::sentinelPasswordFromEnvironmentOnly() {
+    // The sentinels' password never comes from the URL (that one is the data nodes'), and the
+    // data password never goes to the sentinels.
+    qputenv("SEMSCOPE_SENTINEL_AUTH", "sentinel-secret");
+    const auto s = ConnectionSettings::fromUrl(QStringLiteral("redis+sentinel://:data-secret@h:1/m"));
+    qunsetenv("SEMSCOPE_SENTINEL_AUTH");
+    QVERIFY(s.has_value());
+    QCOMPARE(s->sentinelPassword, QStringLiteral("sentinel-secret"));
+    QCOMPARE(s->password, QStringLiteral("data-secret"));
+    QVERIFY(!s->endpoint().contains(QStringLiteral("secret")));
+    const auto plain = ConnectionSettings::fromUrl(QStringLiteral("redis+sentinel://h:1/m"));
+    QVERIFY(plain->sentinelPassword.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestConnectionSettings)

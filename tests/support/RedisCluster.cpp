@@ -38,7 +38,7 @@ bool RedisCluster::start(const Options &options) {
         if (!server->start(o))
             return fail(QStringLiteral("node %1: %2").arg(i).arg(server->errorString()));
         if (options.tls && tlsDir.isEmpty())
-            tlsDir = server->directory();
+            tlsDir = server->tlsMaterialDirectory();
         m_nodes.push_back(std::move(server));
     }
     // Slots split evenly between the masters, in order.

@@ -3,16 +3,11 @@
 #include "TestWait.h"
 #include "TlsMaterial.h"
 #include "redis/RedisConnection.h"
+#include "redis/sandbox/LocalRedisProcess.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
-#include <QProcess>
-#include <QRandomGenerator>
-#include <QTcpServer>
+#include <QFileInfo>
 #include <QTemporaryDir>
-#include <csignal>
-#include <sys/prctl.h>
-#include <sys/types.h>
 
 namespace semscope::test {
 
@@ -20,26 +15,6 @@ namespace {
 
 constexpr int kStartTimeoutMs = 15000;
 constexpr int kCommandTimeoutMs = 10000;
-
-quint16 pickFreePort() {
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
-}
-
-// A cluster node needs its port and port + 10000 (the cluster bus), so at most 55535; the kernel's
-// ephemeral range goes higher, so the port is drawn here and both are probed.
-quint16 pickFreeClusterPort() {
-    for (int attempt = 0; attempt < 200; ++attempt) {
-        const auto port = quint16(QRandomGenerator::global()->bounded(20000, 55536));
-        QTcpServer data;
-        QTcpServer bus;
-        if (data.listen(QHostAddress::LocalHost, port) && bus.listen(QHostAddress::LocalHost, port + 10000))
-            return port;
-    }
-    return 0;
-}
 
 // Test runs keep their files under SEMSCOPE_TEST_TMP when set (the build tree), else in /tmp. Unix
 // socket paths are limited to 107 bytes, so very deep build trees fall back to /tmp.
@@ -54,13 +29,12 @@ QString temporaryBase() {
 
 struct RedisServer::Private {
     Options options;
-    std::unique_ptr<QTemporaryDir> dir;
+    // TLS material lives apart from the server's folder: it is made before the server starts.
+    std::unique_ptr<QTemporaryDir> tlsDir;
     std::unique_ptr<TlsMaterial> tls;
-    std::unique_ptr<QProcess> process;
+    redis::LocalRedisProcess process;
     std::unique_ptr<redis::RedisConnection> control;
-    quint16 port = 0;
     QString error;
-    QByteArray log;
 };
 
 RedisServer::RedisServer()
@@ -78,66 +52,47 @@ bool RedisServer::start(const Options &options) {
     stop();
     d->options = options;
     d->error.clear();
-    d->dir = std::make_unique<QTemporaryDir>(temporaryBase() + QStringLiteral("/semscope-redis-XXXXXX"));
-    if (!d->dir->isValid()) {
-        d->error = QStringLiteral("cannot create a temporary directory: ") + d->dir->errorString();
-        return false;
-    }
     d->tls.reset();
+    d->tlsDir.reset();
     if (options.tls) {
+        d->tlsDir = std::make_unique<QTemporaryDir>(temporaryBase() + QStringLiteral("/semscope-tls-XXXXXX"));
         d->tls = std::make_unique<TlsMaterial>();
+        // Nodes of one TLS cluster share one CA: each adopts the material the first one made.
         if (!options.tlsMaterialDir.isEmpty())
             d->tls->adopt(options.tlsMaterialDir);
-        else if (!d->tls->generate(d->dir->path(), &d->error))
+        else if (!d->tlsDir->isValid() || !d->tls->generate(d->tlsDir->path(), &d->error))
             return false;
     }
-    // Another process may take the port between our probe and redis-server's bind; try a few.
-    for (int attempt = 0; attempt < 5; ++attempt) {
-        d->port = options.cluster ? pickFreeClusterPort() : pickFreePort();
-        if (d->port == 0) {
-            d->error = QStringLiteral("no free loopback port");
-            return false;
-        }
-        if (launch())
-            return true;
-        if (!d->log.contains("Address already in use"))
-            return false;
+    redis::LocalRedisProcess::Options launch;
+    launch.enableDebugCommand = true;
+    launch.temporaryBase = temporaryBase();
+    launch.extraArgs = arguments();
+    launch.startTimeoutMs = kStartTimeoutMs;
+    launch.needsBusPort = options.cluster;
+    if (!d->process.startAndWait(launch)) {
+        d->error = QStringLiteral("redis-server did not start: ") + d->process.errorString();
+        return false;
     }
-    return false;
+    return answersPing();
 }
 
 QStringList RedisServer::arguments() const {
-    const QString port = QString::number(d->port);
-    QStringList args = {QStringLiteral("--bind"),
-                        QStringLiteral("127.0.0.1"),
-                        QStringLiteral("--save"),
-                        QString(),
-                        QStringLiteral("--appendonly"),
-                        QStringLiteral("no"),
-                        QStringLiteral("--dir"),
-                        d->dir->path(),
-                        QStringLiteral("--daemonize"),
-                        QStringLiteral("no"),
-                        QStringLiteral("--logfile"),
-                        QString(),
-                        QStringLiteral("--enable-debug-command"),
-                        QStringLiteral("local")};
+    // The launcher gives port, bind, folder, no persistence and DEBUG; these come on top.
+    QStringList args;
     if (d->options.tls) {
         args << QStringList{QStringLiteral("--port"),
                             QStringLiteral("0"),
                             QStringLiteral("--tls-port"),
-                            port,
+                            QStringLiteral("{port}"),
                             QStringLiteral("--tls-cert-file"),
                             d->tls->serverCertFile(),
                             QStringLiteral("--tls-key-file"),
                             d->tls->serverKeyFile(),
                             QStringLiteral("--tls-ca-cert-file"),
                             d->tls->caFile()};
-    } else {
-        args << QStringList{QStringLiteral("--port"), port};
     }
     if (d->options.unixSocket) {
-        args << QStringList{QStringLiteral("--unixsocket"), unixSocketPath(),
+        args << QStringList{QStringLiteral("--unixsocket"), QStringLiteral("{dir}/redis.sock"),
                             QStringLiteral("--unixsocketperm"), QStringLiteral("700")};
     }
     if (!d->options.aclUser.isEmpty()) {
@@ -150,7 +105,7 @@ QStringList RedisServer::arguments() const {
     if (d->options.cluster) {
         args << QStringList{
             QStringLiteral("--cluster-enabled"),      QStringLiteral("yes"),
-            QStringLiteral("--cluster-config-file"),  d->dir->path() + QStringLiteral("/nodes.conf"),
+            QStringLiteral("--cluster-config-file"),  QStringLiteral("{dir}/nodes.conf"),
             QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000")};
         if (d->options.tls)
             args << QStringList{QStringLiteral("--tls-cluster"),          QStringLiteral("yes"),
@@ -162,34 +117,7 @@ QStringList RedisServer::arguments() const {
     return args;
 }
 
-bool RedisServer::launch() {
-    d->control.reset();
-    d->log.clear();
-    d->process = std::make_unique<QProcess>();
-    d->process->setProcessChannelMode(QProcess::MergedChannels);
-    d->process->setWorkingDirectory(d->dir->path());
-    // A test that crashes never reaches stop(): the kernel stops its server when the test dies,
-    // instead of leaving it running on its port for ever.
-    d->process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-    d->process->start(QStringLiteral("redis-server"), arguments());
-    if (!d->process->waitForStarted(kStartTimeoutMs)) {
-        d->error = QStringLiteral("cannot start redis-server: ") + d->process->errorString();
-        d->process.reset();
-        return false;
-    }
-    // Wait for the log line that says it listens, then for an answer to PING.
-    QDeadlineTimer deadline(kStartTimeoutMs);
-    while (!d->log.contains("Ready to accept connections")) {
-        if (d->process->state() != QProcess::Running || deadline.hasExpired()) {
-            d->log += d->process->readAll();
-            d->error = QStringLiteral("redis-server did not start: ") +
-                       QString::fromLocal8Bit(d->log.right(600)).trimmed();
-            stop();
-            return false;
-        }
-        d->process->waitForReadyRead(int(qMax<qint64>(1, qMin<qint64>(deadline.remainingTime(), 1000))));
-        d->log += d->process->readAll();
-    }
+bool RedisServer::answersPing() {
     const redis::RedisReply pong = command({QByteArrayLiteral("PING")});
     if (pong.str != "PONG") {
         d->error = QStringLiteral("redis-server does not answer PING: ") + pong.describe();
@@ -201,65 +129,45 @@ bool RedisServer::launch() {
 
 void RedisServer::stop() {
     d->control.reset();
-    if (!d->process)
-        return;
-    if (d->process->state() != QProcess::NotRunning) {
-        const qint64 pid = d->process->processId();
-        if (pid > 0) {
-            ::kill(pid_t(pid), SIGCONT); // a suspended server handles SIGTERM only once it runs
-            ::kill(pid_t(pid), SIGTERM);
-        }
-        if (!d->process->waitForFinished(10000)) {
-            if (pid > 0)
-                ::kill(pid_t(pid), SIGKILL);
-            d->process->waitForFinished(10000);
-        }
-    }
-    d->process.reset();
+    d->process.stop();
 }
 
 void RedisServer::kill() {
-    if (!d->process)
-        return;
-    if (d->process->state() != QProcess::NotRunning) {
-        const qint64 pid = d->process->processId();
-        if (pid > 0)
-            ::kill(pid_t(pid), SIGKILL);
-        d->process->waitForFinished(10000);
-    }
-    d->process.reset();
     d->control.reset();
+    d->process.kill();
 }
 
 void RedisServer::suspend() {
-    if (d->process && d->process->processId() > 0)
-        ::kill(pid_t(d->process->processId()), SIGSTOP);
+    d->process.suspend();
 }
 
 void RedisServer::resume() {
-    if (d->process && d->process->processId() > 0)
-        ::kill(pid_t(d->process->processId()), SIGCONT);
+    d->process.resume();
 }
 
 bool RedisServer::restart() {
-    if (!d->dir || d->port == 0) {
+    if (d->process.port() == 0) {
         d->error = QStringLiteral("restart() before start()");
         return false;
     }
-    stop();
-    return launch();
+    d->control.reset();
+    if (!d->process.restart()) {
+        d->error = QStringLiteral("redis-server did not start again: ") + d->process.errorString();
+        return false;
+    }
+    return answersPing();
 }
 
 bool RedisServer::isRunning() const {
-    return d->process && d->process->state() == QProcess::Running;
+    return d->process.isRunning();
 }
 
 qint64 RedisServer::pid() const {
-    return d->process ? d->process->processId() : 0;
+    return d->process.pid();
 }
 
 quint16 RedisServer::port() const {
-    return d->port;
+    return d->process.port();
 }
 
 QString RedisServer::host() const {
@@ -267,14 +175,15 @@ QString RedisServer::host() const {
 }
 
 QString RedisServer::unixSocketPath() const {
-    return d->dir ? d->dir->path() + QStringLiteral("/redis.sock") : QString();
+    const QString dir = d->process.directory();
+    return dir.isEmpty() ? QString() : dir + QStringLiteral("/redis.sock");
 }
 
 QString RedisServer::url() const {
     if (d->options.unixSocket)
         return QStringLiteral("unix://") + unixSocketPath();
     return (d->options.tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + host() +
-           QLatin1Char(':') + QString::number(d->port);
+           QLatin1Char(':') + QString::number(port());
 }
 
 redis::ConnectionSettings RedisServer::settings() const {
@@ -286,7 +195,7 @@ redis::ConnectionSettings RedisServer::settings() const {
         s.transport = d->options.tls ? redis::ConnectionSettings::Transport::Tls
                                      : redis::ConnectionSettings::Transport::Tcp;
         s.host = host();
-        s.port = d->port;
+        s.port = port();
     }
     if (d->options.tls && !d->options.unixSocket) {
         s.caFile = caFile();
@@ -307,8 +216,12 @@ QString RedisServer::certFile() const {
 QString RedisServer::keyFile() const {
     return d->tls ? d->tls->clientKeyFile() : QString();
 }
+QString RedisServer::tlsMaterialDirectory() const {
+    return d->tls ? QFileInfo(d->tls->caFile()).absolutePath() : QString();
+}
+
 QString RedisServer::directory() const {
-    return d->dir ? d->dir->path() : QString();
+    return d->process.directory();
 }
 QString RedisServer::errorString() const {
     return d->error;

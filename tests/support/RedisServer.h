@@ -19,7 +19,9 @@ class TlsMaterial;
 
 // A real redis-server for tests: started on a free loopback port in its own temporary directory,
 // without persistence, and always stopped by PID (never by name, so parallel test runs do not hurt
-// each other).
+// each other). The process itself is a redis::LocalRedisProcess (the launcher the demo and the
+// training scenarios use); this class adds TLS material, Unix socket, ACL and a synchronous
+// command helper.
 //
 // Options:
 // - tls: only the TLS port listens (`--port 0 --tls-port P`); a CA, a server certificate (SAN
@@ -85,6 +87,8 @@ public:
     QString certFile() const;
     QString keyFile() const;
     QString directory() const;
+    // Where the TLS material (CA, certificates, keys) is; for other servers' tlsMaterialDir.
+    QString tlsMaterialDirectory() const;
     QString errorString() const;
 
     // Synchronous helper for test set-up and inspection only: runs one command on a private
@@ -93,7 +97,7 @@ public:
     redis::RedisReply command(const QList<QByteArray> &args);
 
 private:
-    bool launch();
+    bool answersPing();
     QStringList arguments() const;
 
     struct Private;

@@ -1,0 +1,193 @@
+// Connections through Sentinel on a real group (redis-server master and replica, redis-sentinel):
+// the master is found through the sentinels, a sentinel that is down is skipped, a stale answer is
+// refused by ROLE, and a failover (forced or after kill -9) moves the connection to the new master,
+// failing what was in flight once, never replaying it.
+#include "RedisServer.h"
+#include "ScriptedRedisServer.h"
+#include "SentinelGroup.h"
+#include "TestWait.h"
+#include "redis/RedisConnection.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using semscope::redis::ConnectionSettings;
+using semscope::redis::RedisConnection;
+using semscope::redis::RedisReply;
+using semscope::test::ScriptedRedisServer;
+using semscope::test::SentinelGroup;
+using semscope::test::waitFor;
+using semscope::test::waitForCallback;
+
+class TestSentinel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void discoveryThroughSentinels();
+    void sentinelDownNextAnswers();
+    void wrongSentinelPasswordIsReportedWithoutIt();
+    void staleSentinelRefusedByRole();
+    void forcedFailoverFailsInFlightOnceAndFollows();
+    void killedMasterAutomaticFailover();
+};
+
+namespace {
+
+QString address(quint16 port) {
+    return QStringLiteral("127.0.0.1:%1").arg(port);
+}
+
+RedisReply run(RedisConnection &connection, const QList<QByteArray> &args, int timeoutMs = 10000) {
+    RedisReply result = RedisReply::transportError(QStringLiteral("no reply"));
+    waitForCallback(
+        [&](std::function<void()> done) {
+            connection.command(args, [&result, done](const RedisReply &reply) {
+                result = reply;
+                done();
+            });
+        },
+        timeoutMs);
+    return result;
+}
+
+} // namespace
+
+void TestSentinel::discoveryThroughSentinels() {
+    SentinelGroup group;
+    SentinelGroup::Options options;
+    options.sentinels = 2;
+    options.sentinelPassword = QStringLiteral("sentinel-pw");
+    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+
+    RedisConnection connection(group.settings());
+    QSignalSpy moved(&connection, &RedisConnection::servingNodeChanged);
+    connection.open();
+    QVERIFY(moved.wait(10000));
+    QCOMPARE(moved.constFirst().at(0).toString(), QString());
+    QCOMPARE(moved.constFirst().at(1).toString(), address(group.node(0).port()));
+    QCOMPARE(connection.servingNode(), address(group.node(0).port()));
+    // The endpoint names the group, not the master of the moment.
+    QCOMPARE(connection.endpoint(), group.url() + QStringLiteral("/0"));
+    QCOMPARE(run(connection, {"SET", "k", "v"}).str, QByteArray("OK"));
+    QCOMPARE(group.node(0).command({"GET", "k"}).str, QByteArray("v"));
+}
+
+void TestSentinel::sentinelDownNextAnswers() {
+    SentinelGroup group;
+    SentinelGroup::Options options;
+    options.sentinels = 2;
+    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+    group.sentinel(0).stop();
+
+    RedisConnection connection(group.settings());
+    QSignalSpy connected(&connection, &RedisConnection::connected);
+    connection.open();
+    QVERIFY(connected.wait(10000));
+    QCOMPARE(connection.servingNode(), address(group.node(0).port()));
+    QCOMPARE(run(connection, {"PING"}).str, QByteArray("PONG"));
+}
+
+void TestSentinel::wrongSentinelPasswordIsReportedWithoutIt() {
+    SentinelGroup group;
+    SentinelGroup::Options options;
+    options.sentinelPassword = QStringLiteral("right-pw");
+    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+
+    ConnectionSettings settings = group.settings();
+    settings.sentinelPassword = QStringLiteral("wrong-pw");
+    settings.autoReconnect = false;
+    RedisConnection connection(settings);
+    QSignalSpy lost(&connection, &RedisConnection::connectionLost);
+    connection.open();
+    QVERIFY(lost.wait(10000));
+    const QString reason = lost.constFirst().constFirst().toString();
+    QVERIFY2(reason.contains(QStringLiteral("no sentinel named the master 'mymaster'")), qPrintable(reason));
+    QVERIFY2(reason.contains(address(group.sentinel(0).port())), qPrintable(reason));
+    QVERIFY2(!reason.contains(QStringLiteral("wrong-pw")), qPrintable(reason));
+    QVERIFY2(!reason.contains(QStringLiteral("right-pw")), qPrintable(reason));
+}
+
+void TestSentinel::staleSentinelRefusedByRole() {
+    // A sentinel that has not caught up names a replica: the connection must not take it for the
+    // master. (A scripted sentinel: a real one cannot be made to lie on cue.)
+    SentinelGroup group;
+    QVERIFY2(group.start(), qPrintable(group.errorString()));
+    const QByteArray replicaPort = QByteArray::number(group.node(1).port());
+    ScriptedRedisServer stale(ScriptedRedisServer::afterHandshake(
+        [replicaPort](const QList<QByteArray> &command, int) -> std::optional<QByteArray> {
+            if (command.value(0).toUpper() == "SENTINEL")
+                return "*2\r\n$9\r\n127.0.0.1\r\n$" + QByteArray::number(replicaPort.size()) + "\r\n" +
+                       replicaPort + "\r\n";
+            if (command.value(0).toUpper() == "SUBSCRIBE")
+                return QByteArrayLiteral("*3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n");
+            return QByteArrayLiteral("-ERR unknown command\r\n");
+        }));
+    auto settings = ConnectionSettings::fromUrl(
+        QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale.port()));
+    QVERIFY(settings);
+    settings->autoReconnect = false;
+    RedisConnection connection(*settings);
+    QSignalSpy lost(&connection, &RedisConnection::connectionLost);
+    connection.open();
+    QVERIFY(lost.wait(10000));
+    const QString reason = lost.constFirst().constFirst().toString();
+    QVERIFY2(reason.contains(QStringLiteral("127.0.0.1:%1 is not a master").arg(group.node(1).port())),
+             qPrintable(reason));
+    QVERIFY2(reason.contains(QStringLiteral("slave")), qPrintable(reason));
+}
+
+void TestSentinel::forcedFailoverFailsInFlightOnceAndFollows() {
+    SentinelGroup group;
+    QVERIFY2(group.start(), qPrintable(group.errorString()));
+    RedisConnection connection(group.settings());
+    QSignalSpy moved(&connection, &RedisConnection::servingNodeChanged);
+    connection.open();
+    QVERIFY(moved.wait(10000));
+    QCOMPARE(run(connection, {"SET", "before", "1"}).str, QByteArray("OK"));
+    QVERIFY(group.waitForReplicasLinked());
+    QVERIFY(waitFor([&] { return group.node(1).command({"GET", "before"}).str == "1"; }));
+
+    // A command that is still running on the old master when the switch comes.
+    int calls = 0;
+    RedisReply inFlight;
+    connection.command({"DEBUG", "SLEEP", "5"}, [&](const RedisReply &reply) {
+        ++calls;
+        inFlight = reply;
+    });
+    QVERIFY2(group.failover(), qPrintable(group.errorString()));
+    QVERIFY(waitFor([&] { return calls > 0; }, 15000));
+    QVERIFY2(inFlight.isTransportError(), qPrintable(inFlight.describe()));
+    // Ended when the sentinel chose the replica, before it promoted it: nothing more goes to the
+    // old master once a write there could be lost.
+    QVERIFY2(inFlight.errorMessage().contains(
+                 QStringLiteral("failover: the sentinels are promoting a replica of 'mymaster'")),
+             qPrintable(inFlight.errorMessage()));
+    QVERIFY(inFlight.errorMessage().contains(QStringLiteral("not sent again")));
+
+    QVERIFY(waitFor([&] { return moved.count() == 2; }, 10000));
+    QCOMPARE(moved.at(1).at(0).toString(), address(group.node(0).port()));
+    QCOMPARE(moved.at(1).at(1).toString(), address(group.node(1).port()));
+    QCOMPARE(run(connection, {"GET", "before"}).str, QByteArray("1"));
+    QCOMPARE(run(connection, {"SET", "after", "2"}).str, QByteArray("OK"));
+    QCOMPARE(group.node(1).command({"GET", "after"}).str, QByteArray("2"));
+    QCOMPARE(calls, 1); // failed once, and not replayed
+}
+
+void TestSentinel::killedMasterAutomaticFailover() {
+    SentinelGroup group;
+    QVERIFY2(group.start(), qPrintable(group.errorString()));
+    RedisConnection connection(group.settings());
+    QSignalSpy moved(&connection, &RedisConnection::servingNodeChanged);
+    connection.open();
+    QVERIFY(moved.wait(10000));
+    QCOMPARE(run(connection, {"SET", "before", "1"}).str, QByteArray("OK"));
+    QVERIFY(waitFor([&] { return group.node(1).command({"GET", "before"}).str == "1"; }));
+
+    group.node(0).kill(); // SIGKILL: the sentinel sees it down after 1 s and promotes the replica
+    QVERIFY(waitFor([&] { return moved.count() == 2; }, 20000));
+    QCOMPARE(moved.at(1).at(1).toString(), address(group.node(1).port()));
+    QCOMPARE(run(connection, {"GET", "before"}).str, QByteArray("1"));
+    QCOMPARE(run(connection, {"SET", "after", "2"}).str, QByteArray("OK"));
+}
+
+QTEST_GUILESS_MAIN(TestSentinel)
+#include "tst_sentinel.moc"
