@@ -5,6 +5,7 @@
 #include "SemaphoreCommand.h"
 #include "StoreFactory.h"
 #include "TerminationSignals.h"
+#include "WatchOptionsFromCli.h"
 #include "core/ProfileStore.h"
 #include "core/Redaction.h"
 #include "monitor/HistoryStore.h"
@@ -67,35 +68,10 @@ public:
             ctx.fail(ExitUsage, {}, error);
             return;
         }
-        monitor::WatchOptions options;
-        if (ctx.isSet(QStringLiteral("match"))) {
-            // As in `list` and `watch`: GLOB names semaphores (`orders*`) or keys (`{orders}:*`).
-            const QString glob = ctx.value(QStringLiteral("match"));
-            const QRegularExpression filter(QRegularExpression::wildcardToRegularExpression(glob));
-            options.match = glob.startsWith(QLatin1Char('*')) ? glob : QString(QLatin1Char('*') + glob);
-            if (!options.match.endsWith(QLatin1Char('*')))
-                options.match += QLatin1Char('*');
-            options.accept = [filter](const core::DiscoveredSemaphore &d) {
-                return filter.match(d.ref.name).hasMatch() ||
-                       std::any_of(d.keys.cbegin(), d.keys.cend(),
-                                   [&filter](const QString &k) { return filter.match(k).hasMatch(); });
-            };
-        }
-        if (ctx.isSet(QStringLiteral("kind"))) {
-            options.kind = core::kindFromName(ctx.value(QStringLiteral("kind")));
-            if (!options.kind) {
-                ctx.fail(ExitUsage, {},
-                         QStringLiteral("--kind: unknown kind '%1'").arg(ctx.value(QStringLiteral("kind"))));
-                return;
-            }
-        }
-        const auto interval = durationOption(ctx, QStringLiteral("interval"), 1000);
-        if (!interval)
+        std::optional<monitor::WatchOptions> parsed = watchOptionsFromCli(ctx);
+        if (!parsed)
             return;
-        if (*interval < 50) {
-            ctx.fail(ExitUsage, {}, QStringLiteral("--interval: at least 50ms"));
-            return;
-        }
+        monitor::WatchOptions options = std::move(*parsed);
         const auto stuckAfter = durationOption(ctx, QStringLiteral("stuck-after"), 0);
         if (!stuckAfter)
             return;
@@ -103,10 +79,9 @@ public:
             ctx.fail(ExitUsage, {}, QStringLiteral("--stuck-after: give a positive duration, e.g. 10m"));
             return;
         }
-        options.intervalMs = *interval;
         // A scan walks the whole keyspace, a read touches one semaphore's keys: new semaphores are
         // looked for less often than known ones are read.
-        options.discoveryIntervalMs = qMax<qint64>(kDiscoveryIntervalMs, 10 * *interval);
+        options.discoveryIntervalMs = qMax<qint64>(kDiscoveryIntervalMs, 10 * options.intervalMs);
         options.maxInFlight = kMaxInFlight;
 
         m_store = openStore(ctx, &error);

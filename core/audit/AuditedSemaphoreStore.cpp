@@ -44,6 +44,10 @@ void AuditedSemaphoreStore::snapshot(const SemaphoreRef &ref, Callback<Snapshot>
     m_inner->snapshot(ref, std::move(done));
 }
 
+void AuditedSemaphoreStore::watch(const SemaphoreRef &ref, Callback<Snapshot> onChange) {
+    m_inner->watch(ref, std::move(onChange));
+}
+
 void AuditedSemaphoreStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request,
                                     Cancellation cancel, Callback<AcquireResult> done) {
     AuditEntry entry = entryFor(ref, QStringLiteral("acquire"), request.holder);

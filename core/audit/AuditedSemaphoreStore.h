@@ -28,6 +28,9 @@ public:
     void discover(const DiscoverRequest &request, Cancellation cancel, Callback<DiscoverProgress> progress,
                   Callback<DiscoverResult> done) override;
     void snapshot(const SemaphoreRef &ref, Callback<Snapshot> done) override;
+    bool canWatch() const override { return m_inner->canWatch(); }
+    void watch(const SemaphoreRef &ref, Callback<Snapshot> onChange) override;
+    void unwatch(const SemaphoreRef &ref) override { m_inner->unwatch(ref); }
 
     void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
                  Callback<AcquireResult> done) override;
