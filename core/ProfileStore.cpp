@@ -66,27 +66,31 @@ std::optional<SemaphoreProfile> ProfileStore::load(const QString &endpoint, Kind
 void ProfileStore::save(const QString &endpoint, Kind kind, const QString &name,
                         const SemaphoreProfile &profile) {
     const SettingsFileLock lock(m_settings->fileName());
-    m_settings->sync(); // what other processes saved since this store read the file
-    m_settings->remove(groupFor(endpoint, kind, name));
-    m_settings->beginGroup(groupFor(endpoint, kind, name));
+    // Written through a fresh view of the file (what other processes saved since this store read
+    // it), then this store's own view catches up.
+    const std::unique_ptr<QSettings> file = freshSettings(m_settings->fileName(), m_settings->format());
+    file->remove(groupFor(endpoint, kind, name));
+    file->beginGroup(groupFor(endpoint, kind, name));
     if (profile.limit)
-        m_settings->setValue(kLimit, *profile.limit);
+        file->setValue(kLimit, *profile.limit);
     if (profile.timeoutMs)
-        m_settings->setValue(kTimeout, *profile.timeoutMs);
-    m_settings->setValue(kUnit, scoreUnitName(profile.scoreUnit));
-    m_settings->setValue(kInferred, profile.inferred);
-    m_settings->setValue(kTimeoutInferred, profile.timeoutInferred);
-    m_settings->setValue(kUnitInferred, profile.unitInferred);
+        file->setValue(kTimeout, *profile.timeoutMs);
+    file->setValue(kUnit, scoreUnitName(profile.scoreUnit));
+    file->setValue(kInferred, profile.inferred);
+    file->setValue(kTimeoutInferred, profile.timeoutInferred);
+    file->setValue(kUnitInferred, profile.unitInferred);
     if (!profile.outerLockKey.isEmpty())
-        m_settings->setValue(kOuterLock, profile.outerLockKey);
-    m_settings->endGroup();
+        file->setValue(kOuterLock, profile.outerLockKey);
+    file->endGroup();
+    file->sync();
     m_settings->sync();
 }
 
 void ProfileStore::remove(const QString &endpoint, Kind kind, const QString &name) {
     const SettingsFileLock lock(m_settings->fileName());
-    m_settings->sync();
-    m_settings->remove(groupFor(endpoint, kind, name));
+    const std::unique_ptr<QSettings> file = freshSettings(m_settings->fileName(), m_settings->format());
+    file->remove(groupFor(endpoint, kind, name));
+    file->sync();
     m_settings->sync();
 }
 

@@ -2,9 +2,14 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QThread>
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace semscope::core {
 
@@ -15,23 +20,35 @@ QString lockPathFor(const QString &settingsFile) {
     return settingsFile + QStringLiteral(".rmw-lock");
 }
 
-// A writer holds the lock for one small file read and write. QLockFile::tryLock(timeout) backs off
-// exponentially (100 ms, 200 ms, ... 3.2 s), so with tens of writers at once on a loaded machine a
-// waiter slept through every free moment and gave up after 10 s: short, jittered retries instead.
+// A writer holds the lock for one small file read and write. Waiters retry in short, jittered
+// steps, so that tens of writers at once on a loaded machine all get their turn.
 constexpr int kWaitMs = 30000;
 constexpr int kMinRetryMs = 2;
 constexpr int kMaxRetryMs = 20;
 } // namespace
 
-SettingsFileLock::SettingsFileLock(const QString &settingsFile)
-    : m_lock(lockPathFor(settingsFile)) {
-    m_lock.setStaleLockTime(kWaitMs);
+SettingsFileLock::SettingsFileLock(const QString &settingsFile) {
+    const QByteArray path = QFile::encodeName(lockPathFor(settingsFile));
+    m_fd = ::open(path.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (m_fd < 0)
+        return;
     const QDeadlineTimer deadline(kWaitMs);
-    while (!(m_locked = m_lock.tryLock(0)) && !deadline.hasExpired()) {
-        if (m_lock.error() != QLockFile::LockFailedError)
-            break; // no permission or no such folder: waiting will not help
+    while (!(m_locked = ::flock(m_fd, LOCK_EX | LOCK_NB) == 0) && !deadline.hasExpired()) {
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            break; // not a held lock: waiting will not help
         QThread::msleep(QRandomGenerator::global()->bounded(kMinRetryMs, kMaxRetryMs + 1));
     }
+}
+
+std::unique_ptr<QSettings> freshSettings(const QString &file, QSettings::Format format) {
+    return std::make_unique<QSettings>(QStringLiteral("/proc/self/root") + QFileInfo(file).absoluteFilePath(),
+                                       format);
+}
+
+SettingsFileLock::~SettingsFileLock() {
+    // The lock file stays: removing it would let a waiter lock a file nobody else opens any more.
+    if (m_fd >= 0)
+        ::close(m_fd); // releases the lock
 }
 
 } // namespace semscope::core
