@@ -13,6 +13,13 @@ std::unique_ptr<QSettings> openSettings(const QString &file) {
         return std::make_unique<QSettings>();
     return std::make_unique<QSettings>(file, QSettings::IniFormat);
 }
+
+// The file as other windows and processes left it (see core::freshSettings): the list is read and
+// written whole, so a stale view would drop their connections.
+std::unique_ptr<QSettings> openFreshSettings(const QString &file) {
+    const std::unique_ptr<QSettings> plain = openSettings(file);
+    return core::freshSettings(plain->fileName(), plain->format());
+}
 } // namespace
 
 ConnectionRegistry::ConnectionRegistry(QString settingsFile, QObject *parent)
@@ -61,7 +68,7 @@ void ConnectionRegistry::remove(const QString &id) {
 
 void ConnectionRegistry::reload() {
     m_connections.clear();
-    auto settings = openSettings(m_settingsFile);
+    auto settings = openFreshSettings(m_settingsFile);
     const int n = settings->beginReadArray(QStringLiteral("connections"));
     for (int i = 0; i < n; ++i) {
         settings->setArrayIndex(i);
@@ -73,7 +80,7 @@ void ConnectionRegistry::reload() {
 }
 
 void ConnectionRegistry::save() {
-    auto settings = openSettings(m_settingsFile);
+    auto settings = openFreshSettings(m_settingsFile);
     settings->remove(QStringLiteral("connections"));
     settings->beginWriteArray(QStringLiteral("connections"), int(m_connections.size()));
     for (int i = 0; i < m_connections.size(); ++i) {
