@@ -373,16 +373,17 @@ void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core
     auto finish = [this, sid, done](core::ReleaseResult r) {
         m_client->sessionDestroy(sid, [r, done](ConsulClient::BoolResult) { done(r); });
     };
+    // The next round is reached through a weak pointer: the request in flight holds the only strong
+    // one, so a release abandoned at shutdown (its reply never comes) frees everything.
     auto round = std::make_shared<std::function<void(int)>>();
-    *round = [this, sid, prefix, finish, round](int attempt) {
+    *round = [this, sid, prefix, finish,
+              weakRound = std::weak_ptr<std::function<void(int)>>(round)](int attempt) {
+        const auto self = weakRound.lock();
         const QString lockKey = prefix + QStringLiteral("/.lock");
         const QString contenderKey = prefix + QLatin1Char('/') + sid;
         m_client->kvGet(lockKey, {}, [=, this](ConsulClient::KvResult r) {
             core::ReleaseResult out;
-            auto done = [&](core::ReleaseResult res) {
-                auto keep = std::move(*round); // break the self-reference
-                finish(res);
-            };
+            auto done = [&](core::ReleaseResult res) { finish(res); };
             if (!r.http.ok()) {
                 out.error = QStringLiteral("failed to read %1: %2").arg(lockKey, r.http.error);
                 return done(out);
@@ -416,10 +417,7 @@ void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core
             del.key = contenderKey;
             m_client->txn({cas, del}, [=, this](ConsulClient::TxnResult t) {
                 core::ReleaseResult res;
-                auto end = [&](core::ReleaseResult x) {
-                    auto keep = std::move(*round);
-                    finish(x);
-                };
+                auto end = [&](core::ReleaseResult x) { finish(x); };
                 if (!t.http.ok()) {
                     res.error = QStringLiteral("failed to update lock: %1").arg(t.http.error);
                     return end(res);
@@ -431,7 +429,7 @@ void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core
                                         .arg(attempt + 1);
                         return end(res);
                     }
-                    return (*round)(attempt + 1);
+                    return (*self)(attempt + 1);
                 }
                 res.status = core::ReleaseResult::Status::Ok;
                 end(res);

@@ -435,7 +435,7 @@ public:
             pending.callback(reply);
         // Through Sentinel, READONLY means the node we talk to was demoted and we missed the
         // switch: that command failed with the server's words; the rest go to the new master.
-        if (resolver && *guard && gen == generation && reply.isServerError() &&
+        if (*guard && gen == generation && resolver && reply.isServerError() &&
             reply.str.startsWith("READONLY"))
             failConnection(QStringLiteral("%1 is a replica now (READONLY): asking the sentinels for the "
                                           "master")
