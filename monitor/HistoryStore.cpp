@@ -327,24 +327,16 @@ QHash<QString, qint64> HistoryStore::recordSeen(const QString &endpoint, const c
     return first;
 }
 
-QSqlQuery HistoryStore::semaphoreQuery(const QString &sql, const QString &endpoint,
-                                       const core::SemaphoreRef &ref) const {
-    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(sql);
-    q.addBindValue(endpoint);
-    q.addBindValue(core::kindName(ref.kind));
-    q.addBindValue(ref.name);
-    return q;
-}
-
 std::optional<qint64> HistoryStore::firstSeen(const QString &endpoint, const core::SemaphoreRef &ref,
                                               const QString &holder) const {
     if (!m_available)
         return std::nullopt;
-    QSqlQuery q = semaphoreQuery(
-        QStringLiteral("SELECT first_seen FROM holds WHERE endpoint = ? AND kind = ? AND name = ? AND "
-                       "holder = ? AND ended IS NULL"),
-        endpoint, ref);
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    q.prepare(QStringLiteral("SELECT first_seen FROM holds WHERE endpoint = ? AND kind = ? AND name = ? AND "
+                             "holder = ? AND ended IS NULL"));
+    q.addBindValue(endpoint);
+    q.addBindValue(core::kindName(ref.kind));
+    q.addBindValue(ref.name);
     q.addBindValue(holder);
     if (q.exec() && q.next())
         return q.value(0).toLongLong();
@@ -357,11 +349,14 @@ QList<HoldRecord> HistoryStore::holds(const QString &endpoint, const core::Semap
     QList<HoldRecord> out;
     if (!m_available)
         return out;
-    QSqlQuery q = semaphoreQuery(
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    q.prepare(
         QStringLiteral("SELECT holder, first_seen, last_seen, ended FROM holds WHERE endpoint = ? AND "
                        "kind = ? AND name = ? AND (ended IS NULL OR ended >= ?) ORDER BY first_seen DESC "
-                       "LIMIT ?"),
-        endpoint, ref);
+                       "LIMIT ?"));
+    q.addBindValue(endpoint);
+    q.addBindValue(core::kindName(ref.kind));
+    q.addBindValue(ref.name);
     q.addBindValue(sinceMs);
     q.addBindValue(limit);
     if (!q.exec()) {
@@ -379,11 +374,14 @@ QList<HolderEvent> HistoryStore::events(const QString &endpoint, const core::Sem
     QList<HolderEvent> out;
     if (!m_available)
         return out;
-    QSqlQuery q = semaphoreQuery(
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    q.prepare(
         QStringLiteral("SELECT at_ms, event, holder, token, slot, ttl_ms, details FROM events WHERE "
                        "endpoint = ? AND kind = ? AND name = ? AND at_ms >= ? ORDER BY at_ms DESC, id DESC "
-                       "LIMIT ?"),
-        endpoint, ref);
+                       "LIMIT ?"));
+    q.addBindValue(endpoint);
+    q.addBindValue(core::kindName(ref.kind));
+    q.addBindValue(ref.name);
     q.addBindValue(sinceMs);
     q.addBindValue(limit);
     if (!q.exec()) {
@@ -410,10 +408,12 @@ std::optional<qint64> HistoryStore::markForceRelease(const QString &endpoint, co
                                                      qint64 nowMs) {
     if (!m_available)
         return std::nullopt;
-    QSqlQuery q = semaphoreQuery(
-        QStringLiteral("INSERT INTO force_releases(endpoint, kind, name, holder, origin, at_ms) "
-                       "VALUES(?, ?, ?, ?, ?, ?)"),
-        endpoint, ref);
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    q.prepare(QStringLiteral("INSERT INTO force_releases(endpoint, kind, name, holder, origin, at_ms) "
+                             "VALUES(?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(endpoint);
+    q.addBindValue(core::kindName(ref.kind));
+    q.addBindValue(ref.name);
     q.addBindValue(holder);
     q.addBindValue(origin);
     q.addBindValue(nowMs);
@@ -446,10 +446,12 @@ QHash<QString, QString> HistoryStore::forceReleasedSince(const QString &endpoint
     QHash<QString, QString> out;
     if (!m_available)
         return out;
-    QSqlQuery q =
-        semaphoreQuery(QStringLiteral("SELECT holder, origin FROM force_releases WHERE endpoint = ? AND "
-                                      "kind = ? AND name = ? AND at_ms >= ? ORDER BY at_ms"),
-                       endpoint, ref);
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    q.prepare(QStringLiteral("SELECT holder, origin FROM force_releases WHERE endpoint = ? AND kind = ? AND "
+                             "name = ? AND at_ms >= ? ORDER BY at_ms"));
+    q.addBindValue(endpoint);
+    q.addBindValue(core::kindName(ref.kind));
+    q.addBindValue(ref.name);
     q.addBindValue(sinceMs);
     if (!q.exec()) {
         noteReadError(q.lastError());

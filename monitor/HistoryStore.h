@@ -5,7 +5,6 @@
 #include <QHash>
 #include <QList>
 #include <QSet>
-#include <QSqlQuery>
 #include <QString>
 #include <optional>
 
@@ -100,9 +99,6 @@ private:
     bool open();
     void disable(const QString &what, const QString &error) const;
     void noteReadError(const QSqlError &error) const;
-    // A query on this history's connection whose first three parameters are endpoint, kind, name.
-    QSqlQuery semaphoreQuery(const QString &sql, const QString &endpoint,
-                             const core::SemaphoreRef &ref) const;
     bool exec(const QString &sql);
 
     QString m_path;
