@@ -38,6 +38,11 @@ struct ConnectionSettings {
     // with a protocol error before it is read whole. See defaultMaxReplyBytes().
     qint64 maxReplyBytes = defaultMaxReplyBytes();
 
+    // Cluster: discovery reads each master's replicas (READONLY) instead of the master, to spare
+    // the masters on a busy service. What it finds can lag the master by the replica's offset; every
+    // write still goes to the master.
+    bool discoverFromReplicas = false;
+
     // 512 MiB, or SEMSCOPE_MAX_REPLY_MB from the environment (a whole number of MiB, at least 1).
     static qint64 defaultMaxReplyBytes();
 
