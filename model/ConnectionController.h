@@ -3,6 +3,7 @@
 #include "ConnectionConfig.h"
 #include "core/SemaphoreStore.h"
 
+#include <QDateTime>
 #include <QObject>
 #include <QPointer>
 #include <QThread>
@@ -120,6 +121,9 @@ private:
     void applyStoreState(const QString &text);
     void setState(State state, const QString &text);
     void connectDeadlinePassed();
+    // "<endpoint> did not answer within 10 s (unreachable since 13:40:02); still trying, reconnecting
+    // in 4 s — last attempt: Connection refused"
+    QString unreachableText(const QString &retry) const;
     // Says why, and stops the store retrying the same refused credentials.
     void failAuthentication(const QString &reason);
     // Failures a store reports outside a connection state change (a failed discovery).
@@ -133,6 +137,10 @@ private:
     QString m_stateText = QStringLiteral("not connected");
     QString m_lastFailure; // why the last attempt failed; kept next to "reconnecting in …"
     QTimer m_connectDeadline;
+    // When the connect deadline passed without a connection. Until one succeeds the state stays
+    // Failed through every further attempt (the icon would otherwise cycle lost → reconnecting →
+    // failed with each retry); only the text follows the attempts.
+    QDateTime m_unreachableSince;
     bool m_needsCredentials = false;
     int m_pending = 0;
 };
