@@ -75,12 +75,7 @@ AcquireDialog::AcquireDialog(const QString &semaphore, const QString &defaultHol
     m_acquire = buttons->button(QDialogButtonBox::Ok);
     m_acquire->setText(tr("Acquire"));
     form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        if (m_actions)
-            startAcquire();
-        else
-            accept();
-    });
+    connect(buttons, &QDialogButtonBox::accepted, this, &AcquireDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_holder, &QLineEdit::textChanged, this, &AcquireDialog::validate);
     connect(m_ttl, &QLineEdit::textChanged, this, &AcquireDialog::validate);
@@ -136,6 +131,14 @@ void AcquireDialog::attach(model::OperatorActions *actions, const core::Semaphor
     });
 }
 
+void AcquireDialog::accept() {
+    if (m_actions && m_result.status != core::AcquireResult::Status::Granted) {
+        startAcquire();
+        return;
+    }
+    QDialog::accept();
+}
+
 void AcquireDialog::validate() {
     const bool replicasOk = replicas() == 0 || replicaTimeoutMs() > 0;
     m_replicaTimeout->setEnabled(replicas() > 0);
@@ -151,7 +154,7 @@ void AcquireDialog::showOutcome(const QString &text, bool problem) {
 }
 
 void AcquireDialog::startAcquire() {
-    if (m_busy)
+    if (m_busy || !m_acquire->isEnabled()) // running already, or what is typed cannot be acquired
         return;
     core::AcquireRequest request;
     request.holder = holder();
@@ -174,7 +177,7 @@ void AcquireDialog::startAcquire() {
         switch (r.status) {
         case core::AcquireResult::Status::Granted:
             showOutcome({}, false);
-            accept();
+            QDialog::accept();
             return;
         case core::AcquireResult::Status::Busy:
             showOutcome(tr("No free slot (holders: %1). Nothing was taken.").arg(r.holders.size()), true);

@@ -37,6 +37,8 @@ public:
     qint64 replicaTimeoutMs() const; // -1 when the text is not a duration of 1 ms to 5 s
     // The answer to the last Acquire (attached dialogs).
     const core::AcquireResult &acquireResult() const { return m_result; }
+    // Attached: acquires first and closes (accepted) only on a grant. Otherwise as QDialog's.
+    void accept() override;
 
 Q_SIGNALS:
     void acquireFinished(const semscope::core::AcquireResult &result);
