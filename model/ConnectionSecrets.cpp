@@ -4,7 +4,10 @@
 
 namespace semscope::model {
 
-void keepConnectionSecrets(SecretStore &store, const ConnectionConfig &config, bool remember) {
+void keepConnectionSecrets(SecretStore &store, const ConnectionConfig &config, bool remember,
+                           const ConnectionConfig *previous) {
+    if (previous && previous->hasSentinelSecret && !(config.usesSentinel() && config.hasSentinelSecret))
+        store.remove(ConnectionConfig::sentinelSecretKey(config.id));
     const bool keep = remember || !store.isPersistent();
     if (!keep)
         return;

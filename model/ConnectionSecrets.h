@@ -15,7 +15,10 @@ namespace semscope::model {
 
 // Keeps the secrets `config` carries in memory: in the keyring when `remember`, and for this session
 // when there is no keyring (so a reconnect does not ask again). Empty secrets are not written.
-void keepConnectionSecrets(SecretStore &store, const ConnectionConfig &config, bool remember);
+// `previous` (the connection as saved before; nullptr for a new one): a Sentinel password the
+// connection no longer has (its URL is not a Sentinel one any more) is removed from the store.
+void keepConnectionSecrets(SecretStore &store, const ConnectionConfig &config, bool remember,
+                           const ConnectionConfig *previous = nullptr);
 
 // Both secrets the connection needs, read asynchronously: `done(data, sentinel)` gets each one, or
 // nullopt for one the connection needs but the store does not have (the caller asks the operator).

@@ -603,7 +603,9 @@ void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
     c.takeSecretFromUrl();
     // Kept in the keyring if the operator asked for it; without a keyring only for this session
     // (memory), so a reconnect does not ask again. Never in the settings file.
-    model::keepConnectionSecrets(*m_services.secrets, c, dialog->rememberSecret());
+    const auto previous = m_services.registry->find(c.id);
+    model::keepConnectionSecrets(*m_services.secrets, c, dialog->rememberSecret(),
+                                 previous ? &*previous : nullptr);
     const bool wasOpen = session(c.id) != nullptr;
     if (wasOpen)
         closeConnection(c.id);
