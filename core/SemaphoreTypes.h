@@ -148,6 +148,15 @@ inline bool isFailoverInterruption(const QString &error) {
     return error.contains(kFailoverInterruption);
 }
 
+// A replica-acknowledged acquire (AcquireRequest::replicas) whose grant fewer replicas acknowledged in
+// time, and that was released again: "not replicated to N replicas within T ms (acknowledged by K):
+// released". Not a failure of the store but the price of the option; the load tester counts these
+// refused grants apart. (A grant whose release failed too is an error: it still stands.)
+inline bool isReplicationRefusal(const QString &error) {
+    return error.startsWith(QLatin1String("not replicated to ")) &&
+           error.endsWith(QLatin1String(": released"));
+}
+
 struct AcquireResult {
     enum class Status { Granted, Busy, Error };
     Status status = Status::Error;

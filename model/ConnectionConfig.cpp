@@ -61,6 +61,10 @@ std::optional<redis::ConnectionSettings> ConnectionConfig::redisSettings(QString
         s.user = user;
     if (hasSecret && !secret.isEmpty())
         s.password = secret;
+    // The dialog's Sentinel password wins over SEMSCOPE_SENTINEL_AUTH (which fromUrl consulted).
+    if (s.usesSentinel() && hasSentinelSecret && !sentinelSecret.isEmpty())
+        s.sentinelPassword = sentinelSecret;
+    s.discoverFromReplicas = discoverFromReplicas;
     if (tls || s.transport == redis::ConnectionSettings::Transport::Tls) {
         if (s.transport == redis::ConnectionSettings::Transport::Tcp)
             s.transport = redis::ConnectionSettings::Transport::Tls;
@@ -70,6 +74,18 @@ std::optional<redis::ConnectionSettings> ConnectionConfig::redisSettings(QString
         s.tlsInsecure = tlsInsecure;
     }
     return s;
+}
+
+bool ConnectionConfig::usesSentinel() const {
+    if (backend != core::Backend::Redis)
+        return false;
+    const QString u = url.trimmed();
+    return u.startsWith(QLatin1String("redis+sentinel://"), Qt::CaseInsensitive) ||
+           u.startsWith(QLatin1String("rediss+sentinel://"), Qt::CaseInsensitive);
+}
+
+QString ConnectionConfig::sentinelSecretKey(const QString &connectionId) {
+    return connectionId + QStringLiteral("/sentinel");
 }
 
 QString ConnectionConfig::endpoint() const {
@@ -131,9 +147,11 @@ void ConnectionConfig::save(QSettings &settings) const {
     settings.setValue(QStringLiteral("certFile"), certFile);
     settings.setValue(QStringLiteral("keyFile"), keyFile);
     settings.setValue(QStringLiteral("tlsInsecure"), tlsInsecure);
+    settings.setValue(QStringLiteral("discoverFromReplicas"), discoverFromReplicas);
     settings.setValue(QStringLiteral("address"), address);
     settings.setValue(QStringLiteral("datacenter"), datacenter);
     settings.setValue(QStringLiteral("hasSecret"), hasSecret);
+    settings.setValue(QStringLiteral("hasSentinelSecret"), hasSentinelSecret);
 }
 
 ConnectionConfig ConnectionConfig::load(const QSettings &settings) {
@@ -157,9 +175,11 @@ ConnectionConfig ConnectionConfig::load(const QSettings &settings) {
     c.certFile = settings.value(QStringLiteral("certFile")).toString();
     c.keyFile = settings.value(QStringLiteral("keyFile")).toString();
     c.tlsInsecure = settings.value(QStringLiteral("tlsInsecure"), false).toBool();
+    c.discoverFromReplicas = settings.value(QStringLiteral("discoverFromReplicas"), false).toBool();
     c.address = settings.value(QStringLiteral("address"), c.address).toString();
     c.datacenter = settings.value(QStringLiteral("datacenter")).toString();
     c.hasSecret = settings.value(QStringLiteral("hasSecret"), false).toBool();
+    c.hasSentinelSecret = settings.value(QStringLiteral("hasSentinelSecret"), false).toBool();
     return c;
 }
 

@@ -37,6 +37,8 @@ struct ConnectionConfig {
     QString certFile;
     QString keyFile;
     bool tlsInsecure = false;
+    // Cluster: discovery reads each master's replicas (READONLY) to spare the masters.
+    bool discoverFromReplicas = false;
 
     // Consul
     QString address = QStringLiteral("http://127.0.0.1:8500");
@@ -45,9 +47,18 @@ struct ConnectionConfig {
     // True when the connection needs a password/token. The value itself is `secret`.
     bool hasSecret = false;
     QString secret; // never persisted by save()
+    // Sentinel (redis+sentinel:// URL): the sentinels' own password, apart from the data nodes'.
+    // Kept like `secret`: in the keyring under sentinelSecretKey(id), never in the settings file.
+    bool hasSentinelSecret = false;
+    QString sentinelSecret; // never persisted by save()
 
     static ConnectionConfig create(core::Backend backend);
     bool isProduction() const { return environment == Environment::Production; }
+    // A Redis connection through sentinels (redis+sentinel:// or rediss+sentinel:// URL).
+    bool usesSentinel() const;
+    // The keyring entry of the Sentinel password: the connection's id with a suffix, so removing a
+    // connection can remove both and neither can be mistaken for the other.
+    static QString sentinelSecretKey(const QString &connectionId);
 
     // "redis://10.0.0.5:6379/0", "unix:///run/redis.sock", "http://127.0.0.1:8500": safe to show.
     QString endpoint() const;

@@ -45,6 +45,7 @@ void ConnectionRegistry::upsert(const ConnectionConfig &config) {
     reload(); // start from what other windows and processes saved, not from what this one read
     ConnectionConfig stored = config;
     stored.secret.clear(); // the registry never holds a secret, not even in memory
+    stored.sentinelSecret.clear();
     bool replaced = false;
     for (auto &c : m_connections) {
         if (c.id == stored.id) {

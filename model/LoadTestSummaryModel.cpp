@@ -57,6 +57,12 @@ constexpr RowInfo kRows[] = {
                                                "the end: leaked, or the run ended too soon")},
     {QT_TRANSLATE_NOOP("LoadTestSummaryModel", "Errors"),
      QT_TRANSLATE_NOOP("LoadTestSummaryModel", "Store calls that failed (not busy replies)")},
+    {QT_TRANSLATE_NOOP("LoadTestSummaryModel", "Refused (not replicated)"),
+     QT_TRANSLATE_NOOP(
+         "LoadTestSummaryModel",
+         "With \"Replicas must ack\": grants fewer replicas acknowledged in time, released again. "
+         "The price of the option, with the WAIT in every acquire (in the acquire wait above); "
+         "\"off\" when the run did not wait for replicas")},
     {QT_TRANSLATE_NOOP("LoadTestSummaryModel", "Grants"),
      QT_TRANSLATE_NOOP("LoadTestSummaryModel", "Slots granted during the run")},
 };
@@ -141,6 +147,8 @@ std::optional<double> LoadTestSummaryModel::value(const Run &run, int row) const
             return double(r->recovery.leakedHolders.size());
         case ErrorsRow:
             return double(r->errors);
+        case RefusedGrantsRow:
+            return r->config.replicas > 0 ? std::optional<double>(double(r->refusedGrants)) : std::nullopt;
         case GrantsRow:
             return double(r->grants);
         case RowCount:
@@ -171,6 +179,8 @@ std::optional<double> LoadTestSummaryModel::value(const Run &run, int row) const
             return double(p->crashes);
         case ErrorsRow:
             return double(p->errors);
+        case RefusedGrantsRow:
+            return p->refusedGrants > 0 ? std::optional<double>(double(p->refusedGrants)) : std::nullopt;
         case GrantsRow:
             return double(p->grants);
         default:
@@ -185,6 +195,8 @@ QString LoadTestSummaryModel::text(const Run &run, int row) const {
     if (!v) {
         if (row == RecoveryRow && run.report)
             return run.report->recovery.crashes > 0 ? tr("none came back") : tr("no crashes");
+        if (row == RefusedGrantsRow && run.report)
+            return tr("off");
         return run.report || run.progress ? tr("—") : QString();
     }
     switch (Row(row)) {
@@ -209,6 +221,13 @@ QString LoadTestSummaryModel::text(const Run &run, int row) const {
         if (!run.report)
             return tr("%1 so far").arg(qint64(*v));
         return QString::number(qint64(*v));
+    case RefusedGrantsRow:
+        if (!run.report)
+            return tr("%1 so far").arg(qint64(*v));
+        return tr("%1 (WAIT %2, %3 ms)")
+            .arg(qint64(*v))
+            .arg(run.report->config.replicas)
+            .arg(run.report->config.replicaTimeoutMs);
     default:
         return QString::number(qint64(*v));
     }

@@ -30,6 +30,7 @@ public:
         RecoveryRow,
         LeakedRow,
         ErrorsRow,
+        RefusedGrantsRow,
         GrantsRow,
         RowCount
     };

@@ -1,5 +1,7 @@
 #include "OperatorActions.h"
 
+#include "TopologyProbe.h"
+
 #include "core/Kind.h"
 #include "core/SnapshotRules.h"
 #include "core/audit/AuditOutcome.h"
@@ -80,10 +82,44 @@ void OperatorActions::refuse(R result, Callback<R> done, QObject *context) {
     });
 }
 
+bool OperatorActions::canWaitForReplicas(const ConnectionConfig &config, core::Kind kind) {
+    return config.backend == core::Backend::Redis && (kind == core::Kind::Leased || kind == core::Kind::Lock);
+}
+
+void OperatorActions::knownReplicas(const QString &node, QObject *context,
+                                    std::function<void(int, QString)> done) {
+    readConnectionTopology(*m_controller, context,
+                           [node, done](const redis::topology::TopologyReport &report) {
+                               if (!report.error.isEmpty()) {
+                                   done(-1, report.error);
+                                   return;
+                               }
+                               // On a Cluster only the replicas of the semaphore's own master can acknowledge
+                               // its grant.
+                               if (report.mode == QLatin1String("cluster") && !node.isEmpty()) {
+                                   done(int(report.replicasOf(node).size()), QString());
+                                   return;
+                               }
+                               done(report.replicaCount(), QString());
+                           });
+}
+
 void OperatorActions::acquire(const SemaphoreRef &ref, const QString &holder, qint64 ttlMs, QObject *context,
                               Callback<AcquireResult> done) {
-    core::AuditEntry entry = entryFor(ref, QStringLiteral("acquire"), holder);
-    entry.observed.insert(QStringLiteral("ttlMs"), ttlMs);
+    AcquireRequest request;
+    request.holder = holder;
+    request.ttlMs = ttlMs;
+    acquire(ref, request, context, std::move(done));
+}
+
+void OperatorActions::acquire(const SemaphoreRef &ref, const AcquireRequest &request, QObject *context,
+                              Callback<AcquireResult> done) {
+    core::AuditEntry entry = entryFor(ref, QStringLiteral("acquire"), request.holder);
+    entry.observed.insert(QStringLiteral("ttlMs"), request.ttlMs);
+    if (request.replicas > 0) {
+        entry.observed.insert(QStringLiteral("replicas"), request.replicas);
+        entry.observed.insert(QStringLiteral("replicaTimeoutMs"), request.replicaTimeoutMs);
+    }
     if (!canWrite()) {
         AcquireResult r;
         r.error = readOnlyRefusal();
@@ -91,9 +127,6 @@ void OperatorActions::acquire(const SemaphoreRef &ref, const QString &holder, qi
         refuse(r, done, context);
         return;
     }
-    AcquireRequest request;
-    request.holder = holder;
-    request.ttlMs = ttlMs;
     m_controller->acquire(
         ref, request, Cancellation(), this,
         [this, entry, done,
@@ -127,6 +160,9 @@ void OperatorActions::refresh(const Grant &grant, qint64 ttlMs, QObject *context
                               Callback<RefreshResult> done) {
     core::AuditEntry entry = entryFor(grant.ref, QStringLiteral("refresh"), grant.holder);
     entry.observed.insert(QStringLiteral("ttlMs"), ttlMs);
+    // A grant taken with replicas waits for them again on every refresh (the store repeats the WAIT).
+    if (const int replicas = grant.details.value(QStringLiteral("replicas")).toInt(); replicas > 0)
+        entry.observed.insert(QStringLiteral("replicas"), replicas);
     if (!canWrite()) {
         RefreshResult r;
         r.error = readOnlyRefusal();

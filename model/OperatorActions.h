@@ -1,9 +1,9 @@
 #pragma once
 
 #include "ConnectionController.h"
+#include "ConsulSessionEntry.h"
 #include "core/audit/AuditLog.h"
 #include "core/audit/AuditOutcome.h"
-#include "ConsulSessionEntry.h"
 
 #include <QObject>
 
@@ -35,6 +35,16 @@ public:
 
     void acquire(const core::SemaphoreRef &ref, const QString &holder, qint64 ttlMs, QObject *context,
                  core::Callback<core::AcquireResult> done);
+    // The same with every field of the request (replica-acknowledged grants: request.replicas and
+    // replicaTimeoutMs, audited with the acquire). A grant that was not acknowledged in time comes
+    // back as an Error "not replicated to N replicas within T ms (acknowledged by K): released".
+    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request, QObject *context,
+                 core::Callback<core::AcquireResult> done);
+    // Whether an acquire of `kind` here can wait for replicas (WAIT): Redis `leased` and `lock`.
+    static bool canWaitForReplicas(const ConnectionConfig &config, core::Kind kind);
+    // How many replicas the master serving `node` ("host:port"; empty: the connection's master)
+    // has, read from the topology on the connection's thread; -1 and the reason when unknown.
+    void knownReplicas(const QString &node, QObject *context, std::function<void(int, QString)> done);
     void refresh(const core::Grant &grant, qint64 ttlMs, QObject *context,
                  core::Callback<core::RefreshResult> done);
     void release(const core::Grant &grant, QObject *context, core::Callback<core::ReleaseResult> done);

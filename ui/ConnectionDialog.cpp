@@ -1,6 +1,7 @@
 #include "ConnectionDialog.h"
 
 #include "model/StatusColors.h"
+#include "model/TopologyProbe.h"
 
 #include "EnvironmentBadge.h"
 #include "consul/ConsulTypes.h"
@@ -25,6 +26,24 @@ namespace semscope::ui {
 
 using model::ConnectionConfig;
 using model::Environment;
+
+namespace {
+
+// The sentinels refusing their password looks, from the resolver, like "no sentinel named the master"
+// with each one's WRONGPASS: say what to fix first.
+QString sentinelProblem(const QString &error) {
+    const bool refused = error.contains(QLatin1String("WRONGPASS")) ||
+                         error.contains(QLatin1String("NOAUTH")) ||
+                         error.contains(QLatin1String("invalid password"), Qt::CaseInsensitive) ||
+                         error.contains(QLatin1String("AUTH"));
+    if (!refused || !error.contains(QLatin1String("no sentinel named")))
+        return error;
+    return ConnectionDialog::tr("The sentinels refused the Sentinel password (or it is missing): check the "
+                                "Sentinel password field. %1")
+        .arg(error);
+}
+
+} // namespace
 
 ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *parent)
     : QDialog(parent)
@@ -74,7 +93,7 @@ ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *paren
     m_pages->addWidget(buildConsulPage());
     layout->addWidget(m_pages);
 
-    m_remember = new QCheckBox(tr("Remember the password/token in the system keyring"), this);
+    m_remember = new QCheckBox(tr("Remember the passwords/token in the system keyring"), this);
     m_remember->setObjectName(QStringLiteral("remember"));
     layout->addWidget(m_remember);
 
@@ -85,9 +104,19 @@ ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *paren
     m_testStatus->setObjectName(QStringLiteral("testStatus"));
     m_testStatus->setWordWrap(true);
     m_testStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The status goes under the button, full width: a Sentinel or Cluster answer names the master
+    // and the endpoint, which would squeeze the button and lose its last line beside it.
+    // Wide enough for both of its texts, so it does not jump (or clip) between Test and Cancel.
+    m_testButton->setMinimumWidth(
+        m_testButton->sizeHint().width() +
+        std::max(0, m_testButton->fontMetrics().horizontalAdvance(tr("Cancel test")) -
+                        m_testButton->fontMetrics().horizontalAdvance(tr("Test connection"))));
+    m_testStatus->setMinimumHeight(2 * m_testStatus->fontMetrics().lineSpacing());
+    m_testStatus->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     testRow->addWidget(m_testButton);
-    testRow->addWidget(m_testStatus, 1);
+    testRow->addStretch(1);
     layout->addLayout(testRow);
+    layout->addWidget(m_testStatus);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_okButton = buttons->button(QDialogButtonBox::Ok);
@@ -136,10 +165,12 @@ QWidget *ConnectionDialog::buildRedisPage() {
     auto *form = new QFormLayout(page);
     m_url = new QLineEdit(page);
     m_url->setObjectName(QStringLiteral("url"));
-    m_url->setPlaceholderText(QStringLiteral("redis://host:6379/0, rediss://…, unix:///run/redis.sock"));
+    m_url->setPlaceholderText(
+        QStringLiteral("redis://host:6379/0, rediss://…, redis+sentinel://host:26379/mymaster, unix:///…"));
     m_url->setToolTip(tr("When set, the URL wins over host, port and socket below. Put no password in it: "
                          "use the password field."));
     form->addRow(tr("&URL:"), m_url);
+    connect(m_url, &QLineEdit::textChanged, this, &ConnectionDialog::updateSentinelRow);
     m_host = new QLineEdit(page);
     m_host->setObjectName(QStringLiteral("host"));
     form->addRow(tr("&Host:"), m_host);
@@ -163,6 +194,20 @@ QWidget *ConnectionDialog::buildRedisPage() {
     m_password->setObjectName(QStringLiteral("password"));
     m_password->setEchoMode(QLineEdit::Password);
     form->addRow(tr("Pass&word:"), m_password);
+    m_sentinelPassword = new QLineEdit(page);
+    m_sentinelPassword->setObjectName(QStringLiteral("sentinelPassword"));
+    m_sentinelPassword->setEchoMode(QLineEdit::Password);
+    m_sentinelPassword->setPlaceholderText(tr("the sentinels' requirepass (empty: none)"));
+    m_sentinelPassword->setToolTip(tr("The sentinels' own password. The password above is the data nodes'. "
+                                      "Kept in the keyring like it, never in the settings file."));
+    form->addRow(tr("Sentinel pass&word:"), m_sentinelPassword);
+    m_discoverReplicas = new QCheckBox(tr("Read discovery from replicas (Cluster)"), page);
+    m_discoverReplicas->setObjectName(QStringLiteral("discoverFromReplicas"));
+    m_discoverReplicas->setToolTip(tr("On a Redis Cluster, discovery reads each master's replicas (READONLY) "
+                                      "to spare the masters. What it shows can lag the masters by the "
+                                      "replicas' lag; every write still goes to the master."));
+    form->addRow(QString(), m_discoverReplicas);
+    m_redisForm = form;
 
     auto *tlsBox = new QGroupBox(tr("TLS"), page);
     auto *tlsForm = new QFormLayout(tlsBox);
@@ -232,6 +277,11 @@ void ConnectionDialog::setConfig(const ConnectionConfig &c) {
         m_password->setPlaceholderText(tr("(unchanged)"));
         m_token->setPlaceholderText(tr("(unchanged)"));
     }
+    m_sentinelPassword->setText(c.sentinelSecret);
+    if (c.hasSentinelSecret && c.sentinelSecret.isEmpty())
+        m_sentinelPassword->setPlaceholderText(tr("(unchanged)"));
+    m_discoverReplicas->setChecked(c.discoverFromReplicas);
+    updateSentinelRow();
     updateBackend();
     updateBadge();
     validate();
@@ -267,6 +317,20 @@ ConnectionConfig ConnectionDialog::config() const {
         c.hasSecret = false;
         c.secret.clear();
     }
+    c.discoverFromReplicas = c.backend == core::Backend::Redis && m_discoverReplicas->isChecked();
+    // Like the data password: a typed one replaces the kept one; an empty field keeps it ("(unchanged)")
+    // while the URL still goes through sentinels.
+    const QString sentinelSecret = m_sentinelPassword->text();
+    if (!c.usesSentinel()) {
+        c.hasSentinelSecret = false;
+        c.sentinelSecret.clear();
+    } else if (!sentinelSecret.isEmpty()) {
+        c.sentinelSecret = sentinelSecret;
+        c.hasSentinelSecret = true;
+    } else if (!m_config.hasSentinelSecret) {
+        c.hasSentinelSecret = false;
+        c.sentinelSecret.clear();
+    }
     if (c.name.isEmpty())
         c.name = c.endpoint();
     return c;
@@ -290,6 +354,13 @@ void ConnectionDialog::updateBackend() {
         m_match->clear();
     else if (m_backend->currentIndex() == 0 && m_match->text().isEmpty())
         m_match->setText(QStringLiteral("*"));
+}
+
+void ConnectionDialog::updateSentinelRow() {
+    const QString u = m_url->text().trimmed();
+    const bool sentinel = u.startsWith(QLatin1String("redis+sentinel://"), Qt::CaseInsensitive) ||
+                          u.startsWith(QLatin1String("rediss+sentinel://"), Qt::CaseInsensitive);
+    m_redisForm->setRowVisible(m_sentinelPassword, sentinel);
 }
 
 void ConnectionDialog::updateBadge() {
@@ -345,6 +416,7 @@ void ConnectionDialog::testConnection() {
     }
     m_tester = std::make_unique<model::ConnectionController>(c, m_provider(c));
     m_tester->open();
+    m_detected.clear();
     m_testButton->setText(tr("Cancel test"));
     m_testStatus->setText(tr("Connecting to %1 …").arg(c.endpoint()));
     m_testStatus->setStyleSheet({});
@@ -357,15 +429,39 @@ void ConnectionDialog::testConnection() {
             // The server answered a SCAN page: that is all the test needs.
             m_testCancel.cancel();
         },
-        [this, endpoint = c.endpoint()](core::DiscoverResult r) {
+        [this, endpoint = c.endpoint(), backend = c.backend,
+         sentinel = c.usesSentinel()](core::DiscoverResult r) {
             if (!m_tester)
                 return;
-            if (r.ok || r.cancelled)
-                finishTest(true, tr("Connected to %1.").arg(endpoint));
+            if (!(r.ok || r.cancelled)) {
+                // A refused password closes the connection, and the discovery then fails with
+                // "connection closed": the controller kept the server's own words.
+                const QString error = m_tester->needsCredentials() ? m_tester->stateText() : r.error;
+                finishTest(false, sentinel ? sentinelProblem(error) : error);
+            } else if (backend == core::Backend::Redis)
+                detectTopology(endpoint);
             else
-                finishTest(false, r.error);
+                finishTest(true, tr("Connected to %1.").arg(endpoint));
         });
     QTimer::singleShot(20000, m_tester.get(), [this] { finishTest(false, tr("no answer within 20 s")); });
+}
+
+void ConnectionDialog::detectTopology(const QString &endpoint) {
+    m_testStatus->setText(tr("Connected to %1; reading its topology …").arg(endpoint));
+    model::readConnectionTopology(
+        *m_tester, this, [this, endpoint](const redis::topology::TopologyReport &report) {
+            if (!m_tester)
+                return; // cancelled or timed out meanwhile
+            if (!report.error.isEmpty()) {
+                // Reads work: the connection is usable even if this server will not say more.
+                finishTest(
+                    true,
+                    tr("Connected to %1 (its topology could not be read: %2).").arg(endpoint, report.error));
+                return;
+            }
+            m_detected = report.summary();
+            finishTest(true, tr("%1 — Connected to %2.").arg(m_detected, endpoint));
+        });
 }
 
 void ConnectionDialog::finishTest(bool ok, const QString &message) {

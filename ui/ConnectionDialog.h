@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -21,8 +22,10 @@ class EnvironmentBadge;
 using StoreFactoryProvider = std::function<model::StoreFactory(const model::ConnectionConfig &)>;
 
 // Adds or edits one connection: Redis (URL or host/port or Unix socket, TLS files, skip-verify, ACL
-// user, password, db) or Consul (address, token, datacenter, CA); environment tag and read-only.
-// "Test connection" runs on a throwaway worker thread and can be cancelled.
+// user, password, db; for a redis+sentinel:// URL the sentinels' own password; discovery from Cluster
+// replicas) or Consul (address, token, datacenter, CA); environment tag and read-only.
+// "Test connection" runs on a throwaway worker thread and can be cancelled; for Redis it also reads
+// the deployment and says what it found ("Cluster: 3 masters, 3 replicas").
 class ConnectionDialog : public QDialog {
     Q_OBJECT
 public:
@@ -37,6 +40,9 @@ public:
     void setKeyringAvailable(bool available);
 
     QString testResult() const;
+    // What the last test found behind a Redis URL ("Standalone: 1 master, 0 replicas"); empty
+    // before a test, for Consul, and when it failed.
+    QString detectedTopology() const { return m_detected; }
 
 Q_SIGNALS:
     void testFinished(bool ok, const QString &message);
@@ -46,6 +52,10 @@ private:
     void updateBadge();
     void testConnection();
     void finishTest(bool ok, const QString &message);
+    // After a successful SCAN: reads the topology on the tester's thread, then finishes the test.
+    void detectTopology(const QString &endpoint);
+    // Shows the Sentinel password only for a redis+sentinel:// URL.
+    void updateSentinelRow();
     void validate();
     // Why the URL (Redis) or address (Consul) cannot be used; empty when it can.
     QString addressProblem() const;
@@ -71,6 +81,9 @@ private:
     QSpinBox *m_db = nullptr;
     QLineEdit *m_user = nullptr;
     QLineEdit *m_password = nullptr;
+    QFormLayout *m_redisForm = nullptr;
+    QLineEdit *m_sentinelPassword = nullptr;
+    QCheckBox *m_discoverReplicas = nullptr;
     QCheckBox *m_tls = nullptr;
     QLineEdit *m_ca = nullptr;
     QLineEdit *m_cert = nullptr;
@@ -89,6 +102,7 @@ private:
     std::unique_ptr<model::ConnectionController> m_tester;
     core::Cancellation m_testCancel;
     QString m_testResult;
+    QString m_detected;
 };
 
 } // namespace semscope::ui

@@ -11,6 +11,7 @@
 #include "ViewZoom.h"
 #include "loadtest/LoadTestPage.h"
 #include "loadtest/LoadTestWindow.h"
+#include "model/ConnectionSecrets.h"
 #include "search/HolderSearchWindow.h"
 #include "sessions/ConsulSessionsWindow.h"
 
@@ -602,8 +603,9 @@ void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
     c.takeSecretFromUrl();
     // Kept in the keyring if the operator asked for it; without a keyring only for this session
     // (memory), so a reconnect does not ask again. Never in the settings file.
-    if (!c.secret.isEmpty() && (dialog->rememberSecret() || !m_services.secrets->isPersistent()))
-        m_services.secrets->write(c.id, c.secret);
+    const auto previous = m_services.registry->find(c.id);
+    model::keepConnectionSecrets(*m_services.secrets, c, dialog->rememberSecret(),
+                                 previous ? &*previous : nullptr);
     const bool wasOpen = session(c.id) != nullptr;
     if (wasOpen)
         closeConnection(c.id);
@@ -624,7 +626,7 @@ void MainWindow::removeConnection() {
         QMessageBox::Yes)
         return;
     closeConnection(id);
-    m_services.secrets->remove(id);
+    model::forgetConnectionSecrets(*m_services.secrets, id);
     m_services.registry->remove(id);
 }
 
@@ -636,27 +638,39 @@ void MainWindow::openConnection(const QString &id) {
     const auto config = m_services.registry->find(id);
     if (!config)
         return;
-    if (!config->hasSecret) {
+    if (!config->hasSecret && !(config->usesSentinel() && config->hasSentinelSecret)) {
         startSession(*config);
         return;
     }
-    m_services.secrets->read(id, [this, id](bool found, QString secret) {
-        auto c = m_services.registry->find(id);
-        if (!c || session(id))
-            return;
-        if (!found) {
-            bool ok = false;
-            secret = QInputDialog::getText(this, tr("Password for %1").arg(c->name),
-                                           c->backend == Backend::Consul ? tr("Consul ACL token:")
-                                                                         : tr("Redis password:"),
-                                           QLineEdit::Password, QString(), &ok);
-            if (!ok)
+    model::readConnectionSecrets(
+        *m_services.secrets, *config,
+        [this, id](std::optional<QString> secret, std::optional<QString> sentinel) {
+            auto c = m_services.registry->find(id);
+            if (!c || session(id))
                 return;
-            m_services.secrets->write(id, secret); // kept for this session (and in the keyring, if any)
-        }
-        c->secret = secret;
-        startSession(*c);
-    });
+            if (!secret) {
+                bool ok = false;
+                secret = QInputDialog::getText(this, tr("Password for %1").arg(c->name),
+                                               c->backend == Backend::Consul ? tr("Consul ACL token:")
+                                                                             : tr("Redis password:"),
+                                               QLineEdit::Password, QString(), &ok);
+                if (!ok)
+                    return;
+                m_services.secrets->write(id, *secret); // kept for this session (and in the keyring, if any)
+            }
+            if (!sentinel) {
+                bool ok = false;
+                sentinel = QInputDialog::getText(this, tr("Sentinel password for %1").arg(c->name),
+                                                 tr("The sentinels' password:"), QLineEdit::Password,
+                                                 QString(), &ok);
+                if (!ok)
+                    return;
+                m_services.secrets->write(ConnectionConfig::sentinelSecretKey(id), *sentinel);
+            }
+            c->secret = *secret;
+            c->sentinelSecret = *sentinel;
+            startSession(*c);
+        });
 }
 
 void MainWindow::startSession(ConnectionConfig config) {

@@ -784,20 +784,16 @@ void SemaphorePage::showContextMenu(const QPoint &pos) {
 void SemaphorePage::acquire() {
     if (!m_session)
         return;
+    // The dialog acquires itself (with "Wait for N replicas" where the kind can) and says in place
+    // why an acquire did not go through; it closes accepted on a grant.
     AcquireDialog dialog(m_ref.name, model::OperatorActions::defaultHolderId(), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    m_session->actions.acquire(resolvedRef(), dialog.holder(), dialog.ttlMs(), this, [this](AcquireResult r) {
-        if (r.status == AcquireResult::Status::Granted) {
-            Q_EMIT statusMessage(tr("Acquired %1 as %2").arg(m_ref.name, r.grant.holder));
-            // Selected as soon as it is read back, so Renew and Release my slot are ready at once.
-            m_selectOnRead = r.grant.holder;
-        } else if (r.status == AcquireResult::Status::Busy)
-            Q_EMIT statusMessage(tr("No free slot in %1 (%2 holders)").arg(m_ref.name).arg(r.holders.size()));
-        else
-            QMessageBox::warning(this, tr("Acquire failed"), r.error);
-        refreshNow();
-    });
+    dialog.attach(&m_session->actions, resolvedRef(), m_holders.snapshot().node);
+    if (dialog.exec() == QDialog::Accepted) {
+        Q_EMIT statusMessage(tr("Acquired %1 as %2").arg(m_ref.name, dialog.acquireResult().grant.holder));
+        // Selected as soon as it is read back, so Renew and Release my slot are ready at once.
+        m_selectOnRead = dialog.acquireResult().grant.holder;
+    }
+    refreshNow();
 }
 
 void SemaphorePage::refreshMine() {

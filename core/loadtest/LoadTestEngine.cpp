@@ -275,6 +275,7 @@ void LoadTestEngine::takeSample() {
     p.attempts = m_counters.attempts.load();
     p.busyReplies = m_counters.busy.load();
     p.errors = m_counters.errors.load();
+    p.refusedGrants = m_counters.replicationRefusals.load();
     p.crashes = m_counters.crashes.load();
     p.holders = m_counters.holders.load();
     p.maxHolders = m_counters.maxHolders.load();
@@ -282,7 +283,7 @@ void LoadTestEngine::takeSample() {
     p.overAdmissions = m_counters.liveOverAdmissions.load();
     if (grants > m_lastSampleGrants || m_lastGrantNs < 0) {
         m_lastGrantNs = now;
-        m_errorsAtLastGrant = p.errors;
+        m_errorsAtLastGrant = p.errors + p.refusedGrants;
     }
     m_lastSampleNs = now;
     m_lastSampleGrants = grants;
@@ -291,7 +292,8 @@ void LoadTestEngine::takeSample() {
     // Nobody granted for the give-up time, and operations failed meanwhile: the server is gone.
     // (Clients may spend most of that time waiting on calls that fail only at their timeout.)
     if (m_phase == Phase::Running && !m_counters.stopping.load() && m_config.ops > 0 &&
-        p.errors > m_errorsAtLastGrant && now - m_lastGrantNs >= m_config.stallTimeoutMs * msNs) {
+        p.errors + p.refusedGrants > m_errorsAtLastGrant &&
+        now - m_lastGrantNs >= m_config.stallTimeoutMs * msNs) {
         m_report.error = QStringLiteral("nobody was granted for %1 s while operations failed: the server "
                                         "is unavailable; stopped before %2 operations")
                              .arg(m_config.stallTimeoutMs / 1000.0)
@@ -373,6 +375,7 @@ void LoadTestEngine::summarize(qint64 endNs, bool ran, bool drainedCleanly) {
     r.refreshes = m_counters.refreshes.load();
     r.lostRefreshes = m_counters.lostRefreshes.load();
     r.failoverInterruptions = m_counters.failoverInterruptions.load();
+    r.refusedGrants = m_counters.replicationRefusals.load();
     r.notHeldReleases = m_counters.notHeld.load();
     if (m_stopNs > m_goNs)
         r.pairsPerSecond = static_cast<double>(r.grants) * 1e9 / static_cast<double>(m_stopNs - m_goNs);

@@ -92,6 +92,7 @@ QJsonObject LoadTestReport::toJson() const {
     o[QStringLiteral("refreshes")] = refreshes;
     o[QStringLiteral("lost_refreshes")] = lostRefreshes;
     o[QStringLiteral("failover_interruptions")] = failoverInterruptions;
+    o[QStringLiteral("refused_grants")] = refusedGrants;
     o[QStringLiteral("not_held_releases")] = notHeldReleases;
     o[QStringLiteral("pairs_per_s")] = round3(pairsPerSecond);
     o[QStringLiteral("attempts_per_grant")] = round3(attemptsPerGrant);
@@ -192,6 +193,11 @@ QString LoadTestReport::summaryText() const {
     if (failoverInterruptions > 0)
         s << "  " << failoverInterruptions
           << " operations were cut off by a failover (not sent again; the store followed the new master)\n";
+    if (config.replicas > 0)
+        s << "  waiting for " << config.replicas << " replica" << (config.replicas == 1 ? "" : "s")
+          << " (WAIT, up to " << config.replicaTimeoutMs << " ms) in every acquire: " << refusedGrants
+          << " grants refused (not acknowledged in time, released again); the acquire wait above includes "
+             "the WAIT\n";
     if (errors > 0)
         s << "  " << errors << " operations failed; the server was unavailable for " << unavailableMs()
           << " ms of the run\n";

@@ -28,6 +28,7 @@ struct LoadTestProgress {
     qint64 attempts = 0;
     qint64 busyReplies = 0;
     qint64 errors = 0;
+    qint64 refusedGrants = 0; // replica-acknowledged grants not acknowledged in time (released)
     qint64 crashes = 0;
     int holders = 0;    // clients holding right now
     int maxHolders = 0; // most at once so far
@@ -57,6 +58,9 @@ struct LoadTestReport {
     // store followed the new master; their outcome is unknown, so an interrupted acquire's holder
     // is released before the client asks again. Safety is judged as always.
     qint64 failoverInterruptions = 0;
+    // With config.replicas > 0: grants fewer replicas acknowledged within the timeout, released
+    // again by the store (isReplicationRefusal). The price of the option, not failures.
+    qint64 refusedGrants = 0;
     qint64 notHeldReleases = 0; // release answered "not held": the lease had gone already
     double pairsPerSecond = 0.0;
     double attemptsPerGrant = 0.0;

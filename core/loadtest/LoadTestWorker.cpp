@@ -229,6 +229,13 @@ void LoadTestWorker::onAcquired(int i, const AcquireResult &result) {
             });
             return;
         }
+        if (m_config.replicas > 0 && isReplicationRefusal(result.error)) {
+            // The store gave the grant back: nothing is held. Ask again after a pause, as when busy.
+            m_counters->replicationRefusals.fetch_add(1);
+            c.state = State::Thinking;
+            schedule(i, m_config.retry.sampleNs(m_rng), &LoadTestWorker::beginAcquire);
+            return;
+        }
         m_counters->errors.fetch_add(1);
         noteError(result.error);
         c.state = State::Thinking;

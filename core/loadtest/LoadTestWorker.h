@@ -33,6 +33,7 @@ struct LoadTestCounters {
     std::atomic<qint64> refreshes{0};
     std::atomic<qint64> lostRefreshes{0};
     std::atomic<qint64> failoverInterruptions{0};
+    std::atomic<qint64> replicationRefusals{0}; // isReplicationRefusal
     std::atomic<qint64> crashes{0};
     std::atomic<int> holders{0};
     std::atomic<int> maxHolders{0};

@@ -111,6 +111,13 @@ int TopologyReport::replicaCount() const {
 QString TopologyReport::summary() const {
     const int m = masterCount();
     const int r = replicaCount();
+    if (mode == QLatin1String("sentinel")) {
+        const QString master = m > 0 ? nodes.constFirst().address : QStringLiteral("unknown");
+        return QStringLiteral("Sentinel %1: master %2, %3 replica%4")
+            .arg(sentinelMaster, master)
+            .arg(r)
+            .arg(r == 1 ? QString() : QStringLiteral("s"));
+    }
     return QStringLiteral("%1: %2 master%3, %4 replica%5")
         .arg(mode == QLatin1String("cluster") ? QStringLiteral("Cluster") : QStringLiteral("Standalone"))
         .arg(m)
@@ -153,10 +160,19 @@ void readTopology(RedisTopology &topology, std::function<void(const TopologyRepo
     QPointer<RedisTopology> guard(&topology);
     auto finishStandalone = [guard, done] {
         RedisConnection &entry = guard->entry();
-        const QString address = guard->nodeOfSlot(0);
-        entry.command({"INFO", "replication"}, [address, done](const RedisReply &reply) {
+        const bool viaSentinel = entry.settings().usesSentinel();
+        const QString sentinelMaster = entry.settings().sentinelMaster;
+        QPointer<RedisConnection> entryGuard(&entry);
+        entry.command({"INFO", "replication"}, [guard, entryGuard, viaSentinel, sentinelMaster,
+                                                done](const RedisReply &reply) {
+            // Through Sentinel the node is the master the sentinels named when the reply came, not
+            // the address in the settings.
+            QString address = entryGuard ? entryGuard->lastServingNode() : QString();
+            if (!viaSentinel || address.isEmpty())
+                address = guard ? guard->nodeOfSlot(0) : address;
             TopologyReport report;
-            report.mode = QStringLiteral("standalone");
+            report.mode = viaSentinel ? QStringLiteral("sentinel") : QStringLiteral("standalone");
+            report.sentinelMaster = sentinelMaster;
             if (reply.isError()) {
                 report.error = reply.errorMessage();
                 done(report);

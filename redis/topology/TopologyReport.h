@@ -25,13 +25,15 @@ struct NodeReport {
 };
 
 struct TopologyReport {
-    QString mode; // "standalone" or "cluster"
+    QString mode;           // "standalone", "sentinel" or "cluster"
+    QString sentinelMaster; // Sentinel: the name the sentinels monitor
     QList<NodeReport> nodes;
     QString error; // nothing could be read
 
     int masterCount() const;
     int replicaCount() const;
-    // "Cluster: 3 masters, 3 replicas", "Standalone: 1 master, 1 replica".
+    // "Cluster: 3 masters, 3 replicas", "Standalone: 1 master, 1 replica", "Sentinel mymaster:
+    // master 127.0.0.1:6381, 1 replica".
     QString summary() const;
     // The replicas of `master` (host:port).
     QList<NodeReport> replicasOf(const QString &master) const;
@@ -39,7 +41,8 @@ struct TopologyReport {
 
 // Reads the topology: on a Cluster the slot map (reloaded) plus INFO replication of every master,
 // all at once; on a standalone server INFO replication of that server (a master lists its
-// replicas). `done` runs once, on the topology's thread.
+// replicas); through Sentinel the same of the master the sentinels named. `done` runs once, on the topology's
+// thread.
 void readTopology(RedisTopology &topology, std::function<void(const TopologyReport &)> done);
 
 // "12 KB", "512 B", "3.4 MB".

@@ -19,11 +19,18 @@ namespace {
 constexpr int kStepTimeoutMs = 15000;
 const QByteArray kMaster = QByteArrayLiteral("training");
 
-// Runs the event loop until `done` holds or the time is up.
+// The run's cancellation, seen by every wait below (one run per thread at a time).
+thread_local const core::Cancellation *t_cancel = nullptr;
+
+bool cancelled() {
+    return t_cancel && t_cancel->isCancelled();
+}
+
+// Runs the event loop until `done` holds, the time is up or the run is cancelled.
 bool spinUntil(const std::function<bool()> &done, int timeoutMs) {
     QDeadlineTimer deadline(timeoutMs);
     while (!done()) {
-        if (deadline.hasExpired())
+        if (deadline.hasExpired() || cancelled())
             return false;
         QEventLoop loop;
         QTimer::singleShot(20, &loop, &QEventLoop::quit);
@@ -61,6 +68,8 @@ struct Group {
     LocalRedisProcess sentinel;
     QString error;
 
+    QList<qint64> pids;
+
     bool start() {
         // A replica's first full sync would wait 5 s for other replicas to join.
         LocalRedisProcess::Options data;
@@ -68,11 +77,13 @@ struct Group {
         data.label = QStringLiteral("the training master");
         if (!master.startAndWait(data))
             return fail(master.errorString());
+        pids << master.pid();
         data.label = QStringLiteral("the training replica");
         data.extraArgs << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1")
                        << QString::number(master.port());
         if (!replica.startAndWait(data))
             return fail(replica.errorString());
+        pids << replica.pid();
         if (!spinUntil(
                 [&] {
                     return infoField(ask(replica.settings(), {"INFO", "replication"}),
@@ -90,6 +101,7 @@ struct Group {
                            .arg(master.port());
         if (!sentinel.startAndWait(s))
             return fail(sentinel.errorString());
+        pids << sentinel.pid();
         // The sentinel can promote the replica only once it has read the replica's own INFO.
         const bool known = spinUntil(
             [&] {
@@ -107,7 +119,7 @@ struct Group {
         return known || fail(QStringLiteral("the sentinel did not discover the replica"));
     }
     bool fail(const QString &message) {
-        error = message;
+        error = cancelled() ? QStringLiteral("cancelled") : message;
         return false;
     }
     ConnectionSettings viaSentinel(const QString &client) const {
@@ -132,7 +144,7 @@ core::AcquireResult acquire(RedisSemaphoreStore &store, const core::SemaphoreRef
     req.holder = holder;
     req.ttlMs = 60000;
     req.replicas = replicas;
-    req.replicaTimeoutMs = 300;
+    req.replicaTimeoutMs = FailoverLostLock::kReplicaTimeoutMs;
     std::optional<core::AcquireResult> result;
     store.acquire(ref, req, {}, [&result](core::AcquireResult r) { result = std::move(r); });
     if (!spinUntil([&] { return result.has_value(); }, kStepTimeoutMs)) {
@@ -151,10 +163,19 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
             progress(side.label + QStringLiteral(": ") + line);
     };
     Group group;
-    if (!group.start()) {
+    const bool started = group.start();
+    side.pids = group.pids;
+    if (!started) {
         side.error = group.error;
         return;
     }
+    // Each step below ends with a wait that returns early on cancel: check after it.
+    auto stopIfCancelled = [&side] {
+        if (!cancelled())
+            return false;
+        side.error = QStringLiteral("cancelled");
+        return true;
+    };
     step(QStringLiteral("master 127.0.0.1:%1, replica 127.0.0.1:%2, sentinel 127.0.0.1:%3 are up")
              .arg(group.master.port())
              .arg(group.replica.port())
@@ -169,7 +190,8 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
     // one round trip and nothing else.
     if (!spinUntil([&] { return a.connection().state() == RedisConnection::State::Connected; },
                    kStepTimeoutMs)) {
-        side.error = QStringLiteral("client A did not reach the training master through the sentinel");
+        if (!stopIfCancelled())
+            side.error = QStringLiteral("client A did not reach the training master through the sentinel");
         return;
     }
     group.replica.suspend();
@@ -180,6 +202,8 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
     timer.start();
     const core::AcquireResult ra = acquire(a, ref, QStringLiteral("client-A"), side.replicas);
     side.aLatencyMs = timer.elapsed();
+    if (stopIfCancelled())
+        return;
     side.aGranted = ra.status == core::AcquireResult::Status::Granted;
     if (side.aGranted) {
         side.aToken = ra.grant.token;
@@ -215,6 +239,8 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
         },
         kStepTimeoutMs);
     if (!promoted) {
+        if (stopIfCancelled())
+            return;
         side.error =
             QStringLiteral("the sentinel did not promote the replica within %1 s").arg(kStepTimeoutMs / 1000);
         return;
@@ -224,6 +250,8 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
 
     RedisSemaphoreStore b(group.viaSentinel(QStringLiteral("semscope-training-client-b")));
     const core::AcquireResult rb = acquire(b, ref, QStringLiteral("client-B"), side.replicas);
+    if (stopIfCancelled())
+        return;
     side.bGranted = rb.status == core::AcquireResult::Status::Granted;
     if (side.bGranted) {
         side.bToken = rb.grant.token;
@@ -267,14 +295,26 @@ QString FailoverLostLock::explanation() {
 }
 
 FailoverLostLock::Report FailoverLostLock::run(const QString &name,
-                                               const std::function<void(const QString &)> &progress) {
+                                               const std::function<void(const QString &)> &progress,
+                                               const core::Cancellation &cancel) {
+    const core::Cancellation *outer = t_cancel;
+    t_cancel = &cancel;
     Report report;
     report.naive.label = QStringLiteral("naive");
     report.naive.replicas = 0;
     report.safe.label = QStringLiteral("replica-acknowledged");
     report.safe.replicas = 1;
     runSide(report.naive, name + QStringLiteral("-naive"), progress);
-    runSide(report.safe, name + QStringLiteral("-safe"), progress);
+    if (!cancel.isCancelled())
+        runSide(report.safe, name + QStringLiteral("-safe"), progress);
+    if (cancel.isCancelled()) {
+        report.cancelled = true;
+        for (Side *side : {&report.naive, &report.safe}) {
+            if (side->error.isEmpty())
+                side->error = QStringLiteral("cancelled");
+        }
+    }
+    t_cancel = outer;
     return report;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/Cancellation.h"
+
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -27,7 +30,9 @@ namespace semscope::redis {
 //
 // run() blocks (it runs local event loops while the processes start and the failover happens;
 // about 5 s in all). Run it on a worker thread from a GUI: the processes die with the thread that
-// started them.
+// started them. A cancelled run stops at its next step, stops every process it started and says
+// "cancelled" as the side's error. The CLI (`loadtest --scenario failover-lost-lock`) and the app's
+// training page both run this one.
 class FailoverLostLock {
 public:
     struct Side {
@@ -43,8 +48,9 @@ public:
         int overAdmissions = 0;
         int tokenViolations = 0;
         int refusedGrants = 0;
-        QStringList steps; // what happened, in order, for the trainee
-        QString error;     // the run itself failed (a server did not start, ...)
+        QStringList steps;  // what happened, in order, for the trainee
+        QString error;      // the run itself failed (a server did not start, ...) or was cancelled
+        QList<qint64> pids; // every process this side started (all stopped when run() returns)
         bool ok() const { return error.isEmpty(); }
         QJsonObject toJson() const;
         QString summaryText() const;
@@ -52,6 +58,7 @@ public:
     struct Report {
         Side naive;
         Side safe;
+        bool cancelled = false;
         bool ok() const { return naive.ok() && safe.ok(); }
         // What a trainer wants to see: the naive side over-admitted, the safe side did not.
         bool showsTheLesson() const {
@@ -61,12 +68,15 @@ public:
     };
 
     static QString scenarioName() { return QStringLiteral("failover-lost-lock"); }
+    // How long each replica-acknowledged acquire waits for its replica.
+    static constexpr qint64 kReplicaTimeoutMs = 300;
     static QString title();
     static QString explanation();
 
     // `name` names the scratch semaphores (NAME-naive, NAME-safe) on the private servers. `progress`
     // (may be empty) gets one line per step.
-    static Report run(const QString &name, const std::function<void(const QString &)> &progress = {});
+    static Report run(const QString &name, const std::function<void(const QString &)> &progress = {},
+                      const core::Cancellation &cancel = {});
 };
 
 } // namespace semscope::redis

@@ -5,6 +5,7 @@
 #include "SentinelGroup.h"
 #include "TestWait.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -51,6 +52,19 @@ private Q_SLOTS:
         CliRun r = cli({QStringLiteral("--redis"), url, QStringLiteral("ping")}, auth);
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         QVERIFY2(r.out.contains(QStringLiteral("(master %1)").arg(master)), qPrintable(r.out));
+
+        // topology names the group and the master the sentinels named, not the URL's host, and lists
+        // the replica with its lag.
+        r = cli({QStringLiteral("--redis"), url, QStringLiteral("--json"), QStringLiteral("topology")}, auth);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QJsonObject topology = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(topology.value(QStringLiteral("mode")).toString(), QStringLiteral("sentinel"));
+        QCOMPARE(topology.value(QStringLiteral("summary")).toString(),
+                 QStringLiteral("Sentinel mymaster: master %1, 1 replica").arg(master));
+        const QJsonArray nodes = topology.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 2);
+        QCOMPARE(nodes.at(0).toObject().value(QStringLiteral("address")).toString(), master);
+        QVERIFY(nodes.at(1).toObject().contains(QStringLiteral("lag_bytes")));
 
         // The option works as well as the environment, and is never printed.
         r = cli({QStringLiteral("--redis"), url, QStringLiteral("--sentinel-password"),

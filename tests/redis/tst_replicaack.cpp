@@ -4,8 +4,10 @@
 #include "AsyncCall.h"
 #include "SentinelGroup.h"
 #include "TestWait.h"
+#include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisSemaphoreStore.h"
 
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace semscope;
@@ -107,6 +109,47 @@ private Q_SLOTS:
         QVERIFY2(refreshed->error.endsWith(QStringLiteral(": released")), qPrintable(refreshed->error));
         QCOMPARE(holders(store, r), 0);
         m_group.node(1).resume();
+        m_group.node(0).command({"FLUSHALL"});
+    }
+
+    // The load tester with --replicas: grants the replica never acknowledged are counted as refused
+    // (released again), apart from errors; the run stays a pass, and its report says what it cost.
+    void loadTestCountsRefusedGrants() {
+        core::LoadTestConfig c;
+        c.ref.kind = Kind::Leased;
+        c.ref.name = QStringLiteral("rep-loadtest");
+        c.limit = 2;
+        c.clients = 4;
+        c.connections = 1;
+        c.threads = 1;
+        c.hold = core::Distribution::fixed(1'000'000);
+        c.durationMs = 1000;
+        c.replicas = 1;
+        c.replicaTimeoutMs = 100;
+        const redis::ConnectionSettings settings = m_group.node(0).settings();
+        auto runOnce = [&] {
+            core::LoadTestEngine engine(c, [settings]() -> std::unique_ptr<core::SemaphoreStore> {
+                return std::make_unique<redis::RedisSemaphoreStore>(settings);
+            });
+            QSignalSpy finished(&engine, &core::LoadTestEngine::finished);
+            engine.start();
+            return finished.wait(60000) ? finished.first().first().value<core::LoadTestReport>()
+                                        : core::LoadTestReport{};
+        };
+        core::LoadTestReport acked = runOnce();
+        QVERIFY2(acked.passed(), qPrintable(acked.summaryText()));
+        QVERIFY(acked.grants > 0);
+        QCOMPARE(acked.refusedGrants, 0);
+
+        m_group.node(1).suspend();
+        core::LoadTestReport refused = runOnce();
+        m_group.node(1).resume();
+        QVERIFY2(refused.ok && refused.errors == 0 && refused.safe(), qPrintable(refused.summaryText()));
+        QCOMPARE(refused.grants, 0);
+        QVERIFY2(refused.refusedGrants > 0, qPrintable(refused.summaryText()));
+        QCOMPARE(refused.toJson().value(QStringLiteral("refused_grants")).toInteger(), refused.refusedGrants);
+        QVERIFY2(refused.summaryText().contains(QStringLiteral("grants refused")),
+                 qPrintable(refused.summaryText()));
         m_group.node(0).command({"FLUSHALL"});
     }
 };

@@ -2,7 +2,9 @@
 // and the connection dialog's "Test connection" against a real redis-server, a dead port, and a
 // server that accepts but never answers (the dialog stays usable and the test can be cancelled).
 
+#include "RedisCluster.h"
 #include "RedisServer.h"
+#include "SentinelGroup.h"
 #include "model/StoreFactory.h"
 #include "ui/AcquireDialog.h"
 #include "ui/ConnectionDialog.h"
@@ -11,14 +13,19 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace semscope;
@@ -34,9 +41,17 @@ private Q_SLOTS:
     void testConnectionToSilentServerCanBeCancelled();
     void connectionDialogShowsNoLiteralAmpersand();
     void malformedAddressCannotBeSaved();
+    // Issue 17 item 1, issue 18 item 1: the Test button says what stands behind the URL.
+    void testDetectsTheDeployment_data();
+    void testDetectsTheDeployment();
+    void sentinelPasswordOnlyForSentinelUrls();
+    void wrongSentinelPasswordIsExplained();
 
 private:
     ui::ConnectionDialog *redisDialog(quint16 port);
+    ui::ConnectionDialog *urlDialog(const QString &url);
+    // Clicks Test and waits for its answer: (ok, message).
+    std::pair<bool, QString> runTest(ui::ConnectionDialog *dialog);
     std::unique_ptr<ui::ConnectionDialog> m_dialog;
 };
 
@@ -271,6 +286,161 @@ void TestDialogs::testConnectionToSilentServerCanBeCancelled() {
     QVERIFY(button->text().contains(QLatin1String("Test connection")));
     m_dialog.reset();
     qDeleteAll(held);
+}
+
+ui::ConnectionDialog *TestDialogs::urlDialog(const QString &url) {
+    m_dialog = std::make_unique<ui::ConnectionDialog>(
+        [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); });
+    m_dialog->resize(640, 700);
+    m_dialog->show();
+    if (!QTest::qWaitForWindowExposed(m_dialog.get()))
+        return nullptr;
+    QTest::keyClicks(m_dialog->findChild<QLineEdit *>(QStringLiteral("name")), QStringLiteral("detected"));
+    QTest::keyClicks(m_dialog->findChild<QLineEdit *>(QStringLiteral("url")), url);
+    return m_dialog.get();
+}
+
+std::pair<bool, QString> TestDialogs::runTest(ui::ConnectionDialog *dialog) {
+    QSignalSpy tested(dialog, &ui::ConnectionDialog::testFinished);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("testButton")), Qt::LeftButton);
+    if (!tested.wait(30000))
+        return {false, QStringLiteral("no answer from the test")};
+    return {tested.first().at(0).toBool(), tested.first().at(1).toString()};
+}
+
+namespace {
+void saveScreenshot(QWidget *w, const QString &name) {
+#ifdef SEMSCOPE_SCREENSHOT_DIR
+    QDir().mkpath(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR));
+    w->layout()->activate(); // texts just changed: lay out before the picture
+    w->grab().save(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR "/") + name);
+#else
+    Q_UNUSED(w)
+    Q_UNUSED(name)
+#endif
+}
+} // namespace
+
+void TestDialogs::testDetectsTheDeployment_data() {
+    QTest::addColumn<QString>("deployment");
+    QTest::addColumn<QString>("expected"); // regular expression; {master} is the master's port
+    QTest::newRow("standalone") << QStringLiteral("standalone")
+                                << QStringLiteral("^Standalone: 1 master, 0 replicas$");
+    QTest::newRow("cluster") << QStringLiteral("cluster")
+                             << QStringLiteral("^Cluster: 3 masters, 3 replicas$");
+    QTest::newRow("sentinel") << QStringLiteral("sentinel")
+                              << QStringLiteral(
+                                     "^Sentinel mymaster: master 127\\.0\\.0\\.1:{master}, 1 replica$");
+}
+
+void TestDialogs::testDetectsTheDeployment() {
+    QFETCH(QString, deployment);
+    QFETCH(QString, expected);
+    test::RedisServer server;
+    test::RedisCluster cluster;
+    test::SentinelGroup group;
+    QString url;
+    if (deployment == QLatin1String("standalone")) {
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        url = QStringLiteral("redis://127.0.0.1:%1").arg(server.port());
+    } else if (deployment == QLatin1String("cluster")) {
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        url = cluster.url();
+    } else {
+        QVERIFY2(group.start(), qPrintable(group.errorString()));
+        url = group.url();
+        expected.replace(QStringLiteral("{master}"), QString::number(group.node(0).port()));
+    }
+    auto *dialog = urlDialog(url);
+    QVERIFY(dialog);
+    const auto [ok, message] = runTest(dialog);
+    QVERIFY2(ok, qPrintable(message));
+    QVERIFY2(QRegularExpression(expected).match(dialog->detectedTopology()).hasMatch(),
+             qPrintable(dialog->detectedTopology()));
+    // Said where the operator looks, with the endpoint it reached.
+    const QString status = dialog->findChild<QLabel *>(QStringLiteral("testStatus"))->text();
+    QVERIFY2(status.contains(dialog->detectedTopology()), qPrintable(status));
+    QVERIFY2(status.contains(QLatin1String("Connected to")), qPrintable(status));
+    if (deployment == QLatin1String("cluster")) {
+        dialog->findChild<QLineEdit *>(QStringLiteral("name"))->setText(QStringLiteral("payments cluster"));
+        saveScreenshot(dialog, QStringLiteral("connection-dialog-cluster.png"));
+    }
+    m_dialog.reset();
+}
+
+void TestDialogs::sentinelPasswordOnlyForSentinelUrls() {
+    auto *dialog = urlDialog(QStringLiteral("redis://127.0.0.1:6379"));
+    QVERIFY(dialog);
+    auto *field = dialog->findChild<QLineEdit *>(QStringLiteral("sentinelPassword"));
+    auto *url = dialog->findChild<QLineEdit *>(QStringLiteral("url"));
+    auto *replicas = dialog->findChild<QCheckBox *>(QStringLiteral("discoverFromReplicas"));
+    QVERIFY(field && url && replicas);
+    QVERIFY(!field->isVisible());
+    url->clear();
+    QTest::keyClicks(url, QStringLiteral("redis+sentinel://127.0.0.1:26379/mymaster"));
+    QVERIFY(field->isVisible());
+    QCOMPARE(field->echoMode(), QLineEdit::Password);
+    QTest::keyClicks(field, QStringLiteral("s3ntinel-pw"));
+    QTest::mouseClick(replicas, Qt::LeftButton);
+    model::ConnectionConfig c = dialog->config();
+    QVERIFY(c.usesSentinel());
+    QVERIFY(c.hasSentinelSecret);
+    QCOMPARE(c.sentinelSecret, QStringLiteral("s3ntinel-pw"));
+    QVERIFY(c.discoverFromReplicas);
+    // ...reaches the connection settings (the data password stays apart)...
+    const auto settings = c.redisSettings();
+    QVERIFY(settings);
+    QCOMPARE(settings->sentinelPassword, QStringLiteral("s3ntinel-pw"));
+    QVERIFY(settings->password.isEmpty());
+    QVERIFY(settings->discoverFromReplicas);
+    // ...and never the settings file.
+    QTemporaryDir dir;
+    {
+        QSettings ini(dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
+        c.save(ini);
+        ini.sync();
+        const auto back = model::ConnectionConfig::load(ini);
+        QVERIFY(back.hasSentinelSecret);
+        QVERIFY(back.sentinelSecret.isEmpty());
+        QVERIFY(back.discoverFromReplicas);
+    }
+    QFile file(dir.filePath(QStringLiteral("c.ini")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(!file.readAll().contains("s3ntinel-pw"));
+    // Back to a plain URL: the field goes, and so does its secret.
+    url->clear();
+    QTest::keyClicks(url, QStringLiteral("redis://127.0.0.1:6379"));
+    QVERIFY(!field->isVisible());
+    QVERIFY(!dialog->config().hasSentinelSecret);
+    m_dialog.reset();
+}
+
+void TestDialogs::wrongSentinelPasswordIsExplained() {
+    test::SentinelGroup group;
+    test::SentinelGroup::Options options;
+    options.sentinelPassword = QStringLiteral("right-sentinel-pw");
+    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+    auto *dialog = urlDialog(group.url());
+    QVERIFY(dialog);
+    auto *field = dialog->findChild<QLineEdit *>(QStringLiteral("sentinelPassword"));
+    QTest::keyClicks(field, QStringLiteral("wrong-sentinel-pw"));
+    const auto [ok, message] = runTest(dialog);
+    QVERIFY(!ok);
+    QVERIFY2(message.contains(QLatin1String("refused the Sentinel password")), qPrintable(message));
+    QVERIFY2(message.contains(QString::number(group.sentinel(0).port())), qPrintable(message));
+    QVERIFY2(!message.contains(QLatin1String("sentinel-pw")), qPrintable(message));
+    QVERIFY(dialog->detectedTopology().isEmpty());
+
+    // The right one: detected, with the master the sentinel names.
+    field->clear();
+    QTest::keyClicks(field, QStringLiteral("right-sentinel-pw"));
+    const auto [ok2, message2] = runTest(dialog);
+    QVERIFY2(ok2, qPrintable(message2));
+    QVERIFY2(dialog->detectedTopology().startsWith(QLatin1String("Sentinel mymaster: master")),
+             qPrintable(dialog->detectedTopology()));
+    dialog->findChild<QLineEdit *>(QStringLiteral("name"))->setText(QStringLiteral("orders via sentinel"));
+    saveScreenshot(dialog, QStringLiteral("connection-dialog-sentinel.png"));
+    m_dialog.reset();
 }
 
 QTEST_MAIN(TestDialogs)

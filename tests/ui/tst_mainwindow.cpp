@@ -2,6 +2,7 @@
 // the "stale only" filter, and read-only connections offering no write at all.
 
 #include "DemoFixture.h"
+#include "SentinelGroup.h"
 #include "model/LoadTestRunner.h"
 #include "resources/icons/ApplicationIcon.h"
 #include "ui/ConnectionDialog.h"
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void filtersToStaleOnly();
     void addsRedisConnectionThroughDialog();
     void addsConsulConnectionWithoutWritingTheToken();
+    void sentinelPasswordGoesToTheKeyringOnly();
     void readOnlyConnectionHasNoWriteActions();
     void statusBarShowsConnectionState();
     void shortcutsReachTheirActions();
@@ -214,6 +216,51 @@ void TestMainWindow::addsConsulConnectionWithoutWritingTheToken() {
     QTRY_VERIFY(found);
     QCOMPARE(secret, QStringLiteral("tok-7f3a9c"));
     QVERIFY(m_demo->window->session(added.id));
+}
+
+void TestMainWindow::sentinelPasswordGoesToTheKeyringOnly() {
+    // Issue 18 item 1: the dialog's Sentinel password is kept like the data password (keyring double
+    // here), never in the settings file, and reaches the connection, now and on the next connect.
+    test::SentinelGroup group;
+    test::SentinelGroup::Options options;
+    options.sentinelPassword = QStringLiteral("sntl-9d2e41");
+    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+    auto *dialog = m_demo->window->addConnection();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(QStringLiteral("name")), QStringLiteral("via sentinel"));
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(QStringLiteral("url")), group.url());
+    auto *field = dialog->findChild<QLineEdit *>(QStringLiteral("sentinelPassword"));
+    QVERIFY(field->isVisible());
+    QTest::keyClicks(field, options.sentinelPassword);
+    QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+
+    const auto added = m_demo->registry->connections().last();
+    QVERIFY(added.usesSentinel());
+    QVERIFY(added.hasSentinelSecret);
+    QVERIFY(added.sentinelSecret.isEmpty()); // the registry never holds it
+    QFile ini(m_demo->dir.path() + QStringLiteral("/connections.ini"));
+    QVERIFY(ini.open(QIODevice::ReadOnly));
+    QVERIFY(!ini.readAll().contains(options.sentinelPassword.toUtf8()));
+    std::optional<QString> kept;
+    m_demo->secrets->read(
+        model::ConnectionConfig::sentinelSecretKey(added.id),
+        [&](bool found, QString secret) { kept = found ? secret : QStringLiteral("<none>"); });
+    QTRY_VERIFY(kept.has_value());
+    QCOMPARE(*kept, options.sentinelPassword);
+
+    // The sentinel requires it: connected means it got there.
+    auto connected = [this, &added] {
+        auto *s = m_demo->window->session(added.id);
+        return s && s->controller.state() == model::ConnectionController::State::Connected;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(connected(), 30000);
+    // Again from the keyring double alone, as after a restart.
+    m_demo->window->closeConnection(added.id);
+    QVERIFY(!m_demo->window->session(added.id));
+    m_demo->window->openConnection(added.id);
+    QTRY_VERIFY_WITH_TIMEOUT(connected(), 30000);
+    QCOMPARE(m_demo->window->session(added.id)->controller.config().sentinelSecret, options.sentinelPassword);
+    m_demo->window->closeConnection(added.id);
 }
 
 void TestMainWindow::readOnlyConnectionHasNoWriteActions() {

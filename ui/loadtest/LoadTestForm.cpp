@@ -126,8 +126,18 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     m_skew->setToolTip(tr("Each client's clock is off by up to this much, ahead or behind. Only layouts "
                           "scored by the clients' own clocks care."));
     form->addRow(tr("Clock ske&w"), m_skew);
+    m_replicas = spin(this, QStringLiteral("replicas"), 0, 16, 0);
+    m_replicas->setSpecialValueText(tr("none"));
+    m_replicas->setToolTip(
+        tr("Redis leased and lock: each grant counts only once this many replicas "
+           "acknowledged it (WAIT); otherwise it is released again and counted as refused. "
+           "The price: a replica round trip in every acquire."));
+    m_replicaTimeout = spin(this, QStringLiteral("replicaTimeout"), 1, 5000, 1000, tr(" ms"));
+    m_replicaTimeout->setToolTip(tr("How long each WAIT may take (at most 5 s)"));
+    form->addRow(tr("Replicas m&ust ack"), pair(this, m_replicas, m_replicaTimeout));
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &LoadTestForm::kindChanged);
+    connect(m_replicas, &QSpinBox::valueChanged, this, &LoadTestForm::kindChanged);
     connect(m_acquireMode, &QComboBox::currentIndexChanged, this, &LoadTestForm::modesChanged);
     connect(m_stopMode, &QComboBox::currentIndexChanged, this, &LoadTestForm::modesChanged);
     setBackend(core::Backend::Redis);
@@ -135,6 +145,7 @@ LoadTestForm::LoadTestForm(QWidget *parent)
 }
 
 void LoadTestForm::setBackend(core::Backend backend) {
+    m_backend = backend;
     const QSignalBlocker blocker(m_kind);
     const QVariant previous = m_kind->currentData();
     m_kind->clear();
@@ -172,6 +183,11 @@ void LoadTestForm::kindChanged() {
     if (lock)
         m_limit->setValue(1);
     m_limit->setEnabled(!lock);
+    // WAIT follows the acquire of the kinds semscope writes with one script on a Redis master.
+    const bool replicated = m_backend == core::Backend::Redis &&
+                            (currentKind() == core::Kind::Leased || currentKind() == core::Kind::Lock);
+    m_replicas->setEnabled(replicated);
+    m_replicaTimeout->setEnabled(replicated && m_replicas->value() > 0);
 }
 
 void LoadTestForm::modesChanged() {
@@ -203,6 +219,8 @@ core::LoadTestConfig LoadTestForm::config() const {
     }
     c.crashRate = m_crashRate->value() / 100.0;
     c.skewMs = m_skew->value();
+    c.replicas = m_replicas->isEnabled() ? m_replicas->value() : 0;
+    c.replicaTimeoutMs = m_replicaTimeout->value();
     // Layouts that keep no TTL of their own (fair, zset) take the lease length from the profile.
     c.ref.profile.timeoutMs = c.ttlMs;
     return c;
@@ -232,6 +250,8 @@ void LoadTestForm::setConfig(const core::LoadTestConfig &c) {
         m_duration->setValue(static_cast<double>(c.durationMs) / 1000.0);
     m_crashRate->setValue(c.crashRate * 100.0);
     m_skew->setValue(static_cast<int>(std::min<qint64>(c.skewMs, m_skew->maximum())));
+    m_replicas->setValue(std::min(c.replicas, m_replicas->maximum()));
+    m_replicaTimeout->setValue(static_cast<int>(std::clamp<qint64>(c.replicaTimeoutMs, 1, 5000)));
     kindChanged();
     modesChanged();
 }
@@ -261,6 +281,8 @@ void LoadTestForm::save(QSettings &s) const {
     s.setValue(QStringLiteral("ops"), c.ops);
     s.setValue(QStringLiteral("crashRate"), c.crashRate);
     s.setValue(QStringLiteral("skewMs"), c.skewMs);
+    s.setValue(QStringLiteral("replicas"), m_replicas->value());
+    s.setValue(QStringLiteral("replicaTimeoutMs"), c.replicaTimeoutMs);
 }
 
 void LoadTestForm::restore(const QSettings &s) {
@@ -285,6 +307,8 @@ void LoadTestForm::restore(const QSettings &s) {
     c.durationMs = s.value(QStringLiteral("durationMs"), c.durationMs).toLongLong();
     c.crashRate = s.value(QStringLiteral("crashRate"), c.crashRate).toDouble();
     c.skewMs = s.value(QStringLiteral("skewMs"), c.skewMs).toLongLong();
+    c.replicas = s.value(QStringLiteral("replicas"), 0).toInt();
+    c.replicaTimeoutMs = s.value(QStringLiteral("replicaTimeoutMs"), c.replicaTimeoutMs).toLongLong();
     setConfig(c);
     if (c.ops > 0)
         m_duration->setValue(static_cast<double>(s.value(QStringLiteral("durationMs"), 10'000).toLongLong()) /

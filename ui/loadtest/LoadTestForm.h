@@ -18,7 +18,8 @@ class DistributionEdit;
 
 // Every parameter of a load test, the same ones `semscope-cli loadtest` takes: kind and semaphore,
 // limit, virtual clients over connections and threads, hold and think time, TTL and refresh, try
-// once or wait, duration or number of pairs, crash rate and clock skew.
+// once or wait, duration or number of pairs, crash rate and clock skew, and for Redis `leased` and
+// `lock` replica-acknowledged grants (--replicas, --replica-timeout).
 class LoadTestForm : public QWidget {
     Q_OBJECT
 public:
@@ -55,6 +56,8 @@ public:
     QSpinBox *opsBox() const { return m_ops; }
     QDoubleSpinBox *crashRateBox() const { return m_crashRate; }
     QSpinBox *skewBox() const { return m_skew; }
+    QSpinBox *replicasBox() const { return m_replicas; }
+    QSpinBox *replicaTimeoutBox() const { return m_replicaTimeout; }
 
     enum AcquireMode { TryOnce, WaitUpTo };
     enum StopMode { AfterDuration, AfterOps };
@@ -81,6 +84,9 @@ private:
     QSpinBox *m_ops = nullptr;
     QDoubleSpinBox *m_crashRate = nullptr;
     QSpinBox *m_skew = nullptr;
+    QSpinBox *m_replicas = nullptr;
+    QSpinBox *m_replicaTimeout = nullptr;
+    core::Backend m_backend = core::Backend::Redis;
 };
 
 } // namespace semscope::ui

@@ -2,13 +2,16 @@
 
 #include "model/StatusColors.h"
 
+#include "FailoverVerdictView.h"
 #include "LoadTestExportButton.h"
 #include "LoadTestRunView.h"
 #include "core/Kind.h"
+#include "model/FailoverTrainingRunner.h"
 #include "model/LoadTestRunner.h"
 #include "model/LoadTestStoreFactory.h"
 #include "model/LoadTestWriteGuard.h"
 #include "model/TrainingRunConfig.h"
+#include "redis/training/FailoverLostLock.h"
 #include "redis/training/ScenarioRuns.h"
 #include "redis/training/TrainingScenarios.h"
 
@@ -18,6 +21,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -28,6 +32,7 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     , m_config(config) {
     setObjectName(QStringLiteral("trainingPage"));
     m_runner = new model::LoadTestRunner(this);
+    m_failover = new model::FailoverTrainingRunner(this);
     auto *layout = new QVBoxLayout(this);
 
     auto *bar = new QHBoxLayout;
@@ -36,7 +41,14 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     m_scenario->setObjectName(QStringLiteral("scenario"));
     for (const redis::TrainingScenario &s : redis::trainingScenarios())
         m_scenario->addItem(QStringLiteral("%1 — %2").arg(s.name, s.title), s.name);
+    m_scenario->addItem(QStringLiteral("%1 — %2").arg(redis::FailoverLostLock::scenarioName(),
+                                                      redis::FailoverLostLock::title()),
+                        redis::FailoverLostLock::scenarioName());
     pick->setBuddy(m_scenario);
+    // The longest title must not push Start/Stop/Export off a 1280-wide projector: the box shrinks
+    // (the list still shows every title whole).
+    m_scenario->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scenario->setMinimumContentsLength(40);
     auto *forLabel = new QLabel(tr("&Run for"), this);
     m_duration = new QDoubleSpinBox(this);
     m_duration->setObjectName(QStringLiteral("trainingDuration"));
@@ -91,14 +103,20 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
 
-    auto *columns = new QHBoxLayout;
-    m_unsafe = new LoadTestRunView(LoadTestRunView::Arrangement::TableBelow, this);
+    m_results = new QStackedWidget(this);
+    m_runColumns = new QWidget(m_results);
+    auto *columns = new QHBoxLayout(m_runColumns);
+    columns->setContentsMargins(0, 0, 0, 0);
+    m_unsafe = new LoadTestRunView(LoadTestRunView::Arrangement::TableBelow, m_runColumns);
     m_unsafe->setObjectName(QStringLiteral("unsafeRun"));
-    m_atomic = new LoadTestRunView(LoadTestRunView::Arrangement::TableBelow, this);
+    m_atomic = new LoadTestRunView(LoadTestRunView::Arrangement::TableBelow, m_runColumns);
     m_atomic->setObjectName(QStringLiteral("atomicRun"));
     columns->addWidget(m_unsafe, 1);
     columns->addWidget(m_atomic, 1);
-    layout->addLayout(columns, 1);
+    m_failoverView = new FailoverVerdictView(m_results);
+    m_results->addWidget(m_runColumns);
+    m_results->addWidget(m_failoverView);
+    layout->addWidget(m_results, 1);
 
     connect(m_scenario, &QComboBox::currentIndexChanged, this, &TrainingPage::scenarioChanged);
     connect(m_start, &QPushButton::clicked, this, &TrainingPage::start);
@@ -132,12 +150,31 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
         updateButtons();
         Q_EMIT runningChanged(false);
     });
+    connect(m_failover, &model::FailoverTrainingRunner::step, this, [this](const QString &line) {
+        m_failoverView->addStep(line);
+        setStatus(line);
+    });
+    connect(
+        m_failover, &model::FailoverTrainingRunner::finished, this,
+        [this](const redis::FailoverLostLock::Report &report) {
+            m_failoverView->showReport(report);
+            if (report.cancelled)
+                setStatus(tr("Stopped. Every process the run started has been stopped."));
+            else if (!report.ok())
+                setStatus(
+                    tr("The run failed: %1").arg(report.naive.ok() ? report.safe.error : report.naive.error),
+                    true);
+            else if (report.showsTheLesson())
+                setStatus(tr("Finished: the naive side admitted two holders at once, the "
+                             "replica-acknowledged side none. Its processes are stopped."));
+            else
+                setStatus(tr("Finished, but the failover did not show the lesson this time: see "
+                             "what happened on each side."),
+                          true);
+            updateButtons();
+            Q_EMIT runningChanged(false);
+        });
     scenarioChanged();
-    if (config.backend != core::Backend::Redis)
-        setStatus(tr("The training scenarios replay designs built on Redis: open a Redis connection to run "
-                     "them. (%1 is a Consul connection.)")
-                      .arg(config.name),
-                  true);
     updateButtons();
 }
 
@@ -151,6 +188,10 @@ const redis::TrainingScenario *TrainingPage::scenario() const {
     return redis::findTrainingScenario(m_scenario->currentData().toString());
 }
 
+bool TrainingPage::isFailoverScenario() const {
+    return m_scenario->currentData().toString() == redis::FailoverLostLock::scenarioName();
+}
+
 void TrainingPage::setScenario(const QString &name) {
     const int index = m_scenario->findData(name);
     if (index >= 0)
@@ -158,10 +199,31 @@ void TrainingPage::setScenario(const QString &name) {
 }
 
 bool TrainingPage::isRunning() const {
-    return m_runner->isRunning();
+    return m_runner->isRunning() || m_failover->isRunning();
 }
 
 void TrainingPage::scenarioChanged() {
+    if (isFailoverScenario()) {
+        m_title->setText(redis::FailoverLostLock::title());
+        m_explanation->setText(redis::FailoverLostLock::explanation());
+        m_setup->setText(tr("Needs no connection, and writes nothing to %1: for each side it starts its own "
+                            "master, replica and sentinel on free loopback ports and stops them after (a "
+                            "few seconds in all). The sequence is fixed, so every run shows the same.")
+                             .arg(m_config.name));
+        m_results->setCurrentWidget(m_failoverView);
+        setStatus({});
+        updateButtons();
+        return;
+    }
+    m_results->setCurrentWidget(m_runColumns);
+    if (m_config.backend != core::Backend::Redis)
+        setStatus(tr("The training scenarios replay designs built on Redis: open a Redis connection to run "
+                     "them. (%1 is a Consul connection.)")
+                      .arg(m_config.name),
+                  true);
+    else
+        setStatus({});
+    updateButtons();
     const redis::TrainingScenario *s = scenario();
     if (!s)
         return;
@@ -187,17 +249,24 @@ void TrainingPage::setStatus(const QString &text, bool problem) {
 }
 
 void TrainingPage::updateButtons() {
-    const bool running = m_runner->isRunning();
-    m_start->setEnabled(!running && m_config.backend == core::Backend::Redis);
+    const bool running = isRunning();
+    const bool failover = isFailoverScenario();
+    m_start->setEnabled(!running && (failover || m_config.backend == core::Backend::Redis));
     m_stop->setEnabled(running);
     m_scenario->setEnabled(!running);
-    m_duration->setEnabled(!running);
-    m_export->setEnabled(!running && m_reports == 2);
+    m_duration->setEnabled(!running && !failover); // its sequence is fixed
+    m_export->setEnabled(!running && !failover && m_reports == 2);
 }
 
 void TrainingPage::start() {
+    if (isRunning())
+        return;
+    if (isFailoverScenario()) {
+        launchFailover(); // its own private servers: nothing to guard on this connection
+        return;
+    }
     const redis::TrainingScenario *s = scenario();
-    if (m_runner->isRunning() || !s)
+    if (!s)
         return;
     const QString scratch = redis::scenarioUnsafeName(scratchName(*s)) + QStringLiteral(", ") +
                             redis::scenarioAtomicName(scratchName(*s));
@@ -250,7 +319,20 @@ void TrainingPage::launch() {
     Q_EMIT runningChanged(true);
 }
 
+void TrainingPage::launchFailover() {
+    m_failoverView->begin();
+    setStatus(tr("Running both sides, one after the other …"));
+    m_failover->start(QStringLiteral("semscope-training:") + redis::FailoverLostLock::scenarioName());
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
 void TrainingPage::stop() {
+    if (m_failover->isRunning()) {
+        setStatus(tr("Stopping: the run ends at its next step and stops the processes it started …"));
+        m_failover->cancel();
+        return;
+    }
     if (!m_runner->isRunning())
         return;
     setStatus(tr("Stopping both runs…"));

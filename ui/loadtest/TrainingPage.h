@@ -8,22 +8,29 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QStackedWidget;
 
 namespace semscope::model {
+class FailoverTrainingRunner;
 class LoadTestRunner;
-}
+} // namespace semscope::model
 namespace semscope::redis {
 struct TrainingScenario;
 }
 
 namespace semscope::ui {
 
+class FailoverVerdictView;
 class LoadTestExportButton;
 class LoadTestRunView;
 
 // Training: pick one of the seeds' unsafe designs, read what goes wrong with it, and run it beside
 // semscope's atomic kind of the same layout, with the same clients, at the same time. The left
 // column counts the damage, the right one shows none.
+//
+// One scenario is not a load test: failover-lost-lock (the CLI's `--scenario failover-lost-lock`) runs
+// a fixed sequence on private servers it starts itself (master, replica, sentinel), so it does not
+// touch this page's connection at all; its two sides show in a FailoverVerdictView instead.
 class TrainingPage : public QWidget {
     Q_OBJECT
 public:
@@ -31,7 +38,9 @@ public:
     ~TrainingPage() override;
 
     void setScenario(const QString &name);
+    // nullptr for failover-lost-lock (isFailoverScenario()).
     const redis::TrainingScenario *scenario() const;
+    bool isFailoverScenario() const;
     void start();
     void stop();
     bool isRunning() const;
@@ -48,6 +57,8 @@ public:
     LoadTestRunView *unsafeView() const { return m_unsafe; }
     LoadTestRunView *atomicView() const { return m_atomic; }
     model::LoadTestRunner *runner() const { return m_runner; }
+    model::FailoverTrainingRunner *failoverRunner() const { return m_failover; }
+    FailoverVerdictView *failoverView() const { return m_failoverView; }
 
     // The scratch semaphores of a scenario are NAME-unsafe and NAME-atomic with this NAME.
     static QString scratchName(const redis::TrainingScenario &scenario);
@@ -58,11 +69,16 @@ Q_SIGNALS:
 private:
     void scenarioChanged();
     void launch();
+    void launchFailover();
     void setStatus(const QString &text, bool problem = false);
     void updateButtons();
 
     model::ConnectionConfig m_config;
     model::LoadTestRunner *m_runner = nullptr;
+    model::FailoverTrainingRunner *m_failover = nullptr;
+    QStackedWidget *m_results = nullptr;
+    QWidget *m_runColumns = nullptr;
+    FailoverVerdictView *m_failoverView = nullptr;
     QComboBox *m_scenario = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
     QPushButton *m_start = nullptr;
