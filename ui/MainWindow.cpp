@@ -890,21 +890,24 @@ void MainWindow::closeWhenRunsEnded() {
 
 LoadTestWindow *MainWindow::openLoadTest(bool training) {
     ConnectionSession *s = currentSession();
-    if (!s) {
+    if (!s && !training) {
         statusBar()->showMessage(tr("Load test: connect first (double-click a connection)"), 10000);
         return nullptr;
     }
+    // Training needs no connection for the scenario that starts its own servers: without one the
+    // window has an empty connection id (see LoadTestWindow).
+    const model::ConnectionConfig config = s ? s->config() : model::ConnectionConfig();
     // One window per connection: asking again brings it back instead of opening a second.
     LoadTestWindow *window = nullptr;
     for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == s->config().id)
+        if (w->connectionId() == config.id)
             window = w;
     if (!window) {
-        window = new LoadTestWindow(s->config(), m_services.settingsFile, this);
+        window = new LoadTestWindow(config, m_services.settingsFile, this);
         window->setAuditLog(m_services.audit);
         window->setAttribute(Qt::WA_DeleteOnClose);
     }
-    if (m_page->session() == s && !window->loadTestPage()->isRunning())
+    if (s && m_page->session() == s && !window->loadTestPage()->isRunning())
         window->loadTestPage()->prefill(m_page->ref());
     if (training)
         window->showTraining();

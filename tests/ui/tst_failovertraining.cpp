@@ -6,6 +6,7 @@
 
 #include "model/FailoverTrainingRunner.h"
 #include "redis/training/FailoverLostLock.h"
+#include "redis/training/TrainingScenarios.h"
 #include "ui/loadtest/FailoverVerdictView.h"
 #include "ui/loadtest/LoadTestWindow.h"
 #include "ui/loadtest/TrainingPage.h"
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cerrno>
@@ -68,6 +70,31 @@ class TestFailoverTraining : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void opensWithNoConnectionAtAll() {
+        // Tools → Training with no connection selected: the window opens on this scenario, ready to
+        // start; the load test tab and the scenarios that need a Redis connection say so instead.
+        ui::LoadTestWindow w(model::ConnectionConfig(), m_dir.filePath(QStringLiteral("settings.ini")));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ui::TrainingPage *page = w.trainingPage();
+        QVERIFY(page->isVisibleTo(&w));
+        QVERIFY(!page->hasConnection());
+        QVERIFY(page->isFailoverScenario());
+        QVERIFY(page->startButton()->isEnabled());
+        auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("loadTestTabs"));
+        QVERIFY(tabs);
+        QVERIFY(!tabs->isTabEnabled(0)); // the load test tab
+        w.showLoadTest(); // stays on training
+        QVERIFY(page->isVisibleTo(&w));
+        const QString other = redis::trainingScenarios().first().name;
+        page->setScenario(other);
+        QVERIFY(!page->startButton()->isEnabled());
+        QVERIFY2(page->statusLabel()->text().contains(QLatin1String("open a Redis connection")),
+                 qPrintable(page->statusLabel()->text()));
+        page->setScenario(redis::FailoverLostLock::scenarioName());
+        QVERIFY(page->startButton()->isEnabled());
+    }
 
     void runsWithoutAConnectionAndShowsBothVerdicts() {
         auto w = window();

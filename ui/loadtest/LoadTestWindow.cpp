@@ -4,6 +4,7 @@
 #include "LoadTestSettings.h"
 #include "TrainingPage.h"
 #include "model/LoadTestRunner.h"
+#include "redis/training/FailoverLostLock.h"
 #include "ui/EnvironmentBadge.h"
 #include "ui/ScreenFit.h"
 
@@ -28,17 +29,21 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
     setWindowTitle(tr("Load test — %1").arg(config.name));
     auto *layout = new QVBoxLayout(this);
 
+    const bool connected = !config.id.isEmpty();
     auto *header = new QHBoxLayout;
     auto *badge = new EnvironmentBadge(this);
     badge->setEnvironment(config.environment, config.readOnly);
     auto *where = new QLabel(this);
     where->setObjectName(QStringLiteral("loadTestConnection"));
     where->setTextFormat(Qt::PlainText);
-    where->setText(tr("Connection: %1   %2").arg(config.name, config.endpoint()));
+    where->setText(connected ? tr("Connection: %1   %2").arg(config.name, config.endpoint())
+                             : tr("No connection: only training scenarios that start their own servers run "
+                                  "here"));
     QFont f = where->font();
     f.setBold(true);
     where->setFont(f);
     header->addWidget(badge);
+    badge->setVisible(connected);
     header->addWidget(where, 1);
     layout->addLayout(header);
 
@@ -55,6 +60,14 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
     m_trainingTab->setFrameShape(QFrame::NoFrame);
     m_tabs->addTab(m_trainingTab, tr("Tr&aining: unsafe vs atomic"));
     layout->addWidget(m_tabs, 1);
+    if (!connected) {
+        // Load tests drive a semaphore on a server: without a connection there is none to drive.
+        m_tabs->setTabEnabled(m_tabs->indexOf(m_loadTest), false);
+        m_tabs->setTabToolTip(m_tabs->indexOf(m_loadTest), tr("Open a connection to load-test a semaphore"));
+        m_training->setScenario(redis::FailoverLostLock::scenarioName());
+        m_tabs->setCurrentWidget(m_trainingTab);
+        setWindowTitle(tr("Training"));
+    }
 
     auto closeIfDone = [this](bool running) {
         if (running || isRunning())
@@ -79,7 +92,8 @@ void LoadTestWindow::setAuditLog(core::AuditLog *log) {
 }
 
 void LoadTestWindow::showLoadTest() {
-    m_tabs->setCurrentWidget(m_loadTest);
+    if (m_tabs->isTabEnabled(m_tabs->indexOf(m_loadTest)))
+        m_tabs->setCurrentWidget(m_loadTest);
 }
 
 void LoadTestWindow::showTraining() {
@@ -104,7 +118,7 @@ void LoadTestWindow::keyPressEvent(QKeyEvent *event) {
             break;
         if (m_tabs->currentWidget() == m_trainingTab)
             m_training->start();
-        else
+        else if (m_tabs->isTabEnabled(m_tabs->indexOf(m_loadTest)))
             m_loadTest->start();
         return;
     case Qt::Key_Escape:

@@ -17,7 +17,9 @@ class TrainingPage;
 // Load tests and training scenarios for one connection, in a window of their own so the main
 // window stays usable (watch the semaphore being hammered there). The connection's name and
 // environment badge sit on top: nobody should wonder where the load is going. Closing the window
-// while a run goes on stops the run first and closes once it has ended.
+// while a run goes on stops the run first and closes once it has ended. With a config whose id is
+// empty (Tools → Training with no connection selected) only the training tab works, for the
+// scenarios that start their own private servers.
 class LoadTestWindow : public QWidget {
     Q_OBJECT
 public:

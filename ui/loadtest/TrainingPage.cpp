@@ -206,17 +206,25 @@ void TrainingPage::scenarioChanged() {
     if (isFailoverScenario()) {
         m_title->setText(redis::FailoverLostLock::title());
         m_explanation->setText(redis::FailoverLostLock::explanation());
-        m_setup->setText(tr("Needs no connection, and writes nothing to %1: for each side it starts its own "
-                            "master, replica and sentinel on free loopback ports and stops them after (a "
-                            "few seconds in all). The sequence is fixed, so every run shows the same.")
-                             .arg(m_config.name));
+        const QString privately = tr(
+            "for each side it starts its own master, replica and sentinel on free loopback ports and "
+            "stops them after (a few seconds in all). The sequence is fixed, so every run shows the same.");
+        m_setup->setText(
+            hasConnection()
+                ? tr("Needs no connection, and writes nothing to %1: %2").arg(m_config.name, privately)
+                : tr("Needs no connection: %1").arg(privately));
         m_results->setCurrentWidget(m_failoverView);
         setStatus({});
         updateButtons();
         return;
     }
     m_results->setCurrentWidget(m_runColumns);
-    if (m_config.backend != core::Backend::Redis)
+    if (!hasConnection())
+        setStatus(tr("This scenario replays a design on your Redis: open a Redis connection (double-click "
+                     "it in the main window) and choose Tools → Training there. Only failover-lost-lock "
+                     "runs without one."),
+                  true);
+    else if (m_config.backend != core::Backend::Redis)
         setStatus(tr("The training scenarios replay designs built on Redis: open a Redis connection to run "
                      "them. (%1 is a Consul connection.)")
                       .arg(m_config.name),
@@ -251,7 +259,8 @@ void TrainingPage::setStatus(const QString &text, bool problem) {
 void TrainingPage::updateButtons() {
     const bool running = isRunning();
     const bool failover = isFailoverScenario();
-    m_start->setEnabled(!running && (failover || m_config.backend == core::Backend::Redis));
+    m_start->setEnabled(!running &&
+                        (failover || (hasConnection() && m_config.backend == core::Backend::Redis)));
     m_stop->setEnabled(running);
     m_scenario->setEnabled(!running);
     m_duration->setEnabled(!running && !failover); // its sequence is fixed

@@ -41,6 +41,9 @@ public:
     // nullptr for failover-lost-lock (isFailoverScenario()).
     const redis::TrainingScenario *scenario() const;
     bool isFailoverScenario() const;
+    // False in the window Tools → Training opens with no connection selected: only the scenarios
+    // that start their own servers (failover-lost-lock) can run there.
+    bool hasConnection() const { return !m_config.id.isEmpty(); }
     void start();
     void stop();
     bool isRunning() const;
