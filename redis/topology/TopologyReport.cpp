@@ -112,7 +112,9 @@ QString TopologyReport::summary() const {
     const int m = masterCount();
     const int r = replicaCount();
     return QStringLiteral("%1: %2 master%3, %4 replica%5")
-        .arg(mode == QLatin1String("cluster") ? QStringLiteral("Cluster") : QStringLiteral("Standalone"))
+        .arg(mode == QLatin1String("cluster")    ? QStringLiteral("Cluster")
+             : mode == QLatin1String("sentinel") ? QStringLiteral("Sentinel")
+                                                 : QStringLiteral("Standalone"))
         .arg(m)
         .arg(m == 1 ? QString() : QStringLiteral("s"))
         .arg(r)
@@ -153,10 +155,13 @@ void readTopology(RedisTopology &topology, std::function<void(const TopologyRepo
     QPointer<RedisTopology> guard(&topology);
     auto finishStandalone = [guard, done] {
         RedisConnection &entry = guard->entry();
-        const QString address = guard->nodeOfSlot(0);
-        entry.command({"INFO", "replication"}, [address, done](const RedisReply &reply) {
+        // Through Sentinel the entry's settings name the sentinels: the master is where it is now.
+        const bool sentinel = entry.settings().usesSentinel();
+        const QString address =
+            sentinel && !entry.servingNode().isEmpty() ? entry.servingNode() : guard->nodeOfSlot(0);
+        entry.command({"INFO", "replication"}, [address, sentinel, done](const RedisReply &reply) {
             TopologyReport report;
-            report.mode = QStringLiteral("standalone");
+            report.mode = sentinel ? QStringLiteral("sentinel") : QStringLiteral("standalone");
             if (reply.isError()) {
                 report.error = reply.errorMessage();
                 done(report);
@@ -217,6 +222,10 @@ void readTopology(RedisTopology &topology, std::function<void(const TopologyRepo
                 if (s.slotCount() > 0)
                     shards << s;
             }
+            // In slot order, as an operator reads a slot map (CLUSTER SHARDS lists them as it likes).
+            std::sort(shards.begin(), shards.end(), [](const ClusterShard &a, const ClusterShard &b) {
+                return a.ranges.constFirst().first < b.ranges.constFirst().first;
+            });
             pending->left = int(shards.size());
             pending->report.nodes.resize(0);
             if (shards.isEmpty()) {

@@ -25,13 +25,13 @@ struct NodeReport {
 };
 
 struct TopologyReport {
-    QString mode; // "standalone" or "cluster"
+    QString mode; // "standalone", "sentinel" (a master found through sentinels) or "cluster"
     QList<NodeReport> nodes;
     QString error; // nothing could be read
 
     int masterCount() const;
     int replicaCount() const;
-    // "Cluster: 3 masters, 3 replicas", "Standalone: 1 master, 1 replica".
+    // "Cluster: 3 masters, 3 replicas", "Standalone: 1 master, 1 replica", "Sentinel: …".
     QString summary() const;
     // The replicas of `master` (host:port).
     QList<NodeReport> replicasOf(const QString &master) const;
