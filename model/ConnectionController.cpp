@@ -139,9 +139,6 @@ void ConnectionController::applyTopologyEvent(const TopologyEvent &event) {
             m_topologyEvents.removeFirst();
     }
     Q_EMIT topologyEvent(event);
-    // The state line names the master: said again when it moved.
-    if (!m_servingMaster.isEmpty())
-        Q_EMIT stateChanged(m_state, m_stateText);
 }
 
 void ConnectionController::setState(State state, const QString &text) {

@@ -692,7 +692,9 @@ void MainWindow::startSession(ConnectionConfig config) {
     });
     connect(&s->controller, &ConnectionController::busyChanged, this, &MainWindow::updateStatus);
     connect(&s->controller, &ConnectionController::topologyEvent, this,
-            [this, s](const core::TopologyEvent &e) {
+            [this, s, id](const core::TopologyEvent &e) {
+                updateConnectionItem(id); // the state line and tooltip name the master of the moment
+                updateStatus();
                 if (core::isFailoverEvent(e))
                     statusBar()->showMessage(s->located(e.text), 30000);
             });
