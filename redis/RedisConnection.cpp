@@ -556,9 +556,11 @@ RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
                 });
         connect(d->resolver.get(), &SentinelResolver::subscribed, this, [this] { d->recheckMaster(); });
         connect(d->resolver.get(), &SentinelResolver::failoverStarted, this, [this] {
-            const bool connected = d->state != State::Disconnected;
+            // Said once per failover, and not after a callback of a failed command deleted us.
+            const bool news = d->state != State::Disconnected && !d->holdingForSwitch;
+            const auto guard = d->alive;
             d->onFailoverStarted();
-            if (connected)
+            if (*guard && news)
                 Q_EMIT failoverStarted();
         });
         d->holdTimer.setSingleShot(true);

@@ -201,12 +201,14 @@ void ReplicationPanel::apply(const TopologyReport &report) {
     QString master;
     int slot = -1;
     if (m_session) {
-        const int row = m_session->list.rowOf(m_ref);
-        if (row >= 0)
-            slot = m_session->list.discoveredAt(row).slot;
+        const core::DiscoveredSemaphore found = m_session->list.discoveredAt(m_session->list.rowOf(m_ref));
+        slot = found.slot;
+        if (report.mode == QLatin1String("cluster") && slot >= 0) {
+            master = masterOfSlot(report, slot);
+            if (master.isEmpty())
+                master = found.node; // no range holds it in this map: where discovery found it
+        }
     }
-    if (report.mode == QLatin1String("cluster") && slot >= 0)
-        master = masterOfSlot(report, slot);
     if (master.isEmpty()) {
         for (const NodeReport &n : report.nodes) {
             if (n.role == QLatin1String("master")) {
