@@ -79,7 +79,8 @@ void TestTopologyEvents::sentinelFailoverArrivesWithBothAddresses() {
 }
 
 // CLUSTER FAILOVER on a replica: the next map read (the Topology window reads every 2 s) turns the
-// promotion into a "master switched" event for that master's slots; an unchanged map says nothing.
+// promotion into a "master switched" event for that master's slots; an unchanged map says nothing;
+// a replica killed is "node down" once the cluster marks it failed.
 void TestTopologyEvents::clusterFailoverIsAnEvent() {
     test::RedisCluster cluster;
     QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
@@ -121,6 +122,19 @@ void TestTopologyEvents::clusterFailoverIsAnEvent() {
     QVERIFY2(e.text.endsWith(QStringLiteral(" moved from %1 to %2").arg(oldMaster, promoted)),
              qPrintable(e.text));
     QCOMPARE(c.topologyEvents().constLast().to, promoted);
+
+    // A replica dies: once the cluster marks it failed (node timeout 2 s), a "node down" event.
+    const QString dead = address(cluster.node(4));
+    cluster.node(4).kill();
+    QVERIFY(test::waitFor(
+        [&] {
+            read();
+            return lastOfKind(events, TopologyEvent::Kind::NodeDown).has_value();
+        },
+        20000));
+    const TopologyEvent down = *lastOfKind(events, TopologyEvent::Kind::NodeDown);
+    QCOMPARE(down.to, dead);
+    QCOMPARE(down.text, QStringLiteral("node %1 is down: the cluster marks it failed").arg(dead));
 }
 
 void TestTopologyEvents::eventModelListsNewestFirst() {
