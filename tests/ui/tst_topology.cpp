@@ -7,11 +7,13 @@
 #include "RedisServer.h"
 #include "SentinelGroup.h"
 #include "TestWait.h"
+#include "consul/sandbox/ConsulDouble.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
 #include "model/StoreFactory.h"
 #include "model/TopologyModel.h"
+#include "model/TopologyReader.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
@@ -24,6 +26,7 @@
 #include <QListWidget>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -56,13 +59,16 @@ struct WindowFixture {
 
     // Adds the connection, opens it and waits for its discovery.
     ui::ConnectionSession *open(const QString &name, const QString &url) {
+        auto config = model::ConnectionConfig::create(core::Backend::Redis);
+        config.name = name;
+        config.url = url;
+        return open(config);
+    }
+    ui::ConnectionSession *open(const model::ConnectionConfig &config) {
         window.resize(1280, 720);
         window.show();
         if (!QTest::qWaitForWindowExposed(&window))
             return nullptr;
-        auto config = model::ConnectionConfig::create(core::Backend::Redis);
-        config.name = name;
-        config.url = url;
         registry.upsert(config);
         window.openConnection(config.id);
         ui::ConnectionSession *s = window.session(config.id);
@@ -121,6 +127,7 @@ private Q_SLOTS:
     void clusterTopologyWindowNodeColumnAndPage();
     void replicationTabShowsALaggingReplica();
     void sentinelFailoverIsAnEventOnConnectionAndPage();
+    void consulHasNoReplicationTopology();
 };
 
 void TestTopology::clusterTopologyWindowNodeColumnAndPage() {
@@ -286,6 +293,31 @@ void TestTopology::sentinelFailoverIsAnEventOnConnectionAndPage() {
     QTRY_VERIFY_WITH_TIMEOUT(panel->masterLabel()->text().contains(after), 15000);
     QTest::qWait(50);
     saveScreenshot(&f.window, QStringLiteral("failover-event"));
+}
+
+// Consul replicates by Raft: the tab says so in one line and reads nothing; there is no Topology
+// window for it.
+void TestTopology::consulHasNoReplicationTopology() {
+    consul::ConsulDouble consul;
+    QVERIFY2(consul.listen(), qPrintable(consul.errorString()));
+    WindowFixture f;
+    auto config = model::ConnectionConfig::create(core::Backend::Consul);
+    config.name = QStringLiteral("consul");
+    config.address = consul.url().toString();
+    ui::ConnectionSession *s = f.open(config);
+    QVERIFY(s);
+    core::SemaphoreRef ref;
+    ref.kind = core::Kind::Consul;
+    ref.name = QStringLiteral("service/deploy");
+    QVERIFY(f.window.openSemaphore(s->config().id, ref));
+    ui::ReplicationPanel *panel = f.window.semaphorePage()->replicationPanel();
+    f.window.semaphorePage()->lowerTabs()->setCurrentWidget(panel);
+    QCOMPARE(panel->masterLabel()->text(), model::consulReplicationNote());
+    QVERIFY(panel->replicasLabel()->text().isEmpty());
+    QVERIFY(!panel->eventView()->isVisible());
+    QVERIFY(f.window.semaphoreView()->isColumnHidden(SemaphoreListModel::NodeColumn));
+    QCOMPARE(f.window.openTopology(), nullptr);
+    QVERIFY(f.window.statusBar()->currentMessage().contains(QLatin1String("Redis connection")));
 }
 
 QTEST_MAIN(TestTopology)
