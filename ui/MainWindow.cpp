@@ -321,7 +321,7 @@ void MainWindow::buildMenus() {
     auto *sessions = tools->addAction(tr("Consul &sessions…"), this, [this] { openConsulSessions(); });
     sessions->setObjectName(QStringLiteral("consulSessionsAction"));
     sessions->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
-    auto *topology = tools->addAction(tr("&Topology…"), this, [this] { openTopology(); });
+    auto *topology = tools->addAction(tr("T&opology…"), this, [this] { openTopology(); });
     topology->setObjectName(QStringLiteral("topologyAction"));
     topology->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+T")));
     topology->setToolTip(tr("Every node behind this Redis connection: roles, slots, replication lag"));
