@@ -216,25 +216,27 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
             auto st = std::make_shared<State>();
             st->todo = locks;
             st->result = result;
+            // Each round is reached through a weak pointer: only the reads in flight hold the pump,
+            // so a discovery abandoned at shutdown (its replies never come) frees everything.
             auto pump = std::make_shared<std::function<void()>>();
-            *pump = [this, st, pump, request, cancel, progress, done] {
+            *pump = [this, st, weakPump = std::weak_ptr<std::function<void()>>(pump), request, cancel,
+                     progress, done] {
                 if (st->finished)
                     return;
                 if (cancel.isCancelled()) {
                     st->finished = true;
                     st->result.cancelled = true;
                     st->result.ok = false;
-                    auto self = std::move(*pump); // break the cycle before finishing
                     done(st->result);
                     return;
                 }
                 if (st->todo.isEmpty() && st->running == 0) {
                     st->finished = true;
                     st->result.ok = true;
-                    auto self = std::move(*pump);
                     done(st->result);
                     return;
                 }
+                const auto pump = weakPump.lock();
                 while (st->running < kDiscoverParallel && !st->todo.isEmpty()) {
                     const QString key = st->todo.takeFirst();
                     ++st->running;

@@ -108,7 +108,21 @@ void ConnectionController::applyStoreState(const QString &text) {
     const QString t = text.trimmed().toLower();
     if (t.startsWith(QLatin1String("connected"))) {
         m_lastFailure.clear();
+        m_unreachableSince = {};
         setState(State::Connected, text);
+    } else if (m_unreachableSince.isValid()) {
+        // Still unreachable: each retry updates the reason and the next attempt, not the state.
+        if (t.startsWith(QLatin1String("lost")) || t.startsWith(QLatin1String("disconnected"))) {
+            const qsizetype colon = text.indexOf(QLatin1Char(':'));
+            m_lastFailure = colon >= 0 ? text.mid(colon + 1).trimmed() : text;
+            if (isAuthenticationFailure(m_lastFailure)) {
+                failAuthentication(m_lastFailure);
+                return;
+            }
+            setState(State::Failed, unreachableText({}));
+        } else {
+            setState(State::Failed, unreachableText(text)); // "reconnecting in 4 s", "connecting"…
+        }
     } else if (t.startsWith(QLatin1String("reconnecting"))) {
         // "reconnecting in 5 s" alone hides why: the reason stays until an attempt succeeds.
         setState(State::Reconnecting, m_lastFailure.isEmpty()
@@ -159,12 +173,20 @@ void ConnectionController::setState(State state, const QString &text) {
 void ConnectionController::connectDeadlinePassed() {
     if (m_state == State::Connected || m_state == State::Failed || m_state == State::Idle)
         return;
-    QString text = QStringLiteral("%1 did not answer within %2 s; still trying")
+    m_unreachableSince = QDateTime::currentDateTime();
+    setState(State::Failed, unreachableText({}));
+}
+
+QString ConnectionController::unreachableText(const QString &retry) const {
+    QString text = QStringLiteral("%1 did not answer within %2 s (unreachable since %3); still trying")
                        .arg(m_config.endpoint())
-                       .arg(m_connectDeadline.interval() / 1000.0);
+                       .arg(m_connectDeadline.interval() / 1000.0)
+                       .arg(m_unreachableSince.toString(QStringLiteral("HH:mm:ss")));
+    if (!retry.isEmpty())
+        text += QStringLiteral(", ") + retry;
     if (!m_lastFailure.isEmpty())
         text += QStringLiteral(" — last attempt: ") + m_lastFailure;
-    setState(State::Failed, text);
+    return text;
 }
 
 void ConnectionController::failAuthentication(const QString &reason) {

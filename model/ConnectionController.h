@@ -3,6 +3,7 @@
 #include "ConnectionConfig.h"
 #include "core/SemaphoreStore.h"
 
+#include <QDateTime>
 #include <QObject>
 #include <QPointer>
 #include <QThread>
@@ -130,6 +131,9 @@ private:
     void applyTopologyEvent(const core::TopologyEvent &event);
     void setState(State state, const QString &text);
     void connectDeadlinePassed();
+    // "<endpoint> did not answer within 10 s (unreachable since 13:40:02); still trying, reconnecting
+    // in 4 s — last attempt: Connection refused"
+    QString unreachableText(const QString &retry) const;
     // Says why, and stops the store retrying the same refused credentials.
     void failAuthentication(const QString &reason);
     // Failures a store reports outside a connection state change (a failed discovery).
@@ -143,6 +147,10 @@ private:
     QString m_stateText = QStringLiteral("not connected");
     QString m_lastFailure; // why the last attempt failed; kept next to "reconnecting in …"
     QTimer m_connectDeadline;
+    // When the connect deadline passed without a connection. Until one succeeds the state stays
+    // Failed through every further attempt (the icon would otherwise cycle lost → reconnecting →
+    // failed with each retry); only the text follows the attempts.
+    QDateTime m_unreachableSince;
     bool m_needsCredentials = false;
     int m_pending = 0;
     QList<core::TopologyEvent> m_topologyEvents;

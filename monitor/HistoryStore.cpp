@@ -128,7 +128,7 @@ bool HistoryStore::exec(const QString &sql) {
     if (isDamage(error)) {
         disable(QStringLiteral("is damaged"), error.text());
     } else {
-        // Busy past the timeout, disk full...: this write is lost, the next one may work.
+        // Busy past the timeout, disk full...: this write fails, the next one may work.
         m_warning = QStringLiteral("history file %1: %2").arg(m_path, error.text());
         qCWarning(lcHistory).noquote() << m_warning;
     }
@@ -206,11 +206,43 @@ void HistoryStore::prune(qint64 nowMs) {
     }
 }
 
+int HistoryStore::pendingEvents() const {
+    int n = 0;
+    for (const auto &batch : m_pending)
+        n += int(batch.second.size());
+    return n;
+}
+
 bool HistoryStore::record(const QString &endpoint, const QList<HolderEvent> &list) {
     if (!m_available)
         return false;
-    if (list.isEmpty())
-        return true;
+    if (!list.isEmpty())
+        m_pending.append({endpoint, list});
+    int dropped = 0;
+    for (int n = pendingEvents(); n > kMaxPendingEvents; --n) {
+        m_pending.first().second.removeFirst();
+        if (m_pending.first().second.isEmpty())
+            m_pending.removeFirst();
+        ++dropped;
+    }
+    if (dropped > 0)
+        qCWarning(lcHistory).noquote()
+            << (m_warning = QStringLiteral("history file %1: %2 events could not be written for a long "
+                                           "time and were dropped (at most %3 are kept waiting)")
+                                .arg(m_path)
+                                .arg(dropped)
+                                .arg(kMaxPendingEvents));
+    while (!m_pending.isEmpty()) {
+        if (!write(m_pending.first().first, m_pending.first().second))
+            return false; // kept for the next call
+        m_pending.removeFirst();
+    }
+    return true;
+}
+
+bool HistoryStore::write(const QString &endpoint, const QList<HolderEvent> &list) {
+    if (!m_available)
+        return false;
     QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     if (!exec(QStringLiteral("BEGIN IMMEDIATE")))
         return false;

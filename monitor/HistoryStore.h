@@ -40,8 +40,8 @@ public:
     static constexpr int kBusyTimeoutMs = 5000;
 
     // `path` empty: defaultPath(). Retention from QSettings (retentionFromSettings()). A GUI thread
-    // passes a short busy timeout: a write that waits too long for another process is dropped
-    // (with a warning) rather than freeze the window.
+    // passes a short busy timeout: events whose write waits too long for another process are kept
+    // in memory (pendingEvents()) and written with the next record(), rather than freeze the window.
     explicit HistoryStore(QString path = {}, int busyTimeoutMs = kBusyTimeoutMs);
     ~HistoryStore();
     HistoryStore(const HistoryStore &) = delete;
@@ -66,8 +66,13 @@ public:
     // Applies retention now (also done on open and at most once a minute while recording).
     void prune(qint64 nowMs);
 
-    // Appends events seen on `endpoint`. False if the history is off or the write failed.
+    // Appends events seen on `endpoint`, after any kept from an earlier write that failed (file busy
+    // past the timeout, disk full): those are retried first, so nothing is lost while the trouble
+    // passes. At most kMaxPendingEvents are kept (the oldest go first, with a warning). False if the
+    // history is off or the events are still pending; record({}) only retries.
     bool record(const QString &endpoint, const QList<HolderEvent> &events);
+    static constexpr int kMaxPendingEvents = 10000;
+    int pendingEvents() const;
 
     // Records that `holders` (ids) hold `ref` on `endpoint` now; holds of this semaphore not in the
     // list end. Returns when each listed holder was first seen (now for new ones).
@@ -100,6 +105,7 @@ private:
     void disable(const QString &what, const QString &error) const;
     void noteReadError(const QSqlError &error) const;
     bool exec(const QString &sql);
+    bool write(const QString &endpoint, const QList<HolderEvent> &events);
 
     QString m_path;
     int m_busyTimeoutMs;
@@ -110,6 +116,8 @@ private:
     qint64 m_maxAgeMs = kDefaultMaxAgeMs;
     qint64 m_maxBytes = kDefaultMaxBytes;
     qint64 m_lastPruneMs = 0;
+    // Events not written yet, per endpoint in the order they came.
+    QList<std::pair<QString, QList<HolderEvent>>> m_pending;
 };
 
 } // namespace semscope::monitor

@@ -30,7 +30,8 @@ public:
     ~DesktopMonitoring() override;
 
     monitor::HistoryStore *history() const { return m_history.get(); }
-    // The window's thread writes the history: it waits at most this long for another process.
+    // The window's thread writes the history: it waits at most this long for another process
+    // (events that could not be written wait in memory for the next write).
     static constexpr int kGuiBusyTimeoutMs = 250;
     model::WatchController *watch() const { return m_watch.get(); }
     QSystemTrayIcon *tray() const { return m_tray; }

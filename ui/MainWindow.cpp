@@ -301,7 +301,7 @@ void MainWindow::buildMenus() {
     view->addAction(m_zoom->resetAction());
     view->addSeparator();
     auto *auditToggle = m_auditDock->toggleViewAction();
-    auditToggle->setText(tr("&Audit log"));
+    auditToggle->setText(tr("Audit &log"));
     auditToggle->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
     view->addAction(auditToggle);
 

@@ -51,6 +51,18 @@ ProfileDialog::ProfileDialog(const SemaphoreRef &ref, QWidget *parent)
     m_unit->addItems({tr("auto"), tr("seconds"), tr("milliseconds")});
     m_unit->setCurrentIndex(int(ref.profile.scoreUnit));
     form->addRow(tr("ZSET score &unit:"), m_unit);
+    // The fair layout's clients hold an outer lock around their acquire; semscope's acquire must
+    // find the same key free, or it would slip in beside a client that is half-way through its own.
+    m_outerLockKey = new QLineEdit(ref.profile.outerLockKey, this);
+    m_outerLockKey->setObjectName(QStringLiteral("outerLockKey"));
+    m_outerLockKey->setPlaceholderText(
+        tr("empty: lock:%1 and %1lock (the book's and seed 001's names)").arg(ref.name));
+    m_outerLockKey->setToolTip(tr("The key the layout's clients lock around their acquire, if your code "
+                                  "names it differently. semscope's acquire waits while it is held."));
+    if (ref.kind == Kind::Fair)
+        form->addRow(tr("&Outer lock key:"), m_outerLockKey);
+    else
+        m_outerLockKey->hide();
     if (ref.profile.anyInferred())
         form->addRow(new QLabel(tr("<i>The current values were inferred by semscope.</i>"), this));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
@@ -77,6 +89,7 @@ SemaphoreProfile ProfileDialog::profile() const {
         p.limit = m_limit->value();
     p.timeoutMs = parseDurationMs(m_timeout->text().trimmed());
     p.scoreUnit = ScoreUnit(m_unit->currentIndex());
+    p.outerLockKey = m_outerLockKey->text().trimmed();
     p.inferred = false;
     return p;
 }

@@ -344,7 +344,7 @@ void SemaphorePage::buildActions() {
     m_purge->setToolTip(tr("Remove every holder whose lease ran out but whose record is still there"));
     connect(m_purge, &QAction::triggered, this, &SemaphorePage::purgeExpired);
 
-    m_repair = new QAction(tr("Re&pair slots"), this);
+    m_repair = new QAction(tr("Repair &slots"), this);
     m_repair->setObjectName(QStringLiteral("repairAction"));
     m_repair->setToolTip(tr("slots layout: put missing slot numbers back and drop duplicates"));
     connect(m_repair, &QAction::triggered, this, &SemaphorePage::repair);
@@ -361,7 +361,7 @@ void SemaphorePage::buildActions() {
     m_rawKeys->setShortcut(QKeySequence(QStringLiteral("Ctrl+K")));
     connect(m_rawKeys, &QAction::triggered, this, [this] { openRawKeys(); });
 
-    m_editProfile = new QAction(tr("Edit &profile…"), this);
+    m_editProfile = new QAction(tr("&Edit profile…"), this);
     connect(m_editProfile, &QAction::triggered, this, &SemaphorePage::editProfile);
 
     m_copyRows = new QAction(tr("&Copy rows"), this);

@@ -364,8 +364,12 @@ void RedisTopology::reloadMap(std::function<void(const QString &error)> done) {
             guarded << c;
     }
     const bool tls = m_entry->settings().transport == ConnectionSettings::Transport::Tls;
+    // The next attempt is reached through a weak pointer: only the request in flight holds the
+    // chain, so a reload abandoned at shutdown (its reply never comes) frees everything.
     auto attempt = std::make_shared<std::function<void(int, QString)>>();
-    *attempt = [this, guarded, tls, done, attempt](int i, QString lastError) {
+    *attempt = [this, guarded, tls, done,
+                weakAttempt = std::weak_ptr<std::function<void(int, QString)>>(attempt)](int i,
+                                                                                         QString lastError) {
         while (i < guarded.size() && !guarded.at(i))
             ++i;
         if (i >= guarded.size()) {
@@ -376,10 +380,10 @@ void RedisTopology::reloadMap(std::function<void(const QString &error)> done) {
             qCWarning(lcRedisTransport).noquote() << "cannot read the cluster's slot map:" << lastError;
             if (done)
                 done(QStringLiteral("cannot read the cluster's slot map: ") + lastError);
-            *attempt = nullptr; // breaks the self-reference
             return;
         }
         RedisConnection *c = guarded.at(i);
+        auto attempt = weakAttempt.lock();
         c->pipeline({{"CLUSTER", "SHARDS"}, {"CLUSTER", "SLOTS"}}, [this, i, tls, done, attempt,
                                                                     c](const QList<RedisReply> &replies) {
             QString error;
@@ -397,7 +401,6 @@ void RedisTopology::reloadMap(std::function<void(const QString &error)> done) {
             applyMap(*map);
             if (done)
                 done({});
-            *attempt = nullptr;
             if (m_reloadAgain) {
                 m_reloadAgain = false;
                 scheduleReload();

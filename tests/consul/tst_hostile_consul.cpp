@@ -9,6 +9,7 @@
 #include "consul/ConsulClient.h"
 #include "consul/ConsulSemaphoreStore.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTest>
 #include <algorithm>
@@ -87,6 +88,7 @@ private Q_SLOTS:
     void cliAcquireWaitIsTheWholeWait();
     void invalidAddressesAreRefusedRedacted_data();
     void invalidAddressesAreRefusedRedacted();
+    void abandonedDiscoveryFreesItsChain();
 
 private:
     // Where the cross-origin redirects point; it must never hear from the client.
@@ -350,6 +352,31 @@ void TestHostileConsul::invalidAddressesAreRefusedRedacted() {
     QVERIFY2(output.contains(error), qPrintable(output));
     QVERIFY2(!output.contains(QLatin1String("s3cr")), qPrintable(output));
     QVERIFY2(!output.contains(QLatin1String("et@")), qPrintable(output));
+}
+
+void TestHostileConsul::abandonedDiscoveryFreesItsChain() {
+    // An agent that lists a lock and then never answers its read, and the store closed while
+    // discovery waits (as at shutdown): the discovery's chain and what it captured must be freed.
+    HostileServer hostile(HostileServer::Framing::Http);
+    bool readAsked = false;
+    hostile.setHandler([&](QTcpSocket *client, const QByteArray &request) {
+        if (request.contains("?keys"))
+            HostileServer::run(client, scripted(http(200, "[\"sem/a/.lock\"]")));
+        else
+            readAsked = true; // and silence
+    });
+    auto captured = std::make_shared<int>(0);
+    const std::weak_ptr<int> watched = captured;
+    {
+        semscope::consul::ConsulSemaphoreStore store(configFor(hostile));
+        semscope::core::DiscoverRequest request;
+        request.match = QStringLiteral("sem/");
+        store.discover(request, {}, {}, [captured](const semscope::core::DiscoverResult &) {});
+        captured.reset();
+        QVERIFY(semscope::test::waitFor([&]() { return readAsked; }, kTimeBoundMs));
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QVERIFY2(watched.expired(), "an abandoned discovery kept its chain alive");
 }
 
 QTEST_GUILESS_MAIN(TestHostileConsul)

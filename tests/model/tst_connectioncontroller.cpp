@@ -45,6 +45,7 @@ private Q_SLOTS:
     void failingFactoryReportsFailed();
     void silentServerFailsAtTheDeadline();
     void refusedServerKeepsItsReasonWhileRetrying();
+    void unreachableServerStaysFailedWhileRetrying();
     void wrongPasswordStopsRetryingAndSaysWhy();
     void refusedConsulTokenNeedsCredentials();
 };
@@ -152,6 +153,32 @@ void TestConnectionController::refusedServerKeepsItsReasonWhileRetrying() {
     QVERIFY2(c.stateText().contains(QLatin1String("last attempt:")), qPrintable(c.stateText()));
     QVERIFY2(c.stateText().contains(QLatin1String("refused"), Qt::CaseInsensitive),
              qPrintable(c.stateText()));
+}
+
+void TestConnectionController::unreachableServerStaysFailedWhileRetrying() {
+    // Once the connect deadline has passed, the retries that follow must not flip the state (and
+    // the connection's icon) back through lost and reconnecting each time: it stays failed, and
+    // only the text follows the attempts, until one succeeds.
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    server.stop(); // its port stays ours, refused until restart()
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.port = server.port();
+    ConnectionController c(config, model::storeFactoryFor(config));
+    c.setConnectDeadlineMs(1000);
+    c.open();
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), ConnectionController::State::Failed, 10000);
+    QSignalSpy changes(&c, &ConnectionController::stateChanged);
+    // Two more attempts are reported (each a "lost" and a "reconnecting in …").
+    QTRY_VERIFY_WITH_TIMEOUT(changes.size() >= 4, 20000);
+    for (const QList<QVariant> &change : std::as_const(changes))
+        QCOMPARE(change.at(0).value<ConnectionController::State>(), ConnectionController::State::Failed);
+    QVERIFY2(c.stateText().contains(QLatin1String("unreachable since")), qPrintable(c.stateText()));
+    QVERIFY2(c.stateText().contains(QLatin1String("refused"), Qt::CaseInsensitive),
+             qPrintable(c.stateText()));
+    // The server comes back: the next attempt connects and the state follows.
+    QVERIFY2(server.restart(), qPrintable(server.errorString()));
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), ConnectionController::State::Connected, 30000);
 }
 
 void TestConnectionController::wrongPasswordStopsRetryingAndSaysWhy() {

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void holdEndsWhenTheHolderIsGone();
     void holdsAreKeptPerEndpointAndSemaphore();
     void twoProcessesWritingAtOnceLoseNothing();
+    void eventsWaitWhileTheFileIsBusy();
     void forceReleaseMarks();
     void oldRowsArePruned();
     void sizeIsBounded();
@@ -161,6 +162,34 @@ void TestHistoryStore::twoProcessesWritingAtOnceLoseNothing() {
     for (const auto &r : h.holds(QStringLiteral("redis://test"), ref("shared"), 0))
         openCommon += r.holder == QLatin1String("common") && !r.endedMs;
     QCOMPARE(openCommon, 1);
+}
+
+void TestHistoryStore::eventsWaitWhileTheFileIsBusy() {
+    // The app's short busy timeout must not cost events: another process holding the write lock
+    // longer than that makes them wait in memory, and they go in with the next write.
+    HistoryStore h(path(), 50);
+    QVERIFY(h.isAvailable());
+    {
+        QSqlDatabase blocker =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("blocker"));
+        blocker.setDatabaseName(path());
+        QVERIFY(blocker.open());
+        QSqlQuery lock(blocker);
+        QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        QVERIFY(!h.record(QStringLiteral("redis://test"),
+                          {makeEvent(QStringLiteral("acquired"), QStringLiteral("a"), 1000, 1)}));
+        QCOMPARE(h.pendingEvents(), 1);
+        QVERIFY(lock.exec(QStringLiteral("COMMIT")));
+        blocker.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("blocker"));
+    QVERIFY(h.record(QStringLiteral("redis://test"),
+                     {makeEvent(QStringLiteral("released"), QStringLiteral("a"), 2000, 1)}));
+    QCOMPARE(h.pendingEvents(), 0);
+    const auto got = h.events(QStringLiteral("redis://test"), ref(), 0);
+    QCOMPARE(got.size(), 2);
+    QCOMPARE(got.at(0).event, QStringLiteral("released")); // newest first
+    QCOMPARE(got.at(1).event, QStringLiteral("acquired"));
 }
 
 void TestHistoryStore::forceReleaseMarks() {

@@ -7,8 +7,10 @@
 #include "TestWait.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisDiscovery.h"
+#include "redis/topology/RedisTopology.h"
 #include "redis/transport/RespParser.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void replyLimitFromTheEnvironment();
     void scanThatNeverEnds_data();
     void scanThatNeverEnds();
+    void abandonedSlotMapReloadFreesItsChain();
 };
 
 void TestHostileRedis::initTestCase() {
@@ -283,6 +286,41 @@ void TestHostileRedis::scanThatNeverEnds() {
     QVERIFY(semscope::test::waitFor([&]() { return result.has_value(); }, 30000));
     QVERIFY(!result->ok);
     QVERIFY2(result->error.startsWith(error), qPrintable(result->error));
+}
+
+void TestHostileRedis::abandonedSlotMapReloadFreesItsChain() {
+    // A node that never answers CLUSTER SHARDS, and the topology closed while the reload waits (as at
+    // shutdown): the retry chain and what it captured must be freed, not kept alive by itself.
+    HostileServer hostile(HostileServer::Framing::Raw);
+    bool asked = false;
+    semscope::redis::RespParser commands;
+    hostile.setHandler([&](QTcpSocket *client, const QByteArray &request) {
+        commands.feed(request);
+        QByteArray answer;
+        while (const auto command = commands.next()) {
+            const QByteArray name = command->elements.value(0).str;
+            if (name == "CLUSTER")
+                asked = true; // and silence
+            else if (name == "INFO")
+                answer += bulkArray({"cluster_enabled:0"}).mid(4);
+            else
+                answer += "+OK\r\n";
+        }
+        client->write(answer);
+    });
+    ConnectionSettings s = settingsFor(hostile, ConnectionSettings::defaultMaxReplyBytes());
+    s.commandTimeoutMs = 0;
+    auto captured = std::make_shared<int>(0);
+    const std::weak_ptr<int> watched = captured;
+    {
+        semscope::redis::topology::RedisTopology topology(s);
+        topology.open();
+        topology.reloadMap([captured](const QString &) {});
+        captured.reset();
+        QVERIFY(semscope::test::waitFor([&]() { return asked; }, kTimeBoundMs));
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QVERIFY2(watched.expired(), "an abandoned slot map reload kept its chain alive");
 }
 
 QTEST_GUILESS_MAIN(TestHostileRedis)

@@ -84,6 +84,7 @@ void TestDialogs::profileRoundTrip() {
     ref.profile.limit = 4;
     ref.profile.timeoutMs = 10000;
     ref.profile.inferred = true;
+    ref.profile.outerLockKey = QStringLiteral("fair-queue:mutex");
     ui::ProfileDialog dialog(ref);
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
@@ -111,6 +112,14 @@ void TestDialogs::profileRoundTrip() {
     QCOMPARE(p.timeoutMs, 60000);
     QCOMPARE(p.scoreUnit, core::ScoreUnit(2));
     QVERIFY(!p.inferred); // entered by a person now
+    // Saving must not drop the fair layout's outer lock key: without it semscope's acquire would
+    // look for the default names and slip in beside a client holding the real one.
+    auto *outerLock = dialog.findChild<QLineEdit *>(QStringLiteral("outerLockKey"));
+    QVERIFY(outerLock && outerLock->isVisibleTo(&dialog));
+    QCOMPARE(p.outerLockKey, QStringLiteral("fair-queue:mutex"));
+    outerLock->clear();
+    QTest::keyClicks(outerLock, QStringLiteral("mutex:fair-queue"));
+    QCOMPARE(dialog.profile().outerLockKey, QStringLiteral("mutex:fair-queue"));
 
     // An unknown limit is a state of its own, not "1".
     QTest::mouseClick(hasLimit, Qt::LeftButton, {}, QPoint(4, hasLimit->height() / 2));

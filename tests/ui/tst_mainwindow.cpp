@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -48,6 +49,7 @@ private Q_SLOTS:
     void readOnlyConnectionHasNoWriteActions();
     void statusBarShowsConnectionState();
     void shortcutsReachTheirActions();
+    void everyMenuHasDistinctMnemonics();
     void contextMenusOfferOnlyWhatTheConnectionAllows();
     void consulListShowsSessionTtl();
     void pageBelongsToTheSelectedConnection();
@@ -307,6 +309,39 @@ void TestMainWindow::shortcutsReachTheirActions() {
     QTest::keyClick(page->holderView(), Qt::Key_F5);
     QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() > before, 30000);
     page->setPaused(false);
+}
+
+// The letter after '&' in an action's text ("Re&pair" → 'p'), or a null QChar.
+static QChar mnemonicOf(const QString &text) {
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text.at(i) != QLatin1Char('&'))
+            continue;
+        if (text.at(i + 1) != QLatin1Char('&'))
+            return text.at(i + 1).toLower();
+        ++i; // "&&" is a literal ampersand
+    }
+    return {};
+}
+
+void TestMainWindow::everyMenuHasDistinctMnemonics() {
+    // Alt+letter must reach one action: with two on the same letter, Qt only cycles between them.
+    const auto checkDistinct = [](const QString &where, const QList<QAction *> &actions) {
+        QHash<QChar, QString> seen;
+        for (QAction *a : actions) {
+            const QChar m = mnemonicOf(a->text());
+            if (m.isNull())
+                continue;
+            QVERIFY2(!seen.contains(m), qPrintable(QStringLiteral("%1: \"%2\" and \"%3\" share Alt+%4")
+                                                       .arg(where, seen.value(m), a->text(), m)));
+            seen.insert(m, a->text());
+        }
+    };
+    const QList<QAction *> menus = m_demo->window->menuBar()->actions();
+    checkDistinct(QStringLiteral("menu bar"), menus);
+    for (QAction *menuAction : menus) {
+        if (QMenu *menu = menuAction->menu())
+            checkDistinct(menu->title(), menu->actions());
+    }
 }
 
 void TestMainWindow::contextMenusOfferOnlyWhatTheConnectionAllows() {
