@@ -264,6 +264,15 @@ void TestTopology::sentinelFailoverIsAnEventOnConnectionAndPage() {
     QTRY_VERIFY2(f.window.connectionStateLabel()->text().contains(before),
                  qPrintable(f.window.connectionStateLabel()->text()));
     QVERIFY(f.window.connectionList()->currentItem()->toolTip().contains(before));
+    // Tools → Topology through Sentinel: the master of the moment and its replica.
+    ui::TopologyWindow *w = f.window.openTopology();
+    QVERIFY(w);
+    QTRY_VERIFY_WITH_TIMEOUT(w->model()->rowCount() == 2, 15000);
+    QCOMPARE(w->summaryLabel()->text(), QStringLiteral("Sentinel: 1 master, 1 replica · ") + before);
+    QCOMPARE(w->model()->rowOf(address(group.node(0))), 0);
+    QCOMPARE(w->model()->rowOf(address(group.node(1))), 1);
+    w->close();
+
     QVERIFY(f.window.openSemaphore(s->config().id, leased(QStringLiteral("nightly-batch"))));
     ui::SemaphorePage *page = f.window.semaphorePage();
     QVERIFY(page->connectionLabel()->text().contains(before));
