@@ -2,6 +2,7 @@
 
 #include "Cancellation.h"
 #include "SemaphoreTypes.h"
+#include "TopologyEvent.h"
 
 #include <QObject>
 #include <functional>
@@ -97,6 +98,9 @@ public:
 Q_SIGNALS:
     // Connection state, for status bars: "connected", "lost: <why>", "reconnecting in 2 s".
     void connectionStateChanged(const QString &state);
+    // The deployment behind the connection changed (Redis: a Sentinel failover, a Cluster map
+    // change, a node down; see TopologyEvent). Stores without such a deployment never emit it.
+    void topologyEvent(const semscope::core::TopologyEvent &event);
 
 protected:
     // Convenience for implementations: the message every refused write carries.

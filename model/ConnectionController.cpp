@@ -47,6 +47,7 @@ ConnectionController::ConnectionController(ConnectionConfig config, StoreFactory
     , m_config(std::move(config))
     , m_factory(std::move(factory))
     , m_worker(new StoreWorker) {
+    qRegisterMetaType<TopologyEvent>(); // crosses from the worker thread by queued signal
     m_thread.setObjectName(QStringLiteral("semscope-store:") + m_config.name.left(32));
     m_worker->moveToThread(&m_thread);
     m_connectDeadline.setSingleShot(true);
@@ -94,6 +95,8 @@ void ConnectionController::open() {
             // Queued by thread affinity: the controller lives on the GUI thread.
             connect(store.get(), &SemaphoreStore::connectionStateChanged, this,
                     &ConnectionController::applyStoreState);
+            connect(store.get(), &SemaphoreStore::topologyEvent, this,
+                    &ConnectionController::applyTopologyEvent);
             worker->store = std::move(store);
         },
         Qt::QueuedConnection);
@@ -137,6 +140,19 @@ void ConnectionController::applyStoreState(const QString &text) {
     } else {
         setState(m_state, text);
     }
+}
+
+void ConnectionController::applyTopologyEvent(const TopologyEvent &event) {
+    if (event.kind == TopologyEvent::Kind::MasterFound || event.kind == TopologyEvent::Kind::MasterSwitched) {
+        if (!event.via.isEmpty())
+            m_servingMaster = QStringLiteral("master %1 via sentinel %2").arg(event.to, event.via);
+    }
+    if (isFailoverEvent(event)) {
+        m_topologyEvents << event;
+        while (m_topologyEvents.size() > kMaxTopologyEvents)
+            m_topologyEvents.removeFirst();
+    }
+    Q_EMIT topologyEvent(event);
 }
 
 void ConnectionController::setState(State state, const QString &text) {

@@ -112,13 +112,23 @@ public:
             Qt::QueuedConnection);
     }
 
+    // The deployment's failovers, map changes and nodes down this connection saw (oldest first, at
+    // most kMaxTopologyEvents), as values on the GUI thread.
+    QList<core::TopologyEvent> topologyEvents() const { return m_topologyEvents; }
+    static constexpr int kMaxTopologyEvents = 200;
+    // Sentinel: "master 127.0.0.1:6381 via sentinel 127.0.0.1:26379", following every failover;
+    // empty for other connections and before the first connect.
+    QString servingMaster() const { return m_servingMaster; }
+
 Q_SIGNALS:
     void stateChanged(semscope::model::ConnectionController::State state, const QString &text);
+    void topologyEvent(const semscope::core::TopologyEvent &event);
     void busyChanged(int pendingOperations);
     void warning(const QString &message);
 
 private:
     void applyStoreState(const QString &text);
+    void applyTopologyEvent(const core::TopologyEvent &event);
     void setState(State state, const QString &text);
     void connectDeadlinePassed();
     // "<endpoint> did not answer within 10 s (unreachable since 13:40:02); still trying, reconnecting
@@ -143,6 +153,8 @@ private:
     QDateTime m_unreachableSince;
     bool m_needsCredentials = false;
     int m_pending = 0;
+    QList<core::TopologyEvent> m_topologyEvents;
+    QString m_servingMaster;
 };
 
 QString connectionStateName(ConnectionController::State state);

@@ -6,6 +6,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 
 namespace semscope::model {
 
@@ -43,6 +44,16 @@ SemaphoreRef SemaphoreListModel::refAt(int row) const {
     if (row < 0 || row >= m_rows.size())
         return {};
     return m_rows.at(row).found.ref;
+}
+
+DiscoveredSemaphore SemaphoreListModel::discoveredAt(int row) const {
+    if (row < 0 || row >= m_rows.size())
+        return {};
+    return m_rows.at(row).found;
+}
+
+bool SemaphoreListModel::hasClusterNodes() const {
+    return std::any_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) { return r.found.slot >= 0; });
 }
 
 QList<SemaphoreRef> SemaphoreListModel::refs() const {
@@ -104,6 +115,8 @@ QVariant SemaphoreListModel::display(const Row &row, int column) const {
         const qsizetype n = allWarnings(row).size();
         return n == 0 ? QString() : QStringLiteral("⚠ %1").arg(n);
     }
+    case NodeColumn:
+        return row.found.node;
     }
     return {};
 }
@@ -129,6 +142,9 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
             return row.attention;
         case WarningsColumn:
             return int(allWarnings(row).size());
+        case NodeColumn:
+            // By master, then by slot within it.
+            return QStringLiteral("%1 %2").arg(row.found.node).arg(row.found.slot, 5, 10, QLatin1Char('0'));
         default:
             return display(row, index.column());
         }
@@ -146,7 +162,8 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
         return row.limit ? QVariant::fromValue(*row.limit) : QVariant();
     case SearchTextRole:
         return QString(row.found.ref.name + QLatin1Char(' ') + kindName(row.found.ref.kind) +
-                       QLatin1Char(' ') + row.found.keys.join(QLatin1Char(' ')));
+                       QLatin1Char(' ') + row.found.keys.join(QLatin1Char(' ')) + QLatin1Char(' ') +
+                       row.found.node);
     case Qt::ToolTipRole:
         switch (index.column()) {
         case KindColumn:
@@ -179,6 +196,12 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
                 "orphaned, or beyond the limit.");
         case WarningsColumn:
             return allWarnings(row).join(QLatin1Char('\n'));
+        case NodeColumn:
+            if (row.found.node.isEmpty())
+                return {};
+            return row.found.slot >= 0
+                       ? QStringLiteral("Master %1, hash slot %2").arg(row.found.node).arg(row.found.slot)
+                       : QStringLiteral("Served by %1").arg(row.found.node);
         case NameColumn:
             // The keys, and what is wrong with them: the name stays in view when the list is narrow.
             return allWarnings(row).isEmpty()
@@ -208,7 +231,7 @@ QVariant SemaphoreListModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const names[ColumnCount] = {
-        "Kind", "Name", "Used / limit", "Holders", "Soonest expiry", "Stale", "⚠"};
+        "Kind", "Name", "Used / limit", "Holders", "Soonest expiry", "Stale", "⚠", "Node"};
     static const char *const tips[ColumnCount] = {
         "The layout the semaphore is kept in.",
         "Base key name (Redis) or KV prefix (Consul).",
@@ -217,7 +240,9 @@ QVariant SemaphoreListModel::headerData(int section, Qt::Orientation orientation
         "Time until the first lease runs out (counts down between reads); for Consul, the sessions' TTL.",
         "Holders needing attention: expired but present, stale, orphan, over the limit.",
         "Warnings: anything odd about the keys, and how many; the cell's tooltip and the semaphore page "
-        "list them all."};
+        "list them all.",
+        "Redis Cluster: the master serving the semaphore's keys (host:port); its hash slot is in the "
+        "cell's tooltip."};
     if (role == Qt::DisplayRole)
         return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole)
@@ -243,6 +268,8 @@ void SemaphoreListModel::addDiscovered(const QList<DiscoveredSemaphore> &found) 
             Row &r = m_rows[row];
             r.found.keys = d.keys;
             r.found.warnings = d.warnings;
+            r.found.node = d.node; // a failover or a resharding moves it
+            r.found.slot = d.slot;
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         } else if (!m_index.contains(keyOf(d.ref))) {
             bool dup = false;

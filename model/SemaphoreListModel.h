@@ -22,6 +22,7 @@ public:
         ExpiryColumn,
         StaleColumn,
         WarningsColumn,
+        NodeColumn, // Redis Cluster: the master serving it (slot in the tooltip); hidden elsewhere
         ColumnCount
     };
     enum Role {
@@ -51,6 +52,10 @@ public:
 
     int rowOf(const core::SemaphoreRef &ref) const;
     core::SemaphoreRef refAt(int row) const;
+    // What discovery said of the row: keys, warnings, the serving node and slot.
+    core::DiscoveredSemaphore discoveredAt(int row) const;
+    // Whether any listed semaphore has a Cluster slot (the Node column is worth showing).
+    bool hasClusterNodes() const;
     QList<core::SemaphoreRef> refs() const;
     std::optional<qint64> soonestTtlMs(int row) const;
     void tick();

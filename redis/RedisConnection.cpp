@@ -91,6 +91,7 @@ public:
     QTimer holdTimer;
     QString servingNode;     // "host:port" of the node of the current connection
     QString lastServingNode; // of the last connection that completed its handshake
+    QString servingSentinel; // Sentinel: the sentinel that named servingNode
 
     QString endpoint() const { return settings.endpoint(); }
     qint64 deadlineFromNow() const {
@@ -180,6 +181,7 @@ public:
             settings.host = r.master.host;
             settings.port = r.master.port;
             servingNode = r.master.text();
+            servingSentinel = r.sentinel;
             socket->setTarget(r.master.host, r.master.port);
             qCDebug(lcRedisTransport).noquote()
                 << endpoint() << "master" << servingNode << "named by sentinel" << r.sentinel;
@@ -553,8 +555,14 @@ RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
                     d->onMasterSwitched(from, to);
                 });
         connect(d->resolver.get(), &SentinelResolver::subscribed, this, [this] { d->recheckMaster(); });
-        connect(d->resolver.get(), &SentinelResolver::failoverStarted, this,
-                [this] { d->onFailoverStarted(); });
+        connect(d->resolver.get(), &SentinelResolver::failoverStarted, this, [this] {
+            // Said once per failover, and not after a callback of a failed command deleted us.
+            const bool news = d->state != State::Disconnected && !d->holdingForSwitch;
+            const auto guard = d->alive;
+            d->onFailoverStarted();
+            if (*guard && news)
+                Q_EMIT failoverStarted();
+        });
         d->holdTimer.setSingleShot(true);
         connect(&d->holdTimer, &QTimer::timeout, this, [this] { d->endHold(); });
     } else {
@@ -717,6 +725,10 @@ QString RedisConnection::servingNode() const {
 
 QString RedisConnection::lastServingNode() const {
     return d->lastServingNode;
+}
+
+QString RedisConnection::servingSentinel() const {
+    return d->servingSentinel;
 }
 
 int RedisConnection::pendingCount() const {

@@ -81,6 +81,8 @@ public:
     QString servingNode() const;
     // The node of the last completed handshake, also while reconnecting.
     QString lastServingNode() const;
+    // Sentinel: "host:port" of the sentinel that named the master of the last attempt; empty otherwise.
+    QString servingSentinel() const;
 
     // Puts this connection into pub/sub mode (use a dedicated connection for it): every message on
     // `channel` reaches `onMessage`. Subscriptions are renewed after a reconnect. `onSubscribed`
@@ -99,6 +101,9 @@ Q_SIGNALS:
     // A handshake completed on another node than the last one: `previous` is empty on the first
     // connect; for Sentinel a change is a failover (or a switch the sentinels made).
     void servingNodeChanged(const QString &previous, const QString &current);
+    // Sentinel: a sentinel chose a replica to promote; this connection ended and holds commands
+    // back until servingNodeChanged() names the new master.
+    void failoverStarted();
     // Warnings that are not errors, e.g. "TLS certificate verification is disabled".
     void warning(const QString &message);
 

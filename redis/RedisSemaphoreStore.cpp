@@ -7,6 +7,7 @@
 #include "kinds/KindReplies.h"
 #include "kinds/WaitQueueKind.h"
 #include "topology/HashSlot.h"
+#include "topology/TopologyEventSource.h"
 
 #include <QDeadlineTimer>
 #include <QRandomGenerator>
@@ -88,6 +89,9 @@ RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
             QStringLiteral("reconnecting in %1 s")
                 .arg(QString::number(delayMs / 1000.0, 'f', delayMs < 1000 ? 1 : 0)));
     });
+    // Failovers and map changes reach whoever holds the store (the GUI's event lists, the pages).
+    auto *events = new topology::TopologyEventSource(*m_conn, this);
+    connect(events, &topology::TopologyEventSource::event, this, &core::SemaphoreStore::topologyEvent);
     m_conn->open();
 }
 

@@ -14,6 +14,7 @@
 #include "model/ConnectionSecrets.h"
 #include "search/HolderSearchWindow.h"
 #include "sessions/ConsulSessionsWindow.h"
+#include "topology/TopologyWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -321,6 +322,10 @@ void MainWindow::buildMenus() {
     auto *sessions = tools->addAction(tr("Consul &sessions…"), this, [this] { openConsulSessions(); });
     sessions->setObjectName(QStringLiteral("consulSessionsAction"));
     sessions->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+    auto *topology = tools->addAction(tr("T&opology…"), this, [this] { openTopology(); });
+    topology->setObjectName(QStringLiteral("topologyAction"));
+    topology->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+T")));
+    topology->setToolTip(tr("Every node behind this Redis connection: roles, slots, replication lag"));
     auto *findHolder = tools->addAction(tr("&Find holder…"), this, [this] { openHolderSearch(); });
     findHolder->setObjectName(QStringLiteral("findHolderAction"));
     findHolder->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+F")));
@@ -414,9 +419,11 @@ void MainWindow::updateConnectionItem(const QString &id) {
         QFont f = item->font();
         f.setBold(config->isProduction());
         item->setFont(f);
-        item->setToolTip(QStringLiteral("%1\n%2\n%3")
-                             .arg(config->endpoint(), s ? s->controller.stateText() : tr("not connected"),
-                                  tr("Double-click to connect")));
+        QString stateText = s ? s->controller.stateText() : tr("not connected");
+        if (s && !s->controller.servingMaster().isEmpty())
+            stateText += QStringLiteral("\n") + s->controller.servingMaster();
+        item->setToolTip(
+            QStringLiteral("%1\n%2\n%3").arg(config->endpoint(), stateText, tr("Double-click to connect")));
         item->setIcon(connectionStateIcon(state)); // the environment is the [tag] in the text
     }
 }
@@ -469,6 +476,7 @@ void MainWindow::currentConnectionChanged() {
         // the page): they used to be last, and off screen even at 1600 px.
         header->moveSection(header->visualIndex(model::SemaphoreListModel::WarningsColumn),
                             header->visualIndex(model::SemaphoreListModel::NameColumn));
+        updateNodeColumn();
         header->resizeSection(
             model::SemaphoreListModel::WarningsColumn,
             std::max(header->sectionSizeHint(model::SemaphoreListModel::WarningsColumn),
@@ -562,6 +570,8 @@ void MainWindow::updateStatus() {
     QString detail = s ? s->controller.stateText() : tr("double-click the connection to connect");
     if (detail.compare(model::connectionStateName(state), Qt::CaseInsensitive) == 0)
         detail = config->endpoint();
+    if (s && !s->controller.servingMaster().isEmpty())
+        detail += QStringLiteral(" · ") + s->controller.servingMaster(); // Sentinel: where it is now
     m_stateLabel->setText(QStringLiteral("<span style=\"color:%1\">%2</span> <b>%3</b> [%4]: %5 — %6")
                               .arg(connectionStateColor(state).name(), connectionStateSymbol(state),
                                    config->name.toHtmlEscaped(), model::environmentName(config->environment),
@@ -695,6 +705,17 @@ void MainWindow::startSession(ConnectionConfig config) {
         updateStatus();
     });
     connect(&s->controller, &ConnectionController::busyChanged, this, &MainWindow::updateStatus);
+    connect(&s->controller, &ConnectionController::topologyEvent, this,
+            [this, s, id](const core::TopologyEvent &e) {
+                updateConnectionItem(id); // the state line and tooltip name the master of the moment
+                updateStatus();
+                if (core::isFailoverEvent(e))
+                    statusBar()->showMessage(s->located(e.text), 30000);
+            });
+    connect(&s->list, &QAbstractItemModel::rowsInserted, this, [this, s] {
+        if (currentSession() == s)
+            updateNodeColumn();
+    });
     connect(&s->actions, &model::OperatorActions::actionFinished, this,
             [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
     connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
@@ -805,6 +826,11 @@ void MainWindow::fitSemaphoreColumns() {
                                {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
                                {model::SemaphoreListModel::WarningsColumn,
                                 fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
+}
+
+void MainWindow::updateNodeColumn() {
+    ConnectionSession *s = currentSession();
+    m_semaphoreView->setColumnHidden(model::SemaphoreListModel::NodeColumn, !s || !s->list.hasClusterNodes());
 }
 
 void MainWindow::changeEvent(QEvent *event) {
@@ -931,6 +957,26 @@ ConsulSessionsWindow *MainWindow::openConsulSessions() {
             window = w;
     if (!window) {
         window = new ConsulSessionsWindow(s, this);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return window;
+}
+
+TopologyWindow *MainWindow::openTopology() {
+    ConnectionSession *s = currentSession();
+    if (!s || s->config().backend != core::Backend::Redis) {
+        statusBar()->showMessage(tr("Topology: select an open Redis connection first"), 10000);
+        return nullptr;
+    }
+    TopologyWindow *window = nullptr;
+    for (auto *w : findChildren<TopologyWindow *>(Qt::FindDirectChildrenOnly))
+        if (w->connectionId() == s->config().id)
+            window = w;
+    if (!window) {
+        window = new TopologyWindow(s, this);
         window->setAttribute(Qt::WA_DeleteOnClose);
     }
     window->show();

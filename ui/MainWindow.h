@@ -36,6 +36,7 @@ class ConsulSessionsWindow;
 class HolderSearchWindow;
 class LoadTestWindow;
 class SemaphorePage;
+class TopologyWindow;
 class ViewZoom;
 
 // What the window works with; main() passes the real ones, tests pass temporary files and fakes.
@@ -86,6 +87,9 @@ public:
     // Tools → Consul sessions… (Ctrl+Shift+S): every session of the current Consul connection, one
     // window per connection. nullptr (and a status-bar hint) unless a Consul connection is open.
     ConsulSessionsWindow *openConsulSessions();
+    // Tools → Topology… (Ctrl+Shift+T): every node of the current Redis connection, live, one window
+    // per connection. nullptr (and a status-bar hint) unless a Redis connection is open.
+    TopologyWindow *openTopology();
     // Tools → Find holder… (Ctrl+Shift+F): searches a holder id across every connected connection;
     // a result opens its semaphore here. One window, kept while the main window lives.
     HolderSearchWindow *openHolderSearch();
@@ -110,6 +114,7 @@ protected:
 
 private:
     void fitSemaphoreColumns(); // widths in units of the (zoomed) font
+    void updateNodeColumn();    // the Node column is shown only when the list has Cluster semaphores
     void buildMenus();
     void buildLeft(QSplitter *splitter);
     void reloadConnectionList();

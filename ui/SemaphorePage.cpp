@@ -15,6 +15,7 @@
 #include "core/Duration.h"
 #include "model/WatchController.h"
 #include "rawkeys/RawKeysWindow.h"
+#include "topology/ReplicationPanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -210,6 +211,11 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_lowerTabs->setObjectName(QStringLiteral("lowerTabs"));
     m_lowerTabs->addTab(m_charts, tr("Charts"));
     m_lowerTabs->addTab(m_historyPanel, tr("History"));
+    m_replication = new ReplicationPanel(this);
+    m_lowerTabs->addTab(m_replication, m_replication->tabTitle());
+    connect(m_replication, &ReplicationPanel::tabTitleChanged, this, [this](const QString &title) {
+        m_lowerTabs->setTabText(m_lowerTabs->indexOf(m_replication), title);
+    });
     vertical->addWidget(m_lowerTabs);
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
@@ -410,7 +416,12 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     m_name->setToolTip(ref.name);
     m_badge->setEnvironment(cfg.environment, cfg.readOnly);
     m_badge->show();
-    m_connection->setText(tr("on %1 · %2").arg(cfg.name, cfg.endpoint()));
+    updatePlace();
+    // A failover moves the master the header names.
+    disconnect(m_placeConnection);
+    m_placeConnection = connect(&session->controller, &model::ConnectionController::topologyEvent, this,
+                                &SemaphorePage::updatePlace);
+    m_replication->setSemaphore(session, ref);
     m_limit->setText(tr("Limit: reading…"));
     m_gauge->setRange(0, 1);
     m_gauge->setValue(0);
@@ -429,6 +440,20 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     startUpdates();
     m_historyPanel->setSemaphore(cfg.id, cfg.endpoint(), ref);
     updateWatchToggle();
+}
+
+void SemaphorePage::updatePlace() {
+    if (!m_session)
+        return;
+    const auto &cfg = m_session->config();
+    QString text = tr("on %1 · %2").arg(cfg.name, cfg.endpoint());
+    const int row = m_session->list.rowOf(m_ref);
+    const core::DiscoveredSemaphore found = m_session->list.discoveredAt(row);
+    if (found.slot >= 0 && !found.node.isEmpty())
+        text += tr(" · master %1, slot %2").arg(found.node).arg(found.slot);
+    else if (!m_session->controller.servingMaster().isEmpty())
+        text += QStringLiteral(" · ") + m_session->controller.servingMaster();
+    m_connection->setText(text);
 }
 
 void SemaphorePage::startUpdates() {
@@ -488,6 +513,8 @@ void SemaphorePage::clearSemaphore() {
     m_readOnlyBanner->hide();
     m_lastRead->clear();
     m_historyPanel->clear();
+    disconnect(m_placeConnection);
+    m_replication->clear();
     updateWatchToggle();
     for (QAction *a : allActions())
         a->setEnabled(false);

@@ -38,6 +38,7 @@ class HistoryPanel;
 class HolderDetailCard;
 class InvalidateSessionDialog;
 class RawKeysWindow;
+class ReplicationPanel;
 
 // One semaphore, live: header (kind, name, limit and its source, used/limit gauge), the holder
 // table with TTLs counting down, a card for the selected holder, charts, and the operator actions.
@@ -67,6 +68,8 @@ public:
     QAction *watchAction() const { return m_watchToggle; }
     HistoryPanel *historyPanel() const { return m_historyPanel; }
     QTabWidget *lowerTabs() const { return m_lowerTabs; }
+    // The Replication tab: the serving master, its replicas' lag, the connection's failovers.
+    ReplicationPanel *replicationPanel() const { return m_replication; }
 
     bool isPaused() const { return m_paused; }
     void setPaused(bool paused);
@@ -125,6 +128,7 @@ private:
     void startUpdates();
     void stopUpdates();
     void updateHeader(const core::Snapshot &snapshot);
+    void updatePlace(); // "on <connection> · <address> · master …, slot …"
     void updateColumns(const core::Snapshot &snapshot);
     void updateActions();
     void updateCard();
@@ -178,6 +182,8 @@ private:
     ChartsPanel *m_charts = nullptr;
     QTabWidget *m_lowerTabs = nullptr;
     HistoryPanel *m_historyPanel = nullptr;
+    ReplicationPanel *m_replication = nullptr;
+    QMetaObject::Connection m_placeConnection;
     model::WatchController *m_watch = nullptr;
     QAction *m_watchToggle = nullptr;
 

@@ -13,6 +13,7 @@ AuditedSemaphoreStore::AuditedSemaphoreStore(std::unique_ptr<SemaphoreStore> inn
     , m_environment(std::move(environment)) {
     connect(m_inner.get(), &SemaphoreStore::connectionStateChanged, this,
             &SemaphoreStore::connectionStateChanged);
+    connect(m_inner.get(), &SemaphoreStore::topologyEvent, this, &SemaphoreStore::topologyEvent);
 }
 
 AuditedSemaphoreStore::~AuditedSemaphoreStore() = default;

@@ -119,7 +119,9 @@ QString TopologyReport::summary() const {
             .arg(r == 1 ? QString() : QStringLiteral("s"));
     }
     return QStringLiteral("%1: %2 master%3, %4 replica%5")
-        .arg(mode == QLatin1String("cluster") ? QStringLiteral("Cluster") : QStringLiteral("Standalone"))
+        .arg(mode == QLatin1String("cluster")    ? QStringLiteral("Cluster")
+             : mode == QLatin1String("sentinel") ? QStringLiteral("Sentinel")
+                                                 : QStringLiteral("Standalone"))
         .arg(m)
         .arg(m == 1 ? QString() : QStringLiteral("s"))
         .arg(r)
@@ -233,6 +235,10 @@ void readTopology(RedisTopology &topology, std::function<void(const TopologyRepo
                 if (s.slotCount() > 0)
                     shards << s;
             }
+            // In slot order, as an operator reads a slot map (CLUSTER SHARDS lists them as it likes).
+            std::sort(shards.begin(), shards.end(), [](const ClusterShard &a, const ClusterShard &b) {
+                return a.ranges.constFirst().first < b.ranges.constFirst().first;
+            });
             pending->left = int(shards.size());
             pending->report.nodes.resize(0);
             if (shards.isEmpty()) {

@@ -93,6 +93,13 @@ private Q_SLOTS:
         Q_EMIT innerStore->connectionStateChanged(QStringLiteral("lost: test"));
         QCOMPARE(states.size(), 1);
         QCOMPARE(states.at(0).at(0).toString(), QStringLiteral("lost: test"));
+        // Failovers reach the GUI through this store too (the controller listens to it).
+        QSignalSpy events(&store, &core::SemaphoreStore::topologyEvent);
+        Q_EMIT innerStore->topologyEvent(core::TopologyEvent::make(
+            core::TopologyEvent::Kind::MasterSwitched, QStringLiteral("failover: master moved from a to b"),
+            QStringLiteral("a"), QStringLiteral("b")));
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events.at(0).at(0).value<core::TopologyEvent>().to, QStringLiteral("b"));
         QVERIFY(log.readRecent().isEmpty());
     }
 };

@@ -37,7 +37,40 @@ private Q_SLOTS:
     void retainsOnlyPresent();
     void warningsSayThatAndHowManyFirst();
     void savedLimitOfAnEmptySemaphoreIsTheOperators();
+    void clusterNodeColumnNamesMasterAndSlot();
 };
+
+// Issue 17 item 2: on a Cluster each semaphore names its master (slot in the tooltip), sorts by
+// master then slot, is found by the text filter by its master, and follows a move.
+void TestSemaphoreListModel::clusterNodeColumnNamesMasterAndSlot() {
+    SemaphoreListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.addDiscovered({found(Kind::Leased, "plain")});
+    QVERIFY(!model.hasClusterNodes());
+    auto onNode = [](const QString &name, const QString &node, int slot) {
+        core::DiscoveredSemaphore d = found(Kind::Leased, name);
+        d.node = node;
+        d.slot = slot;
+        return d;
+    };
+    model.addDiscovered({onNode("a", "127.0.0.1:7001", 15495), onNode("b", "127.0.0.1:7001", 866)});
+    QVERIFY(model.hasClusterNodes());
+    const int a = model.rowOf({Kind::Leased, "a", {}});
+    const int b = model.rowOf({Kind::Leased, "b", {}});
+    QCOMPARE(model.index(a, SemaphoreListModel::NodeColumn).data().toString(),
+             QStringLiteral("127.0.0.1:7001"));
+    QCOMPARE(model.index(a, SemaphoreListModel::NodeColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("Master 127.0.0.1:7001, hash slot 15495"));
+    QVERIFY(model.index(b, SemaphoreListModel::NodeColumn).data(SemaphoreListModel::SortRole).toString() <
+            model.index(a, SemaphoreListModel::NodeColumn).data(SemaphoreListModel::SortRole).toString());
+    QVERIFY(model.index(a, 0).data(SemaphoreListModel::SearchTextRole).toString().contains("127.0.0.1:7001"));
+    QCOMPARE(model.headerData(SemaphoreListModel::NodeColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Node"));
+    model.addDiscovered({onNode("a", "127.0.0.1:7004", 15495)});
+    QCOMPARE(model.index(a, SemaphoreListModel::NodeColumn).data().toString(),
+             QStringLiteral("127.0.0.1:7004"));
+    QCOMPARE(model.discoveredAt(a).slot, 15495);
+}
 
 // Issue 16 item 5: the warnings column is a narrow sign with the count, so it stays in view and an
 // operator sees *that* there is something without scrolling; the tooltips say what.

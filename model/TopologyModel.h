@@ -1,0 +1,54 @@
+#pragma once
+
+#include "redis/topology/TopologyReport.h"
+
+#include <QAbstractTableModel>
+
+namespace semscope::model {
+
+// The nodes of one connection's deployment (the Topology window's table), one row per node in the
+// report's order (Cluster: each master, then its replicas). A new report with the same nodes in the
+// same order updates the rows in place (selection and scroll stay); any other resets the table. Lag cells are
+// coloured (StatusColors): in step is good, behind is caution, a broken link or an unknown lag is bad.
+class TopologyModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        AddressColumn,
+        RoleColumn,
+        MasterColumn,
+        SlotsColumn,
+        LinkColumn,
+        OffsetColumn,
+        LagBytesColumn,
+        LagSecondsColumn,
+        ErrorColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // numbers for offset and lags (-1 when unknown), text otherwise
+        AddressRole,                 // QString host:port
+    };
+
+    explicit TopologyModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    void setReport(const redis::topology::TopologyReport &report);
+    void clear();
+    const redis::topology::TopologyReport &report() const { return m_report; }
+    int rowOf(const QString &address) const;
+
+private:
+    QVariant display(const redis::topology::NodeReport &n, int column) const;
+
+    redis::topology::TopologyReport m_report;
+};
+
+// Whether a replica's link is up: "online" in INFO replication, "connected" from a replica itself.
+bool isLinkUp(const QString &link);
+
+} // namespace semscope::model
