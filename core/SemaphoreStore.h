@@ -29,6 +29,9 @@ struct DiscoveredSemaphore {
     QStringList warnings;
     QString node;  // Redis: "host:port" of the master serving it; empty for Consul
     int slot = -1; // Redis Cluster: the hash slot of its first key; -1 elsewhere
+    // Redis Cluster read from replicas: the node it was read on, "host:port (replica)" or
+    // "host:port (master)" when its master had no replica that answered. Empty otherwise.
+    QString readFrom;
 };
 
 // How far the walk of one node is (Redis Cluster: one per master).
@@ -37,6 +40,7 @@ struct NodeProgress {
     qint64 scannedKeys = 0;
     qint64 totalKeys = -1;
     bool finished = false;
+    QString readFrom; // the node walked for it, "host:port (replica)", when that is not the node itself
 };
 
 struct DiscoverProgress {
@@ -52,6 +56,9 @@ struct DiscoverResult {
     QString error;
     QList<DiscoveredSemaphore> semaphores;
     qint64 scannedKeys = 0;
+    // Not errors, but worth a line: e.g. a Cluster master read itself because none of its replicas
+    // answered.
+    QStringList warnings;
 };
 
 // The one interface that the GUI, the CLI, operator actions and the load tester use to talk to a

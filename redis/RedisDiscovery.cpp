@@ -378,6 +378,8 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
     QSet<QPair<int, QString>> seen;    // (kind, name): a split layout is found from each of its masters
     QSet<QPair<int, QString>> inFound; // (kind, name) of `found`
     QStringList errors;
+    QStringList warnings;
+    bool fromReplicas = false; // settings().discoverFromReplicas on a Cluster
     bool cancelled = false;
     qint64 scanned = 0;
     int left = 0;
@@ -393,6 +395,8 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         if (!d.keys.isEmpty()) {
             d.slot = topology::hashSlot(d.keys.first().toUtf8());
             d.node = topology.nodeOfSlot(d.slot);
+            if (fromReplicas)
+                d.readFrom = topology.readNodeOfSlot(d.slot);
         }
         const QPair<int, QString> id{int(d.ref.kind), d.ref.name};
         if (seen.contains(id))
@@ -428,17 +432,48 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
     }
 
     void start(const core::DiscoverRequest &request, const core::Cancellation &cancel) {
-        const QList<RedisConnection *> masters = topology.masterConnections();
+        if (!topology.settings().discoverFromReplicas) {
+            walk(request, cancel, {});
+            return;
+        }
+        // Each master's keyspace is walked on one of its replicas (the master itself when none
+        // answers, and the result says so); key samples go the same way.
+        fromReplicas = true;
+        auto self = shared_from_this();
+        topology.chooseReadNodes(
+            [self, request, cancel](const QList<topology::RedisTopology::ReadNode> &chosen) {
+                for (const auto &n : chosen) {
+                    if (!n.replica)
+                        self->warnings << QStringLiteral("master %1 read itself: %2").arg(n.master, n.why);
+                }
+                self->walk(request, cancel, chosen);
+            });
+    }
+
+    // `readNodes` empty: every master is walked itself.
+    void walk(const core::DiscoverRequest &request, const core::Cancellation &cancel,
+              const QList<topology::RedisTopology::ReadNode> &readNodes) {
+        QList<RedisConnection *> masters;
+        if (readNodes.isEmpty()) {
+            masters = topology.masterConnections();
+        } else {
+            for (const auto &n : readNodes)
+                masters << &topology.readConnection(n.master);
+        }
         left = int(masters.size());
         if (masters.isEmpty()) {
             errors << QStringLiteral("the cluster's slot map names no master");
             finish();
             return;
         }
-        for (RedisConnection *m : masters) {
+        for (qsizetype i = 0; i < masters.size(); ++i) {
             core::NodeProgress n;
-            const ConnectionSettings &s = m->settings();
+            const ConnectionSettings &s = masters.at(i)->settings();
             n.node = s.host + QLatin1Char(':') + QString::number(s.port);
+            if (!readNodes.isEmpty()) {
+                n.node = readNodes.at(i).master;
+                n.readFrom = readNodes.at(i).label();
+            }
             nodes << n;
         }
         auto self = shared_from_this();
@@ -469,8 +504,10 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
                 if (--self->left == 0)
                     self->finish();
             };
+            RedisCommands &sampler =
+                fromReplicas ? topology.replicaReads() : static_cast<RedisCommands &>(topology);
             auto job =
-                std::make_shared<DiscoveryJob>(*masters.at(i), topology, request, cancel, onProgress, onDone);
+                std::make_shared<DiscoveryJob>(*masters.at(i), sampler, request, cancel, onProgress, onDone);
             job->samplePerSlot = true;
             job->start();
         }
@@ -483,6 +520,7 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         result.error = cancelled ? QStringLiteral("cancelled") : errors.join(QStringLiteral("; "));
         result.semaphores = found;
         result.scannedKeys = scanned;
+        result.warnings = warnings;
         done(result);
     }
 };

@@ -89,6 +89,9 @@ private:
     // the slots and masters ("keys in slots A, B on different masters: this read is not atomic").
     void whenSlotsChecked(RedisKind *kind, const QString &name, std::function<void(const QString &split)> go);
     static QString writeRefusal(const QString &split);
+    // Calls `go` with where reads of semaphores go: the replicas the topology chose (Cluster, with
+    // ConnectionSettings::discoverFromReplicas), else the masters through the usual routing.
+    void withReads(std::function<void(RedisCommands &reads, bool fromReplicas)> go);
     void startWaiting(std::unique_ptr<Waiter> waiter);
     void attempt(quint64 id);
     void onAttemptResult(quint64 id, core::AcquireResult result, qint64 ticket);

@@ -147,6 +147,155 @@ private Q_SLOTS:
         }
     }
 
+    // Discovery from replicas (ConnectionSettings::discoverFromReplicas, `--from-replicas`): every
+    // master's keyspace is walked and sampled on its replica (READONLY), so the masters see no SCAN
+    // and no script; a snapshot reads the replica too; writes still go to the master.
+    void discoveryFromReplicasSparesTheMasters() {
+        QStringList names;
+        for (int m = 0; m < 3; ++m) {
+            names << nameOnMaster(m, QStringLiteral("rep-%1-").arg(m));
+            QCOMPARE(acquire(*m_store, leased(names.last()), QStringLiteral("w")).status,
+                     core::AcquireResult::Status::Granted);
+        }
+        for (int m = 0; m < 3; ++m) {
+            QVERIFY(test::waitFor([&] {
+                return m_cluster.node(3 + m).command({"DBSIZE"}).integer ==
+                       m_cluster.node(m).command({"DBSIZE"}).integer;
+            }));
+            QVERIFY(!m_cluster.node(m).command({"CONFIG", "RESETSTAT"}).isError());
+        }
+        ConnectionSettings settings = m_cluster.settings();
+        settings.discoverFromReplicas = true;
+        RedisSemaphoreStore store(settings);
+        QSet<QString> progressReadFrom;
+        const auto result = awaitCall<core::DiscoverResult>([&](auto done) {
+            store.discover(
+                core::DiscoverRequest(), core::Cancellation(),
+                [&](const core::DiscoverProgress &p) {
+                    for (const core::NodeProgress &n : p.nodes)
+                        progressReadFrom.insert(n.node + QStringLiteral(" <- ") + n.readFrom);
+                },
+                done);
+        });
+        QVERIFY(result);
+        QVERIFY2(result->ok, qPrintable(result->error));
+        QVERIFY2(result->warnings.isEmpty(), qPrintable(result->warnings.join(QLatin1Char('\n'))));
+        for (int m = 0; m < 3; ++m) {
+            const QString replica = nodeAddress(m_cluster.node(3 + m)) + QStringLiteral(" (replica)");
+            QVERIFY2(
+                progressReadFrom.contains(nodeAddress(m_cluster.node(m)) + QStringLiteral(" <- ") + replica),
+                qPrintable(QStringList(progressReadFrom.values()).join(QLatin1Char('\n'))));
+            const auto it = std::find_if(result->semaphores.cbegin(), result->semaphores.cend(),
+                                         [&](const auto &d) { return d.ref.name == names.at(m); });
+            QVERIFY2(it != result->semaphores.cend(), qPrintable(names.at(m)));
+            QCOMPARE(it->node, nodeAddress(m_cluster.node(m)));
+            QCOMPARE(it->readFrom, replica);
+        }
+        const core::Snapshot s = snapshot(store, leased(names.at(1)));
+        QCOMPARE(holderIds(s), QStringList{QStringLiteral("w")});
+        QCOMPARE(s.node, nodeAddress(m_cluster.node(1)));
+        QCOMPARE(s.readFrom, nodeAddress(m_cluster.node(4)) + QStringLiteral(" (replica)"));
+        // Nothing of that reached a master: no SCAN, no TYPE, no script.
+        for (int m = 0; m < 3; ++m) {
+            const QByteArray masterStats = m_cluster.node(m).command({"INFO", "commandstats"}).str;
+            for (const char *cmd : {"cmdstat_scan:", "cmdstat_type:", "cmdstat_evalsha:", "cmdstat_eval:"})
+                QVERIFY2(!masterStats.contains(cmd), masterStats.constData());
+            QVERIFY(m_cluster.node(3 + m).command({"INFO", "commandstats"}).str.contains("cmdstat_scan:"));
+        }
+        // Writes go to the master.
+        QCOMPARE(acquire(store, leased(names.at(1)), QStringLiteral("w2")).status,
+                 core::AcquireResult::Status::Granted);
+        QVERIFY(m_cluster.node(1).command({"INFO", "commandstats"}).str.contains("cmdstat_evalsha:"));
+
+        // The CLI: read_from in --json, "read from" in the text of show.
+        const test::CliRun list = test::runCliServing({QStringLiteral("--redis"), m_cluster.url(),
+                                                       QStringLiteral("--from-replicas"),
+                                                       QStringLiteral("list"), QStringLiteral("--json")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        int rows = 0;
+        for (const QJsonValue &v : QJsonDocument::fromJson(list.out.toUtf8()).array()) {
+            const QJsonObject o = v.toObject();
+            const int m = int(names.indexOf(o.value(QStringLiteral("name")).toString()));
+            if (m < 0)
+                continue;
+            ++rows;
+            QCOMPARE(o.value(QStringLiteral("read_from")).toString(),
+                     nodeAddress(m_cluster.node(3 + m)) + QStringLiteral(" (replica)"));
+        }
+        QCOMPARE(rows, 3);
+        const test::CliRun show = test::runCliServing(
+            {QStringLiteral("--redis"), m_cluster.url(), QStringLiteral("--from-replicas"),
+             QStringLiteral("show"), names.at(2), QStringLiteral("--kind"), QStringLiteral("leased")});
+        QVERIFY2(show.exitCode == 0, qPrintable(show.err));
+        QVERIFY2(
+            show.out.contains(QStringLiteral("read from %1 (replica)").arg(nodeAddress(m_cluster.node(5)))),
+            qPrintable(show.out));
+    }
+
+    // A master whose replica is down is read itself, and the result says so; a replica that dies
+    // after it was chosen sends its reads to the master.
+    void discoveryFromReplicasFallsBackToTheMaster() {
+        const QString name = nameOnMaster(2, QStringLiteral("repdown-"));
+        QCOMPARE(acquire(*m_store, leased(name), QStringLiteral("w")).status,
+                 core::AcquireResult::Status::Granted);
+        test::RedisServer &replica = m_cluster.node(5); // master 2's
+        QVERIFY(test::waitFor([&] {
+            return replica.command({"DBSIZE"}).integer == m_cluster.node(2).command({"DBSIZE"}).integer;
+        }));
+        ConnectionSettings settings = m_cluster.settings();
+        settings.discoverFromReplicas = true;
+        settings.autoReconnect = false; // as the CLI: a dead replica stays dead
+        RedisSemaphoreStore chosen(settings);
+        QCOMPARE(snapshot(chosen, leased(name)).readFrom,
+                 nodeAddress(replica) + QStringLiteral(" (replica)"));
+
+        replica.kill();
+        const core::Snapshot after = snapshot(chosen, leased(name));
+        QCOMPARE(holderIds(after), QStringList{QStringLiteral("w")});
+        QCOMPARE(after.readFrom, nodeAddress(m_cluster.node(2)) + QStringLiteral(" (master)"));
+
+        RedisSemaphoreStore store(settings);
+        const auto result = awaitCall<core::DiscoverResult>(
+            [&](auto done) { store.discover(core::DiscoverRequest(), core::Cancellation(), {}, done); });
+        QVERIFY(result);
+        QVERIFY2(result->ok, qPrintable(result->error));
+        QCOMPARE(result->warnings.size(), 1);
+        QVERIFY2(result->warnings.first().contains(nodeAddress(m_cluster.node(2)) +
+                                                   QStringLiteral(" read itself")),
+                 qPrintable(result->warnings.first()));
+        QVERIFY2(result->warnings.first().contains(QString::number(replica.port())),
+                 qPrintable(result->warnings.first()));
+        const auto it = std::find_if(result->semaphores.cbegin(), result->semaphores.cend(),
+                                     [&](const auto &d) { return d.ref.name == name; });
+        QVERIFY(it != result->semaphores.cend());
+        QCOMPARE(it->readFrom, nodeAddress(m_cluster.node(2)) + QStringLiteral(" (master)"));
+        const test::CliRun list =
+            test::runCliServing({QStringLiteral("--redis"), m_cluster.url(),
+                                 QStringLiteral("--from-replicas"), QStringLiteral("list")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        QVERIFY2(list.err.contains(QStringLiteral("read itself")), qPrintable(list.err));
+        QVERIFY2(list.out.contains(QStringLiteral("READ FROM")), qPrintable(list.out));
+
+        QVERIFY2(replica.restart(), qPrintable(replica.errorString()));
+        QVERIFY(test::waitFor(
+            [&] {
+                return replica.command({"INFO", "replication"}).str.contains("master_link_status:up");
+            },
+            30000));
+        QVERIFY2(m_cluster.waitUntilHealthy(), qPrintable(m_cluster.errorString()));
+    }
+
+    // Elsewhere the option is ignored with a one-line note.
+    void fromReplicasIgnoredOnStandalone() {
+        test::RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const test::CliRun list =
+            test::runCliServing({QStringLiteral("--redis"), server.url(), QStringLiteral("--from-replicas"),
+                                 QStringLiteral("list")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        QCOMPARE(list.err.count(QStringLiteral("--from-replicas applies to a Redis Cluster only")), 1);
+    }
+
     // show / acquire / force-release of a semaphore on another master than the entry node.
     void operationsGoToTheSlotsMaster() {
         const core::SemaphoreRef ref = leased(nameOnMaster(2, QStringLiteral("route-")));
