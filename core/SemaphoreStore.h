@@ -73,6 +73,11 @@ public:
 
     virtual QString endpoint() const = 0; // "redis://host:port/0", "http://host:8500" (no secrets)
     virtual Backend backend() const = 0;
+    // Where `ref` lives, as a label to group by (a load test over several semaphores reports per
+    // label): the node serving it where a store spreads semaphores over several (Redis: "host:port"
+    // of its master, the one server of a standalone). Empty when the store cannot say. Cheap and
+    // local: it asks no server (a Redis Cluster answers from its slot map as last read).
+    virtual QString locationOf(const SemaphoreRef &ref) const { return {}; }
 
     void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
     bool isReadOnly() const { return m_readOnly; }

@@ -107,6 +107,12 @@ QString RedisSemaphoreStore::endpoint() const {
     return m_conn->entry().endpoint();
 }
 
+QString RedisSemaphoreStore::locationOf(const core::SemaphoreRef &ref) const {
+    const RedisKind *kind = kindFor(ref.kind);
+    const QList<QByteArray> keys = kind ? kind->keysOf(ref.name) : QList<QByteArray>{};
+    return m_conn->nodeOfKey(keys.isEmpty() ? ref.name.toUtf8() : keys.first());
+}
+
 RedisKind *RedisSemaphoreStore::kindFor(core::Kind kind) const {
     for (const auto &k : m_kinds) {
         if (k->kind() == kind)

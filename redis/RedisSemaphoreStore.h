@@ -54,6 +54,8 @@ public:
 
     QString endpoint() const override;
     core::Backend backend() const override { return core::Backend::Redis; }
+    // "host:port" of the master serving the semaphore's first key (the entry node off a Cluster).
+    QString locationOf(const core::SemaphoreRef &ref) const override;
 
     // The entry node (the one node of a standalone server).
     RedisConnection &connection() { return m_conn->entry(); }

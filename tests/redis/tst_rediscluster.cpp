@@ -296,6 +296,101 @@ private Q_SLOTS:
         QCOMPARE(list.err.count(QStringLiteral("--from-replicas applies to a Redis Cluster only")), 1);
     }
 
+    // loadtest --semaphores K: the K semaphores are named so that every master serves K/3 of them;
+    // the report gives pairs/s per master and in total, and judges each semaphore on its own.
+    void loadtestSpreadsSemaphoresOverMasters() {
+        const test::CliRun run = test::runCliServing(
+            {QStringLiteral("--redis"), m_cluster.url(), QStringLiteral("--json"), QStringLiteral("loadtest"),
+             QStringLiteral("spread"), QStringLiteral("--semaphores"), QStringLiteral("6"),
+             QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+             QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("12"), QStringLiteral("--hold"),
+             QStringLiteral("fixed:2ms"), QStringLiteral("--duration"), QStringLiteral("3s")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out.left(3000)));
+        const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(report.value(QStringLiteral("semaphores")).toInt(), 6);
+        QCOMPARE(report.value(QStringLiteral("over_admissions")).toInteger(), 0);
+        QCOMPARE(report.value(QStringLiteral("token_violations")).toInteger(), 0);
+        QCOMPARE(report.value(QStringLiteral("ok")).toBool(), true);
+        const QJsonArray nodes = report.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 3);
+        QSet<QString> masters;
+        qint64 grants = 0;
+        double pairs = 0.0;
+        for (const QJsonValue &v : nodes) {
+            const QJsonObject n = v.toObject();
+            masters.insert(n.value(QStringLiteral("node")).toString());
+            QCOMPARE(n.value(QStringLiteral("semaphores")).toInt(), 2);
+            QVERIFY2(n.value(QStringLiteral("grants")).toInteger() > 0, qPrintable(run.out.left(2000)));
+            grants += n.value(QStringLiteral("grants")).toInteger();
+            pairs += n.value(QStringLiteral("pairs_per_s")).toDouble();
+        }
+        QCOMPARE(masters, (QSet<QString>{nodeAddress(m_cluster.node(0)), nodeAddress(m_cluster.node(1)),
+                                         nodeAddress(m_cluster.node(2))}));
+        QCOMPARE(report.value(QStringLiteral("grants")).toInteger(), grants);
+        QVERIFY(qAbs(report.value(QStringLiteral("pairs_per_s")).toDouble() - pairs) < 0.01);
+        // Each run names its semaphore and its master, which really serves it; each held its limit.
+        const QJsonArray runs = report.value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 6);
+        for (const QJsonValue &v : runs) {
+            const QJsonObject r = v.toObject();
+            const QString name =
+                r.value(QStringLiteral("config")).toObject().value(QStringLiteral("name")).toString();
+            QVERIFY2(name.startsWith(QStringLiteral("spread-")), qPrintable(name));
+            QCOMPARE(r.value(QStringLiteral("node")).toString(),
+                     nodeAddress(*m_cluster.masterOfSlot(topology::hashSlot(name.toUtf8()))));
+            QVERIFY(r.value(QStringLiteral("max_concurrent_holders")).toInt() <= 2);
+            QCOMPARE(r.value(QStringLiteral("over_admissions")).toInteger(), 0);
+            // The run created the semaphore, so it removed it again.
+            QCOMPARE(m_cluster.command({"EXISTS", "{" + name.toUtf8() + "}:meta"}).integer, 0);
+        }
+        // The text report: a line per master and the total.
+        const test::CliRun text =
+            test::runCliServing({QStringLiteral("--redis"), m_cluster.url(), QStringLiteral("loadtest"),
+                                 QStringLiteral("spread"), QStringLiteral("--semaphores"),
+                                 QStringLiteral("3"), QStringLiteral("--kind"), QStringLiteral("leased"),
+                                 QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--clients"),
+                                 QStringLiteral("3"), QStringLiteral("--ops"), QStringLiteral("30")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err + text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("3 semaphores on 3 nodes: ")), qPrintable(text.out));
+        for (int m = 0; m < 3; ++m)
+            QVERIFY2(text.out.contains(nodeAddress(m_cluster.node(m))), qPrintable(text.out));
+    }
+
+    // On one server the one node is the place of every semaphore.
+    void loadtestSpreadOnStandalone() {
+        test::RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const test::CliRun run = test::runCliServing(
+            {QStringLiteral("--redis"), server.url(), QStringLiteral("--json"), QStringLiteral("loadtest"),
+             QStringLiteral("one"), QStringLiteral("--semaphores"), QStringLiteral("3"),
+             QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+             QStringLiteral("1"), QStringLiteral("--clients"), QStringLiteral("6"), QStringLiteral("--ops"),
+             QStringLiteral("60")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out.left(3000)));
+        const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const QJsonArray nodes = report.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 1);
+        QCOMPARE(nodes.first().toObject().value(QStringLiteral("node")).toString(), nodeAddress(server));
+        QVERIFY(report.value(QStringLiteral("grants")).toInteger() >=
+                60); // --ops may end a pair or two later
+        QStringList names;
+        for (const QJsonValue &v : report.value(QStringLiteral("runs")).toArray())
+            names << v.toObject()
+                         .value(QStringLiteral("config"))
+                         .toObject()
+                         .value(QStringLiteral("name"))
+                         .toString();
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("one-1"), QStringLiteral("one-2"), QStringLiteral("one-3")}));
+        const test::CliRun tooFew = test::runCliServing(
+            {QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"), QStringLiteral("one"),
+             QStringLiteral("--semaphores"), QStringLiteral("4"), QStringLiteral("--kind"),
+             QStringLiteral("leased"), QStringLiteral("--clients"), QStringLiteral("3")});
+        QCOMPARE(tooFew.exitCode, 2);
+        QVERIFY2(tooFew.err.contains(QStringLiteral("--semaphores 4 needs at least as many --clients")),
+                 qPrintable(tooFew.err));
+    }
+
     // show / acquire / force-release of a semaphore on another master than the entry node.
     void operationsGoToTheSlotsMaster() {
         const core::SemaphoreRef ref = leased(nameOnMaster(2, QStringLiteral("route-")));
