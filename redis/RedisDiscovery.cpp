@@ -33,6 +33,10 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     // keys of one slot (scripts cannot span slots; a layout's keys may live on other masters).
     RedisCommands &sampler;
     bool samplePerSlot = false;
+    // Cluster nodes: each SCAN page and its keys' types come from one read script
+    // (discovery_scan_page) instead of a TYPE command per key.
+    bool typesByScript = false;
+    LuaScript scanScript = LuaScript::fromResource(QStringLiteral("discovery_scan_page"));
     core::DiscoverRequest request;
     core::Cancellation cancel;
     core::Callback<core::DiscoverProgress> progress;
@@ -151,6 +155,11 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
             return;
         auto self = shared_from_this();
         const QByteArray match = request.match.isEmpty() ? QByteArray("*") : request.match.toUtf8();
+        if (typesByScript) {
+            conn.eval(scanScript, {}, {cursor, match, QByteArray::number(std::max(10, request.batch))},
+                      [self](const RedisReply &reply) { self->onTypedPage(reply); });
+            return;
+        }
         conn.command(
             {"SCAN", cursor, "MATCH", match, "COUNT", QByteArray::number(std::max(10, request.batch))},
             [self](const RedisReply &reply) { self->onScanPage(reply); });
@@ -200,6 +209,52 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         if (!last && !cancel.isCancelled())
             scanPage(next);
         scanned += keys.size();
+    }
+
+    // A page from discovery_scan_page: {cursor, keys, one type letter per key}.
+    void onTypedPage(const RedisReply &reply) {
+        if (finished)
+            return;
+        const QByteArray codes = kinds::elementAt(reply, 2).str;
+        if (reply.isError() || !reply.isArray() || reply.elements.size() < 3 ||
+            !reply.elements.at(1).isArray() || codes.size() != reply.elements.at(1).elements.size()) {
+            finish(false, kinds::failureText(QStringLiteral("SCAN"), reply));
+            return;
+        }
+        const QByteArray next = reply.elements.at(0).str;
+        if (const QString endless = checkCursor(next); !endless.isEmpty()) {
+            finish(false, endless);
+            return;
+        }
+        const bool last = next == "0";
+        if (!last && !cancel.isCancelled())
+            scanPage(next);
+        const QList<RedisReply> &keys = reply.elements.at(1).elements;
+        for (qsizetype i = 0; i < keys.size(); ++i)
+            classify(keys.at(i).str, typeName(codes.at(i)));
+        scanned += keys.size();
+        afterTypes(last);
+    }
+
+    static QByteArray typeName(char code) {
+        switch (code) {
+        case 's':
+            return QByteArrayLiteral("string");
+        case 'h':
+            return QByteArrayLiteral("hash");
+        case 'z':
+            return QByteArrayLiteral("zset");
+        case 'l':
+            return QByteArrayLiteral("list");
+        case 'e':
+            return QByteArrayLiteral("set");
+        case 'x':
+            return QByteArrayLiteral("stream");
+        case 'n':
+            return QByteArrayLiteral("none");
+        default:
+            return QByteArrayLiteral("other");
+        }
     }
 
     // Every SCAN loop ends: Redis returns each cursor of one walk once and reaches 0 within a
@@ -509,6 +564,7 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
             auto job =
                 std::make_shared<DiscoveryJob>(*masters.at(i), sampler, request, cancel, onProgress, onDone);
             job->samplePerSlot = true;
+            job->typesByScript = true;
             job->start();
         }
     }
