@@ -30,6 +30,9 @@ struct DiscoveredSemaphore {
     QStringList warnings;
     QString node;  // Redis: "host:port" of the master serving it; empty for Consul
     int slot = -1; // Redis Cluster: the hash slot of its first key; -1 elsewhere
+    // Redis Cluster read from replicas: the node it was read on, "host:port (replica)" or
+    // "host:port (master)" when its master had no replica that answered. Empty otherwise.
+    QString readFrom;
 };
 
 // How far the walk of one node is (Redis Cluster: one per master).
@@ -38,6 +41,7 @@ struct NodeProgress {
     qint64 scannedKeys = 0;
     qint64 totalKeys = -1;
     bool finished = false;
+    QString readFrom; // the node walked for it, "host:port (replica)", when that is not the node itself
 };
 
 struct DiscoverProgress {
@@ -53,6 +57,9 @@ struct DiscoverResult {
     QString error;
     QList<DiscoveredSemaphore> semaphores;
     qint64 scannedKeys = 0;
+    // Not errors, but worth a line: e.g. a Cluster master read itself because none of its replicas
+    // answered.
+    QStringList warnings;
 };
 
 // The one interface that the GUI, the CLI, operator actions and the load tester use to talk to a
@@ -67,6 +74,11 @@ public:
 
     virtual QString endpoint() const = 0; // "redis://host:port/0", "http://host:8500" (no secrets)
     virtual Backend backend() const = 0;
+    // Where `ref` lives, as a label to group by (a load test over several semaphores reports per
+    // label): the node serving it where a store spreads semaphores over several (Redis: "host:port"
+    // of its master, the one server of a standalone). Empty when the store cannot say. Cheap and
+    // local: it asks no server (a Redis Cluster answers from its slot map as last read).
+    virtual QString locationOf(const SemaphoreRef &ref) const { return {}; }
 
     void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
     bool isReadOnly() const { return m_readOnly; }

@@ -106,6 +106,7 @@ struct Snapshot {
     QVariantMap details;           // kind-specific extras (dialect, flags, available permits, ...)
     QString node;                  // Redis: "host:port" of the master that answered; empty for Consul
     int slot = -1;                 // Redis Cluster: hash slot of its first key; -1 elsewhere
+    QString readFrom;              // Redis Cluster read from replicas: "host:port (replica)"; else empty
 
     // Permits occupied right now by holders (live, expired-but-present, stale, over-limit); a
     // multi-permit holder counts with its permits.

@@ -42,6 +42,10 @@ struct ConnectionSettings {
     // the masters on a busy service. What it finds can lag the master by the replica's offset; every
     // write still goes to the master.
     bool discoverFromReplicas = false;
+    // Sends READONLY in the handshake (every reconnect too). Set by the Cluster topology on its
+    // connections to replicas only: a replica then answers reads of its master's slots instead of
+    // redirecting them. Never set from a URL.
+    bool clusterReadOnly = false;
 
     // 512 MiB, or SEMSCOPE_MAX_REPLY_MB from the environment (a whole number of MiB, at least 1).
     static qint64 defaultMaxReplyBytes();

@@ -267,6 +267,10 @@ public:
                           QStringLiteral("CLIENT SETNAME failed"),
                           false});
         }
+        if (settings.clusterReadOnly) {
+            // Part of the handshake, so that a reconnected replica connection reads again at once.
+            steps.append({{QByteArrayLiteral("READONLY")}, QStringLiteral("READONLY failed"), true});
+        }
         if (resolver) {
             // A sentinel that has not caught up can name a node that was demoted: talk only to a
             // master (the next attempt asks the sentinels again).

@@ -33,6 +33,10 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     // keys of one slot (scripts cannot span slots; a layout's keys may live on other masters).
     RedisCommands &sampler;
     bool samplePerSlot = false;
+    // Cluster nodes: each SCAN page and its keys' types come from one read script
+    // (discovery_scan_page) instead of a TYPE command per key.
+    bool typesByScript = false;
+    LuaScript scanScript = LuaScript::fromResource(QStringLiteral("discovery_scan_page"));
     core::DiscoverRequest request;
     core::Cancellation cancel;
     core::Callback<core::DiscoverProgress> progress;
@@ -151,6 +155,11 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
             return;
         auto self = shared_from_this();
         const QByteArray match = request.match.isEmpty() ? QByteArray("*") : request.match.toUtf8();
+        if (typesByScript) {
+            conn.eval(scanScript, {}, {cursor, match, QByteArray::number(std::max(10, request.batch))},
+                      [self](const RedisReply &reply) { self->onTypedPage(reply); });
+            return;
+        }
         conn.command(
             {"SCAN", cursor, "MATCH", match, "COUNT", QByteArray::number(std::max(10, request.batch))},
             [self](const RedisReply &reply) { self->onScanPage(reply); });
@@ -200,6 +209,52 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         if (!last && !cancel.isCancelled())
             scanPage(next);
         scanned += keys.size();
+    }
+
+    // A page from discovery_scan_page: {cursor, keys, one type letter per key}.
+    void onTypedPage(const RedisReply &reply) {
+        if (finished)
+            return;
+        const QByteArray codes = kinds::elementAt(reply, 2).str;
+        if (reply.isError() || !reply.isArray() || reply.elements.size() < 3 ||
+            !reply.elements.at(1).isArray() || codes.size() != reply.elements.at(1).elements.size()) {
+            finish(false, kinds::failureText(QStringLiteral("SCAN"), reply));
+            return;
+        }
+        const QByteArray next = reply.elements.at(0).str;
+        if (const QString endless = checkCursor(next); !endless.isEmpty()) {
+            finish(false, endless);
+            return;
+        }
+        const bool last = next == "0";
+        if (!last && !cancel.isCancelled())
+            scanPage(next);
+        const QList<RedisReply> &keys = reply.elements.at(1).elements;
+        for (qsizetype i = 0; i < keys.size(); ++i)
+            classify(keys.at(i).str, typeName(codes.at(i)));
+        scanned += keys.size();
+        afterTypes(last);
+    }
+
+    static QByteArray typeName(char code) {
+        switch (code) {
+        case 's':
+            return QByteArrayLiteral("string");
+        case 'h':
+            return QByteArrayLiteral("hash");
+        case 'z':
+            return QByteArrayLiteral("zset");
+        case 'l':
+            return QByteArrayLiteral("list");
+        case 'e':
+            return QByteArrayLiteral("set");
+        case 'x':
+            return QByteArrayLiteral("stream");
+        case 'n':
+            return QByteArrayLiteral("none");
+        default:
+            return QByteArrayLiteral("other");
+        }
     }
 
     // Every SCAN loop ends: Redis returns each cursor of one walk once and reaches 0 within a
@@ -378,6 +433,8 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
     QSet<QPair<int, QString>> seen;    // (kind, name): a split layout is found from each of its masters
     QSet<QPair<int, QString>> inFound; // (kind, name) of `found`
     QStringList errors;
+    QStringList warnings;
+    bool fromReplicas = false; // settings().discoverFromReplicas on a Cluster
     bool cancelled = false;
     qint64 scanned = 0;
     int left = 0;
@@ -393,6 +450,8 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         if (!d.keys.isEmpty()) {
             d.slot = topology::hashSlot(d.keys.first().toUtf8());
             d.node = topology.nodeOfSlot(d.slot);
+            if (fromReplicas)
+                d.readFrom = topology.readNodeOfSlot(d.slot);
         }
         const QPair<int, QString> id{int(d.ref.kind), d.ref.name};
         if (seen.contains(id))
@@ -428,17 +487,48 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
     }
 
     void start(const core::DiscoverRequest &request, const core::Cancellation &cancel) {
-        const QList<RedisConnection *> masters = topology.masterConnections();
+        if (!topology.settings().discoverFromReplicas) {
+            walk(request, cancel, {});
+            return;
+        }
+        // Each master's keyspace is walked on one of its replicas (the master itself when none
+        // answers, and the result says so); key samples go the same way.
+        fromReplicas = true;
+        auto self = shared_from_this();
+        topology.chooseReadNodes(
+            [self, request, cancel](const QList<topology::RedisTopology::ReadNode> &chosen) {
+                for (const auto &n : chosen) {
+                    if (!n.replica)
+                        self->warnings << QStringLiteral("master %1 read itself: %2").arg(n.master, n.why);
+                }
+                self->walk(request, cancel, chosen);
+            });
+    }
+
+    // `readNodes` empty: every master is walked itself.
+    void walk(const core::DiscoverRequest &request, const core::Cancellation &cancel,
+              const QList<topology::RedisTopology::ReadNode> &readNodes) {
+        QList<RedisConnection *> masters;
+        if (readNodes.isEmpty()) {
+            masters = topology.masterConnections();
+        } else {
+            for (const auto &n : readNodes)
+                masters << &topology.readConnection(n.master);
+        }
         left = int(masters.size());
         if (masters.isEmpty()) {
             errors << QStringLiteral("the cluster's slot map names no master");
             finish();
             return;
         }
-        for (RedisConnection *m : masters) {
+        for (qsizetype i = 0; i < masters.size(); ++i) {
             core::NodeProgress n;
-            const ConnectionSettings &s = m->settings();
+            const ConnectionSettings &s = masters.at(i)->settings();
             n.node = s.host + QLatin1Char(':') + QString::number(s.port);
+            if (!readNodes.isEmpty()) {
+                n.node = readNodes.at(i).master;
+                n.readFrom = readNodes.at(i).label();
+            }
             nodes << n;
         }
         auto self = shared_from_this();
@@ -469,9 +559,12 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
                 if (--self->left == 0)
                     self->finish();
             };
+            RedisCommands &sampler =
+                fromReplicas ? topology.replicaReads() : static_cast<RedisCommands &>(topology);
             auto job =
-                std::make_shared<DiscoveryJob>(*masters.at(i), topology, request, cancel, onProgress, onDone);
+                std::make_shared<DiscoveryJob>(*masters.at(i), sampler, request, cancel, onProgress, onDone);
             job->samplePerSlot = true;
+            job->typesByScript = true;
             job->start();
         }
     }
@@ -483,6 +576,7 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         result.error = cancelled ? QStringLiteral("cancelled") : errors.join(QStringLiteral("; "));
         result.semaphores = found;
         result.scannedKeys = scanned;
+        result.warnings = warnings;
         done(result);
     }
 };

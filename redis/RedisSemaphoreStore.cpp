@@ -10,6 +10,7 @@
 #include "topology/TopologyEventSource.h"
 
 #include <QDeadlineTimer>
+#include <QPointer>
 #include <QRandomGenerator>
 #include <QTimer>
 #include <algorithm>
@@ -110,6 +111,12 @@ QString RedisSemaphoreStore::endpoint() const {
     return m_conn->entry().endpoint();
 }
 
+QString RedisSemaphoreStore::locationOf(const core::SemaphoreRef &ref) const {
+    const RedisKind *kind = kindFor(ref.kind);
+    const QList<QByteArray> keys = kind ? kind->keysOf(ref.name) : QList<QByteArray>{};
+    return m_conn->nodeOfKey(keys.isEmpty() ? ref.name.toUtf8() : keys.first());
+}
+
 RedisKind *RedisSemaphoreStore::kindFor(core::Kind kind) const {
     for (const auto &k : m_kinds) {
         if (k->kind() == kind)
@@ -192,22 +199,53 @@ void RedisSemaphoreStore::snapshot(const core::SemaphoreRef &ref, core::Callback
         done(snap);
         return;
     }
-    whenSlotsChecked(kind, ref.name, [this, kind, ref, done = std::move(done)](const QString &split) {
-        auto placed = [this, keys = kind->keysOf(ref.name), profile = ref.profile, done](core::Snapshot snap) {
-            core::applyProfileLimit(snap, profile);
-            const int slot = keys.isEmpty() ? 0 : topology::hashSlot(keys.first());
-            snap.node = m_conn->nodeOfSlot(slot);
-            if (m_conn->mode() == topology::RedisTopology::Mode::Cluster)
-                snap.slot = slot;
-            done(snap);
-        };
-        if (split.isEmpty()) {
-            kind->snapshot(*m_conn, ref, placed);
+    withReads([this, kind, ref, done = std::move(done)](RedisCommands &reads, bool fromReplicas) {
+        whenSlotsChecked(kind, ref.name, [this, &reads, fromReplicas, kind, ref, done](const QString &split) {
+            auto placed = [this, keys = kind->keysOf(ref.name), profile = ref.profile, fromReplicas,
+                           done](core::Snapshot snap) {
+                core::applyProfileLimit(snap, profile);
+                const int slot = keys.isEmpty() ? 0 : topology::hashSlot(keys.first());
+                snap.node = m_conn->nodeOfSlot(slot);
+                if (m_conn->mode() == topology::RedisTopology::Mode::Cluster)
+                    snap.slot = slot;
+                if (fromReplicas)
+                    snap.readFrom = m_conn->readNodeOfSlot(slot);
+                done(snap);
+            };
+            if (split.isEmpty()) {
+                kind->snapshot(reads, ref, placed);
+                return;
+            }
+            kind->snapshotKeyByKey(reads, ref, [placed, split](core::Snapshot snap) {
+                snap.warnings.prepend(split);
+                placed(snap);
+            });
+        });
+    });
+}
+
+void RedisSemaphoreStore::withReads(std::function<void(RedisCommands &reads, bool fromReplicas)> go) {
+    using Mode = topology::RedisTopology::Mode;
+    if (!m_conn->settings().discoverFromReplicas || m_conn->mode() == Mode::Standalone) {
+        go(*m_conn, false);
+        return;
+    }
+    if (m_conn->mode() == Mode::Cluster && m_conn->readNodesChosen()) {
+        go(m_conn->replicaReads(), true);
+        return;
+    }
+    // The mode first, then (Cluster) one replica per master; both are asked once and kept.
+    QPointer<topology::RedisTopology> guard(m_conn.get());
+    m_conn->detect([guard, go](const QString &) {
+        if (!guard)
+            return;
+        if (guard->mode() != Mode::Cluster) {
+            go(*guard, false);
             return;
         }
-        kind->snapshotKeyByKey(*m_conn, ref, [placed, split](core::Snapshot snap) {
-            snap.warnings.prepend(split);
-            placed(snap);
+        guard->chooseReadNodes([guard, go](const QList<topology::RedisTopology::ReadNode> &) {
+            if (guard)
+                go(guard->replicaReads(), true);
         });
     });
 }
@@ -621,25 +659,24 @@ void RedisSemaphoreStore::waitForReplicas(const core::SemaphoreRef &ref, int rep
                                 ? m_conn->nodeConnection(m_conn->nodeOfKey(keys.constFirst()))
                                 : m_conn->entry();
     conn.command({QByteArrayLiteral("WAIT"), QByteArray::number(replicas), QByteArray::number(timeout)},
-                    [replicas, timeout, done = std::move(done)](const RedisReply &reply) {
-                        if (reply.isError()) {
-                            done(QStringLiteral("WAIT for %1 replicas failed: %2")
-                                     .arg(replicas)
-                                     .arg(reply.errorMessage()));
-                            return;
-                        }
-                        const qint64 acked = reply.integer;
-                        if (acked >= replicas) {
-                            done(QString());
-                            return;
-                        }
-                        done(
-                            QStringLiteral("not replicated to %1 replica%2 within %3 ms (acknowledged by %4)")
-                                .arg(replicas)
-                                .arg(replicas == 1 ? QString() : QStringLiteral("s"))
-                                .arg(timeout)
-                                .arg(acked));
-                    });
+                 [replicas, timeout, done = std::move(done)](const RedisReply &reply) {
+                     if (reply.isError()) {
+                         done(QStringLiteral("WAIT for %1 replicas failed: %2")
+                                  .arg(replicas)
+                                  .arg(reply.errorMessage()));
+                         return;
+                     }
+                     const qint64 acked = reply.integer;
+                     if (acked >= replicas) {
+                         done(QString());
+                         return;
+                     }
+                     done(QStringLiteral("not replicated to %1 replica%2 within %3 ms (acknowledged by %4)")
+                              .arg(replicas)
+                              .arg(replicas == 1 ? QString() : QStringLiteral("s"))
+                              .arg(timeout)
+                              .arg(acked));
+                 });
 }
 
 void RedisSemaphoreStore::confirmReplicated(core::AcquireResult granted, const core::AcquireRequest &request,
@@ -647,26 +684,28 @@ void RedisSemaphoreStore::confirmReplicated(core::AcquireResult granted, const c
     granted.grant.details.insert(QStringLiteral("replicas"), request.replicas);
     granted.grant.details.insert(QStringLiteral("replicaTimeoutMs"), request.replicaTimeoutMs);
     auto check = [this, request, done](core::AcquireResult r) {
-        waitForReplicas(r.grant.ref, request.replicas, request.replicaTimeoutMs, [this, r, done](const QString &failure) {
-            if (failure.isEmpty()) {
-                done(r);
-                return;
-            }
-            // Not on enough replicas: a failover now could lose it and admit someone else. Give
-            // it back (compare-and-act on this very grant) and say so.
-            release(r.grant, [r, failure, done](const core::ReleaseResult &released) {
-                core::AcquireResult refused;
-                refused.status = core::AcquireResult::Status::Error;
-                refused.attempts = r.attempts;
-                if (released.status == core::ReleaseResult::Status::Error)
-                    refused.error = failure +
-                                    QStringLiteral("; releasing it failed too (it stands until its TTL): ") +
-                                    released.error;
-                else
-                    refused.error = failure + QStringLiteral(": released");
-                done(refused);
+        waitForReplicas(
+            r.grant.ref, request.replicas, request.replicaTimeoutMs, [this, r, done](const QString &failure) {
+                if (failure.isEmpty()) {
+                    done(r);
+                    return;
+                }
+                // Not on enough replicas: a failover now could lose it and admit someone else. Give
+                // it back (compare-and-act on this very grant) and say so.
+                release(r.grant, [r, failure, done](const core::ReleaseResult &released) {
+                    core::AcquireResult refused;
+                    refused.status = core::AcquireResult::Status::Error;
+                    refused.attempts = r.attempts;
+                    if (released.status == core::ReleaseResult::Status::Error)
+                        refused.error =
+                            failure +
+                            QStringLiteral("; releasing it failed too (it stands until its TTL): ") +
+                            released.error;
+                    else
+                        refused.error = failure + QStringLiteral(": released");
+                    done(refused);
+                });
             });
-        });
     };
     if (request.waitMs <= 0) {
         check(std::move(granted));

@@ -54,6 +54,8 @@ public:
 
     QString endpoint() const override;
     core::Backend backend() const override { return core::Backend::Redis; }
+    // "host:port" of the master serving the semaphore's first key (the entry node off a Cluster).
+    QString locationOf(const core::SemaphoreRef &ref) const override;
 
     // The entry node (the one node of a standalone server).
     RedisConnection &connection() { return m_conn->entry(); }
@@ -89,6 +91,9 @@ private:
     // the slots and masters ("keys in slots A, B on different masters: this read is not atomic").
     void whenSlotsChecked(RedisKind *kind, const QString &name, std::function<void(const QString &split)> go);
     static QString writeRefusal(const QString &split);
+    // Calls `go` with where reads of semaphores go: the replicas the topology chose (Cluster, with
+    // ConnectionSettings::discoverFromReplicas), else the masters through the usual routing.
+    void withReads(std::function<void(RedisCommands &reads, bool fromReplicas)> go);
     void startWaiting(std::unique_ptr<Waiter> waiter);
     void attempt(quint64 id);
     void onAttemptResult(quint64 id, core::AcquireResult result, qint64 ticket);

@@ -23,6 +23,11 @@ QList<QCommandLineOption> globalOptions() {
         {QStringLiteral("tls-cert"), QStringLiteral("Client certificate (PEM)."), QStringLiteral("FILE")},
         {QStringLiteral("tls-key"), QStringLiteral("Client private key (PEM)."), QStringLiteral("FILE")},
         {QStringLiteral("tls-insecure"), QStringLiteral("Do not verify the server certificate (warns).")},
+        {QStringLiteral("from-replicas"),
+         QStringLiteral(
+             "Redis Cluster: find and read semaphores on each master's replica (READONLY) to spare "
+             "the masters; a master without a replica that answers is read itself. Writes always "
+             "go to the master. Ignored (with a note) elsewhere.")},
         {QStringLiteral("json"), QStringLiteral("Print machine-readable JSON on stdout.")},
     };
 }

@@ -99,6 +99,8 @@ private:
                 // A Cluster master that could not be walked: what the others hold is still listed,
                 // then the run fails naming that master.
                 m_partialError = result.ok ? QString() : result.error;
+                for (const QString &w : result.warnings)
+                    ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(w);
                 ctx.err() << QStringLiteral("scanned %1 keys, found %2 semaphores\n")
                                  .arg(result.scannedKeys)
                                  .arg(result.semaphores.size());
@@ -170,6 +172,10 @@ private:
         // needs none).
         const bool cluster = std::any_of(m_found.cbegin(), m_found.cend(),
                                          [](const core::DiscoveredSemaphore &d) { return d.slot >= 0; });
+        // --from-replicas: the node each one was read on.
+        const bool readFrom =
+            std::any_of(m_found.cbegin(), m_found.cend(),
+                        [](const core::DiscoveredSemaphore &d) { return !d.readFrom.isEmpty(); });
         for (qsizetype i = 0; i < m_found.size(); ++i) {
             const QJsonObject row = listRowToJson(m_found.at(i), m_snapshots[i]);
             const QJsonArray warnings = row.value(QStringLiteral("warnings")).toArray();
@@ -192,17 +198,20 @@ private:
                 rows.last().insert(4, QStringLiteral("%1 (slot %2)")
                                           .arg(row.value(QStringLiteral("node")).toString())
                                           .arg(row.value(QStringLiteral("slot")).toInt()));
+            if (cluster && readFrom)
+                rows.last().insert(5, row.value(QStringLiteral("read_from")).toString());
         }
         if (rows.isEmpty())
             ctx.out() << "(no semaphores found)\n";
-        else
-            ctx.out() << alignedTable(
-                cluster
-                    ? QStringList{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
-                                  QStringLiteral("USED"), QStringLiteral("NODE"), QStringLiteral("WARNINGS")}
-                    : QStringList{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
-                                  QStringLiteral("USED"), QStringLiteral("WARNINGS")},
-                rows);
+        else {
+            QStringList header{QStringLiteral("KIND"), QStringLiteral("NAME"), QStringLiteral("LIMIT"),
+                               QStringLiteral("USED"), QStringLiteral("WARNINGS")};
+            if (cluster)
+                header.insert(4, QStringLiteral("NODE"));
+            if (cluster && readFrom)
+                header.insert(5, QStringLiteral("READ FROM"));
+            ctx.out() << alignedTable(header, rows);
+        }
         finishListing(ctx);
     }
 

@@ -1,6 +1,7 @@
 #include "CliCommand.h"
 #include "CliContext.h"
 #include "FailoverScenario.h"
+#include "LoadtestSpread.h"
 #include "SemaphoreCommand.h"
 #include "StoreFactory.h"
 #include "consul/ConsulSemaphoreStore.h"
@@ -18,6 +19,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTextStream>
+#include <QTimer>
+#include <algorithm>
 #include <memory>
 
 namespace semscope::cli {
@@ -32,7 +35,9 @@ using core::LoadTestReport;
 // `loadtest NAME`: drives the semaphore with virtual clients through the same store the other
 // commands use (any writable Redis kind with --redis, `consul` with --consul), and reports throughput,
 // latency, fairness and safety. With --scenario it runs a seed's unsafe design and its atomic counterpart
-// side by side on two scratch semaphores (NAME-unsafe and NAME-atomic, reset before the run).
+// side by side on two scratch semaphores (NAME-unsafe and NAME-atomic, reset before the run). With
+// --semaphores K the clients are spread over K semaphores (NAME-1, NAME-2, ... chosen so that every
+// Cluster master serves its share), one run each at once, reported per node and in total.
 class LoadtestCommand : public CliCommand {
 public:
     QString name() const override { return QStringLiteral("loadtest"); }
@@ -45,7 +50,7 @@ public:
         return QStringLiteral(
             "NAME --kind K --limit L --clients N [--connections C] [--hold DIST] [--think DIST] "
             "[--ttl DUR] [--duration DUR | --ops N] [--crash-rate R] [--skew DUR] [--scenario S] "
-            "[--replicas N] [--csv FILE]");
+            "[--replicas N] [--semaphores K] [--csv FILE]");
     }
     QList<QCommandLineOption> options() const override {
         const QString dist = QStringLiteral("DIST");
@@ -57,6 +62,12 @@ public:
             replicaTimeoutOption(),
             {QStringLiteral("clients"), QStringLiteral("loadtest: virtual clients (default 10)."),
              QStringLiteral("N")},
+            {QStringLiteral("semaphores"),
+             QStringLiteral(
+                 "loadtest: spread the clients (and connections) over K semaphores NAME-1, NAME-2, ..., "
+                 "named so that every Redis Cluster master serves K/masters of them; the report "
+                 "gives pairs/s per node and in total (default 1)."),
+             QStringLiteral("K")},
             {QStringLiteral("connections"),
              QStringLiteral("loadtest: connections the clients share (default min(clients, 4))."),
              QStringLiteral("C")},
@@ -247,8 +258,19 @@ private:
             intOption(QStringLiteral("connections"), std::min<qint64>(*clients, d.connections), 1, 10'000);
         const auto threads = intOption(QStringLiteral("threads"), d.threads, 0, 256);
         const auto ops = intOption(QStringLiteral("ops"), 0, 1, 1'000'000'000);
-        if (!connections || !threads || !ops)
+        const auto semaphores = intOption(QStringLiteral("semaphores"), 1, 1, 1000);
+        if (!connections || !threads || !ops || !semaphores)
             return false;
+        m_semaphores = static_cast<int>(*semaphores);
+        if (m_semaphores > 1 && m_scenario)
+            return usageError(
+                QStringLiteral("--semaphores: a training scenario runs on its own two semaphores"));
+        if (m_semaphores > *clients)
+            return usageError(
+                QStringLiteral("--semaphores %1 needs at least as many --clients (one per semaphore)")
+                    .arg(m_semaphores));
+        if (m_semaphores > 1 && *ops > 0 && *ops < m_semaphores)
+            return usageError(QStringLiteral("--ops %1 is fewer than one per semaphore").arg(*ops));
         c.connections = static_cast<int>(*connections);
         c.threads = static_cast<int>(*threads);
         c.ops = *ops;
@@ -310,16 +332,10 @@ private:
             return;
         }
         if (!m_scenario) {
-            // A run leaves behind only what it created: a semaphore that existed before is the
-            // operator's and stays.
-            const QList<QByteArray> keys = runKeys(*store);
-            if (keys.isEmpty() || m_ctx->isSet(QStringLiteral("keep-keys"))) {
-                startRuns();
-                return;
-            }
-            store->topology().command(QList<QByteArray>{"EXISTS"} + keys, [this](const redis::RedisReply &r) {
-                m_deleteKeysAfter = r.isInteger() && r.integer == 0;
-                startRuns();
+            // The slot map first: a spread run names its semaphores by the master serving them.
+            store->topology().detect([this, store](const QString &) {
+                m_names = runNames(*store);
+                findCreatedSemaphores(*store);
             });
             return;
         }
@@ -331,17 +347,80 @@ private:
         });
     }
 
+    // The semaphores of a plain run: NAME, or with --semaphores K, K names spread over the
+    // Cluster's masters (the one server elsewhere).
+    QStringList runNames(redis::RedisSemaphoreStore &store) const {
+        if (m_semaphores <= 1)
+            return {m_config.ref.name};
+        QStringList masters;
+        if (store.topology().mode() == redis::topology::RedisTopology::Mode::Cluster) {
+            for (const auto &shard : store.topology().clusterMap().shards()) {
+                if (shard.slotCount() > 0)
+                    masters << shard.master.address();
+            }
+        }
+        return spreadSemaphoreNames(store, m_config.ref, m_semaphores, masters);
+    }
+
+    // A run leaves behind only what it created: a semaphore that existed before is the operator's
+    // and stays.
+    void findCreatedSemaphores(redis::RedisSemaphoreStore &store) {
+        if (m_ctx->isSet(QStringLiteral("keep-keys")))
+            return startRuns();
+        auto left = std::make_shared<qsizetype>(m_names.size());
+        for (const QString &name : std::as_const(m_names)) {
+            const QList<QByteArray> keys = runKeys(store, name);
+            auto answered = [this, left, name](bool created) {
+                if (created)
+                    m_deleteAfter << name;
+                if (--*left == 0)
+                    startRuns();
+            };
+            if (keys.isEmpty()) {
+                QTimer::singleShot(0, m_probe.get(), [answered] { answered(false); });
+                continue;
+            }
+            store.topology().command(
+                QList<QByteArray>{"EXISTS"} + keys,
+                [answered](const redis::RedisReply &r) { answered(r.isInteger() && r.integer == 0); });
+        }
+    }
+
     void startRuns() {
         if (m_scenario) {
             for (const redis::PlannedRun &run :
                  redis::scenarioRuns(*m_scenario, m_config, m_settings, m_raceWindowMs))
                 addRun(run.config, run.label, run.factory);
-        } else {
+        } else if (m_semaphores <= 1) {
             addRun(m_config, core::kindName(m_config.ref.kind), m_factory);
+        } else {
+            if (m_names.isEmpty()) // not Redis: no placement to choose
+                m_names = spreadSemaphoreNames(*m_probe, m_config.ref, m_semaphores, {});
+            addSpreadRuns();
         }
         m_live = m_ctx->stderrIsTerminal();
         for (const auto &run : m_runs)
             run->start();
+    }
+
+    // One run per semaphore, the clients, connections, threads and --ops shared out between them.
+    void addSpreadRuns() {
+        const int k = int(m_names.size());
+        auto share = [k](qint64 total, int i) { return total / k + (i < total % k ? 1 : 0); };
+        for (int i = 0; i < k; ++i) {
+            LoadTestConfig c = m_config;
+            c.ref.name = m_names.at(i);
+            c.clients = int(share(m_config.clients, i));
+            c.connections = int(std::clamp<qint64>(share(m_config.connections, i), 1, c.clients));
+            c.threads = m_config.threads > 0 ? int(std::max<qint64>(1, share(m_config.threads, i))) : 1;
+            if (m_config.ops > 0)
+                c.ops = share(m_config.ops, i);
+            QString place = m_probe->locationOf(c.ref);
+            if (place.isEmpty())
+                place = m_probe->endpoint();
+            m_places << place;
+            addRun(c, c.ref.name, m_factory);
+        }
     }
 
     void addRun(const LoadTestConfig &config, const QString &label, core::StoreFactory factory) {
@@ -357,8 +436,10 @@ private:
     void showProgress() {
         if (!m_live)
             return;
-        QString line;
+        QString line = m_semaphores > 1 ? spreadProgressLine() : QString();
         for (const auto &run : m_runs) {
+            if (m_semaphores > 1)
+                break;
             const auto &timeline = run->report().timeline;
             if (timeline.isEmpty())
                 continue;
@@ -379,10 +460,30 @@ private:
         m_ctx->err().flush();
     }
 
-    // The keys of the plain run's semaphore.
-    QList<QByteArray> runKeys(redis::RedisSemaphoreStore &store) const {
+    // One figure for a spread run: a line per semaphore would not fit.
+    QString spreadProgressLine() const {
+        double pairs = 0.0;
+        qint64 over = 0;
+        double elapsed = 0.0;
+        for (const auto &run : m_runs) {
+            const auto &timeline = run->report().timeline;
+            if (timeline.isEmpty())
+                continue;
+            pairs += timeline.constLast().pairsPerSecond;
+            over += timeline.constLast().overAdmissions;
+            elapsed = std::max(elapsed, timeline.constLast().elapsedMs / 1000.0);
+        }
+        return QStringLiteral("%1 semaphores %2s %3 pairs/s over %4")
+            .arg(m_runs.size())
+            .arg(elapsed, 0, 'f', 1)
+            .arg(pairs, 0, 'f', 0)
+            .arg(over);
+    }
+
+    // The keys of one of a plain run's semaphores.
+    QList<QByteArray> runKeys(redis::RedisSemaphoreStore &store, const QString &name) const {
         const redis::RedisKind *kind = store.kindFor(m_config.ref.kind);
-        return kind ? kind->keysOf(m_config.ref.name) : QList<QByteArray>{};
+        return kind ? kind->keysOf(name) : QList<QByteArray>{};
     }
 
     void onFinished() {
@@ -390,7 +491,7 @@ private:
             if (!run->isFinished())
                 return;
         auto *store = qobject_cast<redis::RedisSemaphoreStore *>(m_probe.get());
-        if (!m_deleteKeysAfter || !store)
+        if (!store || (m_scenario ? !m_deleteKeysAfter : m_deleteAfter.isEmpty()))
             return report();
         m_deleteKeysAfter = false;
         auto removed = [this](const QString &error) {
@@ -401,9 +502,22 @@ private:
         };
         if (m_scenario)
             return redis::resetScenarioSemaphores(*store, *m_scenario, m_config.ref.name, removed);
-        store->topology().command(
-            QList<QByteArray>{"DEL"} + runKeys(*store),
-            [removed](const redis::RedisReply &r) { removed(r.isError() ? r.errorMessage() : QString()); });
+        // One DEL per semaphore: on a Cluster each has its own slot.
+        struct Deletion {
+            qsizetype left = 0;
+            QString error;
+        };
+        auto deletion = std::make_shared<Deletion>();
+        deletion->left = m_deleteAfter.size();
+        for (const QString &name : std::exchange(m_deleteAfter, {})) {
+            store->topology().command(QList<QByteArray>{"DEL"} + runKeys(*store, name),
+                                      [deletion, removed](const redis::RedisReply &r) {
+                                          if (r.isError() && deletion->error.isEmpty())
+                                              deletion->error = r.errorMessage();
+                                          if (--deletion->left == 0)
+                                              removed(deletion->error);
+                                      });
+        }
     }
 
     void report() {
@@ -431,7 +545,15 @@ private:
                 out << r.timelineCsv();
         }
 
-        if (m_ctx->json()) {
+        if (m_semaphores > 1) {
+            QList<SpreadRun> spread;
+            for (qsizetype i = 0; i < reports.size(); ++i)
+                spread.append(SpreadRun{reports.at(i), m_places.value(i)});
+            if (m_ctx->json())
+                m_ctx->printJson(spreadReportJson(spread));
+            else
+                m_ctx->out() << spreadReportText(spread);
+        } else if (m_ctx->json()) {
             if (m_scenario) {
                 m_ctx->printJson(redis::scenarioReportJson(*m_scenario, reports.value(0), reports.value(1)));
             } else {
@@ -465,12 +587,15 @@ private:
         // A plain run that broke safety fails, so scripts can gate on it; a scenario is expected to
         // show the unsafe side failing.
         if (!m_scenario) {
-            const LoadTestReport &r = reports.value(0);
-            if (!r.safe())
-                return m_ctx->fail(ExitFailed, r.endpoint,
-                                   QStringLiteral("%1 over-admissions, %2 token violations")
-                                       .arg(r.safety.overAdmissions)
-                                       .arg(r.safety.tokenViolations));
+            for (const LoadTestReport &r : reports) {
+                if (!r.safe())
+                    return m_ctx->fail(
+                        ExitFailed, r.endpoint,
+                        QStringLiteral("%1%2 over-admissions, %3 token violations")
+                            .arg(m_semaphores > 1 ? r.config.ref.name + QStringLiteral(": ") : QString())
+                            .arg(r.safety.overAdmissions)
+                            .arg(r.safety.tokenViolations));
+            }
         }
         m_ctx->finish(ExitOk);
     }
@@ -481,7 +606,11 @@ private:
     int m_raceWindowMs = -1;
     QString m_csvPath;
     bool m_live = false;
-    bool m_deleteKeysAfter = false; // a scenario's scratch semaphores, or a semaphore the run created
+    bool m_deleteKeysAfter = false; // a scenario's scratch semaphores
+    int m_semaphores = 1;           // --semaphores
+    QStringList m_names;            // a plain run's semaphores
+    QStringList m_places;           // where each run's semaphore lives (spread runs)
+    QStringList m_deleteAfter;      // semaphores the run created
     std::unique_ptr<core::SemaphoreStore> m_probe;
     redis::ConnectionSettings m_settings; // Redis only: the training stores' connection
     core::StoreFactory m_factory;         // the store of a plain run, one per connection

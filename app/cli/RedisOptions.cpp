@@ -35,6 +35,7 @@ std::optional<redis::ConnectionSettings> redisSettingsFromOptions(CliContext &ct
         }
         settings->sentinelPassword = ctx.value(QStringLiteral("sentinel-password"));
     }
+    settings->discoverFromReplicas = ctx.isSet(QStringLiteral("from-replicas"));
     settings->clientName = QStringLiteral("semscope-cli");
     return settings;
 }

@@ -58,12 +58,15 @@ QJsonArray holdersToJson(const QList<core::Holder> &holders, qint64 nowMs) {
 }
 
 // Redis: the master that serves the semaphore ("node": "host:port") and, on a Cluster, the hash slot
-// of its keys ("slot"). Consul has neither.
-void putPlacement(QJsonObject &o, const QString &node, int slot) {
+// of its keys ("slot"); with --from-replicas, the node it was read on ("read_from":
+// "host:port (replica)"). Consul has none of them.
+void putPlacement(QJsonObject &o, const QString &node, int slot, const QString &readFrom) {
     if (!node.isEmpty())
         o.insert(QStringLiteral("node"), node);
     if (slot >= 0)
         o.insert(QStringLiteral("slot"), slot);
+    if (!readFrom.isEmpty())
+        o.insert(QStringLiteral("read_from"), readFrom);
 }
 
 QJsonObject snapshotToJson(const core::Snapshot &s) {
@@ -84,7 +87,7 @@ QJsonObject snapshotToJson(const core::Snapshot &s) {
     if (s.serverNowMs > 0)
         o.insert(QStringLiteral("server_now_ms"), static_cast<double>(s.serverNowMs));
     o.insert(QStringLiteral("keys"), stringsToJson(s.keys));
-    putPlacement(o, s.node, s.slot);
+    putPlacement(o, s.node, s.slot, s.readFrom);
     o.insert(QStringLiteral("holders"), holdersToJson(s.holders, s.serverNowMs));
     o.insert(QStringLiteral("warnings"), stringsToJson(s.warnings));
     if (!s.notes.isEmpty())
@@ -118,7 +121,8 @@ QJsonObject listRowToJson(const core::DiscoveredSemaphore &found,
     }
     o.insert(QStringLiteral("keys"), stringsToJson(found.keys));
     putPlacement(o, snapshot && !snapshot->node.isEmpty() ? snapshot->node : found.node,
-                 snapshot && snapshot->slot >= 0 ? snapshot->slot : found.slot);
+                 snapshot && snapshot->slot >= 0 ? snapshot->slot : found.slot,
+                 snapshot && !snapshot->readFrom.isEmpty() ? snapshot->readFrom : found.readFrom);
     o.insert(QStringLiteral("warnings"), stringsToJson(warnings));
     return o;
 }

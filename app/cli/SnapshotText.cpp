@@ -85,6 +85,8 @@ QString snapshotText(const core::Snapshot &s) {
     text += QLatin1Char('\n');
     if (s.slot >= 0)
         text += QStringLiteral("on master %1 (hash slot %2)\n").arg(s.node).arg(s.slot);
+    if (!s.readFrom.isEmpty())
+        text += QStringLiteral("read from %1\n").arg(s.readFrom);
     if (s.holders.isEmpty())
         text += QStringLiteral("(no holders)\n");
     else

@@ -5,6 +5,8 @@
 #include "core/audit/AuditedSemaphoreStore.h"
 #include "redis/RedisSemaphoreStore.h"
 
+#include <QPointer>
+
 namespace semscope::cli {
 
 namespace {
@@ -47,6 +49,40 @@ std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error,
     return audited;
 }
 
+namespace {
+
+// --from-replicas means something on a Cluster only: elsewhere one line says it was ignored (once
+// the mode is known), then the command goes on against the master as usual.
+void noteReplicaOption(CliContext &ctx, redis::RedisSemaphoreStore &store, std::function<void()> ready) {
+    redis::topology::RedisTopology &topology = store.topology();
+    if (!topology.settings().discoverFromReplicas) {
+        ready();
+        return;
+    }
+    const QString endpoint = store.endpoint();
+    if (topology.settings().usesSentinel()) {
+        ctx.err() << QStringLiteral(
+                         "semscope-cli: note: --from-replicas applies to a Redis Cluster only; %1 is a "
+                         "Sentinel group: reading its master\n")
+                         .arg(endpoint);
+        ready();
+        return;
+    }
+    QPointer<redis::topology::RedisTopology> guard(&topology);
+    topology.detect([&ctx, guard, endpoint, ready](const QString &) {
+        if (!guard)
+            return;
+        if (guard->mode() != redis::topology::RedisTopology::Mode::Cluster)
+            ctx.err() << QStringLiteral(
+                             "semscope-cli: note: --from-replicas applies to a Redis Cluster only; %1 is "
+                             "a standalone server: reading it\n")
+                             .arg(endpoint);
+        ready();
+    });
+}
+
+} // namespace
+
 void whenReachable(CliContext &ctx, core::SemaphoreStore &store, std::function<void()> ready) {
     core::SemaphoreStore *backendStore = &store;
     if (auto *audited = qobject_cast<core::AuditedSemaphoreStore *>(&store))
@@ -56,6 +92,7 @@ void whenReachable(CliContext &ctx, core::SemaphoreStore &store, std::function<v
         ready();
         return;
     }
+    ready = [&ctx, redisStore, ready = std::move(ready)] { noteReplicaOption(ctx, *redisStore, ready); };
     redis::RedisConnection &conn = redisStore->connection();
     if (conn.state() == redis::RedisConnection::State::Connected) {
         ready();

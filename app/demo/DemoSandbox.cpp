@@ -4,10 +4,13 @@
 #include "consul/sandbox/ConsulDouble.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"
+#include "redis/sandbox/LocalRedisCluster.h"
 #include "redis/sandbox/LocalRedisProcess.h"
+#include "redis/topology/RedisTopology.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>
+#include <QSet>
 
 Q_LOGGING_CATEGORY(lcDemo, "semscope.demo")
 
@@ -28,6 +31,8 @@ const QString kConsulDeploy = QStringLiteral("demo/deploy");    // consul, limit
 const QString kConsulBatch = QStringLiteral("demo/batch-jobs"); // consul, limit 2, one stale holder, no load
 const QString kConsulMutex = QStringLiteral("demo/backup");     // `consul lock -n 1` mutex
 const QString kRedissonSemaphore = QStringLiteral("demo:lock-pool"); // Redisson RSemaphore
+const QString kOrders = QStringLiteral("demo:orders");               // cluster: leased, one per master
+constexpr int kClusterMasters = 3;
 
 QByteArray num(qint64 v) {
     return QByteArray::number(v);
@@ -81,7 +86,7 @@ QList<SemaphoreRef> DemoSandbox::seededSemaphores() {
 model::ConnectionConfig DemoSandbox::redisConnection() const {
     model::ConnectionConfig c;
     c.id = m_redisId;
-    c.name = QStringLiteral("demo redis");
+    c.name = m_clusterMode ? QStringLiteral("demo redis cluster") : QStringLiteral("demo redis");
     c.backend = Backend::Redis;
     c.environment = model::Environment::Production;
     c.host = QStringLiteral("127.0.0.1");
@@ -101,7 +106,28 @@ model::ConnectionConfig DemoSandbox::consulConnection() const {
 }
 
 qint64 DemoSandbox::redisPid() const {
+    if (m_cluster)
+        return m_cluster->pids().value(0);
     return m_redis ? m_redis->pid() : 0;
+}
+
+QList<qint64> DemoSandbox::redisPids() const {
+    if (m_cluster)
+        return m_cluster->pids();
+    return m_redis ? QList<qint64>{m_redis->pid()} : QList<qint64>{};
+}
+
+QList<SemaphoreRef> DemoSandbox::clusterSemaphores() const {
+    QList<SemaphoreRef> out;
+    for (const QString &name : m_perMaster)
+        out << refFor(Kind::Leased, name, 3);
+    return out;
+}
+
+redis::RedisCommands &DemoSandbox::raw() {
+    if (m_rawCluster)
+        return *m_rawCluster;
+    return *m_raw;
 }
 
 void DemoSandbox::fail(const QString &message) {
@@ -126,6 +152,21 @@ void DemoSandbox::start() {
         return;
     }
 
+    if (m_clusterMode) {
+        // Six redis-server nodes in folders inside the demo's, formed into a cluster without
+        // blocking; each stopped by its PID and killed with the app.
+        m_cluster = std::make_unique<redis::LocalRedisCluster>();
+        connect(m_cluster.get(), &redis::LocalRedisCluster::failed, this,
+                [this](const QString &m) { fail(m); });
+        connect(m_cluster.get(), &redis::LocalRedisCluster::progress, this, &DemoSandbox::progress);
+        connect(m_cluster.get(), &redis::LocalRedisCluster::ready, this, &DemoSandbox::onClusterUp);
+        redis::LocalRedisCluster::Options options;
+        options.masters = kClusterMasters;
+        options.temporaryBase = m_dir.path();
+        m_cluster->start(options);
+        return;
+    }
+
     // redis-server in its own folder inside the demo's, on a free loopback port; stopped by its
     // PID and killed with the app.
     m_redis = std::make_unique<redis::LocalRedisProcess>();
@@ -143,6 +184,35 @@ void DemoSandbox::start() {
     options.temporaryBase = m_dir.path();
     options.label = QStringLiteral("the demo's redis-server");
     m_redis->start(options);
+}
+
+// The cluster is formed: the slot map is read once (the raw commands and the per-master names need
+// it), then seeding goes on as for one server.
+void DemoSandbox::onClusterUp() {
+    m_redisPort = m_cluster->settings().port;
+    redis::ConnectionSettings settings = m_cluster->settings();
+    settings.clientName = QStringLiteral("semscope-demo");
+    m_raw = std::make_unique<redis::RedisConnection>(settings);
+    m_raw->open();
+    m_rawCluster = std::make_unique<redis::topology::RedisTopology>(settings);
+    m_rawCluster->open();
+    m_rawCluster->detect([this](const QString &error) {
+        if (!error.isEmpty() || m_rawCluster->mode() != redis::topology::RedisTopology::Mode::Cluster) {
+            fail(tr("the demo cluster's slot map could not be read: %1").arg(error));
+            return;
+        }
+        // One name per master, picked by the slot it hashes to.
+        QSet<QString> masters;
+        for (int i = 1; masters.size() < kClusterMasters && i < 10000; ++i) {
+            const QString name = kOrders + QLatin1Char('-') + QString::number(i);
+            const QString master = m_rawCluster->nodeOfKey(name.toUtf8());
+            if (masters.contains(master))
+                continue;
+            masters.insert(master);
+            m_perMaster << name;
+        }
+        onRedisUp();
+    });
 }
 
 void DemoSandbox::onRedisUp() {
@@ -199,7 +269,7 @@ SemaphoreRef DemoSandbox::refFor(Kind kind, const QString &name, std::optional<q
 void DemoSandbox::rawCommand(const QList<QByteArray> &args) {
     ++m_pendingSeeds;
     const QString what = QString::fromUtf8(args.value(0) + ' ' + args.value(1));
-    m_raw->command(args, [this, what](const redis::RedisReply &reply) {
+    raw().command(args, [this, what](const redis::RedisReply &reply) {
         seedDone(what, !reply.isError(), reply.errorMessage());
     });
 }
@@ -212,9 +282,16 @@ void DemoSandbox::seedDone(const QString &what, bool ok, const QString &message)
     m_ready = true;
     m_startTimeout.stop();
     m_load.start();
-    Q_EMIT progress(tr("Demo ready: redis on 127.0.0.1:%1, Consul on %2")
-                        .arg(m_redisPort)
-                        .arg(m_consul->url().toString()));
+    if (m_clusterMode)
+        Q_EMIT progress(tr("Demo ready: a Redis Cluster of %1 masters and %1 replicas from 127.0.0.1:%2, "
+                           "Consul on %3")
+                            .arg(kClusterMasters)
+                            .arg(m_redisPort)
+                            .arg(m_consul->url().toString()));
+    else
+        Q_EMIT progress(tr("Demo ready: redis on 127.0.0.1:%1, Consul on %2")
+                            .arg(m_redisPort)
+                            .arg(m_consul->url().toString()));
     Q_EMIT ready();
 }
 
@@ -262,10 +339,14 @@ void DemoSandbox::seedRedis() {
             });
         }
     });
-    // slots has no TTL: this holder "crashed" and keeps its slot for ever.
-    const SemaphoreRef printers = refFor(Kind::Slots, kPrinters, 3);
-    acquire(printers, QStringLiteral("crashed-worker-7"), 0);
-    acquire(refFor(Kind::Fair, kFair, 3), QStringLiteral("queue-consumer-1"), 20000);
+    if (m_clusterMode) {
+        seedClusterExtras();
+    } else {
+        // slots has no TTL: this holder "crashed" and keeps its slot for ever.
+        const SemaphoreRef printers = refFor(Kind::Slots, kPrinters, 3);
+        acquire(printers, QStringLiteral("crashed-worker-7"), 0);
+        acquire(refFor(Kind::Fair, kFair, 3), QStringLiteral("queue-consumer-1"), 20000);
+    }
     acquire(refFor(Kind::Zset, kRate, 4), QStringLiteral("api-client-42"), 30000);
     acquire(refFor(Kind::Lock, kLock, 1), QStringLiteral("migrator@db-1"), 300000);
 
@@ -287,6 +368,34 @@ void DemoSandbox::seedRedis() {
     rawCommand({"SET", "mutex:demo-cron", "c3f8a0e6-cron-runner", "PX", "60000"});
     rawCommand({"ZADD", "semaphore:demo-uploads", num(now), "uploader-a", num(now - 500), "uploader-b"});
     rawCommand({"PEXPIRE", "semaphore:demo-uploads", "60000"}); // as redis-semaphore's acquire does
+}
+
+// Cluster mode: a busy `leased` semaphore on every master, and the two layouts whose keys fall in
+// several slots written as their own clients write them (semscope refuses to write them there).
+void DemoSandbox::seedClusterExtras() {
+    int n = 0;
+    for (const QString &name : std::as_const(m_perMaster)) {
+        for (int h = 0; h < 2; ++h) {
+            ++m_pendingSeeds;
+            AcquireRequest req;
+            req.holder = QStringLiteral("order-worker-%1@shard-%2").arg(h + 1).arg(n + 1);
+            req.ttlMs = 60000;
+            m_redisStore->acquire(refFor(Kind::Leased, name, 3), req, Cancellation(),
+                                  [this, name](AcquireResult r) {
+                                      seedDone(QStringLiteral("acquire %1").arg(name),
+                                               r.status == AcquireResult::Status::Granted, r.error);
+                                  });
+        }
+        ++n;
+    }
+    const QByteArray printers = kPrinters.toUtf8();
+    rawCommand({"RPUSH", printers + "|list", "2", "3"});
+    rawCommand({"HSET", printers + "|map", "crashed-worker-7", "1"});
+    const QByteArray fair = kFair.toUtf8();
+    const QByteArray now = num(QDateTime::currentMSecsSinceEpoch() / 1000);
+    rawCommand({"ZADD", fair, now, "queue-consumer-1"});
+    rawCommand({"ZADD", fair + ":owner", "1", "queue-consumer-1"});
+    rawCommand({"SET", fair + ":counter", "1"});
 }
 
 void DemoSandbox::seedConsul() {
@@ -355,10 +464,10 @@ void DemoSandbox::loadTick() {
     // TTLs count down and re-arm; uploader-b stops refreshing and shows as expired.
     if (m_raw && (m_tick++ % 8) == 0) {
         const auto ignore = [](const redis::RedisReply &) {};
-        m_raw->command({"PEXPIRE", "demo-lock:redisson", "30000"}, ignore);
-        m_raw->command({"PEXPIRE", "mutex:demo-cron", "60000"}, ignore);
-        m_raw->command({"ZADD", "semaphore:demo-uploads", "XX", num(now), "uploader-a"}, ignore);
-        m_raw->command({"PEXPIRE", "semaphore:demo-uploads", "60000"}, ignore);
+        raw().command({"PEXPIRE", "demo-lock:redisson", "30000"}, ignore);
+        raw().command({"PEXPIRE", "mutex:demo-cron", "60000"}, ignore);
+        raw().command({"ZADD", "semaphore:demo-uploads", "XX", num(now), "uploader-a"}, ignore);
+        raw().command({"PEXPIRE", "semaphore:demo-uploads", "60000"}, ignore);
     }
     // And now and then take a slot, so the charts move.
     auto *rng = QRandomGenerator::global();
@@ -372,7 +481,18 @@ void DemoSandbox::loadTick() {
     static const QList<Target> targets{{Kind::Leased, kJobs, 5},    {Kind::Leased, kJobs, 5},
                                        {Kind::Zset, kRate, 4},      {Kind::Fair, kFair, 3},
                                        {Kind::Slots, kPrinters, 3}, {Kind::Consul, kConsulApi, 3}};
-    const Target t = targets.at(rng->bounded(int(targets.size())));
+    // On the cluster the split-slot layouts take no writes; the per-master semaphores do instead.
+    QList<Target> clusterTargets;
+    if (m_clusterMode) {
+        for (const Target &t : targets) {
+            if (t.kind != Kind::Fair && t.kind != Kind::Slots)
+                clusterTargets << t;
+        }
+        for (const QString &name : std::as_const(m_perMaster))
+            clusterTargets << Target{Kind::Leased, name, 3};
+    }
+    const QList<Target> &pool = m_clusterMode ? clusterTargets : targets;
+    const Target t = pool.at(rng->bounded(int(pool.size())));
     const SemaphoreRef ref = refFor(t.kind, t.name, t.limit);
     AcquireRequest req;
     req.holder = QStringLiteral("worker-%1@app-%2").arg(m_nextWorker++).arg(1 + rng->bounded(4));
@@ -404,6 +524,7 @@ void DemoSandbox::stop() {
     m_redisStore.reset();
     m_consulStore.reset();
     m_subscriber.reset();
+    m_rawCluster.reset();
     m_raw.reset();
     if (m_consul) {
         m_consul->close();
@@ -411,6 +532,8 @@ void DemoSandbox::stop() {
     }
     if (m_redis)
         m_redis->stop(); // SIGTERM to the PID we started
+    if (m_cluster)
+        m_cluster->stop(); // each node by its PID
 }
 
 } // namespace semscope::app

@@ -16,9 +16,14 @@ class ConsulDouble;
 class ConsulSemaphoreStore;
 } // namespace semscope::consul
 namespace semscope::redis {
+class LocalRedisCluster;
 class LocalRedisProcess;
+class RedisCommands;
 class RedisConnection;
 class RedisSemaphoreStore;
+namespace topology {
+class RedisTopology;
+}
 } // namespace semscope::redis
 
 namespace semscope::app {
@@ -28,11 +33,21 @@ namespace semscope::app {
 // a stuck `slots` holder, an expired-but-present holder and a stale Consul holder — and a gentle
 // background load so holders come and go. Everything stops when the sandbox is destroyed; the
 // redis-server is stopped by its PID (and dies with the app if the app is killed).
+//
+// `semscope --demo --cluster` (setCluster(true)): a private Redis Cluster of 3 masters and 3
+// replicas (redis::LocalRedisCluster) instead of the one redis-server, with the same semaphores and
+// load (routed by slot), one more `leased` semaphore on every master (clusterSemaphores()), and the
+// `fair` and `slots` layouts written the way their own clients write them, whose keys fall in
+// several slots: the app shows them with the "not atomic" warning and refuses writes to them.
 class DemoSandbox : public QObject {
     Q_OBJECT
 public:
     explicit DemoSandbox(QObject *parent = nullptr);
     ~DemoSandbox() override;
+
+    // A Redis Cluster instead of one redis-server; before start().
+    void setCluster(bool cluster) { m_clusterMode = cluster; }
+    bool isCluster() const { return m_clusterMode; }
 
     // Starts both servers and seeds them; ready() or failed() follows.
     void start();
@@ -47,12 +62,16 @@ public:
     QString settingsFile() const { return m_dir.path() + QStringLiteral("/semscope-demo.ini"); }
     core::ProfileStore *profiles() { return m_profiles.get(); }
     qint64 redisPid() const;
+    // Every redis-server the sandbox started (the one, or each cluster node).
+    QList<qint64> redisPids() const;
     quint16 redisPort() const { return m_redisPort; }
     // Pauses / resumes the background load (tests keep the scene still).
     void setLoadRunning(bool running);
 
     // The semaphores the sandbox creates, for tests and the README.
     static QList<core::SemaphoreRef> seededSemaphores();
+    // Cluster mode: the `leased` semaphores placed one on each master (known once ready()).
+    QList<core::SemaphoreRef> clusterSemaphores() const;
 
 Q_SIGNALS:
     void ready();
@@ -66,6 +85,9 @@ private:
         bool consul = false;
     };
     void onRedisUp();
+    void onClusterUp();
+    void seedClusterExtras();
+    redis::RedisCommands &raw();
     void seedRedis();
     void seedConsul();
     void seedDone(const QString &what, bool ok, const QString &message);
@@ -76,6 +98,10 @@ private:
 
     QTemporaryDir m_dir;
     std::unique_ptr<redis::LocalRedisProcess> m_redis;
+    std::unique_ptr<redis::LocalRedisCluster> m_cluster;
+    std::unique_ptr<redis::topology::RedisTopology> m_rawCluster; // raw commands routed by slot
+    QStringList m_perMaster;                                      // cluster mode: one leased name per master
+    bool m_clusterMode = false;
     quint16 m_redisPort = 0;
     std::unique_ptr<consul::ConsulDouble> m_consul;
     std::unique_ptr<redis::RedisConnection> m_raw;

@@ -38,6 +38,10 @@ int main(int argc, char *argv[]) {
         QStringLiteral("demo"),
         QStringLiteral("Start a private redis-server and a Consul sandbox filled with one "
                        "semaphore of every kind, and open both. Both stop on quit."));
+    const QCommandLineOption cluster(
+        QStringLiteral("cluster"),
+        QStringLiteral("With --demo: a private Redis Cluster (3 masters, 3 replicas, free loopback ports) "
+                       "instead of the one redis-server, with semaphores on every master. Stops on quit."));
     const QCommandLineOption connect(QStringList{QStringLiteral("c"), QStringLiteral("connect")},
                                      QStringLiteral("Open the saved connection called <name> at start-up."),
                                      QStringLiteral("name"));
@@ -49,10 +53,17 @@ int main(int argc, char *argv[]) {
                                       QStringLiteral("Auto-refresh interval in seconds (default 1)."),
                                       QStringLiteral("seconds"));
     parser.addOption(demo);
+    parser.addOption(cluster);
     parser.addOption(connect);
     parser.addOption(noKeyring);
     parser.addOption(interval);
     parser.process(app);
+
+    if (parser.isSet(cluster) && !parser.isSet(demo)) {
+        QMessageBox::critical(nullptr, QStringLiteral("semscope"),
+                              QStringLiteral("--cluster goes with --demo (semscope --demo --cluster)"));
+        return 2;
+    }
 
     app::QuitOnSignal quitOnSignal;
     if (parser.isSet(noKeyring))
@@ -68,6 +79,7 @@ int main(int argc, char *argv[]) {
     core::ProfileStore *profiles = nullptr;
     if (parser.isSet(demo)) {
         sandbox = std::make_unique<app::DemoSandbox>();
+        sandbox->setCluster(parser.isSet(cluster));
         registry = std::make_unique<model::ConnectionRegistry>(sandbox->settingsFile());
         audit = std::make_unique<core::AuditLog>(sandbox->dataDir() + QStringLiteral("/audit.jsonl"));
         profiles = sandbox->profiles();

@@ -24,6 +24,7 @@ public:
 
     QString endpoint() const override { return m_inner->endpoint(); }
     Backend backend() const override { return m_inner->backend(); }
+    QString locationOf(const SemaphoreRef &ref) const override { return m_inner->locationOf(ref); }
 
     void discover(const DiscoverRequest &request, Cancellation cancel, Callback<DiscoverProgress> progress,
                   Callback<DiscoverResult> done) override;

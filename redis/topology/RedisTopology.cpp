@@ -4,6 +4,7 @@
 #include "redis/transport/Logging.h"
 
 #include <QTimer>
+#include <algorithm>
 
 namespace semscope::redis::topology {
 
@@ -41,11 +42,44 @@ struct RedisTopology::Request {
     QString askTarget; // set for the one resend after an ASK
     int redirects = 0;
     int busyRetries = 0;
+    bool toReplica = false;     // a read for replicaReads(): goes to its master's read node
+    bool sentToReplica = false; // the last send went to a replica connection
+    bool readFallback = false;  // that replica failed: this read goes to the master
 };
+
+// replicaReads(): the topology's own routing, aimed at read nodes.
+class RedisTopology::ReplicaReads : public RedisCommands {
+public:
+    explicit ReplicaReads(RedisTopology &topology)
+        : m_topology(topology) {}
+    void command(const QList<QByteArray> &args, ReplyCallback callback) override {
+        m_topology.routeCommand(args, std::move(callback), true);
+    }
+    void pipeline(const QList<QList<QByteArray>> &commands,
+                  std::function<void(const QList<RedisReply> &)> callback) override {
+        m_topology.routePipeline(commands, std::move(callback), true);
+    }
+    void eval(const LuaScript &script, const QList<QByteArray> &keys, const QList<QByteArray> &args,
+              ReplyCallback callback) override {
+        m_topology.routeEval(script, keys, args, std::move(callback), true);
+    }
+
+private:
+    RedisTopology &m_topology;
+};
+
+RedisCommands &RedisTopology::replicaReads() {
+    return *m_replicaReads;
+}
+
+QString RedisTopology::ReadNode::label() const {
+    return node + (replica ? QStringLiteral(" (replica)") : QStringLiteral(" (master)"));
+}
 
 RedisTopology::RedisTopology(ConnectionSettings settings, QObject *parent)
     : QObject(parent)
-    , m_entry(std::make_unique<RedisConnection>(std::move(settings))) {
+    , m_entry(std::make_unique<RedisConnection>(std::move(settings)))
+    , m_replicaReads(std::make_unique<ReplicaReads>(*this)) {
     const ConnectionSettings &s = m_entry->settings();
     m_entryAddress = s.host + QLatin1Char(':') + QString::number(s.port);
     connect(m_entry.get(), &RedisConnection::warning, this, &RedisTopology::warning);
@@ -56,6 +90,9 @@ RedisTopology::~RedisTopology() {
     for (RedisConnection *c : std::as_const(m_nodes))
         delete c;
     m_nodes.clear();
+    for (RedisConnection *c : std::as_const(m_replicaNodes))
+        delete c;
+    m_replicaNodes.clear();
     m_entry.reset();
 }
 
@@ -99,6 +136,135 @@ RedisConnection &RedisTopology::nodeConnection(const QString &address) {
     return *c;
 }
 
+RedisConnection &RedisTopology::replicaConnection(const QString &address) {
+    if (RedisConnection *c = m_replicaNodes.value(address)) {
+        if (c->state() != RedisConnection::State::Disconnected)
+            return *c;
+        dropReplicaConnection(address); // closed for good (no auto-reconnect): a fresh one tries again
+    }
+    ConnectionSettings s = m_entry->settings();
+    const qsizetype colon = address.lastIndexOf(QLatin1Char(':'));
+    s.host = address.left(colon);
+    s.port = quint16(address.mid(colon + 1).toUInt());
+    if (s.transport == ConnectionSettings::Transport::Tls && s.sniHost.isEmpty())
+        s.sniHost = m_entry->settings().host;
+    s.clusterReadOnly = true;
+    auto *c = new RedisConnection(s, this);
+    connect(c, &RedisConnection::warning, this, &RedisTopology::warning);
+    m_replicaNodes.insert(address, c);
+    c->open();
+    return *c;
+}
+
+void RedisTopology::dropReplicaConnection(const QString &address) {
+    if (RedisConnection *c = m_replicaNodes.take(address)) {
+        c->close(); // its pending reads fail (and go to the master) instead of being dropped
+        c->deleteLater();
+    }
+}
+
+RedisConnection &RedisTopology::readConnection(const QString &master) {
+    const auto it = m_readNodes.constFind(master);
+    if (it != m_readNodes.cend() && it->replica)
+        return replicaConnection(it->node);
+    return nodeConnection(master);
+}
+
+QString RedisTopology::readNodeOfSlot(int slot) const {
+    const QString master = nodeOfSlot(slot);
+    const auto it = m_readNodes.constFind(master);
+    if (m_mode != Mode::Cluster || it == m_readNodes.cend())
+        return master + QStringLiteral(" (master)");
+    return it->label();
+}
+
+void RedisTopology::chooseReadNodes(std::function<void(const QList<ReadNode> &)> done) {
+    // Callers that ask while a choice is being made share it (a list reads hundreds at once).
+    m_chooseWaiters << std::move(done);
+    if (m_choosing)
+        return;
+    m_choosing = true;
+    struct Choice {
+        QList<ReadNode> nodes;
+        int left = 0;
+    };
+    auto choice = std::make_shared<Choice>();
+    auto finish = [this](const QList<ReadNode> &nodes) {
+        m_choosing = false;
+        const auto waiters = std::exchange(m_chooseWaiters, {});
+        for (const auto &w : waiters) {
+            if (w)
+                w(nodes);
+        }
+    };
+    QList<QPair<QString, QStringList>> plan; // master, replicas to try in order
+    if (m_mode == Mode::Cluster) {
+        for (const ClusterShard &shard : m_map.shards()) {
+            if (shard.slotCount() == 0)
+                continue;
+            QStringList online;
+            QStringList others;
+            for (const ClusterNode &r : shard.replicas) {
+                if (r.health == QLatin1String("failed"))
+                    continue; // the cluster itself says it is gone
+                (r.health == QLatin1String("online") ? online : others) << r.address();
+            }
+            plan.append({shard.master.address(), online + others});
+        }
+    }
+    if (plan.isEmpty()) {
+        QTimer::singleShot(0, this, [finish] { finish({}); });
+        return;
+    }
+    choice->nodes.resize(plan.size());
+    choice->left = int(plan.size());
+    for (qsizetype i = 0; i < plan.size(); ++i) {
+        probeReplica(plan.at(i).first, plan.at(i).second, {},
+                     [this, choice, i, finish](const ReadNode &node) {
+                         choice->nodes[i] = node;
+                         m_readNodes.insert(node.master, node);
+                         if (--choice->left > 0)
+                             return;
+                         m_readNodesChosen = true;
+                         finish(choice->nodes);
+                     });
+    }
+}
+
+// Tries the replicas of `master` in turn (PING on a READONLY connection); the first that answers is
+// its read node. None answering (or none at all): the master, with the reasons.
+void RedisTopology::probeReplica(const QString &master, QStringList candidates, QStringList failures,
+                                 std::function<void(const ReadNode &)> done) {
+    if (candidates.isEmpty()) {
+        ReadNode node;
+        node.master = master;
+        node.node = master;
+        node.why = failures.isEmpty() ? QStringLiteral("it has no replica")
+                                      : QStringLiteral("none of its replicas answered (%1)")
+                                            .arg(failures.join(QStringLiteral("; ")));
+        QTimer::singleShot(0, this, [done, node] { done(node); });
+        return;
+    }
+    const QString address = candidates.takeFirst();
+    RedisConnection &conn = replicaConnection(address);
+    conn.command({"PING"}, [this, master, address, candidates, failures, done](const RedisReply &reply) {
+        if (!reply.isError()) {
+            ReadNode node;
+            node.master = master;
+            node.node = address;
+            node.replica = true;
+            done(node);
+            return;
+        }
+        QStringList more = failures;
+        QString why = reply.errorMessage();
+        if (!why.contains(address))
+            why = address + QStringLiteral(": ") + why;
+        more << why;
+        probeReplica(master, candidates, more, done);
+    });
+}
+
 RedisConnection &RedisTopology::connectionForSlot(int slot) {
     if (m_mode != Mode::Cluster)
         return *m_entry;
@@ -122,24 +288,40 @@ QList<RedisConnection *> RedisTopology::masterConnections() {
 }
 
 void RedisTopology::command(const QList<QByteArray> &args, ReplyCallback callback) {
+    routeCommand(args, std::move(callback), false);
+}
+
+void RedisTopology::eval(const LuaScript &script, const QList<QByteArray> &keys,
+                         const QList<QByteArray> &args, ReplyCallback callback) {
+    routeEval(script, keys, args, std::move(callback), false);
+}
+
+void RedisTopology::pipeline(const QList<QList<QByteArray>> &commands,
+                             std::function<void(const QList<RedisReply> &)> callback) {
+    routePipeline(commands, std::move(callback), false);
+}
+
+void RedisTopology::routeCommand(const QList<QByteArray> &args, ReplyCallback callback, bool toReplica) {
     if (m_mode != Mode::Cluster && m_mode != Mode::Unknown) {
         m_entry->command(args, std::move(callback));
         return;
     }
     auto r = std::make_shared<Request>();
+    r->toReplica = toReplica;
     r->args = args;
     r->callback = std::move(callback);
     r->slot = args.size() > 1 ? hashSlot(args.at(1)) : -1;
     send(std::move(r));
 }
 
-void RedisTopology::eval(const LuaScript &script, const QList<QByteArray> &keys,
-                         const QList<QByteArray> &args, ReplyCallback callback) {
+void RedisTopology::routeEval(const LuaScript &script, const QList<QByteArray> &keys,
+                              const QList<QByteArray> &args, ReplyCallback callback, bool toReplica) {
     if (m_mode == Mode::Standalone) {
         m_entry->eval(script, keys, args, std::move(callback));
         return;
     }
     auto r = std::make_shared<Request>();
+    r->toReplica = toReplica;
     r->isEval = true;
     r->script = script;
     r->keys = keys;
@@ -149,8 +331,8 @@ void RedisTopology::eval(const LuaScript &script, const QList<QByteArray> &keys,
     send(std::move(r));
 }
 
-void RedisTopology::pipeline(const QList<QList<QByteArray>> &commands,
-                             std::function<void(const QList<RedisReply> &)> callback) {
+void RedisTopology::routePipeline(const QList<QList<QByteArray>> &commands,
+                                  std::function<void(const QList<RedisReply> &)> callback, bool toReplica) {
     if (m_mode == Mode::Standalone || commands.isEmpty()) {
         m_entry->pipeline(commands, std::move(callback));
         return;
@@ -166,17 +348,26 @@ void RedisTopology::pipeline(const QList<QList<QByteArray>> &commands,
     collector->left = commands.size();
     collector->callback = std::move(callback);
     for (qsizetype i = 0; i < commands.size(); ++i) {
-        command(commands.at(i), [collector, i](const RedisReply &reply) {
-            collector->replies[i] = reply;
-            if (--collector->left == 0 && collector->callback)
-                collector->callback(collector->replies);
-        });
+        routeCommand(
+            commands.at(i),
+            [collector, i](const RedisReply &reply) {
+                collector->replies[i] = reply;
+                if (--collector->left == 0 && collector->callback)
+                    collector->callback(collector->replies);
+            },
+            toReplica);
     }
 }
 
 void RedisTopology::send(std::shared_ptr<Request> request) {
-    RedisConnection *conn = request->askTarget.isEmpty() ? &connectionForSlot(request->slot)
-                                                         : &nodeConnection(request->askTarget);
+    RedisConnection *conn = nullptr;
+    if (!request->askTarget.isEmpty())
+        conn = &nodeConnection(request->askTarget);
+    else if (request->toReplica && !request->readFallback && m_mode == Mode::Cluster)
+        conn = &readConnection(m_map.masterOfSlot(request->slot < 0 ? 0 : request->slot));
+    else
+        conn = &connectionForSlot(request->slot);
+    request->sentToReplica = conn->settings().clusterReadOnly;
     QPointer<RedisConnection> guard(conn);
     auto handle = [this, request, guard](const RedisReply &reply) { onReply(request, guard.data(), reply); };
     if (!request->askTarget.isEmpty()) {
@@ -207,6 +398,22 @@ void RedisTopology::onReply(std::shared_ptr<Request> request, RedisConnection *c
         if (request->callback)
             request->callback(r);
     };
+    if (reply.isTransportError() && request->sentToReplica && !request->readFallback) {
+        // A replica that stopped answering: reads are safe to repeat, so this one goes to the
+        // master, and so does every read of that master until read nodes are chosen again.
+        const QString master = m_map.masterOfSlot(request->slot < 0 ? 0 : request->slot);
+        auto it = m_readNodes.find(master);
+        if (it != m_readNodes.end() && it->replica) {
+            it->why =
+                QStringLiteral("its replica %1 stopped answering (%2)").arg(it->node, reply.errorMessage());
+            Q_EMIT warning(QStringLiteral("reading master %1 itself: %2").arg(master, it->why));
+            it->node = master;
+            it->replica = false;
+        }
+        request->readFallback = true;
+        send(request);
+        return;
+    }
     if (reply.isTransportError()) {
         if (m_mode == Mode::Cluster)
             scheduleReload(); // a dead master: its replica may be taking over
@@ -414,6 +621,25 @@ void RedisTopology::applyMap(const ClusterMap &map) {
     m_map = map;
     m_mapLoaded = true;
     m_mode = Mode::Cluster;
+    // Read nodes stay chosen while their master is still one and the replica still its replica
+    // (after a failover the choice is made again on the next read).
+    QHash<QString, ReadNode> kept;
+    bool complete = true;
+    for (const ClusterShard &shard : m_map.shards()) {
+        if (shard.slotCount() == 0)
+            continue;
+        const auto it = m_readNodes.constFind(shard.master.address());
+        const bool stillThere =
+            it != m_readNodes.cend() &&
+            (!it->replica || std::any_of(shard.replicas.cbegin(), shard.replicas.cend(),
+                                         [&](const ClusterNode &r) { return r.address() == it->node; }));
+        if (stillThere)
+            kept.insert(it.key(), *it);
+        else
+            complete = false;
+    }
+    m_readNodes = kept;
+    m_readNodesChosen = m_readNodesChosen && complete;
     // Connections to nodes that are no longer masters stay open: a demoted master answers MOVED
     // to what is still in flight on it, which is better than failing those commands.
     Q_EMIT topologyChanged();

@@ -62,6 +62,32 @@ public:
     // One connection per master in map order (Cluster), or the entry node alone.
     QList<RedisConnection *> masterConnections();
 
+    // Reads from replicas (Cluster, settings().discoverFromReplicas): spares the masters of a busy
+    // service. Each master gets one replica to read from, the first (healthy ones first) whose
+    // connection (READONLY in its handshake) answers PING; a master none of whose replicas answers
+    // is read itself, and `why` says so. What a replica answers can lag its master by its
+    // replication offset. Writes never take this path.
+    struct ReadNode {
+        QString master; // "host:port" of the master
+        QString node;   // "host:port" read instead (the master itself when no replica answered)
+        bool replica = false;
+        QString why;           // set when the master is read: why none of its replicas is
+        QString label() const; // "host:port (replica)" / "host:port (master)"
+    };
+    // Picks (again) the node to read for every master serving slots; `done` runs once, never inside
+    // this call, with one entry per master. Outside Cluster mode the list is empty.
+    void chooseReadNodes(std::function<void(const QList<ReadNode> &)> done);
+    // Whether chooseReadNodes() has picked for the current masters.
+    bool readNodesChosen() const { return m_readNodesChosen; }
+    // Commands routed like this object's own, but to the chosen read node of their slot's master.
+    // A read that meets a dead replica is sent once more to the master (reads are safe to repeat),
+    // and that master is read itself until the next choice. Reads only.
+    RedisCommands &replicaReads();
+    // The read node serving `slot` through replicaReads(), as ReadNode::label() says it.
+    QString readNodeOfSlot(int slot) const;
+    // The connection replicaReads() uses for the master `master` ("host:port").
+    RedisConnection &readConnection(const QString &master);
+
     // RedisCommands: routed by slot (see RedisCommands.h for which argument is the key).
     void command(const QList<QByteArray> &args, ReplyCallback callback) override;
     void pipeline(const QList<QList<QByteArray>> &commands,
@@ -76,6 +102,16 @@ Q_SIGNALS:
 
 private:
     struct Request;
+    class ReplicaReads;
+    void routeCommand(const QList<QByteArray> &args, ReplyCallback callback, bool toReplica);
+    void routeEval(const LuaScript &script, const QList<QByteArray> &keys, const QList<QByteArray> &args,
+                   ReplyCallback callback, bool toReplica);
+    void routePipeline(const QList<QList<QByteArray>> &commands,
+                       std::function<void(const QList<RedisReply> &)> callback, bool toReplica);
+    RedisConnection &replicaConnection(const QString &address);
+    void dropReplicaConnection(const QString &address);
+    void probeReplica(const QString &master, QStringList candidates, QStringList failures,
+                      std::function<void(const ReadNode &)> done);
     void send(std::shared_ptr<Request> request);
     void onReply(std::shared_ptr<Request> request, RedisConnection *conn, const RedisReply &reply);
     void becomeCluster();
@@ -86,7 +122,13 @@ private:
     RedisConnection &connectionForSlot(int slot);
 
     std::unique_ptr<RedisConnection> m_entry;
-    QHash<QString, RedisConnection *> m_nodes; // children; the entry node is not among them
+    QHash<QString, RedisConnection *> m_nodes;        // children; the entry node is not among them
+    QHash<QString, RedisConnection *> m_replicaNodes; // children with READONLY, by address
+    QHash<QString, ReadNode> m_readNodes;             // by master address
+    bool m_readNodesChosen = false;
+    bool m_choosing = false;
+    QList<std::function<void(const QList<ReadNode> &)>> m_chooseWaiters;
+    std::unique_ptr<ReplicaReads> m_replicaReads;
     QString m_entryAddress;
     Mode m_mode = Mode::Unknown;
     ClusterMap m_map;

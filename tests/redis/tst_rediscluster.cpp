@@ -147,6 +147,250 @@ private Q_SLOTS:
         }
     }
 
+    // Discovery from replicas (ConnectionSettings::discoverFromReplicas, `--from-replicas`): every
+    // master's keyspace is walked and sampled on its replica (READONLY), so the masters see no SCAN
+    // and no script; a snapshot reads the replica too; writes still go to the master.
+    void discoveryFromReplicasSparesTheMasters() {
+        QStringList names;
+        for (int m = 0; m < 3; ++m) {
+            names << nameOnMaster(m, QStringLiteral("rep-%1-").arg(m));
+            QCOMPARE(acquire(*m_store, leased(names.last()), QStringLiteral("w")).status,
+                     core::AcquireResult::Status::Granted);
+        }
+        for (int m = 0; m < 3; ++m) {
+            QVERIFY(test::waitFor([&] {
+                return m_cluster.node(3 + m).command({"DBSIZE"}).integer ==
+                       m_cluster.node(m).command({"DBSIZE"}).integer;
+            }));
+            QVERIFY(!m_cluster.node(m).command({"CONFIG", "RESETSTAT"}).isError());
+        }
+        ConnectionSettings settings = m_cluster.settings();
+        settings.discoverFromReplicas = true;
+        RedisSemaphoreStore store(settings);
+        QSet<QString> progressReadFrom;
+        const auto result = awaitCall<core::DiscoverResult>([&](auto done) {
+            store.discover(
+                core::DiscoverRequest(), core::Cancellation(),
+                [&](const core::DiscoverProgress &p) {
+                    for (const core::NodeProgress &n : p.nodes)
+                        progressReadFrom.insert(n.node + QStringLiteral(" <- ") + n.readFrom);
+                },
+                done);
+        });
+        QVERIFY(result);
+        QVERIFY2(result->ok, qPrintable(result->error));
+        QVERIFY2(result->warnings.isEmpty(), qPrintable(result->warnings.join(QLatin1Char('\n'))));
+        for (int m = 0; m < 3; ++m) {
+            const QString replica = nodeAddress(m_cluster.node(3 + m)) + QStringLiteral(" (replica)");
+            QVERIFY2(
+                progressReadFrom.contains(nodeAddress(m_cluster.node(m)) + QStringLiteral(" <- ") + replica),
+                qPrintable(QStringList(progressReadFrom.values()).join(QLatin1Char('\n'))));
+            const auto it = std::find_if(result->semaphores.cbegin(), result->semaphores.cend(),
+                                         [&](const auto &d) { return d.ref.name == names.at(m); });
+            QVERIFY2(it != result->semaphores.cend(), qPrintable(names.at(m)));
+            QCOMPARE(it->node, nodeAddress(m_cluster.node(m)));
+            QCOMPARE(it->readFrom, replica);
+        }
+        const core::Snapshot s = snapshot(store, leased(names.at(1)));
+        QCOMPARE(holderIds(s), QStringList{QStringLiteral("w")});
+        QCOMPARE(s.node, nodeAddress(m_cluster.node(1)));
+        QCOMPARE(s.readFrom, nodeAddress(m_cluster.node(4)) + QStringLiteral(" (replica)"));
+        // Nothing of that reached a master: no SCAN, no TYPE, no script.
+        for (int m = 0; m < 3; ++m) {
+            const QByteArray masterStats = m_cluster.node(m).command({"INFO", "commandstats"}).str;
+            for (const char *cmd : {"cmdstat_scan:", "cmdstat_type:", "cmdstat_evalsha:", "cmdstat_eval:"})
+                QVERIFY2(!masterStats.contains(cmd), masterStats.constData());
+            QVERIFY(m_cluster.node(3 + m).command({"INFO", "commandstats"}).str.contains("cmdstat_scan:"));
+        }
+        // Writes go to the master.
+        QCOMPARE(acquire(store, leased(names.at(1)), QStringLiteral("w2")).status,
+                 core::AcquireResult::Status::Granted);
+        QVERIFY(m_cluster.node(1).command({"INFO", "commandstats"}).str.contains("cmdstat_evalsha:"));
+
+        // The CLI: read_from in --json, "read from" in the text of show.
+        const test::CliRun list = test::runCliServing({QStringLiteral("--redis"), m_cluster.url(),
+                                                       QStringLiteral("--from-replicas"),
+                                                       QStringLiteral("list"), QStringLiteral("--json")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        int rows = 0;
+        for (const QJsonValue &v : QJsonDocument::fromJson(list.out.toUtf8()).array()) {
+            const QJsonObject o = v.toObject();
+            const int m = int(names.indexOf(o.value(QStringLiteral("name")).toString()));
+            if (m < 0)
+                continue;
+            ++rows;
+            QCOMPARE(o.value(QStringLiteral("read_from")).toString(),
+                     nodeAddress(m_cluster.node(3 + m)) + QStringLiteral(" (replica)"));
+        }
+        QCOMPARE(rows, 3);
+        const test::CliRun show = test::runCliServing(
+            {QStringLiteral("--redis"), m_cluster.url(), QStringLiteral("--from-replicas"),
+             QStringLiteral("show"), names.at(2), QStringLiteral("--kind"), QStringLiteral("leased")});
+        QVERIFY2(show.exitCode == 0, qPrintable(show.err));
+        QVERIFY2(
+            show.out.contains(QStringLiteral("read from %1 (replica)").arg(nodeAddress(m_cluster.node(5)))),
+            qPrintable(show.out));
+    }
+
+    // A master whose replica is down is read itself, and the result says so; a replica that dies
+    // after it was chosen sends its reads to the master.
+    void discoveryFromReplicasFallsBackToTheMaster() {
+        const QString name = nameOnMaster(2, QStringLiteral("repdown-"));
+        QCOMPARE(acquire(*m_store, leased(name), QStringLiteral("w")).status,
+                 core::AcquireResult::Status::Granted);
+        test::RedisServer &replica = m_cluster.node(5); // master 2's
+        QVERIFY(test::waitFor([&] {
+            return replica.command({"DBSIZE"}).integer == m_cluster.node(2).command({"DBSIZE"}).integer;
+        }));
+        ConnectionSettings settings = m_cluster.settings();
+        settings.discoverFromReplicas = true;
+        settings.autoReconnect = false; // as the CLI: a dead replica stays dead
+        RedisSemaphoreStore chosen(settings);
+        QCOMPARE(snapshot(chosen, leased(name)).readFrom,
+                 nodeAddress(replica) + QStringLiteral(" (replica)"));
+
+        replica.kill();
+        const core::Snapshot after = snapshot(chosen, leased(name));
+        QCOMPARE(holderIds(after), QStringList{QStringLiteral("w")});
+        QCOMPARE(after.readFrom, nodeAddress(m_cluster.node(2)) + QStringLiteral(" (master)"));
+
+        RedisSemaphoreStore store(settings);
+        const auto result = awaitCall<core::DiscoverResult>(
+            [&](auto done) { store.discover(core::DiscoverRequest(), core::Cancellation(), {}, done); });
+        QVERIFY(result);
+        QVERIFY2(result->ok, qPrintable(result->error));
+        QCOMPARE(result->warnings.size(), 1);
+        QVERIFY2(result->warnings.first().contains(nodeAddress(m_cluster.node(2)) +
+                                                   QStringLiteral(" read itself")),
+                 qPrintable(result->warnings.first()));
+        QVERIFY2(result->warnings.first().contains(QString::number(replica.port())),
+                 qPrintable(result->warnings.first()));
+        const auto it = std::find_if(result->semaphores.cbegin(), result->semaphores.cend(),
+                                     [&](const auto &d) { return d.ref.name == name; });
+        QVERIFY(it != result->semaphores.cend());
+        QCOMPARE(it->readFrom, nodeAddress(m_cluster.node(2)) + QStringLiteral(" (master)"));
+        const test::CliRun list =
+            test::runCliServing({QStringLiteral("--redis"), m_cluster.url(),
+                                 QStringLiteral("--from-replicas"), QStringLiteral("list")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        QVERIFY2(list.err.contains(QStringLiteral("read itself")), qPrintable(list.err));
+        QVERIFY2(list.out.contains(QStringLiteral("READ FROM")), qPrintable(list.out));
+
+        QVERIFY2(replica.restart(), qPrintable(replica.errorString()));
+        QVERIFY(test::waitFor(
+            [&] {
+                return replica.command({"INFO", "replication"}).str.contains("master_link_status:up");
+            },
+            30000));
+        QVERIFY2(m_cluster.waitUntilHealthy(), qPrintable(m_cluster.errorString()));
+    }
+
+    // Elsewhere the option is ignored with a one-line note.
+    void fromReplicasIgnoredOnStandalone() {
+        test::RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const test::CliRun list =
+            test::runCliServing({QStringLiteral("--redis"), server.url(), QStringLiteral("--from-replicas"),
+                                 QStringLiteral("list")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        QCOMPARE(list.err.count(QStringLiteral("--from-replicas applies to a Redis Cluster only")), 1);
+    }
+
+    // loadtest --semaphores K: the K semaphores are named so that every master serves K/3 of them;
+    // the report gives pairs/s per master and in total, and judges each semaphore on its own.
+    void loadtestSpreadsSemaphoresOverMasters() {
+        const test::CliRun run = test::runCliServing(
+            {QStringLiteral("--redis"), m_cluster.url(), QStringLiteral("--json"), QStringLiteral("loadtest"),
+             QStringLiteral("spread"), QStringLiteral("--semaphores"), QStringLiteral("6"),
+             QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+             QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("12"), QStringLiteral("--hold"),
+             QStringLiteral("fixed:2ms"), QStringLiteral("--duration"), QStringLiteral("3s")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out.left(3000)));
+        const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(report.value(QStringLiteral("semaphores")).toInt(), 6);
+        QCOMPARE(report.value(QStringLiteral("over_admissions")).toInteger(), 0);
+        QCOMPARE(report.value(QStringLiteral("token_violations")).toInteger(), 0);
+        QCOMPARE(report.value(QStringLiteral("ok")).toBool(), true);
+        const QJsonArray nodes = report.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 3);
+        QSet<QString> masters;
+        qint64 grants = 0;
+        double pairs = 0.0;
+        for (const QJsonValue &v : nodes) {
+            const QJsonObject n = v.toObject();
+            masters.insert(n.value(QStringLiteral("node")).toString());
+            QCOMPARE(n.value(QStringLiteral("semaphores")).toInt(), 2);
+            QVERIFY2(n.value(QStringLiteral("grants")).toInteger() > 0, qPrintable(run.out.left(2000)));
+            grants += n.value(QStringLiteral("grants")).toInteger();
+            pairs += n.value(QStringLiteral("pairs_per_s")).toDouble();
+        }
+        QCOMPARE(masters, (QSet<QString>{nodeAddress(m_cluster.node(0)), nodeAddress(m_cluster.node(1)),
+                                         nodeAddress(m_cluster.node(2))}));
+        QCOMPARE(report.value(QStringLiteral("grants")).toInteger(), grants);
+        QVERIFY(qAbs(report.value(QStringLiteral("pairs_per_s")).toDouble() - pairs) < 0.01);
+        // Each run names its semaphore and its master, which really serves it; each held its limit.
+        const QJsonArray runs = report.value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 6);
+        for (const QJsonValue &v : runs) {
+            const QJsonObject r = v.toObject();
+            const QString name =
+                r.value(QStringLiteral("config")).toObject().value(QStringLiteral("name")).toString();
+            QVERIFY2(name.startsWith(QStringLiteral("spread-")), qPrintable(name));
+            QCOMPARE(r.value(QStringLiteral("node")).toString(),
+                     nodeAddress(*m_cluster.masterOfSlot(topology::hashSlot(name.toUtf8()))));
+            QVERIFY(r.value(QStringLiteral("max_concurrent_holders")).toInt() <= 2);
+            QCOMPARE(r.value(QStringLiteral("over_admissions")).toInteger(), 0);
+            // The run created the semaphore, so it removed it again.
+            QCOMPARE(m_cluster.command({"EXISTS", "{" + name.toUtf8() + "}:meta"}).integer, 0);
+        }
+        // The text report: a line per master and the total.
+        const test::CliRun text =
+            test::runCliServing({QStringLiteral("--redis"), m_cluster.url(), QStringLiteral("loadtest"),
+                                 QStringLiteral("spread"), QStringLiteral("--semaphores"),
+                                 QStringLiteral("3"), QStringLiteral("--kind"), QStringLiteral("leased"),
+                                 QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--clients"),
+                                 QStringLiteral("3"), QStringLiteral("--ops"), QStringLiteral("30")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err + text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("3 semaphores on 3 nodes: ")), qPrintable(text.out));
+        for (int m = 0; m < 3; ++m)
+            QVERIFY2(text.out.contains(nodeAddress(m_cluster.node(m))), qPrintable(text.out));
+    }
+
+    // On one server the one node is the place of every semaphore.
+    void loadtestSpreadOnStandalone() {
+        test::RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const test::CliRun run = test::runCliServing(
+            {QStringLiteral("--redis"), server.url(), QStringLiteral("--json"), QStringLiteral("loadtest"),
+             QStringLiteral("one"), QStringLiteral("--semaphores"), QStringLiteral("3"),
+             QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+             QStringLiteral("1"), QStringLiteral("--clients"), QStringLiteral("6"), QStringLiteral("--ops"),
+             QStringLiteral("60")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out.left(3000)));
+        const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const QJsonArray nodes = report.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 1);
+        QCOMPARE(nodes.first().toObject().value(QStringLiteral("node")).toString(), nodeAddress(server));
+        QVERIFY(report.value(QStringLiteral("grants")).toInteger() >=
+                60); // --ops may end a pair or two later
+        QStringList names;
+        for (const QJsonValue &v : report.value(QStringLiteral("runs")).toArray())
+            names << v.toObject()
+                         .value(QStringLiteral("config"))
+                         .toObject()
+                         .value(QStringLiteral("name"))
+                         .toString();
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("one-1"), QStringLiteral("one-2"), QStringLiteral("one-3")}));
+        const test::CliRun tooFew = test::runCliServing(
+            {QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"), QStringLiteral("one"),
+             QStringLiteral("--semaphores"), QStringLiteral("4"), QStringLiteral("--kind"),
+             QStringLiteral("leased"), QStringLiteral("--clients"), QStringLiteral("3")});
+        QCOMPARE(tooFew.exitCode, 2);
+        QVERIFY2(tooFew.err.contains(QStringLiteral("--semaphores 4 needs at least as many --clients")),
+                 qPrintable(tooFew.err));
+    }
+
     // show / acquire / force-release of a semaphore on another master than the entry node.
     void operationsGoToTheSlotsMaster() {
         const core::SemaphoreRef ref = leased(nameOnMaster(2, QStringLiteral("route-")));

@@ -1,6 +1,7 @@
 #include "RedisCluster.h"
 
 #include "TestWait.h"
+#include "redis/sandbox/ClusterFormation.h"
 #include "redis/topology/ClusterMap.h"
 #include "redis/topology/HashSlot.h"
 #include "redis/topology/RedisTopology.h"
@@ -41,44 +42,22 @@ bool RedisCluster::start(const Options &options) {
             tlsDir = server->tlsMaterialDirectory();
         m_nodes.push_back(std::move(server));
     }
-    // Slots split evenly between the masters, in order.
-    for (int m = 0; m < options.masters; ++m) {
-        const int from = redis::topology::kHashSlots * m / options.masters;
-        const int to = redis::topology::kHashSlots * (m + 1) / options.masters - 1;
-        const RedisReply r =
-            node(m).command({"CLUSTER", "ADDSLOTSRANGE", QByteArray::number(from), QByteArray::number(to)});
-        if (r.isError())
-            return fail(QStringLiteral("ADDSLOTSRANGE on node %1: %2").arg(m).arg(r.errorMessage()));
-    }
-    for (int i = 1; i < total; ++i) {
-        const RedisReply r =
-            node(0).command({"CLUSTER", "MEET", "127.0.0.1", QByteArray::number(node(i).port())});
-        if (r.isError())
-            return fail(QStringLiteral("MEET node %1: %2").arg(i).arg(r.errorMessage()));
-    }
-    // Replicas can follow a master only once they know it.
-    for (int i = options.masters; i < total; ++i) {
-        const int master = (i - options.masters) / std::max(1, options.replicasPerMaster);
-        const QByteArray masterId = nodeId(master);
-        bool ok = waitFor(
-            [&] {
-                const RedisReply r = node(i).command({"CLUSTER", "REPLICATE", masterId});
-                return !r.isError();
+    // Formed the way the demo's cluster is (redis/sandbox/ClusterFormation), waited for here.
+    QList<redis::ConnectionSettings> nodes;
+    for (auto &n : m_nodes)
+        nodes << n->settings();
+    redis::ClusterFormation formation(nodes, options.masters);
+    QString error = QStringLiteral("no answer");
+    if (!waitForCallback(
+            [&](std::function<void()> done) {
+                formation.form(60000, [&error, done](const QString &e) {
+                    error = e;
+                    done();
+                });
             },
-            20000);
-        if (!ok)
-            return fail(QStringLiteral("node %1 could not replicate node %2").arg(i).arg(master));
-    }
-    for (int i = options.masters; i < total; ++i) {
-        if (!waitFor(
-                [&] {
-                    return node(i).command({"INFO", "replication"}).str.contains("master_link_status:up");
-                },
-                20000))
-            return fail(QStringLiteral("replica %1 never synchronised").arg(i));
-    }
-    if (!waitUntilHealthy())
-        return false;
+            65000) ||
+        !error.isEmpty())
+        return fail(error);
     m_client = std::make_unique<redis::topology::RedisTopology>(settings());
     m_client->open();
     return true;
@@ -97,36 +76,22 @@ RedisServer *RedisCluster::nodeByPort(quint16 port) {
 }
 
 bool RedisCluster::waitUntilHealthy(int timeoutMs) {
-    const bool ok = waitFor(
-        [&] {
-            QSet<QByteArray> views;
-            int live = 0;
-            for (auto &n : m_nodes) {
-                if (!n->isRunning())
-                    continue;
-                ++live;
-                if (!n->command({"CLUSTER", "INFO"}).str.contains("cluster_state:ok"))
-                    return false;
-                const RedisReply slotTable = n->command({"CLUSTER", "SLOTS"});
-                if (slotTable.isError())
-                    return false;
-                // Who serves each range, as this node sees it.
-                QByteArray view;
-                QList<QByteArray> ranges;
-                for (const RedisReply &r : slotTable.elements)
-                    ranges << r.elements.value(0).describe().toUtf8() + "-" +
-                                  r.elements.value(1).describe().toUtf8() + "@" +
-                                  r.elements.value(2).elements.value(1).describe().toUtf8();
-                std::sort(ranges.begin(), ranges.end());
-                views.insert(ranges.join(','));
-                const QByteArray nodes = n->command({"CLUSTER", "NODES"}).str;
-                if (nodes.count('\n') < live || nodes.contains("handshake") || nodes.contains("fail"))
-                    return false;
-            }
-            return views.size() == 1;
+    QList<redis::ConnectionSettings> live;
+    for (auto &n : m_nodes) {
+        if (n->isRunning())
+            live << n->settings();
+    }
+    redis::ClusterFormation check(live, 0);
+    QString error = QStringLiteral("no answer");
+    waitForCallback(
+        [&](std::function<void()> done) {
+            check.waitUntilHealthy(timeoutMs, [&error, done](const QString &e) {
+                error = e;
+                done();
+            });
         },
-        timeoutMs);
-    return ok ? true : fail(QStringLiteral("the cluster did not become healthy"));
+        timeoutMs + 5000);
+    return error.isEmpty() ? true : fail(QStringLiteral("the cluster did not become healthy: ") + error);
 }
 
 RedisServer *RedisCluster::masterOfSlot(int slot) {

@@ -14,8 +14,9 @@ namespace semscope::test {
 
 // A real Redis Cluster for tests: `masters` redis-server nodes with `--cluster-enabled yes` on free
 // loopback ports (at most 55535, bus port = port + 10000), each with `replicasPerMaster` replicas,
-// set up by hand (CLUSTER MEET, ADDSLOTSRANGE, REPLICATE) and ready when every node reports
-// cluster_state:ok, knows every node and every replica's link is up (polled, no fixed sleeps).
+// formed by redis::ClusterFormation (CLUSTER ADDSLOTSRANGE, MEET, REPLICATE, as the demo's cluster is)
+// and ready when every node reports cluster_state:ok, knows every node and every replica's link is
+// up (polled, no fixed sleeps).
 // Slots are split evenly between the masters in order. Every node is stopped by PID.
 class RedisCluster {
 public:

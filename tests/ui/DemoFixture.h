@@ -21,9 +21,11 @@ namespace semscope::test {
 
 class DemoFixture {
 public:
-    // Starts the sandbox; false (with QWARN) when it cannot (no redis-server).
-    bool start(bool withLoad = false) {
+    // Starts the sandbox (with `cluster`, its Redis Cluster); false (with QWARN) when it cannot (no
+    // redis-server).
+    bool start(bool withLoad = false, bool cluster = false) {
         sandbox = std::make_unique<app::DemoSandbox>();
+        sandbox->setCluster(cluster);
         QSignalSpy ready(sandbox.get(), &app::DemoSandbox::ready);
         QSignalSpy failed(sandbox.get(), &app::DemoSandbox::failed);
         sandbox->start();

@@ -1,0 +1,199 @@
+// bench_cluster_discovery: semscope's discovery of a 3-master Redis Cluster against the plainest
+// walk that could do the job, measured in the same run. Run by hand (not a ctest test):
+//
+//   build/tests/bench/bench_cluster_discovery [--scale 1.0]
+//
+// A private cluster of three masters (tests/support/RedisCluster, no replicas) is filled with 1M
+// keys at scale 1 (--scale 0.1 for a quick run), of which 10k are `leased` semaphores made by the
+// acquire script and the rest plain strings, each sent to its master with `redis-cli --pipe`. Then,
+// three times each, alternating:
+// - semscope: RedisSemaphoreStore::discover on a store that has already read the slot map (every
+//   master walked at once: SCAN, TYPE of every key, samples of the candidates, recognition);
+// - reference: `SCAN cursor COUNT 1000` of each master, one master after the other, nothing else.
+// It prints the best time of each, the ratio (goal: semscope ≤ 1.2× the reference) and the number
+// of semaphores found. The masters and this program share the machine's cores.
+#include "RedisCluster.h"
+#include "ScriptBound.h"
+#include "TestWait.h"
+#include "redis/RedisConnection.h"
+#include "redis/RedisSemaphoreStore.h"
+#include "redis/kinds/LeasedKind.h"
+#include "redis/topology/ClusterMap.h"
+#include "redis/topology/HashSlot.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QTextStream>
+#include <QThread>
+#include <algorithm>
+
+using namespace semscope;
+
+namespace {
+
+QTextStream out(stdout);
+
+// Every master walked with SCAN COUNT 1000 in turn; the keys seen, or -1 on an error.
+qint64 plainScan(const QList<redis::ConnectionSettings> &masters) {
+    qint64 keys = 0;
+    for (const redis::ConnectionSettings &s : masters) {
+        redis::RedisConnection conn(s);
+        conn.open();
+        QByteArray cursor = "0";
+        bool failed = false;
+        do {
+            test::waitForCallback(
+                [&](std::function<void()> done) {
+                    conn.command({"SCAN", cursor, "COUNT", "1000"}, [&, done](const redis::RedisReply &r) {
+                        if (r.isError() || r.elements.size() < 2) {
+                            failed = true;
+                        } else {
+                            cursor = r.elements.at(0).str;
+                            keys += r.elements.at(1).elements.size();
+                        }
+                        done();
+                    });
+                },
+                60000);
+        } while (!failed && cursor != "0");
+        if (failed)
+            return -1;
+    }
+    return keys;
+}
+
+} // namespace
+
+int main(int argc, char *argv[]) {
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("semscope's Cluster discovery vs a plain SCAN of each master"));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("scale"),
+                      QStringLiteral("Share of 1M keys / 10k semaphores (default 1)."), QStringLiteral("S"),
+                      QStringLiteral("1")});
+    parser.process(app);
+    const double scale = std::clamp(parser.value(QStringLiteral("scale")).toDouble(), 0.001, 10.0);
+    const qint64 totalKeys = qint64(1'000'000 * scale);
+    const qint64 semaphores = qint64(10'000 * scale);
+
+    test::RedisCluster cluster;
+    test::RedisCluster::Options options;
+    options.replicasPerMaster = 0;
+    if (!cluster.start(options)) {
+        out << "cannot start the cluster: " << cluster.errorString() << "\n";
+        return 1;
+    }
+    QString error;
+    const auto map = redis::topology::ClusterMap::fromShards(cluster.node(0).command({"CLUSTER", "SHARDS"}),
+                                                             false, &error);
+    if (!map) {
+        out << "cannot read the slot map: " << error << "\n";
+        return 1;
+    }
+    auto masterOf = [&](const QByteArray &key) {
+        return map->shards().at(map->shardOfSlot(redis::topology::hashSlot(key))).master.port;
+    };
+
+    // The fill: each master gets its own pipe of what lives on it.
+    out << "filling " << totalKeys << " keys (" << semaphores << " leased semaphores) ...\n";
+    out.flush();
+    const redis::LuaScript acquire = bench::leasedScript(QStringLiteral("leased_acquire"));
+    redis::LeasedKind kind;
+    QHash<quint16, QByteArray> pipes;
+    qint64 semaphoreKeys = 0;
+    for (qint64 i = 0; i < semaphores; ++i) {
+        const QString name = QStringLiteral("bench-sem-%1").arg(i);
+        const QList<QByteArray> keys = kind.keysOf(name);
+        QList<QByteArray> cmd{"EVAL", acquire.source(), QByteArray::number(keys.size())};
+        cmd << keys << "holder-1"
+            << "600000"
+            << "5"
+            << "bench"
+            << "0"
+            << "30000"
+            << ""
+            << "0"
+            << "-1";
+        pipes[masterOf(keys.first())] += bench::resp(cmd);
+    }
+    for (int m = 0; m < 3; ++m) {
+        test::RedisServer &node = cluster.node(m);
+        if (!bench::pipeIn(node, pipes.value(node.port()))) {
+            out << "cannot fill the semaphores\n";
+            return 1;
+        }
+        semaphoreKeys += node.command({"DBSIZE"}).integer;
+    }
+    pipes.clear();
+    const qint64 fillers = std::max<qint64>(0, totalKeys - semaphoreKeys);
+    for (qint64 i = 0; i < fillers; ++i) {
+        const QByteArray key = "filler:" + QByteArray::number(i);
+        pipes[masterOf(key)] += bench::resp({"SET", key, "x"});
+        if ((i + 1) % 200'000 == 0 || i + 1 == fillers) {
+            for (int m = 0; m < 3; ++m) {
+                test::RedisServer &node = cluster.node(m);
+                if (!pipes.value(node.port()).isEmpty() && !bench::pipeIn(node, pipes.value(node.port()))) {
+                    out << "cannot fill\n";
+                    return 1;
+                }
+            }
+            pipes.clear();
+        }
+    }
+    qint64 keys = 0;
+    QList<redis::ConnectionSettings> masters;
+    for (int m = 0; m < 3; ++m) {
+        keys += cluster.node(m).command({"DBSIZE"}).integer;
+        masters << cluster.node(m).settings();
+    }
+    out << "cluster holds " << keys << " keys on 3 masters\n";
+    out.flush();
+
+    redis::RedisSemaphoreStore store(cluster.settings());
+    test::waitForCallback(
+        [&](std::function<void()> done) { store.topology().detect([done](const QString &) { done(); }); });
+    double bestSemscope = 1e18;
+    double bestPlain = 1e18;
+    qsizetype found = 0;
+    qint64 scanned = 0;
+    for (int round = 0; round < 3; ++round) {
+        QElapsedTimer t;
+        t.start();
+        std::optional<core::DiscoverResult> result;
+        test::waitForCallback(
+            [&](std::function<void()> done) {
+                store.discover(core::DiscoverRequest(), core::Cancellation(), {},
+                               [&result, done](const core::DiscoverResult &r) {
+                                   result = r;
+                                   done();
+                               });
+            },
+            600000);
+        const double semscopeMs = double(t.nsecsElapsed()) / 1e6;
+        if (!result || !result->ok) {
+            out << "discovery failed: " << (result ? result->error : QStringLiteral("no answer")) << "\n";
+            return 1;
+        }
+        found = result->semaphores.size();
+        t.restart();
+        scanned = plainScan(masters);
+        const double plainMs = double(t.nsecsElapsed()) / 1e6;
+        out << "round " << round + 1 << ": semscope " << QString::number(semscopeMs, 'f', 0)
+            << " ms, plain SCAN " << QString::number(plainMs, 'f', 0) << " ms\n";
+        out.flush();
+        bestSemscope = std::min(bestSemscope, semscopeMs);
+        bestPlain = std::min(bestPlain, plainMs);
+    }
+    out << "\nkeys " << keys << " (plain SCAN saw " << scanned << "), semaphores found " << found << " of "
+        << semaphores << "\n";
+    out << "semscope discovery (3 masters at once): " << QString::number(bestSemscope, 'f', 0)
+        << " ms (best of 3)\n";
+    out << "plain SCAN COUNT 1000, master after master: " << QString::number(bestPlain, 'f', 0)
+        << " ms (best of 3)\n";
+    out << "ratio: " << QString::number(bestSemscope / bestPlain, 'f', 2) << "x (goal <= 1.2x); "
+        << QThread::idealThreadCount() << " cores shared by the masters and this program\n";
+    return 0;
+}
