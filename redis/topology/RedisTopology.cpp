@@ -117,11 +117,7 @@ QString RedisTopology::nodeOfKey(const QByteArray &key) const {
     return nodeOfSlot(hashSlot(key));
 }
 
-RedisConnection &RedisTopology::nodeConnection(const QString &address) {
-    if (address == m_entryAddress)
-        return *m_entry;
-    if (RedisConnection *c = m_nodes.value(address))
-        return *c;
+ConnectionSettings RedisTopology::nodeSettings(const QString &address) const {
     ConnectionSettings s = m_entry->settings();
     const qsizetype colon = address.lastIndexOf(QLatin1Char(':'));
     s.host = address.left(colon);
@@ -129,7 +125,15 @@ RedisConnection &RedisTopology::nodeConnection(const QString &address) {
     // The certificate names the host the operator typed; nodes are announced by IP.
     if (s.transport == ConnectionSettings::Transport::Tls && s.sniHost.isEmpty())
         s.sniHost = m_entry->settings().host;
-    auto *c = new RedisConnection(s, this);
+    return s;
+}
+
+RedisConnection &RedisTopology::nodeConnection(const QString &address) {
+    if (address == m_entryAddress)
+        return *m_entry;
+    if (RedisConnection *c = m_nodes.value(address))
+        return *c;
+    auto *c = new RedisConnection(nodeSettings(address), this);
     connect(c, &RedisConnection::warning, this, &RedisTopology::warning);
     m_nodes.insert(address, c);
     c->open();
@@ -142,12 +146,7 @@ RedisConnection &RedisTopology::replicaConnection(const QString &address) {
             return *c;
         dropReplicaConnection(address); // closed for good (no auto-reconnect): a fresh one tries again
     }
-    ConnectionSettings s = m_entry->settings();
-    const qsizetype colon = address.lastIndexOf(QLatin1Char(':'));
-    s.host = address.left(colon);
-    s.port = quint16(address.mid(colon + 1).toUInt());
-    if (s.transport == ConnectionSettings::Transport::Tls && s.sniHost.isEmpty())
-        s.sniHost = m_entry->settings().host;
+    ConnectionSettings s = nodeSettings(address);
     s.clusterReadOnly = true;
     auto *c = new RedisConnection(s, this);
     connect(c, &RedisConnection::warning, this, &RedisTopology::warning);

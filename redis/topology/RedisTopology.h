@@ -112,6 +112,8 @@ private:
     void dropReplicaConnection(const QString &address);
     void probeReplica(const QString &master, QStringList candidates, QStringList failures,
                       std::function<void(const ReadNode &)> done);
+    // The entry's settings (TLS, ACL user, timeouts) aimed at another node ("host:port").
+    ConnectionSettings nodeSettings(const QString &address) const;
     void send(std::shared_ptr<Request> request);
     void onReply(std::shared_ptr<Request> request, RedisConnection *conn, const RedisReply &reply);
     void becomeCluster();
