@@ -4,6 +4,7 @@
 #include "AuditPanel.h"
 #include "ConnectionSession.h"
 #include "ConnectionStateIcon.h"
+#include "ElideLeftDelegate.h"
 #include "HeaderFit.h"
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
@@ -236,6 +237,8 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
+    m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::NodeColumn,
+                                              new ElideLeftDelegate(m_semaphoreView));
     m_semaphoreView->setWordWrap(false);
     // Tab goes on to the next pane (it used to walk the cells, opening each semaphore on the way).
     m_semaphoreView->setTabKeyNavigation(false);
@@ -476,6 +479,10 @@ void MainWindow::currentConnectionChanged() {
         // the page): they used to be last, and off screen even at 1600 px.
         header->moveSection(header->visualIndex(model::SemaphoreListModel::WarningsColumn),
                             header->visualIndex(model::SemaphoreListModel::NameColumn));
+        // On a Cluster, where a semaphore lives comes right after how full it is: as the last
+        // column it was off screen in the usual list width.
+        header->moveSection(header->visualIndex(model::SemaphoreListModel::NodeColumn),
+                            header->visualIndex(model::SemaphoreListModel::StaleColumn) + 1);
         updateNodeColumn();
         header->resizeSection(
             model::SemaphoreListModel::WarningsColumn,

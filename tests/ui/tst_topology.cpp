@@ -22,6 +22,7 @@
 #include "ui/topology/TopologyWindow.h"
 
 #include <QDir>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QSettings>
@@ -143,6 +144,9 @@ void TestTopology::clusterTopologyWindowNodeColumnAndPage() {
     // The Node column is there on a Cluster, naming each semaphore's master.
     QTableView *list = f.window.semaphoreView();
     QVERIFY(!list->isColumnHidden(SemaphoreListModel::NodeColumn));
+    // Right after how full each semaphore is, not last and off screen in a narrow list.
+    QCOMPARE(list->horizontalHeader()->visualIndex(SemaphoreListModel::NodeColumn),
+             list->horizontalHeader()->visualIndex(SemaphoreListModel::StaleColumn) + 1);
     QSet<QString> masters;
     for (int row = 0; row < s->list.rowCount(); ++row) {
         const QModelIndex node = s->list.index(row, SemaphoreListModel::NodeColumn);
