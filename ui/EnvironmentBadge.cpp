@@ -1,5 +1,7 @@
 #include "EnvironmentBadge.h"
 
+#include <QHBoxLayout>
+
 namespace semscope::ui {
 
 EnvironmentBadge::EnvironmentBadge(QWidget *parent)
@@ -32,6 +34,18 @@ void EnvironmentBadge::setEnvironment(model::Environment environment, bool readO
                    ? QStringLiteral("Production: force-release asks you to type the semaphore name.")
                    : QStringLiteral("Environment tag of this connection."));
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+}
+
+QHBoxLayout *connectionHeader(QWidget *owner, const QString &titleHtml, const QString &titleObjectName,
+                              const model::ConnectionConfig &config) {
+    auto *head = new QHBoxLayout;
+    auto *title = new QLabel(titleHtml, owner);
+    title->setObjectName(titleObjectName);
+    auto *badge = new EnvironmentBadge(owner);
+    badge->setEnvironment(config.environment, config.readOnly);
+    head->addWidget(title, 1);
+    head->addWidget(badge);
+    return head;
 }
 
 } // namespace semscope::ui

@@ -4,6 +4,8 @@
 
 #include <QLabel>
 
+class QHBoxLayout;
+
 namespace semscope::ui {
 
 // A coloured pill naming a connection's environment (green development, amber staging, red
@@ -16,5 +18,10 @@ public:
 
     static QColor colorFor(model::Environment environment);
 };
+
+// The top line of a window that acts on one connection: `titleHtml` (named `titleObjectName`) and
+// the connection's environment badge on the right, so it is always clear where an action goes.
+QHBoxLayout *connectionHeader(QWidget *owner, const QString &titleHtml, const QString &titleObjectName,
+                              const model::ConnectionConfig &config);
 
 } // namespace semscope::ui

@@ -32,15 +32,10 @@ ConsulSessionsWindow::ConsulSessionsWindow(ConnectionSession *session, QWidget *
     auto *layout = new QVBoxLayout(this);
 
     // Which connection, always: invalidating on the wrong datacenter is what this header prevents.
-    auto *head = new QHBoxLayout;
-    auto *title = new QLabel(tr("<b>Consul sessions</b> on <b>%1</b> · %2")
-                                 .arg(cfg.name.toHtmlEscaped(), cfg.endpoint().toHtmlEscaped()),
-                             this);
-    title->setObjectName(QStringLiteral("sessionsTitle"));
-    auto *badge = new EnvironmentBadge(this);
-    badge->setEnvironment(cfg.environment, cfg.readOnly);
-    head->addWidget(title, 1);
-    head->addWidget(badge);
+    auto *head = connectionHeader(this,
+                                  tr("<b>Consul sessions</b> on <b>%1</b> · %2")
+                                      .arg(cfg.name.toHtmlEscaped(), cfg.endpoint().toHtmlEscaped()),
+                                  QStringLiteral("sessionsTitle"), cfg);
     layout->addLayout(head);
 
     auto *bar = new QHBoxLayout;

@@ -28,15 +28,10 @@ TopologyWindow::TopologyWindow(ConnectionSession *session, QWidget *parent)
     setWindowTitle(tr("Topology — %1").arg(cfg.name));
     auto *layout = new QVBoxLayout(this);
 
-    auto *head = new QHBoxLayout;
-    auto *title = new QLabel(
+    auto *head = connectionHeader(
+        this,
         tr("<b>Topology</b> of <b>%1</b> · %2").arg(cfg.name.toHtmlEscaped(), cfg.endpoint().toHtmlEscaped()),
-        this);
-    title->setObjectName(QStringLiteral("topologyTitle"));
-    auto *badge = new EnvironmentBadge(this);
-    badge->setEnvironment(cfg.environment, cfg.readOnly);
-    head->addWidget(title, 1);
-    head->addWidget(badge);
+        QStringLiteral("topologyTitle"), cfg);
     layout->addLayout(head);
 
     auto *bar = new QHBoxLayout;
