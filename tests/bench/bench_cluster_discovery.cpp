@@ -87,8 +87,7 @@ int main(int argc, char *argv[]) {
         return 1;
     }
     QString error;
-    const auto map = redis::topology::ClusterMap::fromShards(cluster.node(0).command({"CLUSTER", "SHARDS"}),
-                                                             false, &error);
+    const auto map = cluster.slotMap(&error);
     if (!map) {
         out << "cannot read the slot map: " << error << "\n";
         return 1;

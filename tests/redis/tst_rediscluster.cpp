@@ -650,13 +650,7 @@ private Q_SLOTS:
         test::RedisServer master;
         QVERIFY2(master.start(), qPrintable(master.errorString()));
         test::RedisServer replica;
-        test::RedisServer::Options o;
-        o.extraArgs = QStringList{QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                  QString::number(master.port())};
-        QVERIFY2(replica.start(o), qPrintable(replica.errorString()));
-        QVERIFY(test::waitFor([&] {
-            return master.command({"INFO", "replication"}).str.contains("state=online");
-        }));
+        QVERIFY2(replica.startReplicaOf(master), qPrintable(replica.errorString()));
         const QStringList args{QStringLiteral("--redis"), master.url(), QStringLiteral("topology"),
                                QStringLiteral("--json")};
         auto replicaNode = [&](const test::CliRun &run) {

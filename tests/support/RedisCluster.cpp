@@ -94,15 +94,22 @@ bool RedisCluster::waitUntilHealthy(int timeoutMs) {
     return error.isEmpty() ? true : fail(QStringLiteral("the cluster did not become healthy: ") + error);
 }
 
-RedisServer *RedisCluster::masterOfSlot(int slot) {
+std::optional<redis::topology::ClusterMap> RedisCluster::slotMap(QString *error) {
+    QString why = QStringLiteral("no node is running");
     for (auto &n : m_nodes) {
         if (!n->isRunning())
             continue;
-        QString error;
-        const auto map =
-            redis::topology::ClusterMap::fromShards(n->command({"CLUSTER", "SHARDS"}), m_options.tls, &error);
-        if (!map)
-            continue;
+        if (auto map = redis::topology::ClusterMap::fromShards(n->command({"CLUSTER", "SHARDS"}),
+                                                               m_options.tls, &why))
+            return map;
+    }
+    if (error)
+        *error = why;
+    return std::nullopt;
+}
+
+RedisServer *RedisCluster::masterOfSlot(int slot) {
+    if (const auto map = slotMap()) {
         const int s = map->shardOfSlot(slot);
         if (s < 0)
             return nullptr;

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "RedisServer.h"
+#include "redis/topology/ClusterMap.h"
 
 #include <QList>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace semscope::redis::topology {
@@ -41,6 +43,8 @@ public:
     RedisServer *nodeByPort(quint16 port);
     // The node that serves `slot` as master right now (asks CLUSTER SHARDS of a live node).
     RedisServer *masterOfSlot(int slot);
+    // The slot map as the first running node tells it (CLUSTER SHARDS); nullopt and `error` if none can.
+    std::optional<redis::topology::ClusterMap> slotMap(QString *error = nullptr);
     QByteArray nodeId(int i);
 
     // "redis://127.0.0.1:<first node>" (rediss:// with tls).

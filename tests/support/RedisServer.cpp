@@ -48,6 +48,21 @@ bool RedisServer::start() {
     return start(Options());
 }
 
+bool RedisServer::startReplicaOf(RedisServer &master) {
+    Options o;
+    o.extraArgs = QStringList{QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                              QString::number(master.port())};
+    if (!start(o))
+        return false;
+    if (!waitFor([&master] {
+            return master.command({"INFO", "replication"}).str.contains("state=online");
+        })) {
+        d->error = QStringLiteral("the replica's link to its master did not come online");
+        return false;
+    }
+    return true;
+}
+
 bool RedisServer::start(const Options &options) {
     stop();
     d->options = options;
@@ -103,10 +118,9 @@ QStringList RedisServer::arguments() const {
         args << QStringList{QStringLiteral("--user"), QStringLiteral("default"), QStringLiteral("off")};
     }
     if (d->options.cluster) {
-        args << QStringList{
-            QStringLiteral("--cluster-enabled"),      QStringLiteral("yes"),
-            QStringLiteral("--cluster-config-file"),  QStringLiteral("{dir}/nodes.conf"),
-            QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000")};
+        args << QStringList{QStringLiteral("--cluster-enabled"),      QStringLiteral("yes"),
+                            QStringLiteral("--cluster-config-file"),  QStringLiteral("{dir}/nodes.conf"),
+                            QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000")};
         if (d->options.tls)
             args << QStringList{QStringLiteral("--tls-cluster"),          QStringLiteral("yes"),
                                 QStringLiteral("--tls-replication"),      QStringLiteral("yes"),

@@ -60,6 +60,9 @@ public:
     // it answers PING. False (and errorString()) on failure.
     bool start(const Options &options);
     bool start(); // plain TCP, no ACL
+    // Starts as a replica of `master` (--replicaof) and waits until the master reports its link
+    // online. False (and errorString()) if it did not start or did not come online.
+    bool startReplicaOf(RedisServer &master);
     // SIGTERM by PID and wait; SIGKILL if it does not go.
     void stop();
     // SIGKILL by PID (a crash); the directory and port stay for restart().

@@ -212,13 +212,7 @@ void TestTopology::replicationTabShowsALaggingReplica() {
     test::RedisServer master;
     QVERIFY2(master.start(), qPrintable(master.errorString()));
     test::RedisServer replica;
-    test::RedisServer::Options o;
-    o.extraArgs = QStringList{QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                              QString::number(master.port())};
-    QVERIFY2(replica.start(o), qPrintable(replica.errorString()));
-    QVERIFY(test::waitFor([&] {
-        return master.command({"INFO", "replication"}).str.contains("state=online");
-    }));
+    QVERIFY2(replica.startReplicaOf(master), qPrintable(replica.errorString()));
     QVERIFY(fill(master.settings(), {QStringLiteral("deploys")}));
     WindowFixture f;
     ui::ConnectionSession *s = f.open(QStringLiteral("replicated"), master.url());
