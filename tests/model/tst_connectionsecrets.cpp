@@ -2,6 +2,7 @@
 // password under the id, the Sentinel password under its own key; read back together, asked for
 // when missing, removed with the connection, and a Sentinel password dropped when the URL no longer
 // goes through sentinels.
+#include "TestWait.h"
 #include "model/ConnectionSecrets.h"
 
 #include <QTest>
@@ -26,8 +27,7 @@ Read readBoth(model::SecretStore &store, const ConnectionConfig &c) {
                                      r.sentinel = sentinel;
                                  });
     // The store answers from the event loop, like the keyring.
-    for (int i = 0; i < 500 && !r.done; ++i)
-        QTest::qWait(10);
+    test::waitFor([&r] { return r.done; }, 5000);
     return r;
 }
 
