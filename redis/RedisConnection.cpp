@@ -145,7 +145,7 @@ public:
             QStringLiteral("the sentinels are promoting a replica of '%1'; commands in flight were not sent "
                            "again (a write among them may or may not have run on the old master)")
                 .arg(settings.sentinelMaster);
-        failConnection(reason);
+        failConnection(reason, Ending::Switching);
     }
 
     void endHold() {
@@ -208,7 +208,7 @@ public:
         }
         if (state != State::Reconnecting || !reconnectTimer.isActive()) {
             const auto guard = alive;
-            failConnection(reason); // the current connection or attempt
+            failConnection(reason, Ending::Switching); // the current connection or attempt
             if (!*guard)
                 return;
         }
@@ -494,9 +494,18 @@ public:
             --dispatchDepth;
     }
 
+    // How a connection ends decides what comes next.
+    enum class Ending {
+        Lost,      // reconnect if the settings say so
+        Closing,   // by the owner: nothing comes next
+        Switching, // the sentinels announced a failover: follow it even without autoReconnect,
+                   // since that is a move the owner asked for by connecting through them
+    };
+
     // Ends the current connection or attempt: every pending command fails once with `reason`,
     // then (unless closing) a reconnect is scheduled.
-    void failConnection(const QString &reason, bool closing = false) {
+    void failConnection(const QString &reason, Ending ending = Ending::Lost) {
+        const bool closing = ending == Ending::Closing;
         const QString message = endpoint() + QStringLiteral(": ") + reason;
         ++generation;
         if (socket)
@@ -512,7 +521,7 @@ public:
         std::deque<Queued> waiting;
         waiting.swap(queue);
 
-        const bool reconnect = !closing && settings.autoReconnect;
+        const bool reconnect = ending == Ending::Switching || (!closing && settings.autoReconnect);
         int delay = 0;
         if (reconnect) {
             delay = backoffMs;
@@ -613,7 +622,7 @@ void RedisConnection::close() {
     d->holdTimer.stop();
     if (d->state == State::Disconnected)
         return;
-    d->failConnection(QStringLiteral("connection closed"), true);
+    d->failConnection(QStringLiteral("connection closed"), Private::Ending::Closing);
 }
 
 void RedisConnection::command(const QList<QByteArray> &args, ReplyCallback callback) {

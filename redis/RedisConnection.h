@@ -26,8 +26,10 @@ namespace semscope::redis {
 // node that is not a master, and the resolver's +switch-master subscription ends the connection at
 // once when the master moves (also a READONLY reply does: the node was demoted). Commands in
 // flight then fail once with that reason, never sent again (a write may have run on the old
-// master), and the next attempt goes to the new master without backoff. servingNodeChanged() tells
-// each move; endpoint() keeps naming the group.
+// master), and the next attempt goes to the new master without backoff — also with autoReconnect
+// off, since following the sentinels is what such a connection is for (a command-line run's
+// clean-up after a failover reaches the new master). servingNodeChanged() tells each move;
+// endpoint() keeps naming the group.
 //
 // Details callers can rely on:
 // - Commands issued before the handshake is done, or while reconnecting, wait in a queue for the

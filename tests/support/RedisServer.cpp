@@ -49,18 +49,34 @@ bool RedisServer::start() {
 }
 
 bool RedisServer::startReplicaOf(RedisServer &master) {
+    const int onlineBefore = int(master.command({"INFO", "replication"}).str.count("state=online"));
     Options o;
     o.extraArgs = QStringList{QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
                               QString::number(master.port())};
     if (!start(o))
         return false;
-    if (!waitFor([&master] {
-            return master.command({"INFO", "replication"}).str.contains("state=online");
-        })) {
+    // This one is online once the master counts one more online replica than before.
+    int online = 0;
+    if (!waitFor([&] {
+            online = int(master.command({"INFO", "replication"}).str.count("state=online"));
+            return online >= onlineBefore + 1;
+        }) ||
+        !master.waitForReplicaStream(online)) {
         d->error = QStringLiteral("the replica's link to its master did not come online");
         return false;
     }
     return true;
+}
+
+bool RedisServer::waitForReplicaStream(int replicas, int timeoutMs) {
+    return waitFor(
+        [&] {
+            command({"PUBLISH", "semscope-test:replication-probe", "1"});
+            const redis::RedisReply acked =
+                command({"WAIT", QByteArray::number(replicas), QByteArrayLiteral("1000")});
+            return acked.isInteger() && acked.integer >= replicas;
+        },
+        timeoutMs);
 }
 
 bool RedisServer::start(const Options &options) {
@@ -239,6 +255,10 @@ QString RedisServer::directory() const {
 }
 QString RedisServer::errorString() const {
     return d->error;
+}
+
+QByteArray RedisServer::log() const {
+    return d->process.log();
 }
 
 redis::RedisReply RedisServer::command(const QList<QByteArray> &args) {

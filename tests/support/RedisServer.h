@@ -60,9 +60,15 @@ public:
     // it answers PING. False (and errorString()) on failure.
     bool start(const Options &options);
     bool start(); // plain TCP, no ACL
-    // Starts as a replica of `master` (--replicaof) and waits until the master reports its link
-    // online. False (and errorString()) if it did not start or did not come online.
+    // Starts as a replica of `master` (--replicaof) and waits until the master's writes reach it. False (and
+    // errorString()) if it did not start or did not come online.
     bool startReplicaOf(RedisServer &master);
+    // Waits until this master's writes reach `replicas` replicas: a message published here (it
+    // travels down the replication stream without touching the keyspace) is acknowledged by that
+    // many (WAIT). A replica fresh from a diskless full sync says its link is up at once, but the
+    // master starts streaming to it only at its next acknowledgement, up to a second later; a
+    // failover in that second would lose every write made in it.
+    bool waitForReplicaStream(int replicas, int timeoutMs = 15000);
     // SIGTERM by PID and wait; SIGKILL if it does not go.
     void stop();
     // SIGKILL by PID (a crash); the directory and port stay for restart().
@@ -93,6 +99,8 @@ public:
     // Where the TLS material (CA, certificates, keys) is; for other servers' tlsMaterialDir.
     QString tlsMaterialDirectory() const;
     QString errorString() const;
+    // The last 64 KiB the server logged: for a test's failure message.
+    QByteArray log() const;
 
     // Synchronous helper for test set-up and inspection only: runs one command on a private
     // connection with its own event loop (10 s timeout). Transport failures come back as

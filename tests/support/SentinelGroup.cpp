@@ -1,5 +1,7 @@
 #include "SentinelGroup.h"
 
+#include <QElapsedTimer>
+
 #include "TestWait.h"
 #include "redis/RedisConnection.h"
 
@@ -185,18 +187,33 @@ bool SentinelGroup::waitForMaster(int index, int timeoutMs) {
 }
 
 bool SentinelGroup::waitForReplicasLinked(int timeoutMs) {
-    return waitFor(
+    QElapsedTimer clock;
+    clock.start();
+    int linked = 0;
+    const bool up = waitFor(
         [&] {
+            linked = 0;
             for (auto &n : m_nodes) {
                 if (!n->isRunning())
                     continue;
                 const redis::RedisReply info = n->command({"INFO", "replication"});
-                if (infoField(info, "role") == "slave" && infoField(info, "master_link_status") != "up")
+                if (infoField(info, "role") != "slave")
+                    continue;
+                if (infoField(info, "master_link_status") != "up")
                     return false;
+                ++linked;
             }
             return true;
         },
         timeoutMs);
+    if (!up)
+        return false;
+    // A link that is up is not yet a stream that flows (see RedisServer::waitForReplicaStream).
+    for (auto &n : m_nodes) {
+        if (n->isRunning() && infoField(n->command({"INFO", "replication"}), "role") == "master")
+            return n->waitForReplicaStream(linked, int(qMax<qint64>(1000, timeoutMs - clock.elapsed())));
+    }
+    return true;
 }
 
 bool SentinelGroup::failover() {

@@ -55,7 +55,8 @@ public:
     int masterIndex();
     // Waits until the sentinels name node `index` and it says ROLE master.
     bool waitForMaster(int index, int timeoutMs = 15000);
-    // Waits until each running replica of the current master has its link up.
+    // Waits until each running replica of the current master has its link up and receives the
+    // master's writes.
     bool waitForReplicasLinked(int timeoutMs = 15000);
     // SENTINEL FAILOVER through the first running sentinel; true when the sentinel accepted it.
     bool failover();

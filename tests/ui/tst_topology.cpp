@@ -230,7 +230,9 @@ void TestTopology::replicationTabShowsALaggingReplica() {
     QVERIFY2(panel->masterLabel()->text().contains(QLatin1String("Standalone: 1 master, 1 replica")),
              qPrintable(panel->masterLabel()->text()));
 
-    // The replica stops reading; what the master takes meanwhile is what a failover would lose.
+    // The replica stops reading, having acknowledged all before; what the master takes meanwhile is
+    // what a failover would lose.
+    QVERIFY(master.waitForReplicaStream(1));
     replica.suspend();
     QVERIFY(!master.command({"SET", "filler", QByteArray(12 * 1024, 'x')}).isError());
     panelRead.clear();
