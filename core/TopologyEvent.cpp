@@ -21,6 +21,8 @@ QString topologyEventKindName(TopologyEvent::Kind kind) {
         return QStringLiteral("master found");
     case TopologyEvent::Kind::FailoverStarted:
         return QStringLiteral("failover started");
+    case TopologyEvent::Kind::FailoverAborted:
+        return QStringLiteral("failover aborted");
     case TopologyEvent::Kind::MasterSwitched:
         return QStringLiteral("master switched");
     case TopologyEvent::Kind::MapChanged:

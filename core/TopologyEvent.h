@@ -12,6 +12,8 @@ struct TopologyEvent {
     enum class Kind {
         MasterFound,     // first connect: which master serves (Sentinel: and which sentinel named it)
         FailoverStarted, // a sentinel chose a replica to promote; writes are held back until the switch
+        FailoverAborted, // the sentinels gave up (the replica was not promoted in time); writes resume
+                         // on the master that never changed
         MasterSwitched,  // the master moved: `from` → `to`
         MapChanged,      // Cluster: the slot map changed (other than by a failover)
         NodeDown,        // Cluster: a node is marked failed
@@ -26,7 +28,8 @@ struct TopologyEvent {
     static TopologyEvent make(Kind kind, QString text, QString from = {}, QString to = {}, QString via = {});
 };
 
-// "master found", "failover started", "master switched", "map changed", "node down".
+// "master found", "failover started", "failover aborted", "master switched", "map changed",
+// "node down".
 QString topologyEventKindName(TopologyEvent::Kind kind);
 // Whether the event is a failover the event lists keep (a MasterFound is state, not news).
 bool isFailoverEvent(const TopologyEvent &event);

@@ -43,6 +43,7 @@ QVariant TopologyEventModel::data(const QModelIndex &index, int role) const {
         case TopologyEvent::Kind::NodeDown:
             return QBrush(toneText(Tone::Bad));
         case TopologyEvent::Kind::MapChanged:
+        case TopologyEvent::Kind::FailoverAborted:
             return QBrush(toneText(Tone::Caution));
         case TopologyEvent::Kind::MasterFound:
             return {};

@@ -576,6 +576,17 @@ RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
             if (*guard && news)
                 Q_EMIT failoverStarted();
         });
+        connect(d->resolver.get(), &SentinelResolver::failoverAborted, this, [this](const QString &reason) {
+            if (!d->holdingForSwitch)
+                return; // not holding: nothing to resume (or said already)
+            qCInfo(lcRedisTransport).noquote()
+                << endpoint() + QStringLiteral(": failover of '%1' aborted (%2): back to the master")
+                                    .arg(d->settings.sentinelMaster, reason);
+            const auto guard = d->alive;
+            d->endHold();
+            if (*guard)
+                Q_EMIT failoverAborted(reason);
+        });
         d->holdTimer.setSingleShot(true);
         connect(&d->holdTimer, &QTimer::timeout, this, [this] { d->endHold(); });
     } else {

@@ -106,6 +106,9 @@ Q_SIGNALS:
     // Sentinel: a sentinel chose a replica to promote; this connection ended and holds commands
     // back until servingNodeChanged() names the new master.
     void failoverStarted();
+    // Sentinel: the sentinels gave that failover up (`reason`: the -failover-abort-* event); the
+    // connection goes back to the master it had, at once.
+    void failoverAborted(const QString &reason);
     // Warnings that are not errors, e.g. "TLS certificate verification is disabled".
     void warning(const QString &message);
 

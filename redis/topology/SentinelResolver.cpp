@@ -181,6 +181,16 @@ void SentinelResolver::openWatch() {
             if (at >= 0 && at + 1 < parts.size() && QString::fromUtf8(parts.at(at + 1)) == master)
                 Q_EMIT failoverStarted();
         });
+    // "master <name> <ip> <port>": the ways a started failover ends without a switch.
+    for (const QByteArray &abort : {QByteArrayLiteral("-failover-abort-slave-timeout"),
+                                    QByteArrayLiteral("-failover-abort-no-good-slave"),
+                                    QByteArrayLiteral("-failover-abort-not-elected")}) {
+        connection->subscribe(abort, [this, master, abort](const QByteArray &message) {
+            const QList<QByteArray> parts = message.split(' ');
+            if (parts.size() >= 2 && parts.at(0) == "master" && QString::fromUtf8(parts.at(1)) == master)
+                Q_EMIT failoverAborted(QString::fromUtf8(abort));
+        });
+    }
     connection->open();
 }
 

@@ -21,8 +21,9 @@ class RedisConnection;
 //   one's reason. Whether the address really is the master (a stale sentinel can name a demoted
 //   node) is checked by the connection itself with ROLE once it is there.
 // - watch() keeps one pub/sub connection to a sentinel, subscribed to +switch-master and
-//   +failover-state-send-slaveof-noone, moving on to the next sentinel when it drops.
-//   failoverStarted() and masterSwitched() fire for this group's master only.
+//   +failover-state-send-slaveof-noone and the -failover-abort-* events, moving on to the next
+//   sentinel when it drops. failoverStarted(), failoverAborted() and masterSwitched() fire for
+//   this group's master only.
 //   subscribed() fires each time a sentinel confirms the subscription: a switch may have happened
 //   while no sentinel was listened to, so the owner checks the address again then.
 //
@@ -58,6 +59,9 @@ Q_SIGNALS:
     // REPLICAOF NO ONE on its next tick (about 100 ms later). From then on a write to the old
     // master may be lost, so the owner stops writing until masterSwitched().
     void failoverStarted();
+    // The sentinels gave up that failover (-failover-abort-*): no switch is coming, the master is
+    // the one it was. `reason` is the event's name.
+    void failoverAborted(const QString &reason);
     void subscribed();
 
 private:

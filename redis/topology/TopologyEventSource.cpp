@@ -20,6 +20,7 @@ TopologyEventSource::TopologyEventSource(RedisTopology &topology, QObject *paren
     RedisConnection &entry = topology.entry();
     connect(&entry, &RedisConnection::servingNodeChanged, this, &TopologyEventSource::onServingNodeChanged);
     connect(&entry, &RedisConnection::failoverStarted, this, &TopologyEventSource::onFailoverStarted);
+    connect(&entry, &RedisConnection::failoverAborted, this, &TopologyEventSource::onFailoverAborted);
     connect(&topology, &RedisTopology::topologyChanged, this, &TopologyEventSource::onTopologyChanged);
 }
 
@@ -47,6 +48,16 @@ void TopologyEventSource::onFailoverStarted() {
         QStringLiteral("failover started: the sentinels are promoting a replica of '%1' (master was %2); "
                        "commands wait for the new master")
             .arg(m_topology.settings().sentinelMaster, master),
+        master));
+}
+
+void TopologyEventSource::onFailoverAborted(const QString &reason) {
+    const QString master = m_topology.entry().lastServingNode();
+    Q_EMIT event(TopologyEvent::make(
+        TopologyEvent::Kind::FailoverAborted,
+        QStringLiteral(
+            "failover aborted (%1): the sentinels gave up; '%2' stays on %3, commands resume there")
+            .arg(reason, m_topology.settings().sentinelMaster, master),
         master));
 }
 

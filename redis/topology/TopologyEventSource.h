@@ -27,6 +27,7 @@ Q_SIGNALS:
 private:
     void onServingNodeChanged(const QString &previous, const QString &current);
     void onFailoverStarted();
+    void onFailoverAborted(const QString &reason);
     void onTopologyChanged();
 
     RedisTopology &m_topology;

@@ -45,6 +45,7 @@ class TestTopologyEvents : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void sentinelFailoverArrivesWithBothAddresses();
+    void abortedFailoverIsAnEvent();
     void clusterFailoverIsAnEvent();
     void eventModelListsNewestFirst();
 };
@@ -76,6 +77,35 @@ void TestTopologyEvents::sentinelFailoverArrivesWithBothAddresses() {
     QVERIFY(!c.topologyEvents().isEmpty());
     QCOMPARE(c.topologyEvents().constLast().to, newMaster);
     QCOMPARE(c.servingMaster(), QStringLiteral("master %1 via sentinel %2").arg(newMaster, sentinel));
+}
+
+// A failover the sentinels give up (the replica cannot be promoted): "failover started", then
+// "failover aborted" naming the master that stays, and the connection serves it again.
+void TestTopologyEvents::abortedFailoverIsAnEvent() {
+    test::SentinelGroup group;
+    test::SentinelGroup::Options options;
+    options.replicasRefusePromotion = true;
+    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+    const model::ConnectionConfig config = redisConfig(group.url());
+    ConnectionController c(config, model::storeFactoryFor(config));
+    QSignalSpy events(&c, &ConnectionController::topologyEvent);
+    c.open();
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), ConnectionController::State::Connected, 15000);
+    const QString master = address(group.node(0));
+
+    QVERIFY2(group.failover(), qPrintable(group.errorString()));
+    QVERIFY(test::waitFor(
+        [&] { return lastOfKind(events, TopologyEvent::Kind::FailoverAborted).has_value(); }, 20000));
+    QVERIFY(lastOfKind(events, TopologyEvent::Kind::FailoverStarted).has_value());
+    const TopologyEvent e = *lastOfKind(events, TopologyEvent::Kind::FailoverAborted);
+    QCOMPARE(e.from, master);
+    QCOMPARE(e.text,
+             QStringLiteral("failover aborted (-failover-abort-slave-timeout): the sentinels gave up; "
+                            "'mymaster' stays on %1, commands resume there")
+                 .arg(master));
+    QCOMPARE(core::topologyEventKindName(e.kind), QStringLiteral("failover aborted"));
+    QVERIFY(!lastOfKind(events, TopologyEvent::Kind::MasterSwitched));
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), ConnectionController::State::Connected, 5000);
 }
 
 // CLUSTER FAILOVER on a replica: the next map read (the Topology window reads every 2 s) turns the

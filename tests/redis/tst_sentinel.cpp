@@ -29,6 +29,7 @@ private Q_SLOTS:
     void forcedFailoverFailsInFlightOnceAndFollows_data();
     void forcedFailoverFailsInFlightOnceAndFollows();
     void killedMasterAutomaticFailover();
+    void abortedFailoverResumesOnTheOldMaster();
 };
 
 namespace {
@@ -200,6 +201,38 @@ void TestSentinel::killedMasterAutomaticFailover() {
     QCOMPARE(moved.at(1).at(1).toString(), address(group.node(1).port()));
     QCOMPARE(run(connection, {"GET", "before"}).str, QByteArray("1"));
     QCOMPARE(run(connection, {"SET", "after", "2"}).str, QByteArray("OK"));
+}
+
+void TestSentinel::abortedFailoverResumesOnTheOldMaster() {
+    // The replica cannot be promoted (its REPLICAOF and SLAVEOF are renamed away): the sentinel
+    // announces the failover, waits failover-timeout (3 s) for the promotion and gives up
+    // (-failover-abort-slave-timeout). The master never changed, so the connection that stopped
+    // writing at the announcement goes back to it at the abort, not after its own long hold.
+    SentinelGroup group;
+    SentinelGroup::Options options;
+    options.replicasRefusePromotion = true;
+    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+    RedisConnection connection(group.settings());
+    QSignalSpy started(&connection, &RedisConnection::failoverStarted);
+    QSignalSpy aborted(&connection, &RedisConnection::failoverAborted);
+    connection.open();
+    QCOMPARE(run(connection, {"SET", "before", "1"}).str, QByteArray("OK"));
+
+    QVERIFY2(group.failover(), qPrintable(group.errorString()));
+    QVERIFY(started.wait(10000));
+    // Written while the failover is under way: it waits, and runs once the sentinel gave up.
+    RedisReply after = RedisReply::transportError(QStringLiteral("no reply"));
+    bool answered = false;
+    connection.command({"SET", "after", "2"}, [&](const RedisReply &r) {
+        after = r;
+        answered = true;
+    });
+    QVERIFY(aborted.wait(10000));
+    // Well before the connection's own hold (10 s) would have ended.
+    QVERIFY(waitFor([&] { return answered; }, 3000));
+    QCOMPARE(after.str, QByteArray("OK"));
+    QCOMPARE(group.node(0).command({"GET", "after"}).str, QByteArray("2"));
+    QCOMPARE(connection.servingNode(), address(group.node(0).port()));
 }
 
 QTEST_GUILESS_MAIN(TestSentinel)

@@ -61,6 +61,11 @@ bool SentinelGroup::start(const Options &options) {
         RedisServer::Options o;
         o.extraArgs = quickSync;
         o.extraArgs << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1") << masterPort;
+        if (options.replicasRefusePromotion) {
+            for (const char *command : {"SLAVEOF", "REPLICAOF"})
+                o.extraArgs << QStringLiteral("--rename-command") << QString::fromLatin1(command)
+                            << QStringLiteral("semscope-test-renamed-%1").arg(QString::fromLatin1(command));
+        }
         if (!replica->start(o)) {
             m_error = QStringLiteral("replica %1: ").arg(i + 1) + replica->errorString();
             return false;
@@ -68,7 +73,12 @@ bool SentinelGroup::start(const Options &options) {
         m_nodes.push_back(std::move(replica));
     }
     if (!waitForReplicasLinked()) {
-        m_error = QStringLiteral("the replicas did not link to the master");
+        // What the master says of its replicas, and each node's last log lines, explain why.
+        m_error = QStringLiteral("the replicas did not link to the master; master says: %1")
+                      .arg(QString::fromUtf8(node(0).command({"INFO", "replication"}).str.simplified()));
+        for (auto &n : m_nodes)
+            m_error +=
+                QStringLiteral("\nlog of %1:\n").arg(n->port()) + QString::fromUtf8(n->log().right(1500));
         return false;
     }
     for (int i = 0; i < options.sentinels; ++i) {

@@ -29,6 +29,10 @@ public:
         int failoverTimeoutMs = 3000;
         QString masterName = QStringLiteral("mymaster");
         QString sentinelPassword; // the sentinels' requirepass
+        // The replicas' REPLICAOF and SLAVEOF are renamed away: a failover the sentinels start
+        // cannot promote one, and they abort it after failoverTimeoutMs
+        // (-failover-abort-slave-timeout).
+        bool replicasRefusePromotion = false;
     };
 
     SentinelGroup();
