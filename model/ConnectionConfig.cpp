@@ -76,6 +76,11 @@ std::optional<redis::ConnectionSettings> ConnectionConfig::redisSettings(QString
     return s;
 }
 
+bool ConnectionConfig::lacksKeptSecret() const {
+    return (hasSecret && secret.isEmpty()) ||
+           (usesSentinel() && hasSentinelSecret && sentinelSecret.isEmpty());
+}
+
 bool ConnectionConfig::usesSentinel() const {
     if (backend != core::Backend::Redis)
         return false;

@@ -53,6 +53,9 @@ struct ConnectionConfig {
     QString sentinelSecret; // never persisted by save()
 
     static ConnectionConfig create(core::Backend backend);
+    // The connection needs a password, token or Sentinel password that this copy does not carry:
+    // it is kept in the SecretStore (the registry's copies never carry them).
+    bool lacksKeptSecret() const;
     bool isProduction() const { return environment == Environment::Production; }
     // A Redis connection through sentinels (redis+sentinel:// or rediss+sentinel:// URL).
     bool usesSentinel() const;

@@ -1,5 +1,6 @@
 #include "ConnectionDialog.h"
 
+#include "model/ConnectionSecrets.h"
 #include "model/StatusColors.h"
 #include "model/TopologyProbe.h"
 
@@ -399,6 +400,10 @@ QString ConnectionDialog::testResult() const {
     return m_testResult;
 }
 
+void ConnectionDialog::setSecretStore(model::SecretStore *store) {
+    m_secrets = store;
+}
+
 void ConnectionDialog::testConnection() {
     if (m_tester) {
         // Second click while testing: cancel.
@@ -406,7 +411,37 @@ void ConnectionDialog::testConnection() {
         finishTest(false, tr("cancelled"));
         return;
     }
+    if (m_readingSecrets)
+        return; // the test starts once the keyring answered
     const ConnectionConfig c = config();
+    if (!c.lacksKeptSecret() || !m_secrets) {
+        startTest(c);
+        return;
+    }
+    // "(unchanged)": the password the connection uses is in the keyring, not in the dialog.
+    m_readingSecrets = true;
+    m_testStatus->setText(tr("Reading the kept password …"));
+    m_testStatus->setStyleSheet({});
+    model::readConnectionSecrets(*m_secrets, c,
+                                 [this, guard = QPointer<ConnectionDialog>(this), c = ConnectionConfig(c)](
+                                     std::optional<QString> data, std::optional<QString> sentinel) mutable {
+                                     if (!guard)
+                                         return;
+                                     m_readingSecrets = false;
+                                     if (!data || !sentinel) {
+                                         finishTest(false, tr("The kept password is not in the keyring any "
+                                                              "more: type it to test the connection."));
+                                         return;
+                                     }
+                                     if (c.hasSecret && c.secret.isEmpty())
+                                         c.secret = *data;
+                                     if (c.hasSentinelSecret && c.sentinelSecret.isEmpty())
+                                         c.sentinelSecret = *sentinel;
+                                     startTest(c);
+                                 });
+}
+
+void ConnectionDialog::startTest(const ConnectionConfig &c) {
     if (c.backend == core::Backend::Redis) {
         QString error;
         if (!c.redisSettings(&error)) {

@@ -3,6 +3,7 @@
 #include "model/ConnectionController.h"
 
 #include <QDialog>
+#include <QPointer>
 #include <memory>
 
 class QCheckBox;
@@ -13,6 +14,10 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QStackedWidget;
+
+namespace semscope::model {
+class SecretStore;
+}
 
 namespace semscope::ui {
 
@@ -38,6 +43,9 @@ public:
     // Whether the operator wants the secret kept in the system keyring.
     bool rememberSecret() const;
     void setKeyringAvailable(bool available);
+    // Where the passwords shown as "(unchanged)" are kept: Test connection reads them from there
+    // (without a store it tests without them and says so).
+    void setSecretStore(model::SecretStore *store);
 
     QString testResult() const;
     // What the last test found behind a Redis URL ("Standalone: 1 master, 0 replicas"); empty
@@ -51,6 +59,8 @@ private:
     void updateBackend();
     void updateBadge();
     void testConnection();
+    // Runs the test with `c`, whose secrets are all at hand.
+    void startTest(const model::ConnectionConfig &c);
     void finishTest(bool ok, const QString &message);
     // After a successful SCAN: reads the topology on the tester's thread, then finishes the test.
     void detectTopology(const QString &endpoint);
@@ -100,6 +110,8 @@ private:
     QLabel *m_testStatus = nullptr;
     QPushButton *m_okButton = nullptr;
     std::unique_ptr<model::ConnectionController> m_tester;
+    QPointer<model::SecretStore> m_secrets;
+    bool m_readingSecrets = false; // Test connection waits for the kept passwords
     core::Cancellation m_testCancel;
     QString m_testResult;
     QString m_detected;

@@ -601,18 +601,20 @@ ConnectionDialog *MainWindow::addConnection() {
     return dialog;
 }
 
-void MainWindow::editConnection() {
+ConnectionDialog *MainWindow::editConnection() {
     const QString id = currentConnectionId();
     const auto config = m_services.registry->find(id);
     if (!config)
-        return;
+        return nullptr;
     auto *dialog = new ConnectionDialog(m_services.storeFactory, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Edit connection"));
     dialog->setKeyringAvailable(m_services.secrets->isPersistent());
+    dialog->setSecretStore(m_services.secrets); // "(unchanged)" passwords for Test connection
     dialog->setConfig(*config);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, false); });
     dialog->open();
+    return dialog;
 }
 
 void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
@@ -628,7 +630,11 @@ void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
         closeConnection(c.id);
     m_services.registry->upsert(c);
     selectConnection(c.id);
-    if (isNew || wasOpen)
+    if (!isNew && !wasOpen)
+        return;
+    if (c.lacksKeptSecret())
+        openConnection(c.id); // a password left "(unchanged)" comes from the keyring, as on any open
+    else
         startSession(c); // the dialog's secret is used right away, whether or not it was kept
 }
 
@@ -655,7 +661,7 @@ void MainWindow::openConnection(const QString &id) {
     const auto config = m_services.registry->find(id);
     if (!config)
         return;
-    if (!config->hasSecret && !(config->usesSentinel() && config->hasSentinelSecret)) {
+    if (!config->lacksKeptSecret()) {
         startSession(*config);
         return;
     }

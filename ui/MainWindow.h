@@ -103,6 +103,8 @@ public:
 
     // Opens the dialog to add a connection; returns the dialog (deleted on close), for tests.
     ConnectionDialog *addConnection();
+    // Opens the dialog on the selected connection (nullptr when none); deleted on close.
+    ConnectionDialog *editConnection();
     // Help → About: version, Qt version, the audit log's path and the application icon.
     QMessageBox *showAbout();
     // The semaphore list's context menu for the row at `proxyIndex` (nullptr: separator).
@@ -127,7 +129,6 @@ private:
     // The page follows the selected connection: its last shown semaphore, or nothing.
     void showPageOf(ConnectionSession *s);
     void applyFilters();
-    void editConnection();
     void removeConnection();
     void rediscover();
     void saveConnection(ConnectionDialog *dialog, bool isNew);

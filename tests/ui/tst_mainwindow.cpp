@@ -2,6 +2,7 @@
 // the "stale only" filter, and read-only connections offering no write at all.
 
 #include "DemoFixture.h"
+#include "RedisServer.h"
 #include "SentinelGroup.h"
 #include "model/LoadTestRunner.h"
 #include "resources/icons/ApplicationIcon.h"
@@ -48,6 +49,7 @@ private Q_SLOTS:
     void addsRedisConnectionThroughDialog();
     void addsConsulConnectionWithoutWritingTheToken();
     void sentinelPasswordGoesToTheKeyringOnly();
+    void editingKeepsTheKeptPassword();
     void readOnlyConnectionHasNoWriteActions();
     void statusBarShowsConnectionState();
     void shortcutsReachTheirActions();
@@ -216,6 +218,55 @@ void TestMainWindow::addsConsulConnectionWithoutWritingTheToken() {
     QTRY_VERIFY(found);
     QCOMPARE(secret, QStringLiteral("tok-7f3a9c"));
     QVERIFY(m_demo->window->session(added.id));
+}
+
+// A connection whose password is kept in the keyring shows "(unchanged)" in the edit dialog. Test
+// connection and saving (which reconnects an open connection) both use the kept password; before,
+// both went without it and the server refused them.
+void TestMainWindow::editingKeepsTheKeptPassword() {
+    test::RedisServer server;
+    test::RedisServer::Options options;
+    options.aclUser = QStringLiteral("ops");
+    options.aclPassword = QStringLiteral("kept-4b7e19");
+    QVERIFY2(server.start(options), qPrintable(server.errorString()));
+    model::ConnectionConfig c = model::ConnectionConfig::create(core::Backend::Redis);
+    c.id = QStringLiteral("kept-password");
+    c.name = QStringLiteral("kept password");
+    c.host = server.host();
+    c.port = server.port();
+    c.user = options.aclUser;
+    c.hasSecret = true;
+    m_demo->secrets->write(c.id, options.aclPassword);
+    m_demo->registry->upsert(c);
+    m_demo->window->openConnection(c.id);
+    auto connected = [&] {
+        auto *s = m_demo->window->session(c.id);
+        return s && s->controller.state() == model::ConnectionController::State::Connected;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(connected(), 15000);
+
+    m_demo->window->selectConnection(c.id);
+    ui::ConnectionDialog *dialog = m_demo->window->editConnection();
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    auto *password = dialog->findChild<QLineEdit *>(QStringLiteral("password"));
+    QVERIFY(password);
+    QCOMPARE(password->text(), QString());
+    QCOMPARE(password->placeholderText(), QStringLiteral("(unchanged)"));
+    QSignalSpy tested(dialog, &ui::ConnectionDialog::testFinished);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("testButton")), Qt::LeftButton);
+    QVERIFY(tested.wait(30000));
+    QVERIFY2(tested.first().at(0).toBool(), qPrintable(tested.first().at(1).toString()));
+
+    auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("name"));
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("kept password (renamed)"));
+    QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QCOMPARE(m_demo->registry->find(c.id)->name, QStringLiteral("kept password (renamed)"));
+    QTRY_VERIFY_WITH_TIMEOUT(connected(), 15000);
+    QVERIFY(!m_demo->window->session(c.id)->controller.needsCredentials());
+    m_demo->window->closeConnection(c.id);
+    m_demo->registry->remove(c.id);
 }
 
 void TestMainWindow::sentinelPasswordGoesToTheKeyringOnly() {
