@@ -15,6 +15,7 @@ using Callback = std::function<void(T)>;
 struct DiscoverRequest {
     QString match = QStringLiteral("*"); // glob on key names (Redis) or KV prefix (Consul)
     int batch = 1000;                    // SCAN COUNT / page size
+    int sampleBatch = 200;               // Redis: candidate keys sampled per batch of read scripts
     std::optional<Kind> kind;            // only this kind
     // Semaphores the operator named in a profile (ProfileStore::named). Layouts that nothing in the
     // server marks as a semaphore (a Redisson RSemaphore is a bare integer string) are recognised
