@@ -63,7 +63,9 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     qint64 pages = 0;
     std::vector<QList<QByteArray>> batches;
     size_t nextBatch = 0;
-    int inFlight = 0; // batches sent whose samples are not recognised yet
+    int inFlight = 0;     // batches sent whose samples are not recognised yet
+    int typesPending = 0; // askType() questions not answered yet
+    bool walkEnded = false;
     bool finished = false;
     // Timing for lcDiscovery: when the SCAN walk ended, sample scripts sent, time in recognition.
     QString label; // the node walked, for the log
@@ -249,10 +251,34 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         if (!last && !cancel.isCancelled())
             scanPage(next);
         const QList<RedisReply> &keys = reply.elements.at(1).elements;
-        for (qsizetype i = 0; i < keys.size(); ++i)
-            classify(keys.at(i).str, typeName(codes.at(i)));
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            if (codes.at(i) == 'r')
+                askType(keys.at(i).str);
+            else
+                classify(keys.at(i).str, typeName(codes.at(i)));
+        }
         scanned += keys.size();
         afterTypes(last);
+    }
+
+    // A key the node refused to read: during a resharding SCAN also returns the keys already moved
+    // into a slot the node is still importing. Its type comes through the slot map's master (which
+    // answers ASK, followed by `sampler`); the samples are read after the last such answer.
+    void askType(const QByteArray &key) {
+        ++typesPending;
+        auto self = shared_from_this();
+        sampler.command({"TYPE", key}, [self, key](const RedisReply &reply) {
+            --self->typesPending;
+            if (self->finished)
+                return;
+            if (reply.isError()) {
+                self->finish(false, kinds::failureText(QStringLiteral("TYPE"), reply));
+                return;
+            }
+            self->classify(key, reply.str);
+            if (self->walkEnded && self->typesPending == 0)
+                self->afterTypes(true);
+        });
     }
 
     static QByteArray typeName(char code) {
@@ -322,6 +348,9 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         report({});
         if (stopIfCancelled() || !last)
             return;
+        walkEnded = true;
+        if (typesPending > 0)
+            return; // askType() comes back here with the last answer
         scanEndMs = sinceStart.elapsed();
         // Redisson semaphores whose key SCAN did not return under MATCH are not added: MATCH rules.
         QList<QByteArray> batch;
