@@ -33,8 +33,8 @@ constexpr qint64 kScanPagesPerBatchOfKeys = 16;
 // State of one discovery walk, kept alive by the callbacks that still refer to it.
 struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     RedisCommands &conn; // the node whose keyspace is walked
-    // Where key samples are read. On a Cluster it is the topology, and each sample script reads the
-    // keys of one slot (scripts cannot span slots; a layout's keys may live on other masters).
+    // Where key samples are read. On a Cluster it is the topology (or its replica reads), used for
+    // keys read one slot per script: a key no node script could read (see sampleByNode).
     RedisCommands &sampler;
     // Cluster: the connection that reads the keys of `slot` in one script with the batch's other
     // keys of the same node (the master the slot map names, or the replica chosen to read it);
