@@ -15,7 +15,10 @@ using Callback = std::function<void(T)>;
 struct DiscoverRequest {
     QString match = QStringLiteral("*"); // glob on key names (Redis) or KV prefix (Consul)
     int batch = 1000;                    // SCAN COUNT / page size
-    std::optional<Kind> kind;            // only this kind
+    // Redis: candidate keys whose samples are read per batch (one script, on a Cluster one per
+    // master): enough to keep round trips few, few enough that no script blocks a server noticeably.
+    int sampleBatch = 200;
+    std::optional<Kind> kind; // only this kind
     // Semaphores the operator named in a profile (ProfileStore::named). Layouts that nothing in the
     // server marks as a semaphore (a Redisson RSemaphore is a bare integer string) are recognised
     // through these, even while idle. Still subject to `match`.

@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QLoggingCategory>
 #include <QPointer>
 #include <QSet>
 #include <algorithm>
@@ -15,11 +16,14 @@
 
 namespace semscope::redis {
 
+// "semscope.redis.discovery": where a walk's time goes (SCAN pages, key samples, recognition), at
+// debug level, off by default. QT_LOGGING_RULES="semscope.redis.discovery.debug=true" to measure.
+Q_LOGGING_CATEGORY(lcDiscovery, "semscope.redis.discovery", QtWarningMsg)
+
 namespace {
 
-// Keys sampled per script call: large enough to keep round trips few, small enough that one call
-// never blocks the server noticeably.
-constexpr int kSampleBatch = 200;
+// Sample batches out at once per walk.
+constexpr int kBatchesInFlight = 4;
 // SCAN pages allowed before the walk is declared endless: generous (COUNT is only a hint, MATCH
 // leaves pages empty, a table that shrank has more buckets than keys), yet finite when a server
 // keeps inventing cursors.
@@ -29,10 +33,13 @@ constexpr qint64 kScanPagesPerBatchOfKeys = 16;
 // State of one discovery walk, kept alive by the callbacks that still refer to it.
 struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     RedisCommands &conn; // the node whose keyspace is walked
-    // Where key samples are read. On a Cluster it is the topology, and each sample script reads the
-    // keys of one slot (scripts cannot span slots; a layout's keys may live on other masters).
+    // Where key samples are read. On a Cluster it is the topology (or its replica reads), used for
+    // keys read one slot per script: a key no node script could read (see sampleByNode).
     RedisCommands &sampler;
-    bool samplePerSlot = false;
+    // Cluster: the connection that reads the keys of `slot` in one script with the batch's other
+    // keys of the same node (the master the slot map names, or the replica chosen to read it);
+    // nullptr when the map names none. Unset: a batch is one script through `sampler`.
+    std::function<RedisConnection *(int slot)> nodeOfSlot;
     // Cluster nodes: each SCAN page and its keys' types come from one read script
     // (discovery_scan_page) instead of a TYPE command per key.
     bool typesByScript = false;
@@ -56,7 +63,16 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     qint64 pages = 0;
     std::vector<QList<QByteArray>> batches;
     size_t nextBatch = 0;
+    int inFlight = 0;     // batches sent whose samples are not recognised yet
+    int typesPending = 0; // askType() questions not answered yet
+    bool walkEnded = false;
     bool finished = false;
+    // Timing for lcDiscovery: when the SCAN walk ended, sample scripts sent, time in recognition.
+    QString label; // the node walked, for the log
+    qint64 scanEndMs = -1;
+    qint64 sampleScripts = 0;
+    qint64 nodeScriptFallbacks = 0;
+    qint64 recognitionNs = 0;
 
     DiscoveryJob(RedisCommands &c, RedisCommands &s, core::DiscoverRequest r, core::Cancellation cn,
                  core::Callback<core::DiscoverProgress> p, core::Callback<core::DiscoverResult> d)
@@ -71,6 +87,11 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         if (finished)
             return;
         finished = true;
+        qCDebug(lcDiscovery).nospace()
+            << label << ": scan " << scanEndMs << " ms, samples+recognition "
+            << (sinceStart.elapsed() - scanEndMs) << " ms (" << sampleScripts << " scripts, "
+            << nodeScriptFallbacks << " node scripts read again per slot, recognition "
+            << recognitionNs / 1000000 << " ms), " << found.size() << " found";
         core::DiscoverResult result;
         result.ok = ok;
         result.cancelled = cancel.isCancelled();
@@ -230,10 +251,34 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         if (!last && !cancel.isCancelled())
             scanPage(next);
         const QList<RedisReply> &keys = reply.elements.at(1).elements;
-        for (qsizetype i = 0; i < keys.size(); ++i)
-            classify(keys.at(i).str, typeName(codes.at(i)));
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            if (codes.at(i) == 'r')
+                askType(keys.at(i).str);
+            else
+                classify(keys.at(i).str, typeName(codes.at(i)));
+        }
         scanned += keys.size();
         afterTypes(last);
+    }
+
+    // A key the node refused to read: during a resharding SCAN also returns the keys already moved
+    // into a slot the node is still importing. Its type comes through the slot map's master (which
+    // answers ASK, followed by `sampler`); the samples are read after the last such answer.
+    void askType(const QByteArray &key) {
+        ++typesPending;
+        auto self = shared_from_this();
+        sampler.command({"TYPE", key}, [self, key](const RedisReply &reply) {
+            --self->typesPending;
+            if (self->finished)
+                return;
+            if (reply.isError()) {
+                self->finish(false, kinds::failureText(QStringLiteral("TYPE"), reply));
+                return;
+            }
+            self->classify(key, reply.str);
+            if (self->walkEnded && self->typesPending == 0)
+                self->afterTypes(true);
+        });
     }
 
     static QByteArray typeName(char code) {
@@ -303,12 +348,16 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         report({});
         if (stopIfCancelled() || !last)
             return;
+        walkEnded = true;
+        if (typesPending > 0)
+            return; // askType() comes back here with the last answer
+        scanEndMs = sinceStart.elapsed();
         // Redisson semaphores whose key SCAN did not return under MATCH are not added: MATCH rules.
         QList<QByteArray> batch;
         for (auto &[base, keys] : groups) {
             for (const QByteArray &k : std::as_const(keys))
                 batch << k;
-            if (batch.size() >= kSampleBatch) {
+            if (batch.size() >= std::max(1, request.sampleBatch)) {
                 batches.push_back(batch);
                 batch.clear();
             }
@@ -319,65 +368,125 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         sampleNext();
     }
 
+    // Up to kBatchesInFlight batches are out at once: the server reads one while the replies of
+    // the previous are on their way and being recognised.
     void sampleNext() {
         if (finished || stopIfCancelled())
             return;
-        if (nextBatch >= batches.size()) {
+        while (!finished && inFlight < kBatchesInFlight && nextBatch < batches.size()) {
+            const QList<QByteArray> keys = batches.at(nextBatch++);
+            ++inFlight;
+            if (nodeOfSlot) {
+                sampleByNode(keys);
+                continue;
+            }
+            ++sampleScripts;
+            auto self = shared_from_this();
+            sampler.eval(sampleScript, keys, {},
+                         [self, keys](const RedisReply &reply) { self->onSample(keys, reply); });
+        }
+        if (!finished && inFlight == 0 && nextBatch >= batches.size())
             finish(true);
-            return;
-        }
-        const QList<QByteArray> keys = batches.at(nextBatch++);
-        auto self = shared_from_this();
-        if (samplePerSlot) {
-            sampleBySlot(keys);
-            return;
-        }
-        sampler.eval(sampleScript, keys, {},
-                     [self, keys](const RedisReply &reply) { self->onSample(keys, reply); });
     }
 
-    // One script per slot, all in flight at once; the batch is recognised when every part is back,
-    // so a layout whose keys fall in several slots is still seen whole.
-    void sampleBySlot(const QList<QByteArray> &keys) {
-        std::map<int, QList<qsizetype>> bySlot;
-        for (qsizetype i = 0; i < keys.size(); ++i)
-            bySlot[topology::hashSlot(keys.at(i))] << i;
-        struct Parts {
-            QList<RedisReply> perKey;
-            size_t left = 0;
-            std::optional<RedisReply> failure;
-        };
-        auto parts = std::make_shared<Parts>();
+    // The replies of one batch's scripts, put back in the batch's key order.
+    struct SampleParts {
+        QList<QByteArray> keys;
+        QList<RedisReply> perKey;
+        size_t left = 0;
+        std::optional<RedisReply> failure;
+    };
+
+    // Cluster: one script per node serving some of the batch's keys (discovery_sample with the keys
+    // undeclared, which the script's allow-cross-slot-keys flag lets it read across that node's
+    // slots), all in flight at once; the batch is recognised when every part is back, so a layout
+    // whose keys fall in several slots is still seen whole. The node is the one the slot map names;
+    // a node script that fails (a slot of it migrating or moved since the map was read: the server
+    // refuses a key it does not serve, and the script, reading only, stops with nothing done) is
+    // read again one script per slot through `sampler`, which follows MOVED and ASK as every
+    // command does. Which master a semaphore is on is decided later, from the slot map, as before.
+    void sampleByNode(const QList<QByteArray> &keys) {
+        auto parts = std::make_shared<SampleParts>();
+        parts->keys = keys;
         parts->perKey.resize(keys.size());
-        parts->left = bySlot.size();
-        auto self = shared_from_this();
-        for (const auto &[slot, indexes] : bySlot) {
-            QList<QByteArray> slotKeys;
-            for (qsizetype i : indexes)
-                slotKeys << keys.at(i);
-            sampler.eval(sampleScript, slotKeys, {}, [self, keys, indexes, parts](const RedisReply &reply) {
-                if (reply.isError() || !reply.isArray()) {
-                    if (!parts->failure)
-                        parts->failure = reply;
-                } else {
-                    for (qsizetype j = 0; j < indexes.size(); ++j)
-                        parts->perKey[indexes.at(j)] = kinds::elementAt(reply, int(j));
-                }
-                if (--parts->left > 0)
-                    return;
-                if (parts->failure) {
-                    self->onSample(keys, *parts->failure);
-                    return;
-                }
-                RedisReply whole;
-                whole.type = RedisReply::Type::Array;
-                whole.elements = parts->perKey;
-                self->onSample(keys, whole);
-            });
+        std::map<RedisConnection *, QList<qsizetype>> byNode;
+        std::map<int, QList<qsizetype>> bySlot; // keys of slots no node serves: per slot, as a fallback
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            const int slot = topology::hashSlot(keys.at(i));
+            if (RedisConnection *node = nodeOfSlot(slot))
+                byNode[node] << i;
+            else
+                bySlot[slot] << i;
         }
+        parts->left = byNode.size() + bySlot.size();
+        for (const auto &[node, indexes] : byNode)
+            sampleOnNode(*node, parts, indexes);
+        for (const auto &[slot, indexes] : bySlot)
+            sampleSlot(parts, indexes);
+    }
+
+    void sampleOnNode(RedisConnection &node, const std::shared_ptr<SampleParts> &parts,
+                      const QList<qsizetype> &indexes) {
+        QList<QByteArray> nodeKeys;
+        nodeKeys.reserve(indexes.size());
+        for (qsizetype i : indexes)
+            nodeKeys << parts->keys.at(i);
+        ++sampleScripts;
+        auto self = shared_from_this();
+        node.eval(sampleScript, {}, nodeKeys, [self, parts, indexes](const RedisReply &reply) {
+            if (self->finished)
+                return;
+            if (reply.isError() || !reply.isArray() || reply.elements.size() != indexes.size()) {
+                ++self->nodeScriptFallbacks;
+                qCDebug(lcDiscovery).nospace() << self->label << ": a node sample script failed ("
+                                               << reply.describe() << "), read again per slot";
+                std::map<int, QList<qsizetype>> bySlot;
+                for (qsizetype i : indexes)
+                    bySlot[topology::hashSlot(parts->keys.at(i))] << i;
+                parts->left += bySlot.size() - 1; // this part becomes one per slot
+                for (const auto &[slot, slotIndexes] : bySlot)
+                    self->sampleSlot(parts, slotIndexes);
+                return;
+            }
+            for (qsizetype j = 0; j < indexes.size(); ++j)
+                parts->perKey[indexes.at(j)] = reply.elements.at(j);
+            self->partDone(parts);
+        });
+    }
+
+    void sampleSlot(const std::shared_ptr<SampleParts> &parts, const QList<qsizetype> &indexes) {
+        QList<QByteArray> slotKeys;
+        for (qsizetype i : indexes)
+            slotKeys << parts->keys.at(i);
+        ++sampleScripts;
+        auto self = shared_from_this();
+        sampler.eval(sampleScript, slotKeys, {}, [self, parts, indexes](const RedisReply &reply) {
+            if (reply.isError() || !reply.isArray()) {
+                if (!parts->failure)
+                    parts->failure = reply;
+            } else {
+                for (qsizetype j = 0; j < indexes.size(); ++j)
+                    parts->perKey[indexes.at(j)] = kinds::elementAt(reply, int(j));
+            }
+            self->partDone(parts);
+        });
+    }
+
+    void partDone(const std::shared_ptr<SampleParts> &parts) {
+        if (--parts->left > 0)
+            return;
+        if (parts->failure) {
+            onSample(parts->keys, *parts->failure);
+            return;
+        }
+        RedisReply whole;
+        whole.type = RedisReply::Type::Array;
+        whole.elements = std::move(parts->perKey);
+        onSample(parts->keys, whole);
     }
 
     void onSample(const QList<QByteArray> &keys, const RedisReply &reply) {
+        --inFlight;
         if (finished)
             return;
         if (reply.isError() || !reply.isArray()) {
@@ -403,8 +512,11 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
                 fp.namedKind = *named;
             fps << fp;
         }
+        QElapsedTimer recognition;
+        recognition.start();
         const QList<core::DiscoveredSemaphore> batchFound =
             core::recognizeSemaphores(fps, serverNowAtStart + sinceStart.elapsed(), request.kind);
+        recognitionNs += recognition.nsecsElapsed();
         found << batchFound;
         report(batchFound);
         sampleNext();
@@ -563,7 +675,14 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
                 fromReplicas ? topology.replicaReads() : static_cast<RedisCommands &>(topology);
             auto job =
                 std::make_shared<DiscoveryJob>(*masters.at(i), sampler, request, cancel, onProgress, onDone);
-            job->samplePerSlot = true;
+            job->label = self->nodes.at(i).node;
+            job->nodeOfSlot = [self](int slot) -> RedisConnection * {
+                const QString master = self->topology.clusterMap().masterOfSlot(slot);
+                if (master.isEmpty())
+                    return nullptr;
+                return self->fromReplicas ? &self->topology.readConnection(master)
+                                          : &self->topology.nodeConnection(master);
+            };
             job->typesByScript = true;
             job->start();
         }

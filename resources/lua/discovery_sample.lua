@@ -1,5 +1,9 @@
-#!lua flags=no-writes
--- Discovery: fingerprint the given keys for kind recognition (KEYS: the keys; no ARGV). Reads only
+#!lua flags=no-writes,allow-cross-slot-keys
+-- Discovery: fingerprint the given keys for kind recognition. KEYS: the keys (one slot on a
+-- Cluster), or no KEYS and the keys as ARGV: on a Cluster node, keys of any of the slots that node
+-- serves, read in one call (allow-cross-slot-keys); the server refuses a key the node does not
+-- serve (or not yet, or no longer, during a migration) with an error, and the caller reads those
+-- keys again per slot. Nothing is written, so a script stopped midway leaves nothing behind. Reads only
 -- small, bounded samples so that huge or hostile values cost nothing: strings cut to 64 bytes,
 -- at most 16 list items / hash fields (names cut to 256 bytes, values to 64), 8 ZSET entries.
 -- Reply per key: {type, length, pttl, value, {members}, {values}}
@@ -8,7 +12,9 @@ local function cut(v, n)
     return v
 end
 local out = {}
-for i, k in ipairs(KEYS) do
+local keys = KEYS
+if #keys == 0 then keys = ARGV end
+for i, k in ipairs(keys) do
     local ty = redis.call('TYPE', k).ok
     local len, pttl, value, members, values = -1, -2, '', {}, {}
     if ty ~= 'none' then pttl = redis.call('PTTL', k) end

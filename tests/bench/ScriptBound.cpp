@@ -5,6 +5,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTextStream>
+#include <memory>
+#include <vector>
 
 namespace semscope::bench {
 
@@ -17,10 +19,11 @@ redis::LuaScript leasedScript(const QString &name) {
                             redis::LuaScript::fromResource(name).source());
 }
 
-// Requests per second reported by `redis-benchmark -q`, or nullopt.
-std::optional<double> redisBenchmark(const test::RedisServer &server, int connections, int pipeline,
-                                     int requests, const QStringList &command, qint64 keyspace) {
-    QProcess p;
+namespace {
+
+QProcess *startRedisBenchmark(const test::RedisServer &server, int connections, int pipeline, int requests,
+                              const QStringList &command, qint64 keyspace) {
+    auto *p = new QProcess;
     QStringList args{QStringLiteral("-h"), server.host(),
                      QStringLiteral("-p"), QString::number(server.port()),
                      QStringLiteral("-c"), QString::number(connections),
@@ -29,7 +32,12 @@ std::optional<double> redisBenchmark(const test::RedisServer &server, int connec
                      QStringLiteral("-r"), QString::number(keyspace),
                      QStringLiteral("-q")};
     args += command;
-    p.start(QStringLiteral("redis-benchmark"), args);
+    p->start(QStringLiteral("redis-benchmark"), args);
+    return p;
+}
+
+// Waits for `p` and reads the last "requests per second" it printed.
+std::optional<double> finishRedisBenchmark(QProcess &p) {
     if (!p.waitForFinished(300'000) || p.exitCode() != 0) {
         out << "redis-benchmark failed: " << p.readAllStandardError() << "\n";
         return std::nullopt;
@@ -43,6 +51,32 @@ std::optional<double> redisBenchmark(const test::RedisServer &server, int connec
     if (!last)
         out << "cannot read redis-benchmark output: " << text << "\n";
     return last;
+}
+
+} // namespace
+
+std::optional<double> redisBenchmark(const test::RedisServer &server, int connections, int pipeline,
+                                     int requests, const QStringList &command, qint64 keyspace) {
+    const auto r = redisBenchmarks({{&server, command, keyspace}}, connections, pipeline, requests);
+    return r ? std::optional<double>(r->first()) : std::nullopt;
+}
+
+std::optional<QList<double>> redisBenchmarks(const QList<BenchmarkRun> &runs, int connections, int pipeline,
+                                             int requests) {
+    std::vector<std::unique_ptr<QProcess>> processes;
+    for (const BenchmarkRun &r : runs)
+        processes.emplace_back(
+            startRedisBenchmark(*r.server, connections, pipeline, requests, r.command, r.keyspace));
+    QList<double> rates;
+    bool ok = true;
+    for (auto &p : processes) {
+        const auto rate = finishRedisBenchmark(*p);
+        ok = ok && rate.has_value();
+        rates << rate.value_or(0);
+    }
+    if (!ok)
+        return std::nullopt;
+    return rates;
 }
 
 QByteArray resp(const QList<QByteArray> &args) {
@@ -70,14 +104,24 @@ bool pipeIn(const test::RedisServer &server, const QByteArray &commands) {
 
 std::optional<Bound> scriptBound(test::RedisServer &server, int pipeline, int requests,
                                  const std::function<QString(const QString &)> &place) {
-    auto named = [&place](const QString &base) { return place ? place(base) : base; };
+    const auto bounds =
+        concurrentScriptBounds({&server}, pipeline, requests,
+                               [&place](int, const QString &base) { return place ? place(base) : base; });
+    return bounds ? std::optional<Bound>(bounds->first()) : std::nullopt;
+}
+
+std::optional<QList<Bound>>
+concurrentScriptBounds(const QList<test::RedisServer *> &servers, int pipeline, int requests,
+                       const std::function<QString(int, const QString &)> &place) {
     const redis::LuaScript acquire = leasedScript(QStringLiteral("leased_acquire"));
     const redis::LuaScript release = leasedScript(QStringLiteral("leased_release"));
-    for (const auto *s : {&acquire, &release}) {
-        const redis::RedisReply r = server.command({"SCRIPT", "LOAD", s->source()});
-        if (r.isError() || r.str != s->sha1()) {
-            out << "SCRIPT LOAD failed: " << r.describe() << "\n";
-            return std::nullopt;
+    for (test::RedisServer *server : servers) {
+        for (const auto *s : {&acquire, &release}) {
+            const redis::RedisReply r = server->command({"SCRIPT", "LOAD", s->source()});
+            if (r.isError() || r.str != s->sha1()) {
+                out << "SCRIPT LOAD failed: " << r.describe() << "\n";
+                return std::nullopt;
+            }
         }
     }
     redis::LeasedKind kind;
@@ -112,41 +156,55 @@ std::optional<Bound> scriptBound(test::RedisServer &server, int pipeline, int re
             l << QString::fromUtf8(a);
         return l;
     };
-    auto holders = [&](const QString &name) {
-        return server.command({"ZCARD", kind.keysOf(name).at(0)}).toInteger().value_or(-1);
+    auto holders = [&](test::RedisServer *server, const QString &name) {
+        return server->command({"ZCARD", kind.keysOf(name).at(0)}).toInteger().value_or(-1);
     };
 
-    Bound b;
     const QString tag = QStringLiteral("-P%1").arg(pipeline);
-    const auto a = redisBenchmark(
-        server, 8, pipeline, requests,
-        strings(acquireArgs(named(QStringLiteral("bench-acquire") + tag), "bench:__rand_int__")));
+    QStringList acquireNames, mixedNames, emptyNames;
+    QList<BenchmarkRun> acquires, mixedReleases, missReleases;
+    for (int i = 0; i < servers.size(); ++i) {
+        acquireNames << place(i, QStringLiteral("bench-acquire") + tag);
+        mixedNames << place(i, QStringLiteral("bench-release") + tag);
+        emptyNames << place(i, QStringLiteral("bench-empty") + tag);
+        acquires << BenchmarkRun{servers.at(i),
+                                 strings(acquireArgs(acquireNames.at(i), "bench:__rand_int__"))};
+        mixedReleases << BenchmarkRun{servers.at(i), strings(releaseArgs(mixedNames.at(i))), requests};
+        missReleases << BenchmarkRun{servers.at(i), strings(releaseArgs(emptyNames.at(i)))};
+    }
+    const auto a = redisBenchmarks(acquires, 8, pipeline, requests);
     if (!a)
         return std::nullopt;
-
-    const QString mixedName = named(QStringLiteral("bench-release") + tag);
-    QByteArray fill;
-    for (int i = 0; i < requests; ++i)
-        fill += resp(acquireArgs(mixedName, "bench:" + QByteArray::number(i).rightJustified(12, '0')));
-    if (!pipeIn(server, fill) || holders(mixedName) != requests) {
-        out << "could not prefill " << requests << " holders\n";
-        return std::nullopt;
+    // The holders the release runs will draw, filled server by server (not timed).
+    for (int i = 0; i < servers.size(); ++i) {
+        QByteArray fill;
+        for (int r = 0; r < requests; ++r)
+            fill +=
+                resp(acquireArgs(mixedNames.at(i), "bench:" + QByteArray::number(r).rightJustified(12, '0')));
+        if (!pipeIn(*servers.at(i), fill) || holders(servers.at(i), mixedNames.at(i)) != requests) {
+            out << "could not prefill " << requests << " holders\n";
+            return std::nullopt;
+        }
     }
-    const auto mixed =
-        redisBenchmark(server, 8, pipeline, requests, strings(releaseArgs(mixedName)), requests);
-    const auto miss = redisBenchmark(server, 8, pipeline, requests,
-                                     strings(releaseArgs(named(QStringLiteral("bench-empty") + tag))));
+    const auto mixed = redisBenchmarks(mixedReleases, 8, pipeline, requests);
+    const auto miss = redisBenchmarks(missReleases, 8, pipeline, requests);
     if (!mixed || !miss)
         return std::nullopt;
-    b.hitShare = static_cast<double>(requests - holders(mixedName)) / requests;
-    const double tHit = (1.0 / *mixed - (1.0 - b.hitShare) / *miss) / std::max(b.hitShare, 0.01);
-    b.acquire = *a;
-    b.release = tHit > 0 ? 1.0 / tHit : *mixed;
-    b.releaseMixed = *mixed;
-    b.releaseMiss = *miss;
-    for (const QString &name : {named(QStringLiteral("bench-acquire") + tag), mixedName})
-        server.command({"DEL", kind.keysOf(name).at(0), kind.keysOf(name).at(2)});
-    return b;
+    QList<Bound> bounds;
+    for (int i = 0; i < servers.size(); ++i) {
+        Bound b;
+        b.hitShare = static_cast<double>(requests - holders(servers.at(i), mixedNames.at(i))) / requests;
+        const double tHit =
+            (1.0 / mixed->at(i) - (1.0 - b.hitShare) / miss->at(i)) / std::max(b.hitShare, 0.01);
+        b.acquire = a->at(i);
+        b.release = tHit > 0 ? 1.0 / tHit : mixed->at(i);
+        b.releaseMixed = mixed->at(i);
+        b.releaseMiss = miss->at(i);
+        bounds << b;
+        for (const QString &name : {acquireNames.at(i), mixedNames.at(i)})
+            servers.at(i)->command({"DEL", kind.keysOf(name).at(0), kind.keysOf(name).at(2)});
+    }
+    return bounds;
 }
 
 } // namespace semscope::bench

@@ -3,15 +3,21 @@
 //
 //   build/tests/bench/bench_cluster_loadtest [--duration 10s] [--requests 100000] [--clients 60]
 //
-// A private cluster of three masters (tests/support/RedisCluster, no replicas). First, master by
-// master, redis-benchmark sends the `leased` acquire and release scripts as EVALSHA to semaphores
-// that master serves (8 connections, unpipelined; the method of bench_loadtest, shared in
-// ScriptBound): each master's bound in pairs/s, and their sum. Then the real command runs K=30
-// semaphores spread over the masters (10 each), with as many slots as clients per semaphore so that
-// every acquire is granted, as in the bound. It prints semscope's pairs/s per master and in total
-// beside the bounds and the ratio (goal: ≥ 0.8× the sum). The bounds are measured one master at a
-// time while the load test drives all three at once: on a machine with fewer cores than masters +
-// load tester, they share the cores, which the sum of separately measured bounds does not.
+// A private cluster of three masters (tests/support/RedisCluster, no replicas). redis-benchmark
+// sends the `leased` acquire and release scripts as EVALSHA to semaphores that a master serves
+// (8 connections, unpipelined; the method of bench_loadtest, shared in ScriptBound): a master's
+// bound in pairs/s. It is measured twice:
+// - alone, master after master: redis-benchmark and that one master have every core. Printed for
+//   honesty, but their sum is not a bound on this machine: with 2 cores, three masters cannot each
+//   run as fast as one does alone.
+// - at the same time: three redis-benchmark processes started together, one per master, each
+//   against semaphores of its own master; each master's bound is its pairs/s during that shared
+//   run, and their sum is the reference. The load test drives the three masters at once on the
+//   same cores, so this is the fair comparison ("the masters share the cores").
+// Then the real command runs K=30 semaphores spread over the masters (10 each), with as many slots
+// as clients per semaphore so that every acquire is granted, as in the bound. It prints semscope's
+// pairs/s per master and in total beside the bounds, and the ratio to the concurrent sum (goal:
+// ≥ 0.8×); the ratio to the sum of the alone-measured bounds is printed for scale.
 #include "RedisCluster.h"
 #include "ScriptBound.h"
 #include "redis/topology/ClusterMap.h"
@@ -65,33 +71,55 @@ int main(int argc, char *argv[]) {
         return 1;
     }
 
-    // The bound, master by master, on scratch semaphores whose slots that master serves.
-    QHash<QString, double> bounds;
-    double boundSum = 0;
+    QList<test::RedisServer *> masters;
+    QStringList addresses;
     for (int m = 0; m < 3; ++m) {
-        test::RedisServer &node = cluster.node(m);
-        const quint16 port = node.port();
-        auto place = [&map, port](const QString &base) {
-            for (int i = 0;; ++i) {
-                const QString name = base + QLatin1Char('-') + QString::number(i);
-                if (map->shards()
-                        .at(map->shardOfSlot(redis::topology::hashSlot(name.toUtf8())))
-                        .master.port == port)
-                    return name;
-            }
-        };
-        const auto bound = bench::scriptBound(node, 1, requests, place);
+        masters << &cluster.node(m);
+        addresses << cluster.node(m).host() + QLatin1Char(':') + QString::number(cluster.node(m).port());
+    }
+    // Scratch semaphores whose slots master m serves.
+    auto place = [&map, &masters](int m, const QString &base) {
+        const quint16 port = masters.at(m)->port();
+        for (int i = 0;; ++i) {
+            const QString name = base + QLatin1Char('-') + QString::number(i);
+            if (map->shards().at(map->shardOfSlot(redis::topology::hashSlot(name.toUtf8()))).master.port ==
+                port)
+                return name;
+        }
+    };
+    auto print = [&out](const QString &address, const bench::Bound &b) {
+        out << "  " << address << ": acquire " << QString::number(b.acquire, 'f', 0) << "/s, release "
+            << QString::number(b.release, 'f', 0) << "/s -> " << QString::number(b.pairs(), 'f', 0)
+            << " pairs/s\n";
+        out.flush();
+    };
+
+    // Each master's bound alone (redis-benchmark and that master have the cores to themselves).
+    out << "bounds measured alone, master after master:\n";
+    double aloneSum = 0;
+    for (int m = 0; m < 3; ++m) {
+        const auto bound = bench::scriptBound(*masters.at(m), 1, requests,
+                                              [&place, m](const QString &base) { return place(m, base); });
         if (!bound) {
             out << "redis-benchmark bound failed on master " << m << "\n";
             return 1;
         }
-        const QString address = node.host() + QLatin1Char(':') + QString::number(port);
-        bounds.insert(address, bound->pairs());
-        boundSum += bound->pairs();
-        out << "bound " << address << ": acquire " << QString::number(bound->acquire, 'f', 0)
-            << "/s, release " << QString::number(bound->release, 'f', 0) << "/s -> "
-            << QString::number(bound->pairs(), 'f', 0) << " pairs/s\n";
-        out.flush();
+        aloneSum += bound->pairs();
+        print(addresses.at(m), *bound);
+    }
+    // The reference: the three bounds at the same time, one redis-benchmark per master.
+    out << "bounds measured at the same time (one redis-benchmark per master, started together):\n";
+    const auto concurrent = bench::concurrentScriptBounds(masters, 1, requests, place);
+    if (!concurrent) {
+        out << "concurrent redis-benchmark bounds failed\n";
+        return 1;
+    }
+    QHash<QString, double> bounds;
+    double boundSum = 0;
+    for (int m = 0; m < 3; ++m) {
+        bounds.insert(addresses.at(m), concurrent->at(m).pairs());
+        boundSum += concurrent->at(m).pairs();
+        print(addresses.at(m), concurrent->at(m));
     }
 
     const int perSemaphore = (clients + semaphores - 1) / semaphores;
@@ -118,15 +146,19 @@ int main(int argc, char *argv[]) {
         const QString node = n.value(QStringLiteral("node")).toString();
         out << "  " << node << ": " << n.value(QStringLiteral("semaphores")).toInt() << " semaphores, "
             << QString::number(n.value(QStringLiteral("pairs_per_s")).toDouble(), 'f', 0)
-            << " pairs/s (bound " << QString::number(bounds.value(node), 'f', 0) << ")\n";
+            << " pairs/s (concurrent bound " << QString::number(bounds.value(node), 'f', 0) << ")\n";
     }
     const double total = report.value(QStringLiteral("pairs_per_s")).toDouble();
     out << "  total: " << QString::number(total, 'f', 0) << " pairs/s, over-admissions "
         << report.value(QStringLiteral("over_admissions")).toInteger() << ", errors "
         << report.value(QStringLiteral("errors")).toInteger() << "\n";
-    out << "sum of the bounds: " << QString::number(boundSum, 'f', 0) << " pairs/s\n";
-    out << "ratio: " << QString::number(total / boundSum, 'f', 2) << "x (goal >= 0.8x); the three masters, "
-        << "the load tester and redis-benchmark share " << QThread::idealThreadCount()
-        << " cores here, and each bound was measured alone\n";
+    out << "sum of the bounds measured alone: " << QString::number(aloneSum, 'f', 0) << " pairs/s (ratio "
+        << QString::number(total / aloneSum, 'f', 2) << "x, for scale only)\n";
+    out << "sum of the bounds measured at the same time: " << QString::number(boundSum, 'f', 0)
+        << " pairs/s\n";
+    out << "ratio: " << QString::number(total / boundSum, 'f', 2)
+        << "x (goal >= 0.8x, against the concurrent sum); the three masters, the load tester and "
+           "redis-benchmark share "
+        << QThread::idealThreadCount() << " cores here: the masters share the cores\n";
     return 0;
 }

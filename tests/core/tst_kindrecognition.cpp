@@ -94,6 +94,17 @@ private Q_SLOTS:
                                      << QByteArray("key:123");
         QTest::newRow("data list") << QByteArray("queue") << QByteArray("list") << false
                                    << QByteArray("queue");
+        // Lock-ish names are matched in any case, anywhere in the name.
+        QTest::newRow("lock in capitals")
+            << QByteArray("JobLOCK") << QByteArray("string") << true << QByteArray("JobLOCK");
+        QTest::newRow("mutex mixed case")
+            << QByteArray("a:MuTeX:b") << QByteArray("string") << true << QByteArray("a:MuTeX:b");
+        QTest::newRow("lock split by a colon")
+            << QByteArray("lo:ck") << QByteArray("string") << false << QByteArray("lo:ck");
+        QTest::newRow("shorter than lock")
+            << QByteArray("loc") << QByteArray("string") << false << QByteArray("loc");
+        QTest::newRow("leased key of another suffix")
+            << QByteArray("{q}:other") << QByteArray("string") << false << QByteArray("{q}:other");
     }
     void candidatesByName() {
         QFETCH(QByteArray, key);

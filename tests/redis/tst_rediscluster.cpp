@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QtTest>
 
@@ -74,6 +75,32 @@ private:
     core::Snapshot snapshot(RedisSemaphoreStore &store, const core::SemaphoreRef &ref) {
         return awaitCall<core::Snapshot>([&](auto done) { store.snapshot(ref, done); })
             .value_or(core::Snapshot());
+    }
+
+    // A fresh store's discovery of the keys matching `match`, reading samples in batches of
+    // `sampleBatch` keys.
+    core::DiscoverResult discover(const QString &match,
+                                  int sampleBatch = core::DiscoverRequest().sampleBatch) {
+        RedisSemaphoreStore store(m_cluster.settings());
+        core::DiscoverRequest request;
+        request.match = match;
+        request.sampleBatch = sampleBatch;
+        return awaitCall<core::DiscoverResult>(
+                   [&](auto done) { store.discover(request, core::Cancellation(), {}, done); })
+            .value_or(core::DiscoverResult());
+    }
+
+    // "kind name node slot warnings" of each semaphore found, sorted: what a list shows of them.
+    static QStringList described(const core::DiscoverResult &r) {
+        QStringList lines;
+        for (const core::DiscoveredSemaphore &d : r.semaphores)
+            lines << QStringLiteral("%1 %2 %3 %4 %5")
+                         .arg(int(d.ref.kind))
+                         .arg(d.ref.name, d.node)
+                         .arg(d.slot)
+                         .arg(d.warnings.join(QLatin1Char('|')));
+        lines.sort();
+        return lines;
     }
 
     QStringList holderIds(const core::Snapshot &s) {
@@ -145,6 +172,103 @@ private Q_SLOTS:
             QCOMPARE(it->node, nodeAddress(m_cluster.node(m)));
             QCOMPARE(it->slot, topology::hashSlot(names.at(m).toUtf8()));
         }
+    }
+
+    // Key samples are read in batches, one script per node serving some of a batch's keys: the
+    // batch size changes how the keys are cut, never what is found, where, or what is said of it.
+    // The semaphores spread over every master, and a Redis-in-Action fair semaphore whose keys fall
+    // in different slots (its batch needs scripts on several nodes and is recognised whole).
+    void discoveryBatchSizesFindTheSame_data() {
+        QTest::addColumn<int>("sampleBatch");
+        QTest::newRow("one key a batch") << 1;
+        QTest::newRow("7 keys") << 7;
+        QTest::newRow("default") << core::DiscoverRequest().sampleBatch;
+        QTest::newRow("all in one batch") << 100000;
+    }
+    void discoveryBatchSizesFindTheSame() {
+        QFETCH(int, sampleBatch);
+        const int perMaster = 8;
+        if (m_cluster.command({"EXISTS", "bsz-fair:owner"}).integer == 0) {
+            for (int m = 0; m < 3; ++m) {
+                for (int i = 0; i < perMaster; ++i) {
+                    const QString name = nameOnMaster(m, QStringLiteral("bsz-%1-%2-").arg(m).arg(i));
+                    QCOMPARE(acquire(*m_store, leased(name), QStringLiteral("w")).status,
+                             core::AcquireResult::Status::Granted);
+                }
+            }
+            for (const QList<QByteArray> &c : QList<QList<QByteArray>>{{"ZADD", "bsz-fair", "1", "h1"},
+                                                                       {"ZADD", "bsz-fair:owner", "1", "h1"},
+                                                                       {"SET", "bsz-fair:counter", "1"}})
+                QVERIFY(!m_cluster.command(c).isError());
+        }
+        const core::DiscoverResult expected = discover(QStringLiteral("*bsz-*"));
+        QVERIFY2(expected.ok, qPrintable(expected.error));
+        const core::DiscoverResult r = discover(QStringLiteral("*bsz-*"), sampleBatch);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.semaphores.size(), 3 * perMaster + 1);
+        QCOMPARE(described(r), described(expected));
+        for (const core::DiscoveredSemaphore &d : r.semaphores) {
+            if (d.ref.kind == core::Kind::Fair) {
+                QCOMPARE(d.ref.name, QStringLiteral("bsz-fair"));
+                continue;
+            }
+            QCOMPARE(d.ref.kind, core::Kind::Leased);
+            const int m = d.ref.name.section(QLatin1Char('-'), 1, 1).toInt();
+            QCOMPARE(d.node, nodeAddress(m_cluster.node(m)));
+            QCOMPARE(d.slot, topology::hashSlot(d.ref.name.toUtf8()));
+        }
+    }
+
+    // A slot migrating while discovery reads it: its keys have already moved to the importing node,
+    // whose SCAN returns them though it refuses to read them without ASKING, while the slot map
+    // still names the old master. The importing node's page script cannot type them (their types
+    // are asked through the map's master, which answers ASK), and the old master's sample script for
+    // them is refused (they are not there any more; that part of the batch is read again per slot,
+    // following ASK). Every semaphore of the batch is still found, named with the master the map
+    // names. Then the migration ends and the slot's new master is named.
+    void discoveryBatchMeetsAMigratingSlot() {
+        QStringList names;
+        for (int i = 0; i < 3; ++i)
+            names << nameOnMaster(1, QStringLiteral("mig-stay-%1-").arg(i));
+        const QString moving = nameOnMaster(0, QStringLiteral("mig-move-"));
+        names << moving;
+        for (const QString &n : std::as_const(names))
+            QCOMPARE(acquire(*m_store, leased(n), QStringLiteral("w")).status,
+                     core::AcquireResult::Status::Granted);
+        const int slot = topology::hashSlot(moving.toUtf8());
+        // Whatever fails below, the slot ends the test on node 1 with the cluster healthy.
+        auto endMigration = qScopeGuard([this, slot] {
+            m_cluster.finishSlotMigration(slot, 1);
+            m_cluster.waitUntilHealthy();
+        });
+        QVERIFY2(m_cluster.setSlotMigrating(slot, 1), qPrintable(m_cluster.errorString()));
+        QVERIFY2(m_cluster.migrateKeys(slot, 1), qPrintable(m_cluster.errorString()));
+        // The node script of the old master is refused: this is the case the fallback is for.
+        const redis::RedisReply refused = m_cluster.node(0).command(
+            {"EVAL", "#!lua flags=no-writes,allow-cross-slot-keys\nreturn redis.call('TYPE', ARGV[1]).ok",
+             "0", "{" + moving.toUtf8() + "}:meta"});
+        QVERIFY2(refused.isServerError(), qPrintable(refused.describe()));
+
+        const core::DiscoverResult during = discover(QStringLiteral("*mig-*"), 1000);
+        QVERIFY2(during.ok, qPrintable(during.error));
+        QStringList found;
+        for (const core::DiscoveredSemaphore &d : during.semaphores) {
+            found << d.ref.name;
+            QVERIFY(d.warnings.isEmpty());
+            QCOMPARE(d.node, nodeAddress(d.ref.name == moving ? m_cluster.node(0) : m_cluster.node(1)));
+        }
+        found.sort();
+        names.sort();
+        QCOMPARE(found, names);
+
+        endMigration.dismiss();
+        QVERIFY2(m_cluster.finishSlotMigration(slot, 1), qPrintable(m_cluster.errorString()));
+        QVERIFY2(m_cluster.waitUntilHealthy(), qPrintable(m_cluster.errorString()));
+        const core::DiscoverResult after = discover(QStringLiteral("*mig-*"), 1000);
+        QVERIFY2(after.ok, qPrintable(after.error));
+        QCOMPARE(after.semaphores.size(), names.size());
+        for (const core::DiscoveredSemaphore &d : after.semaphores)
+            QCOMPARE(d.node, nodeAddress(m_cluster.node(1)));
     }
 
     // Discovery from replicas (ConnectionSettings::discoverFromReplicas, `--from-replicas`): every
