@@ -8,7 +8,8 @@
 // acquire script and the rest plain strings, each sent to its master with `redis-cli --pipe`. Then,
 // three times each, alternating:
 // - semscope: RedisSemaphoreStore::discover on a store that has already read the slot map (every
-//   master walked at once: SCAN, TYPE of every key, samples of the candidates, recognition);
+//   master walked at once: SCAN pages of names, ZSETs and hashes, samples of the candidates,
+//   recognition);
 // - reference: `SCAN cursor COUNT 1000` of each master, one master after the other, nothing else.
 // It prints the best time of each, the ratio (goal: semscope ≤ 1.2× the reference) and the number
 // of semaphores found. The masters and this program share the machine's cores.
@@ -27,6 +28,7 @@
 #include <QTextStream>
 #include <QThread>
 #include <algorithm>
+#include <sys/resource.h>
 
 using namespace semscope;
 
@@ -61,6 +63,35 @@ qint64 plainScan(const QList<redis::ConnectionSettings> &masters) {
             return -1;
     }
     return keys;
+}
+
+// CPU seconds spent so far, by the masters (INFO cpu: user + sys of the main thread's process)
+// and by this program (getrusage): where a walk's work goes, whatever the wall time.
+struct CpuSeconds {
+    double masters = 0;
+    double client = 0;
+};
+
+CpuSeconds cpuNow(test::RedisCluster &cluster) {
+    CpuSeconds cpu;
+    for (int m = 0; m < 3; ++m) {
+        const QByteArray info = cluster.node(m).command({"INFO", "cpu"}).str;
+        for (const QByteArray &line : info.split('\n')) {
+            if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:"))
+                cpu.masters += line.mid(line.indexOf(':') + 1).trimmed().toDouble();
+        }
+    }
+    rusage self{};
+    getrusage(RUSAGE_SELF, &self);
+    cpu.client = double(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
+                 double(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+    return cpu;
+}
+
+QString cpuSpent(const CpuSeconds &from, const CpuSeconds &to) {
+    return QStringLiteral("CPU %1 s in the masters + %2 s here")
+        .arg(to.masters - from.masters, 0, 'f', 2)
+        .arg(to.client - from.client, 0, 'f', 2);
 }
 
 } // namespace
@@ -159,6 +190,7 @@ int main(int argc, char *argv[]) {
     qsizetype found = 0;
     qint64 scanned = 0;
     for (int round = 0; round < 3; ++round) {
+        const CpuSeconds beforeSemscope = cpuNow(cluster);
         QElapsedTimer t;
         t.start();
         std::optional<core::DiscoverResult> result;
@@ -177,11 +209,14 @@ int main(int argc, char *argv[]) {
             return 1;
         }
         found = result->semaphores.size();
+        const CpuSeconds beforePlain = cpuNow(cluster);
         t.restart();
         scanned = plainScan(masters);
         const double plainMs = double(t.nsecsElapsed()) / 1e6;
-        out << "round " << round + 1 << ": semscope " << QString::number(semscopeMs, 'f', 0)
-            << " ms, plain SCAN " << QString::number(plainMs, 'f', 0) << " ms\n";
+        const CpuSeconds afterPlain = cpuNow(cluster);
+        out << "round " << round + 1 << ": semscope " << QString::number(semscopeMs, 'f', 0) << " ms ("
+            << cpuSpent(beforeSemscope, beforePlain) << "), plain SCAN " << QString::number(plainMs, 'f', 0)
+            << " ms (" << cpuSpent(beforePlain, afterPlain) << ")\n";
         out.flush();
         bestSemscope = std::min(bestSemscope, semscopeMs);
         bestPlain = std::min(bestPlain, plainMs);

@@ -220,12 +220,11 @@ private Q_SLOTS:
     }
 
     // A slot migrating while discovery reads it: its keys have already moved to the importing node,
-    // whose SCAN returns them though it refuses to read them without ASKING, while the slot map
-    // still names the old master. The importing node's page script cannot type them (their types
-    // are asked through the map's master, which answers ASK), and the old master's sample script for
-    // them is refused (they are not there any more; that part of the batch is read again per slot,
-    // following ASK). Every semaphore of the batch is still found, named with the master the map
-    // names. Then the migration ends and the slot's new master is named.
+    // whose SCAN returns them (typed by SCAN's TYPE filter, which reads the node's own keyspace)
+    // though it refuses to read them without ASKING, while the slot map still names the old
+    // master. The old master's sample script for them is refused (they are not there any more; that part of
+    // the batch is read again per slot, following ASK). Every semaphore of the batch is still found, named
+    // with the master the map names. Then the migration ends and the slot's new master is named.
     void discoveryBatchMeetsAMigratingSlot() {
         QStringList names;
         for (int i = 0; i < 3; ++i)

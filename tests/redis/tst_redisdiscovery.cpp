@@ -1,10 +1,11 @@
-// Discovery against a real redis-server: SCAN + TYPE + bounded samples, grouped by the recognition
-// rules. The large case (10,000 semaphores among 1,000,000 keys) runs as its own ctest entry,
-// tst_redisdiscovery_large, labelled `slow`.
+// Discovery against a real redis-server: SCAN pages (names, then ZSETs and hashes) + bounded samples, grouped
+// by the recognition rules. The large case (10,000 semaphores among 1,000,000 keys) runs as its own ctest
+// entry, tst_redisdiscovery_large, labelled `slow`.
 #include "SeedKindTest.h"
 #include "redis/RedisDiscovery.h"
 
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QtTest>
 
 using namespace semscope;
@@ -261,6 +262,30 @@ private Q_SLOTS:
         walk = discover(request);
         QCOMPARE(walk.result.semaphores.size(), 1);
         QCOMPARE(walk.result.semaphores.first().ref.name, QStringLiteral("semaphore:a"));
+    }
+
+    // A ZSET and a hash are candidates whatever their names, so their types must be known; the
+    // server says which keys they are (SCAN's TYPE filter) rather than being asked the type of
+    // every key: TYPE is sent only inside the samples of the few candidates.
+    void typesComeFromTheScanNotFromEveryKey() {
+        const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY(!cmd({"DEBUG", "POPULATE", "3000", "key", "8"}).isError());
+        cmd({"ZADD", "pool", QByteArray::number(nowMs + 30000), "worker-1"});
+        cmd({"HSET", "orders", "0f8fad5b-d9cb-469f-a165-70867728950e:7", "1"});
+        cmd({"PEXPIRE", "orders", "30000"});
+        cmd({"CONFIG", "RESETSTAT"});
+        core::DiscoverRequest request;
+        request.batch = 100;
+        const Walk walk = discover(request);
+        QVERIFY2(walk.result.ok, qPrintable(walk.result.error));
+        QCOMPARE(walk.result.scannedKeys, 3002);
+        QVERIFY(findByName(walk.result.semaphores, QStringLiteral("pool")));
+        QVERIFY(findByName(walk.result.semaphores, QStringLiteral("orders")));
+        const QByteArray stats = cmd({"INFO", "commandstats"}).str;
+        const QRegularExpression typeCalls(QStringLiteral("cmdstat_type:calls=(\\d+)"));
+        const QRegularExpressionMatch m = typeCalls.match(QString::fromLatin1(stats));
+        const int calls = m.hasMatch() ? m.captured(1).toInt() : 0;
+        QVERIFY2(calls <= 10, qPrintable(QStringLiteral("%1 TYPE commands for 2 candidates").arg(calls)));
     }
 
     void emptyDatabase() {
