@@ -19,6 +19,10 @@ namespace {
 
 constexpr int kInitialBackoffMs = 100;
 constexpr int kMaxBackoffMs = 5000;
+// Through Sentinel: how many times in a row a connection that does not reconnect by itself asks the
+// sentinels again when the node they named is not a master (a sentinel that has not caught up with
+// a failover names the demoted node for a moment; one that keeps naming it is wrong, not late).
+constexpr int kStaleMasterAttempts = 3;
 // Longest a Sentinel connection waits for +switch-master after a failover started.
 constexpr int kFailoverHoldMs = 10000;
 
@@ -75,6 +79,7 @@ public:
     QTimer commandTimer;
     QElapsedTimer clock;
     int backoffMs = kInitialBackoffMs;
+    int staleMasterAttempts = 0; // nodes in a row the sentinels named that were not a master
     // Bumped whenever the current connection ends; code that ran callbacks compares it to know
     // whether the connection it was serving is still the same one.
     quint64 generation = 0;
@@ -243,6 +248,8 @@ public:
             bool required;
             // Optional: a reason to refuse a reply that is not an error.
             std::function<QString(const RedisReply &)> check = {};
+            // A refusal by `check` means the sentinels named a node that is not the master.
+            bool staleMaster = false;
         };
         QList<Step> steps;
         if (!settings.password.isEmpty()) {
@@ -283,10 +290,10 @@ public:
                                                           : QByteArray();
                               if (role == "master")
                                   return QString();
-                              return QStringLiteral("%1 is not a master (ROLE says '%2'); asking the "
-                                                    "sentinels again")
+                              return QStringLiteral("%1 is not a master (ROLE says '%2')")
                                   .arg(node, QString::fromUtf8(role.left(20)));
-                          }});
+                          },
+                          true});
         }
         if (steps.isEmpty()) {
             finishHandshake();
@@ -299,14 +306,17 @@ public:
             wire += encodeCommand(step.args);
             Pending p;
             p.name = step.args.constFirst();
-            p.callback = [this, gen, what = step.what, required = step.required,
-                          check = step.check](const RedisReply &reply) {
+            p.callback = [this, gen, what = step.what, required = step.required, check = step.check,
+                          staleMaster = step.staleMaster](const RedisReply &reply) {
                 if (reply.isTransportError() || gen != generation)
                     return; // the connection failed; failConnection() handles it
                 if (check && !reply.isError()) {
                     const QString refusal = check(reply);
                     if (!refusal.isEmpty()) {
-                        failConnection(refusal);
+                        if (staleMaster)
+                            failOnStaleMaster(refusal);
+                        else
+                            failConnection(refusal);
                         return;
                     }
                 }
@@ -329,8 +339,28 @@ public:
         socket->write(wire);
     }
 
+    // The node the sentinels named is not the master (ROLE in the handshake, or READONLY later):
+    // ask them again, as after a failover they announce, even on a connection that does not
+    // reconnect by itself - but only a few times in a row on such a connection, then give up
+    // saying so.
+    void failOnStaleMaster(const QString &reason) {
+        ++staleMasterAttempts;
+        if (settings.autoReconnect) {
+            failConnection(reason + QStringLiteral("; asking the sentinels again"));
+        } else if (staleMasterAttempts < kStaleMasterAttempts) {
+            failConnection(reason + QStringLiteral("; asking the sentinels again"), Ending::Switching);
+        } else {
+            const int attempts = staleMasterAttempts;
+            staleMasterAttempts = 0;
+            failConnection(reason + QStringLiteral("; the sentinels named a node that is not the master "
+                                                   "%1 times in a row")
+                                        .arg(attempts));
+        }
+    }
+
     void finishHandshake() {
         handshakeDone = true;
+        staleMasterAttempts = 0;
         connectTimer.stop();
         backoffMs = kInitialBackoffMs;
         qCDebug(lcRedisTransport).noquote() << "connected to" << endpoint();
@@ -443,9 +473,7 @@ public:
         // switch: that command failed with the server's words; the rest go to the new master.
         if (*guard && gen == generation && resolver && reply.isServerError() &&
             reply.str.startsWith("READONLY"))
-            failConnection(QStringLiteral("%1 is a replica now (READONLY): asking the sentinels for the "
-                                          "master")
-                               .arg(servingNode));
+            failOnStaleMaster(QStringLiteral("%1 is a replica now (READONLY)").arg(servingNode));
     }
 
     void armCommandTimer() {

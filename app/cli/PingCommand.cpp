@@ -42,8 +42,10 @@ public:
         QObject::connect(m_connection.get(), &redis::RedisConnection::connected, m_connection.get(),
                          [this, &ctx]() { ping(ctx); });
         QObject::connect(m_connection.get(), &redis::RedisConnection::connectionLost, m_connection.get(),
-                         [&ctx](const QString &reason) {
-                             if (!ctx.finished())
+                         [this, &ctx](const QString &reason) {
+                             // Reconnecting: the sentinels are asked again (see StoreFactory).
+                             if (!ctx.finished() &&
+                                 m_connection->state() != redis::RedisConnection::State::Reconnecting)
                                  ctx.fail(ExitUsage, {}, reason);
                          });
         m_connection->open();

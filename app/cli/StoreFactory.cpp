@@ -108,8 +108,11 @@ void whenReachable(CliContext &ctx, core::SemaphoreStore &store, std::function<v
         ready();
     });
     QObject::connect(&conn, &redis::RedisConnection::connectionLost, &conn,
-                     [settled, &ctx, endpoint](const QString &reason) {
-                         if (*settled)
+                     [settled, &ctx, endpoint, &conn](const QString &reason) {
+                         // Reconnecting although the command line's connections do not: the
+                         // sentinels are asked again (a failover, a node that was not the
+                         // master); the next outcome settles it.
+                         if (*settled || conn.state() == redis::RedisConnection::State::Reconnecting)
                              return;
                          *settled = true;
                          QString why = reason;

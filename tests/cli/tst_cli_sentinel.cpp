@@ -2,6 +2,7 @@
 // they reached, acquire and show work, the sentinels' password stays apart and unprinted, and after
 // a failover the same URL reaches the new master and shows the holder taken before it.
 #include "CliRun.h"
+#include "ScriptedRedisServer.h"
 #include "SentinelGroup.h"
 #include "TestWait.h"
 
@@ -12,9 +13,12 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
+#include <memory>
 
 using semscope::test::CliRun;
 using semscope::test::runCliServing;
+using semscope::test::ScriptedRedisServer;
 using semscope::test::SentinelGroup;
 using semscope::test::waitFor;
 
@@ -238,6 +242,52 @@ private Q_SLOTS:
                  QStringLiteral("demo"), QStringLiteral("--scenario"), QStringLiteral("failover-lost-lock")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("drop --redis")), qPrintable(r.err));
+    }
+
+    void staleSentinelIsAskedAgain_data() {
+        QTest::addColumn<int>("staleAnswers"); // how many times the sentinel names the replica first
+        QTest::addColumn<QString>("command");
+        QTest::newRow("ping, caught up on the second ask") << 1 << QStringLiteral("ping");
+        QTest::newRow("list, caught up on the third ask") << 2 << QStringLiteral("list");
+        QTest::newRow("ping, never caught up") << 1000 << QStringLiteral("ping");
+        QTest::newRow("list, never caught up") << 1000 << QStringLiteral("list");
+    }
+
+    void staleSentinelIsAskedAgain() {
+        // A sentinel that has not caught up with a failover names the demoted node: the command
+        // asks again and reaches the master; one that keeps naming it is reported, not waited on
+        // forever. (A scripted sentinel in front of a real group: a real one cannot lie on cue.)
+        QFETCH(int, staleAnswers);
+        QFETCH(QString, command);
+        SentinelGroup group;
+        QVERIFY2(group.start(), qPrintable(group.errorString()));
+        auto asked = std::make_shared<std::atomic<int>>(0);
+        const QByteArray replicaPort = QByteArray::number(group.node(1).port());
+        const QByteArray masterPort = QByteArray::number(group.node(0).port());
+        ScriptedRedisServer stale(ScriptedRedisServer::afterHandshake(
+            [=](const QList<QByteArray> &args, int) -> std::optional<QByteArray> {
+                if (args.value(0).toUpper() == "SENTINEL") {
+                    const QByteArray port = asked->fetch_add(1) < staleAnswers ? replicaPort : masterPort;
+                    return "*2\r\n$9\r\n127.0.0.1\r\n$" + QByteArray::number(port.size()) + "\r\n" + port +
+                           "\r\n";
+                }
+                if (args.value(0).toUpper() == "SUBSCRIBE")
+                    return QByteArrayLiteral("*3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n");
+                return QByteArrayLiteral("-ERR unknown command\r\n");
+            }));
+        const QString url = QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale.port());
+        const CliRun r = cli({QStringLiteral("--redis"), url, command});
+        if (staleAnswers < 3) {
+            QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+            if (command == QLatin1String("ping"))
+                QVERIFY2(r.out.contains(QStringLiteral("(master 127.0.0.1:%1)").arg(group.node(0).port())),
+                         qPrintable(r.out));
+            return;
+        }
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("127.0.0.1:%1 is not a master").arg(group.node(1).port())),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("not the master 3 times in a row")), qPrintable(r.err));
     }
 
     void sentinelPasswordErrors() {

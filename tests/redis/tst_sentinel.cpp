@@ -10,6 +10,8 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <atomic>
+#include <memory>
 
 using semscope::redis::ConnectionSettings;
 using semscope::redis::RedisConnection;
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void discoveryThroughSentinels();
     void sentinelDownNextAnswers();
     void wrongSentinelPasswordIsReportedWithoutIt();
+    void staleSentinelRefusedByRole_data();
     void staleSentinelRefusedByRole();
     void forcedFailoverFailsInFlightOnceAndFollows_data();
     void forcedFailoverFailsInFlightOnceAndFollows();
@@ -108,21 +111,36 @@ void TestSentinel::wrongSentinelPasswordIsReportedWithoutIt() {
     QVERIFY2(!reason.contains(QStringLiteral("right-pw")), qPrintable(reason));
 }
 
+void TestSentinel::staleSentinelRefusedByRole_data() {
+    QTest::addColumn<int>("staleAnswers"); // how many times the sentinel names the replica first
+    QTest::addColumn<bool>("connects");
+    QTest::newRow("a sentinel that catches up on the second ask") << 1 << true;
+    QTest::newRow("a sentinel that catches up on the third ask") << 2 << true;
+    QTest::newRow("a sentinel that keeps naming the replica") << 1000 << false;
+}
+
 void TestSentinel::staleSentinelRefusedByRole() {
     // A sentinel that has not caught up names a replica: the connection must not take it for the
-    // master. (A scripted sentinel: a real one cannot be made to lie on cue.)
+    // master, and asks again - even one that does not reconnect by itself (the command line's) - a
+    // few times in a row, then gives up saying why. (A scripted sentinel: a real one cannot be
+    // made to lie on cue.)
+    QFETCH(int, staleAnswers);
+    QFETCH(bool, connects);
     SentinelGroup group;
     QVERIFY2(group.start(), qPrintable(group.errorString()));
+    auto asked = std::make_shared<std::atomic<int>>(0);
     const QByteArray replicaPort = QByteArray::number(group.node(1).port());
-    ScriptedRedisServer stale(ScriptedRedisServer::afterHandshake(
-        [replicaPort](const QList<QByteArray> &command, int) -> std::optional<QByteArray> {
-            if (command.value(0).toUpper() == "SENTINEL")
-                return "*2\r\n$9\r\n127.0.0.1\r\n$" + QByteArray::number(replicaPort.size()) + "\r\n" +
-                       replicaPort + "\r\n";
-            if (command.value(0).toUpper() == "SUBSCRIBE")
-                return QByteArrayLiteral("*3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n");
-            return QByteArrayLiteral("-ERR unknown command\r\n");
-        }));
+    const QByteArray masterPort = QByteArray::number(group.node(0).port());
+    ScriptedRedisServer stale(ScriptedRedisServer::afterHandshake([=](const QList<QByteArray> &command,
+                                                                      int) -> std::optional<QByteArray> {
+        if (command.value(0).toUpper() == "SENTINEL") {
+            const QByteArray port = asked->fetch_add(1) < staleAnswers ? replicaPort : masterPort;
+            return "*2\r\n$9\r\n127.0.0.1\r\n$" + QByteArray::number(port.size()) + "\r\n" + port + "\r\n";
+        }
+        if (command.value(0).toUpper() == "SUBSCRIBE")
+            return QByteArrayLiteral("*3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n");
+        return QByteArrayLiteral("-ERR unknown command\r\n");
+    }));
     auto settings = ConnectionSettings::fromUrl(
         QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale.port()));
     QVERIFY(settings);
@@ -135,6 +153,26 @@ void TestSentinel::staleSentinelRefusedByRole() {
     QVERIFY2(reason.contains(QStringLiteral("127.0.0.1:%1 is not a master").arg(group.node(1).port())),
              qPrintable(reason));
     QVERIFY2(reason.contains(QStringLiteral("slave")), qPrintable(reason));
+    if (connects) {
+        QVERIFY(waitFor([&] { return connection.state() == RedisConnection::State::Connected; }, 10000));
+        RedisReply role;
+        QVERIFY(waitForCallback([&](std::function<void()> done) {
+            connection.command({"ROLE"}, [&, done](const RedisReply &r) {
+                role = r;
+                done();
+            });
+        }));
+        QCOMPARE(role.elements.value(0).str, QByteArray("master"));
+        QCOMPARE(lost.size(), staleAnswers);
+        return;
+    }
+    QVERIFY(waitFor([&] { return connection.state() == RedisConnection::State::Disconnected; }, 15000));
+    const QString last = lost.constLast().constFirst().toString();
+    QVERIFY2(
+        last.contains(QStringLiteral("the sentinels named a node that is not the master 3 times in a row")),
+        qPrintable(last));
+    QCOMPARE(lost.size(), 3);
+    QVERIFY(asked->load() >= 3);
 }
 
 void TestSentinel::forcedFailoverFailsInFlightOnceAndFollows_data() {
