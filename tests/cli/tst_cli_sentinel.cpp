@@ -262,19 +262,10 @@ private Q_SLOTS:
         SentinelGroup group;
         QVERIFY2(group.start(), qPrintable(group.errorString()));
         auto asked = std::make_shared<std::atomic<int>>(0);
-        const QByteArray replicaPort = QByteArray::number(group.node(1).port());
-        const QByteArray masterPort = QByteArray::number(group.node(0).port());
-        ScriptedRedisServer stale(ScriptedRedisServer::afterHandshake(
-            [=](const QList<QByteArray> &args, int) -> std::optional<QByteArray> {
-                if (args.value(0).toUpper() == "SENTINEL") {
-                    const QByteArray port = asked->fetch_add(1) < staleAnswers ? replicaPort : masterPort;
-                    return "*2\r\n$9\r\n127.0.0.1\r\n$" + QByteArray::number(port.size()) + "\r\n" + port +
-                           "\r\n";
-                }
-                if (args.value(0).toUpper() == "SUBSCRIBE")
-                    return QByteArrayLiteral("*3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n");
-                return QByteArrayLiteral("-ERR unknown command\r\n");
-            }));
+        const quint16 replicaPort = group.node(1).port();
+        const quint16 masterPort = group.node(0).port();
+        ScriptedRedisServer stale(ScriptedRedisServer::sentinel(
+            [=] { return asked->fetch_add(1) < staleAnswers ? replicaPort : masterPort; }));
         const QString url = QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale.port());
         const CliRun r = cli({QStringLiteral("--redis"), url, command});
         if (staleAnswers < 3) {

@@ -112,4 +112,18 @@ ScriptedRedisServer::Answer ScriptedRedisServer::afterHandshake(Answer rest) {
         };
 }
 
+ScriptedRedisServer::Answer ScriptedRedisServer::sentinel(std::function<quint16()> masterPort) {
+    return afterHandshake([masterPort = std::move(masterPort)](const QList<QByteArray> &command,
+                                                               int) -> std::optional<QByteArray> {
+        const QByteArray name = command.value(0).toUpper();
+        if (name == "SENTINEL") {
+            const QByteArray port = QByteArray::number(masterPort());
+            return "*2\r\n$9\r\n127.0.0.1\r\n$" + QByteArray::number(port.size()) + "\r\n" + port + "\r\n";
+        }
+        if (name == "SUBSCRIBE")
+            return QByteArrayLiteral("*3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n");
+        return QByteArrayLiteral("-ERR unknown command\r\n");
+    });
+}
+
 } // namespace semscope::test

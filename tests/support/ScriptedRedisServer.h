@@ -28,6 +28,10 @@ public:
     // Replies "+OK" to the handshake semscope sends first (AUTH, SELECT, CLIENT SETNAME) and hands
     // everything else to `rest`.
     static Answer afterHandshake(Answer rest);
+    // A sentinel that names 127.0.0.1:masterPort() as the master whenever asked (it may lie: a
+    // sentinel behind a failover), acknowledges SUBSCRIBE and refuses anything else. masterPort runs
+    // on the server thread.
+    static Answer sentinel(std::function<quint16()> masterPort);
 
 private:
     class Worker;
