@@ -45,6 +45,15 @@ std::unique_ptr<consul::ConsulSemaphoreStore> openConsulOnlyStore(CliContext &ct
                                 "an ACL token (CONSUL_HTTP_TOKEN)");
         return nullptr;
     }
+    // Redis-only options: one that would change what is reached is refused, like a client
+    // certificate above; one that only spares load is noted, as on a standalone Redis server.
+    if (ctx.isSet(QStringLiteral("sentinel-password"))) {
+        *error = QStringLiteral("--sentinel-password needs a redis+sentinel:// URL, not Consul");
+        return nullptr;
+    }
+    if (ctx.isSet(QStringLiteral("from-replicas")))
+        ctx.err() << "semscope-cli: note: --from-replicas applies to a Redis Cluster only; Consul is read "
+                     "through its agent as usual\n";
     return std::make_unique<consul::ConsulSemaphoreStore>(config);
 }
 

@@ -264,6 +264,21 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--redis"), r.err);
     }
+
+    // Redis-only options are never dropped silently: one that says where to connect is refused,
+    // one that only spares the servers is noted and the command goes on.
+    void redisOnlyOptionsAreNotIgnoredSilently() {
+        const QString url = m_double->url().toString();
+        Run r =
+            cli({QStringLiteral("--consul"), url, QStringLiteral("--from-replicas"), QStringLiteral("list")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        QVERIFY2(r.err.contains("note: --from-replicas applies to a Redis Cluster only"), r.err);
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("--sentinel-password"),
+                 QStringLiteral("s3cret"), QStringLiteral("list")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--sentinel-password needs a redis+sentinel:// URL"), r.err);
+        QVERIFY(!r.err.contains("s3cret"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConsulCli)
