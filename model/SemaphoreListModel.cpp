@@ -322,6 +322,14 @@ void SemaphoreListModel::updateSnapshot(const Snapshot &snapshot) {
             r.sessionTtlMs = std::min(*ttl, r.sessionTtlMs.value_or(*ttl));
     }
     r.snapshotWarnings = snapshot.warnings;
+    // Where it lives, as its latest read found it: after a Cluster failover or a resharding the
+    // master discovery named no longer serves it, and the read was redirected to the one that does.
+    if (!snapshot.node.isEmpty())
+        r.found.node = snapshot.node;
+    if (snapshot.slot >= 0)
+        r.found.slot = snapshot.slot;
+    if (!snapshot.readFrom.isEmpty())
+        r.found.readFrom = snapshot.readFrom;
     Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 

@@ -588,8 +588,11 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
     updateCard();
     updateAge();
     m_view->viewport()->update();
-    if (m_session && m_session->list.rowOf(snapshot.ref) >= 0)
+    if (m_session && m_session->list.rowOf(snapshot.ref) >= 0) {
         m_session->list.updateSnapshot(snapshot);
+        updatePlace(); // the read names the master serving it now
+    }
+    m_replication->noteServingNode(snapshot.node);
     Q_EMIT snapshotApplied(snapshot);
 }
 

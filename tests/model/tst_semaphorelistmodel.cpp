@@ -70,6 +70,21 @@ void TestSemaphoreListModel::clusterNodeColumnNamesMasterAndSlot() {
     QCOMPARE(model.index(a, SemaphoreListModel::NodeColumn).data().toString(),
              QStringLiteral("127.0.0.1:7004"));
     QCOMPARE(model.discoveredAt(a).slot, 15495);
+    // A read redirected after a failover names the master serving it now; a snapshot without a
+    // node (Consul, a failed read) leaves the last one known.
+    core::Snapshot moved;
+    moved.ref = {Kind::Leased, "a", {}};
+    moved.node = QStringLiteral("127.0.0.1:7005");
+    moved.slot = 15495;
+    model.updateSnapshot(moved);
+    QCOMPARE(model.index(a, SemaphoreListModel::NodeColumn).data().toString(),
+             QStringLiteral("127.0.0.1:7005"));
+    QCOMPARE(model.discoveredAt(a).node, QStringLiteral("127.0.0.1:7005"));
+    moved.node.clear();
+    moved.slot = -1;
+    model.updateSnapshot(moved);
+    QCOMPARE(model.discoveredAt(a).node, QStringLiteral("127.0.0.1:7005"));
+    QCOMPARE(model.discoveredAt(a).slot, 15495);
 }
 
 // Issue 16 item 5: the warnings column is a narrow sign with the count, so it stays in view and an

@@ -157,8 +157,14 @@ void TestTopology::clusterTopologyWindowNodeColumnAndPage() {
     QVERIFY2(masters.size() >= 2, "the names should land on more than one master");
 
     // The page names the semaphore's master and slot; its Replication tab that master's replica.
-    const core::SemaphoreRef ref = s->list.refAt(0);
-    const core::DiscoveredSemaphore found = s->list.discoveredAt(0);
+    // A semaphore of the first master, whose replica takes over below ("orders", "emails" and
+    // "reports" hash to its slots).
+    int row = 0;
+    while (row < s->list.rowCount() && s->list.discoveredAt(row).node != address(cluster.node(0)))
+        ++row;
+    QVERIFY(row < s->list.rowCount());
+    const core::SemaphoreRef ref = s->list.refAt(row);
+    const core::DiscoveredSemaphore found = s->list.discoveredAt(row);
     QVERIFY(f.window.openSemaphore(s->config().id, ref));
     ui::SemaphorePage *page = f.window.semaphorePage();
     QVERIFY2(page->connectionLabel()->text().contains(
@@ -192,6 +198,17 @@ void TestTopology::clusterTopologyWindowNodeColumnAndPage() {
     QVERIFY(test::waitFor([&] { return w->model()->rowOf(address(cluster.node(3))) == 0; }, 15000));
     QCOMPARE(w->model()->index(0, model::TopologyModel::RoleColumn).data().toString(),
              QStringLiteral("master"));
+    // The open page follows: its next read is redirected to the new master, which its header, the
+    // list's Node column and the Replication tab name from then on (not the master discovery saw).
+    const QString promoted =
+        QStringLiteral("master %1, slot %2").arg(address(cluster.node(3))).arg(found.slot);
+    QVERIFY2(test::waitFor([&] { return page->connectionLabel()->text().contains(promoted); }, 15000),
+             qPrintable(page->connectionLabel()->text()));
+    QCOMPARE(s->list.index(s->list.rowOf(ref), SemaphoreListModel::NodeColumn).data().toString(),
+             address(cluster.node(3)));
+    QVERIFY2(
+        test::waitFor([&] { return panel->masterLabel()->text().contains(address(cluster.node(3))); }, 15000),
+        qPrintable(panel->masterLabel()->text()));
     // Lag columns settle once every replica acknowledged (each does every second).
     QVERIFY(test::waitFor(
         [&] {

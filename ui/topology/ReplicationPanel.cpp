@@ -99,6 +99,7 @@ void ReplicationPanel::clear() {
     m_session = nullptr;
     m_ref = {};
     m_report = {};
+    m_shownMaster.clear();
     m_timer.stop();
     m_ageTimer.stop();
     disconnect(m_eventConnection);
@@ -118,6 +119,7 @@ void ReplicationPanel::setSemaphore(ConnectionSession *session, const core::Sema
     m_session = session;
     m_ref = ref;
     m_sinceRead.invalidate();
+    m_shownMaster.clear();
     m_age->clear();
     if (session->config().backend == core::Backend::Consul) {
         m_timer.stop();
@@ -174,6 +176,11 @@ void ReplicationPanel::refresh() {
     });
 }
 
+void ReplicationPanel::noteServingNode(const QString &node) {
+    if (!node.isEmpty() && !m_shownMaster.isEmpty() && node != m_shownMaster && isVisible())
+        refresh();
+}
+
 void ReplicationPanel::addEvent(const core::TopologyEvent &event) {
     m_events.add(event);
     if (m_events.rowCount() > 0)
@@ -217,6 +224,7 @@ void ReplicationPanel::apply(const TopologyReport &report) {
             }
         }
     }
+    m_shownMaster = master;
     QString head = tr("Master <b>%1</b>").arg(master.toHtmlEscaped());
     if (slot >= 0 && report.mode == QLatin1String("cluster"))
         head += tr(" · hash slot <b>%1</b>").arg(slot);

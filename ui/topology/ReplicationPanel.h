@@ -35,6 +35,9 @@ public:
     void clear();
     // Reads now (a read already running is not doubled).
     void refresh();
+    // The master the semaphore's latest read reached: one other than the master shown means the
+    // picture is out of date (a Cluster failover or resharding), so it is read again at once.
+    void noteServingNode(const QString &node);
 
     QLabel *masterLabel() const { return m_master; }
     QLabel *replicasLabel() const { return m_replicas; }
@@ -62,6 +65,7 @@ private:
     quint64 m_generation = 0; // answers for a semaphore no longer shown are dropped
     bool m_reading = false;
     redis::topology::TopologyReport m_report;
+    QString m_shownMaster; // the master the last report was shown for
     QElapsedTimer m_sinceRead;
     QTimer m_timer;
     QTimer m_ageTimer;
