@@ -241,6 +241,10 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
              QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ForceReleaseResult r) {
             if (mark && history && r.status != ForceReleaseResult::Status::Released)
                 history->clearForceRelease(*mark); // nothing was removed: no force-release to report
+            if (!mark && history && history->isAvailable() &&
+                r.status == ForceReleaseResult::Status::Released)
+                r.message += (r.message.isEmpty() ? QString() : QStringLiteral("; ")) +
+                             monitor::HistoryStore::unmarkedForceReleaseNote(history->warning());
             record(entry, auditOutcome(r));
             if (context)
                 done(r);

@@ -457,6 +457,12 @@ std::optional<qint64> HistoryStore::markForceRelease(const QString &endpoint, co
     return q.lastInsertId().toLongLong();
 }
 
+QString HistoryStore::unmarkedForceReleaseNote(const QString &why) {
+    return QStringLiteral("the shared history did not record this force-release (%1): a watch or the app "
+                          "sees the holder go without being told who removed it; the audit log has it")
+        .arg(why);
+}
+
 QString HistoryStore::originOfThisProcess(const QString &program) {
     return QStringLiteral("%1 (%2@%3, pid %4)")
         .arg(program, qEnvironmentVariable("USER", QStringLiteral("?")), QSysInfo::machineHostName())

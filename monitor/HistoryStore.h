@@ -59,6 +59,9 @@ public:
     // Why the history is off ("history file … is damaged: …; continuing without history"); empty
     // while it works.
     QString warning() const { return m_warning; }
+    // What an operator is told when markForceRelease() failed (`why`: warning()) and the holder
+    // was removed all the same: the write is not held back for the history's sake.
+    static QString unmarkedForceReleaseNote(const QString &why);
 
     void setRetention(qint64 maxAgeMs, qint64 maxBytes);
     qint64 maxAgeMs() const { return m_maxAgeMs; }

@@ -111,6 +111,11 @@ protected:
                 [&ctx, &store, observed, now, history, mark](const core::ForceReleaseResult &r) {
                     if (mark && r.status != core::ForceReleaseResult::Status::Released)
                         history->clearForceRelease(*mark);
+                    if (!mark && history->isAvailable() &&
+                        r.status == core::ForceReleaseResult::Status::Released)
+                        ctx.err() << "semscope-cli: warning: "
+                                  << monitor::HistoryStore::unmarkedForceReleaseNote(history->warning())
+                                  << '\n';
                     report(ctx, store, r.status, r.message, &observed, now);
                 });
         });

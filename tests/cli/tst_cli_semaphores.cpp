@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSettings>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QtTest>
 #include <csignal>
 
@@ -199,6 +201,33 @@ private Q_SLOTS:
         r = cli({"force-release", "fr", "stuck", "--kind", "leased", "--yes", "--json"});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("gone"));
+    }
+
+    // The shared history busy in another process past its timeout: the holder is removed all the
+    // same, and the operator is told that a watch will not learn who removed it.
+    void forceReleaseTheHistoryCouldNotMarkIsSaid() {
+        QCOMPARE(cli({"acquire", "frh", "--kind", "leased", "--holder", "first"}).exitCode, 0);
+        QCOMPARE(cli({"force-release", "frh", "first", "--kind", "leased", "--yes"}).exitCode,
+                 0); // makes the file
+        const QString path = m_home.path() + QStringLiteral("/share/semscope/history.sqlite");
+        QVERIFY2(QFile::exists(path), qPrintable(path));
+        QCOMPARE(cli({"acquire", "frh", "--kind", "leased", "--holder", "stuck"}).exitCode, 0);
+        {
+            QSqlDatabase other =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));
+            other.setDatabaseName(path);
+            QVERIFY(other.open());
+            QSqlQuery lock(other);
+            QVERIFY(lock.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+            const CliRun r = cli({"force-release", "frh", "stuck", "--kind", "leased", "--yes"});
+            QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+            other.close();
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(r.err.contains("warning: the shared history did not record this force-release"),
+                     r.err.constData());
+            QCOMPARE(cmd({"ZCARD", "{frh}:holders"}).toInteger(), std::optional<qint64>(0));
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
     }
 
     // Where the app shows its audit log: the CLI's writes must land in the same file.
@@ -497,7 +526,8 @@ private Q_SLOTS:
                 limits.insert(parts.at(parts.size() - 2), saved.value(key).toLongLong());
         }
         for (int i = 0; i < runs; ++i)
-            QVERIFY2(limits.value(QStringLiteral("parallel-%1").arg(i)) == qint64(i + 1), qPrintable(outputs.at(i)));
+            QVERIFY2(limits.value(QStringLiteral("parallel-%1").arg(i)) == qint64(i + 1),
+                     qPrintable(outputs.at(i)));
     }
 
     // An idle Redisson RSemaphore is a bare integer: list does not guess, but once the operator's

@@ -1,7 +1,10 @@
 #include "InMemorySemaphoreStore.h"
 #include "model/OperatorActions.h"
+#include "monitor/HistoryStore.h"
 
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,6 +29,7 @@ private Q_SLOTS:
     void cleanup();
     void acquireRememberedAndReleased();
     void forceReleaseOutcomes();
+    void forceReleaseTheHistoryCouldNotMarkSaysSo();
     void productionNeedsTheNameTyped_data();
     void productionNeedsTheNameTyped();
     void readOnlyRefusesEveryWrite();
@@ -150,6 +154,42 @@ void TestOperatorActions::forceReleaseOutcomes() {
     const auto last = m_audit->readRecent(1).first();
     QCOMPARE(last.observed.value(QStringLiteral("id")).toString(), QStringLiteral("victim"));
     QVERIFY(last.observed.contains(QStringLiteral("token")));
+}
+
+void TestOperatorActions::forceReleaseTheHistoryCouldNotMarkSaysSo() {
+    // Another process holds the shared history past the busy timeout: the force-release goes ahead
+    // (the operator's write is not held back for a record), and the result says a watch will not
+    // be told who removed the holder.
+    const QString path = m_dir->path() + QStringLiteral("/history.sqlite");
+    monitor::HistoryStore history(path, 50);
+    QVERIFY(history.isAvailable());
+    {
+        QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));
+        other.setDatabaseName(path);
+        QVERIFY(other.open());
+        QSqlQuery lock(other);
+        QVERIFY(lock.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+
+        auto c = controller(model::Environment::Development, false);
+        OperatorActions actions(c.get(), m_audit.get());
+        actions.setHistory(&history);
+        std::optional<core::AcquireResult> a;
+        actions.acquire(jobs(), QStringLiteral("victim"), 30000, this, [&](core::AcquireResult r) { a = r; });
+        QTRY_VERIFY(a.has_value());
+        const auto seen = holderNamed(*c, QStringLiteral("victim"));
+        QVERIFY(seen);
+        std::optional<ForceReleaseResult> fr;
+        actions.forceRelease(jobs(), *seen, std::nullopt, {}, this, [&](ForceReleaseResult r) { fr = r; });
+        QTRY_VERIFY(fr.has_value());
+        QCOMPARE(fr->status, ForceReleaseResult::Status::Released);
+        QVERIFY2(fr->message.contains(QStringLiteral("the shared history did not record this force-release")),
+                 qPrintable(fr->message));
+        QVERIFY2(fr->message.contains(QStringLiteral("locked")), qPrintable(fr->message));
+        QVERIFY(!holderNamed(*c, QStringLiteral("victim")).has_value());
+        QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+        other.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("other"));
 }
 
 void TestOperatorActions::productionNeedsTheNameTyped_data() {
