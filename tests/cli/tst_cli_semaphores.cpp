@@ -43,10 +43,13 @@ private:
         env.insert(QStringLiteral("HOME"), m_home.path());
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path() + QStringLiteral("/share"));
+        env.insert(QStringLiteral("SEMSCOPE_HISTORY"), historyPath()); // this test's own
         p.setProcessEnvironment(env);
         p.setStandardInputFile(QProcess::nullDevice()); // not a terminal
         p.start(m_cli, args);
     }
+
+    QString historyPath() const { return m_home.path() + QStringLiteral("/history.sqlite"); }
 
     CliRun cli(QStringList args, const QString &url = {}, int timeoutMs = 60000) {
         QProcess p;
@@ -209,7 +212,7 @@ private Q_SLOTS:
         QCOMPARE(cli({"acquire", "frh", "--kind", "leased", "--holder", "first"}).exitCode, 0);
         QCOMPARE(cli({"force-release", "frh", "first", "--kind", "leased", "--yes"}).exitCode,
                  0); // makes the file
-        const QString path = m_home.path() + QStringLiteral("/share/semscope/history.sqlite");
+        const QString path = historyPath();
         QVERIFY2(QFile::exists(path), qPrintable(path));
         QCOMPARE(cli({"acquire", "frh", "--kind", "leased", "--holder", "stuck"}).exitCode, 0);
         {
