@@ -134,6 +134,17 @@ void LoadTestWorker::beginAcquire(int i) {
         finishClient(i);
         return;
     }
+    if (m_config.ops > 0 && !c.pairBegun) {
+        if (!beginPair()) {
+            // Every remaining pair is being done by another client; wait in case one of them
+            // crashes and hands its pair back, until the run stops.
+            c.state = State::Thinking;
+            schedule(i, std::max<qint64>(m_config.retry.sampleNs(m_rng), 1'000'000),
+                     &LoadTestWorker::beginAcquire);
+            return;
+        }
+        c.pairBegun = true;
+    }
     c.state = State::Acquiring;
     const qint64 now = m_counters->nowNs();
     if (c.waitStartNs < 0)
@@ -149,6 +160,15 @@ void LoadTestWorker::beginAcquire(int i) {
     c.sentNs = now;
     c.store->acquire(m_config.ref, request, c.cancel,
                      [this, i](const AcquireResult &r) { onAcquired(i, r); });
+}
+
+bool LoadTestWorker::beginPair() {
+    qint64 begun = m_counters->pairsBegun.load();
+    while (begun < m_config.ops) {
+        if (m_counters->pairsBegun.compare_exchange_weak(begun, begun + 1))
+            return true;
+    }
+    return false;
 }
 
 void LoadTestWorker::onAcquired(int i, const AcquireResult &result) {
@@ -303,6 +323,7 @@ void LoadTestWorker::endHold(int i) {
             return;
         releaseLatency.record(m_counters->nowNs() - sent);
         const auto next = [this, i] {
+            m_clients[static_cast<size_t>(i)].pairBegun = false;
             const qint64 done = m_counters->pairsDone.fetch_add(1) + 1;
             if (m_config.ops > 0 && done == m_config.ops)
                 Q_EMIT opsReached();
@@ -346,6 +367,10 @@ void LoadTestWorker::vanish(int i) {
     closeInterval(i, std::min(m_counters->nowNs(), c.validUntilNs), true);
     m_counters->holders.fetch_sub(1);
     m_counters->crashes.fetch_add(1);
+    if (c.pairBegun) {
+        c.pairBegun = false; // a crash does not finish its pair: another client does it
+        m_counters->pairsBegun.fetch_sub(1);
+    }
     c.crashed = true;
     crashedClients[i] = true;
     finishClient(i);

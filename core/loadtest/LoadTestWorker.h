@@ -39,6 +39,9 @@ struct LoadTestCounters {
     std::atomic<int> maxHolders{0};
     std::atomic<qint64> liveOverAdmissions{0};
     std::atomic<qint64> pairsDone{0};
+    // --ops: pairs begun (an acquire sent for them), never more than ops, so a run ends on exactly
+    // ops pairs however many clients are busy when the last one is begun.
+    std::atomic<qint64> pairsBegun{0};
     std::atomic<bool> stopping{false};
     std::chrono::steady_clock::time_point origin = std::chrono::steady_clock::now();
 
@@ -115,12 +118,14 @@ private:
         qint64 validUntilNs = 0;
         bool crashing = false;
         bool crashed = false;
+        bool pairBegun = false; // --ops: this client holds one of the ops being done (pairsBegun)
     };
 
     // Runs `step` for client `i` after `delayNs` (at once, without a timer, when 0).
     void schedule(int i, qint64 delayNs, Step step);
     void think(int i);
     void beginAcquire(int i);
+    bool beginPair(); // --ops: takes one of the pairs left to begin, false when none is left
     void onAcquired(int i, const AcquireResult &result);
     void refresh(int i);
     void endHold(int i);

@@ -194,16 +194,43 @@ private Q_SLOTS:
         QVERIFY(r.safety.tokenViolations > 0);
     }
 
+    void opsCountEndsTheRun_data() {
+        QTest::addColumn<int>("clients");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<double>("crashRate");
+        QTest::addColumn<int>("limit");
+        QTest::newRow("12 clients, 2 threads") << 12 << 2 << 0.0 << 3;
+        // One thread: every client is granted in the first round, so the crashing ones crash (on
+        // their first grant) before the pairs run out.
+        QTest::newRow("30 clients, some crashing") << 30 << 1 << 0.2 << 30;
+        QTest::newRow("1 client") << 1 << 1 << 0.0 << 3;
+    }
+
     void opsCountEndsTheRun() {
+        // Exactly `ops` pairs: the clients busy when the last pair begins do not add theirs, and a
+        // pair a crash leaves undone is done by another client.
+        QFETCH(int, clients);
+        QFETCH(int, threads);
+        QFETCH(double, crashRate);
+        QFETCH(int, limit);
         auto server = std::make_shared<InMemorySemaphoreServer>();
         LoadTestConfig c = baseConfig(QStringLiteral("ops"));
+        c.clients = clients;
+        c.connections = std::min(clients, 3);
+        c.threads = threads;
+        c.crashRate = crashRate;
+        c.limit = limit;
+        c.ttlMs = 200; // a crashed holder's slot comes back soon
         c.durationMs = 0;
         c.ops = 300;
         c.hold = Distribution::fixed(0);
         LoadTestEngine engine(c, factoryFor<InMemorySemaphoreStore>(server));
         const LoadTestReport r = run(engine);
         QVERIFY2(r.ok, qPrintable(r.error));
-        QVERIFY(r.releases >= 300);
+        QCOMPARE(r.releases + r.notHeldReleases, 300LL);
+        QCOMPARE(r.grants, 300LL + r.recovery.crashes);
+        if (crashRate > 0)
+            QVERIFY(r.recovery.crashes > 0);
         QVERIFY(r.pairsPerSecond > 0);
         QCOMPARE(r.safety.overAdmissions, 0LL);
     }
