@@ -573,48 +573,64 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
             }
             nodes << n;
         }
+        for (int i = 0; i < masters.size(); ++i)
+            startWalk(i, *masters.at(i), request, cancel, !readNodes.isEmpty() && readNodes.at(i).replica);
+    }
+
+    // The walk of master `i` on `conn` (the master, or its chosen replica: onReplica).
+    void startWalk(int i, RedisConnection &conn, const core::DiscoverRequest &request,
+                   const core::Cancellation &cancel, bool onReplica) {
         auto self = shared_from_this();
-        for (int i = 0; i < masters.size(); ++i) {
-            auto onProgress = [self, i](const core::DiscoverProgress &p) {
-                self->nodes[i].scannedKeys = p.scannedKeys;
-                self->nodes[i].totalKeys = p.totalKeys;
-                self->report(self->placeAll(p.found));
-            };
-            auto onDone = [self, i](const core::DiscoverResult &r) {
-                core::NodeProgress &n = self->nodes[i];
-                n.finished = true;
-                n.scannedKeys = r.scannedKeys;
-                self->scanned += r.scannedKeys;
-                self->cancelled = self->cancelled || r.cancelled;
-                if (!r.ok && !r.cancelled)
-                    self->errors << n.node + QStringLiteral(": ") + r.error;
-                // Semaphores already reported through progress are in `seen`; the result lists all.
-                for (core::DiscoveredSemaphore d : r.semaphores) {
-                    self->place(d);
-                    const QPair<int, QString> id{int(d.ref.kind), d.ref.name};
-                    if (!self->inFound.contains(id)) {
-                        self->inFound.insert(id);
-                        self->found << d;
-                    }
+        auto onProgress = [self, i](const core::DiscoverProgress &p) {
+            self->nodes[i].scannedKeys = p.scannedKeys;
+            self->nodes[i].totalKeys = p.totalKeys;
+            self->report(self->placeAll(p.found));
+        };
+        auto onDone = [self, i, request, cancel, onReplica](const core::DiscoverResult &r) {
+            core::NodeProgress &n = self->nodes[i];
+            if (!r.ok && !r.cancelled && onReplica) {
+                // The replica stopped answering mid-walk: its SCAN cursor means nothing on another
+                // node, so the master is walked again from the start, and read itself from now on.
+                const QString why =
+                    self->topology.readMasterItself(n.node, QStringLiteral("during the walk"), r.error);
+                self->warnings
+                    << QStringLiteral("master %1 read itself: %2").arg(n.node, why.isEmpty() ? r.error : why);
+                n.readFrom = n.node + QStringLiteral(" (master)");
+                n.scannedKeys = 0;
+                self->startWalk(i, self->topology.nodeConnection(n.node), request, cancel, false);
+                return;
+            }
+            n.finished = true;
+            n.scannedKeys = r.scannedKeys;
+            self->scanned += r.scannedKeys;
+            self->cancelled = self->cancelled || r.cancelled;
+            if (!r.ok && !r.cancelled)
+                self->errors << n.node + QStringLiteral(": ") + r.error;
+            // Semaphores already reported through progress are in `seen`; the result lists all.
+            for (core::DiscoveredSemaphore d : r.semaphores) {
+                self->place(d);
+                const QPair<int, QString> id{int(d.ref.kind), d.ref.name};
+                if (!self->inFound.contains(id)) {
+                    self->inFound.insert(id);
+                    self->found << d;
                 }
-                self->report({});
-                if (--self->left == 0)
-                    self->finish();
-            };
-            RedisCommands &sampler =
-                fromReplicas ? topology.replicaReads() : static_cast<RedisCommands &>(topology);
-            auto job =
-                std::make_shared<DiscoveryJob>(*masters.at(i), sampler, request, cancel, onProgress, onDone);
-            job->label = self->nodes.at(i).node;
-            job->nodeOfSlot = [self](int slot) -> RedisConnection * {
-                const QString master = self->topology.clusterMap().masterOfSlot(slot);
-                if (master.isEmpty())
-                    return nullptr;
-                return self->fromReplicas ? &self->topology.readConnection(master)
-                                          : &self->topology.nodeConnection(master);
-            };
-            job->start();
-        }
+            }
+            self->report({});
+            if (--self->left == 0)
+                self->finish();
+        };
+        RedisCommands &sampler =
+            fromReplicas ? topology.replicaReads() : static_cast<RedisCommands &>(topology);
+        auto job = std::make_shared<DiscoveryJob>(conn, sampler, request, cancel, onProgress, onDone);
+        job->label = nodes.at(i).node;
+        job->nodeOfSlot = [self](int slot) -> RedisConnection * {
+            const QString master = self->topology.clusterMap().masterOfSlot(slot);
+            if (master.isEmpty())
+                return nullptr;
+            return self->fromReplicas ? &self->topology.readConnection(master)
+                                      : &self->topology.nodeConnection(master);
+        };
+        job->start();
     }
 
     void finish() {

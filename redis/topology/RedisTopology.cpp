@@ -162,6 +162,19 @@ void RedisTopology::dropReplicaConnection(const QString &address) {
     }
 }
 
+QString RedisTopology::readMasterItself(const QString &master, const QString &when, const QString &error) {
+    auto it = m_readNodes.find(master);
+    if (it == m_readNodes.end() || !it->replica)
+        return {};
+    it->why = QStringLiteral("its replica %1 stopped answering%2 (%3)")
+                  .arg(it->node, when.isEmpty() ? QString() : QLatin1Char(' ') + when, error);
+    const QString why = it->why;
+    it->node = master;
+    it->replica = false;
+    Q_EMIT warning(QStringLiteral("reading master %1 itself: %2").arg(master, why));
+    return why;
+}
+
 RedisConnection &RedisTopology::readConnection(const QString &master) {
     const auto it = m_readNodes.constFind(master);
     if (it != m_readNodes.cend() && it->replica)
@@ -400,15 +413,8 @@ void RedisTopology::onReply(std::shared_ptr<Request> request, RedisConnection *c
     if (reply.isTransportError() && request->sentToReplica && !request->readFallback) {
         // A replica that stopped answering: reads are safe to repeat, so this one goes to the
         // master, and so does every read of that master until read nodes are chosen again.
-        const QString master = m_map.masterOfSlot(request->slot < 0 ? 0 : request->slot);
-        auto it = m_readNodes.find(master);
-        if (it != m_readNodes.end() && it->replica) {
-            it->why =
-                QStringLiteral("its replica %1 stopped answering (%2)").arg(it->node, reply.errorMessage());
-            Q_EMIT warning(QStringLiteral("reading master %1 itself: %2").arg(master, it->why));
-            it->node = master;
-            it->replica = false;
-        }
+        readMasterItself(m_map.masterOfSlot(request->slot < 0 ? 0 : request->slot), QString(),
+                         reply.errorMessage());
         request->readFallback = true;
         send(request);
         return;

@@ -87,6 +87,10 @@ public:
     QString readNodeOfSlot(int slot) const;
     // The connection replicaReads() uses for the master `master` ("host:port").
     RedisConnection &readConnection(const QString &master);
+    // The chosen replica of `master` stopped answering (`error`, `when` it happened if not during a
+    // plain read): the master is read itself until read nodes are chosen again. Returns why, as
+    // ReadNode::why says it; empty when the master was not being read on a replica.
+    QString readMasterItself(const QString &master, const QString &when, const QString &error);
 
     // RedisCommands: routed by slot (see RedisCommands.h for which argument is the key).
     void command(const QList<QByteArray> &args, ReplyCallback callback) override;
