@@ -262,11 +262,8 @@ private Q_SLOTS:
         SentinelGroup group;
         QVERIFY2(group.start(), qPrintable(group.errorString()));
         auto asked = std::make_shared<std::atomic<int>>(0);
-        const quint16 replicaPort = group.node(1).port();
-        const quint16 masterPort = group.node(0).port();
-        ScriptedRedisServer stale(ScriptedRedisServer::sentinel(
-            [=] { return asked->fetch_add(1) < staleAnswers ? replicaPort : masterPort; }));
-        const QString url = QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale.port());
+        const std::unique_ptr<ScriptedRedisServer> stale = group.staleSentinel(staleAnswers, asked);
+        const QString url = QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale->port());
         const CliRun r = cli({QStringLiteral("--redis"), url, command});
         if (staleAnswers < 3) {
             QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));

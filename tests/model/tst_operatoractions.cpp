@@ -38,6 +38,8 @@ private Q_SLOTS:
 private:
     std::unique_ptr<model::ConnectionController> controller(model::Environment env, bool readOnly);
     std::optional<core::Holder> holderNamed(model::ConnectionController &c, const QString &id);
+    // Acquires a slot of jobs() as "victim" through `actions`; the holder as a snapshot shows it.
+    std::optional<core::Holder> acquireVictim(OperatorActions &actions, model::ConnectionController &c);
 
     std::shared_ptr<test::InMemorySemaphoreServer> m_server;
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -66,6 +68,16 @@ std::unique_ptr<model::ConnectionController> TestOperatorActions::controller(mod
         config, [server] { return std::make_unique<test::InMemorySemaphoreStore>(server); });
     c->open();
     return c;
+}
+
+std::optional<core::Holder> TestOperatorActions::acquireVictim(OperatorActions &actions,
+                                                               model::ConnectionController &c) {
+    std::optional<core::AcquireResult> a;
+    actions.acquire(jobs(), QStringLiteral("victim"), 30000, this, [&](core::AcquireResult r) { a = r; });
+    if (!QTest::qWaitFor([&] { return a.has_value(); }, 10000) ||
+        a->status != core::AcquireResult::Status::Granted)
+        return std::nullopt;
+    return holderNamed(c, QStringLiteral("victim"));
 }
 
 std::optional<core::Holder> TestOperatorActions::holderNamed(model::ConnectionController &c,
@@ -173,10 +185,7 @@ void TestOperatorActions::forceReleaseTheHistoryCouldNotMarkSaysSo() {
         auto c = controller(model::Environment::Development, false);
         OperatorActions actions(c.get(), m_audit.get());
         actions.setHistory(&history);
-        std::optional<core::AcquireResult> a;
-        actions.acquire(jobs(), QStringLiteral("victim"), 30000, this, [&](core::AcquireResult r) { a = r; });
-        QTRY_VERIFY(a.has_value());
-        const auto seen = holderNamed(*c, QStringLiteral("victim"));
+        const auto seen = acquireVictim(actions, *c);
         QVERIFY(seen);
         std::optional<ForceReleaseResult> fr;
         actions.forceRelease(jobs(), *seen, std::nullopt, {}, this, [&](ForceReleaseResult r) { fr = r; });
@@ -208,10 +217,7 @@ void TestOperatorActions::productionNeedsTheNameTyped() {
     auto c = controller(model::Environment::Production, false);
     OperatorActions actions(c.get(), m_audit.get());
     QVERIFY(actions.needsTypedConfirmation());
-    std::optional<core::AcquireResult> a;
-    actions.acquire(jobs(), QStringLiteral("victim"), 30000, this, [&](core::AcquireResult r) { a = r; });
-    QTRY_VERIFY(a.has_value());
-    const auto seen = holderNamed(*c, QStringLiteral("victim"));
+    const auto seen = acquireVictim(actions, *c);
     QVERIFY(seen);
     std::optional<ForceReleaseResult> fr;
     actions.forceRelease(jobs(), *seen, std::nullopt, typed, this, [&](ForceReleaseResult r) { fr = r; });

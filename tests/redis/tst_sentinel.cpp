@@ -129,12 +129,9 @@ void TestSentinel::staleSentinelRefusedByRole() {
     SentinelGroup group;
     QVERIFY2(group.start(), qPrintable(group.errorString()));
     auto asked = std::make_shared<std::atomic<int>>(0);
-    const quint16 replicaPort = group.node(1).port();
-    const quint16 masterPort = group.node(0).port();
-    ScriptedRedisServer stale(ScriptedRedisServer::sentinel(
-        [=] { return asked->fetch_add(1) < staleAnswers ? replicaPort : masterPort; }));
+    const std::unique_ptr<ScriptedRedisServer> stale = group.staleSentinel(staleAnswers, asked);
     auto settings = ConnectionSettings::fromUrl(
-        QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale.port()));
+        QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale->port()));
     QVERIFY(settings);
     settings->autoReconnect = false;
     RedisConnection connection(*settings);

@@ -1,5 +1,7 @@
 #include "SentinelGroup.h"
 
+#include "ScriptedRedisServer.h"
+
 #include <QElapsedTimer>
 
 #include "TestWait.h"
@@ -224,6 +226,14 @@ bool SentinelGroup::waitForReplicasLinked(int timeoutMs) {
             return n->waitForReplicaStream(linked, int(qMax<qint64>(1000, timeoutMs - clock.elapsed())));
     }
     return true;
+}
+
+std::unique_ptr<ScriptedRedisServer> SentinelGroup::staleSentinel(int staleAnswers,
+                                                                  std::shared_ptr<std::atomic<int>> asked) {
+    const quint16 replicaPort = node(1).port();
+    const quint16 masterPort = node(0).port();
+    return std::make_unique<ScriptedRedisServer>(ScriptedRedisServer::sentinel(
+        [=] { return asked->fetch_add(1) < staleAnswers ? replicaPort : masterPort; }));
 }
 
 bool SentinelGroup::failover() {

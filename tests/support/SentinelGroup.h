@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <QString>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -20,6 +21,8 @@ namespace semscope::test {
 // start() returns once every replica's link is up and each sentinel knows every replica (a
 // sentinel learns replicas from the master's INFO, which it reads every 10 s; the sentinels are
 // started only after the replicas are linked, so their first read finds them).
+class ScriptedRedisServer;
+
 class SentinelGroup {
 public:
     struct Options {
@@ -41,6 +44,11 @@ public:
     bool start(const Options &options);
     bool start() { return start(Options()); }
     QString errorString() const { return m_error; }
+    // A scripted sentinel in front of this group that has not caught up with a failover: asked for
+    // the master, it names replica 1 the first `staleAnswers` times, then the master (node 0).
+    // `asked` counts the questions.
+    std::unique_ptr<ScriptedRedisServer> staleSentinel(int staleAnswers,
+                                                       std::shared_ptr<std::atomic<int>> asked);
 
     // Node 0 is the first master; 1..replicas its replicas.
     RedisServer &node(int index) { return *m_nodes.at(size_t(index)); }
