@@ -40,6 +40,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTime>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -106,6 +107,14 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     statusBar()->addPermanentWidget(m_busyLabel);
     statusBar()->addPermanentWidget(m_stateLabel);
     statusBar()->addPermanentWidget(m_editCredentials);
+    // A long message is cut at the window's edge and goes after a few seconds: the last one stays
+    // whole, with its time, in the status bar's tooltip.
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        if (!message.isEmpty())
+            statusBar()->setToolTip(
+                tr("Last message, at %1:\n%2")
+                    .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message));
+    });
 
     m_stopRunsDeadline.setSingleShot(true);
     m_stopRunsDeadline.setInterval(kStopRunsDeadlineMs);

@@ -69,6 +69,7 @@ private Q_SLOTS:
     void acquireSelectsTheOwnSlot();
     void newSemaphoresAppearWithoutCtrlR();
     void aboutShowsVersionAndIcon();
+    void lastStatusMessageStaysWholeInTheTooltip();
     void windowStateAndColumnWidthsAreRemembered();
     void quitQuestionFollowsTheRun();
     void quitDuringALoadTestStopsItFirst();
@@ -831,6 +832,21 @@ void TestMainWindow::newSemaphoresAppearWithoutCtrlR() {
     QVERIFY(started.size() >= 1);
     QVERIFY(m_redis->isBackgroundDiscovery());
     m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
+}
+
+void TestMainWindow::lastStatusMessageStaysWholeInTheTooltip() {
+    // A force-release summary can be longer than the window is wide, and the message goes after a
+    // few seconds: the whole of it stays in the status bar's tooltip.
+    const QString longMessage =
+        QStringLiteral("force-release leased:jobs holder worker-7: released worker-7; the shared history did "
+                       "not record this force-release (history file /home/ops/.local/share/semscope/"
+                       "history.sqlite: database is locked): a watch or the app sees the holder go without "
+                       "being told who removed it; the audit log has it");
+    m_demo->window->statusBar()->showMessage(longMessage, 50);
+    QVERIFY(m_demo->window->statusBar()->toolTip().endsWith(longMessage));
+    QTRY_VERIFY(m_demo->window->statusBar()->currentMessage().isEmpty());
+    QVERIFY(m_demo->window->statusBar()->toolTip().startsWith(QStringLiteral("Last message, at ")));
+    QVERIFY(m_demo->window->statusBar()->toolTip().endsWith(longMessage));
 }
 
 void TestMainWindow::aboutShowsVersionAndIcon() {
