@@ -239,12 +239,11 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
         [this, entry, done, mark, history = m_history,
          context =
              QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ForceReleaseResult r) {
-            if (mark && history && r.status != ForceReleaseResult::Status::Released)
-                history->clearForceRelease(*mark); // nothing was removed: no force-release to report
-            if (!mark && history && history->isAvailable() &&
-                r.status == ForceReleaseResult::Status::Released)
-                r.message += (r.message.isEmpty() ? QString() : QStringLiteral("; ")) +
-                             monitor::HistoryStore::unmarkedForceReleaseNote(history->warning());
+            const QString unmarked =
+                history ? history->settleForceRelease(mark, r.status == ForceReleaseResult::Status::Released)
+                        : QString();
+            if (!unmarked.isEmpty())
+                r.message += (r.message.isEmpty() ? QString() : QStringLiteral("; ")) + unmarked;
             record(entry, auditOutcome(r));
             if (context)
                 done(r);

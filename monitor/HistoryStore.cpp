@@ -457,12 +457,6 @@ std::optional<qint64> HistoryStore::markForceRelease(const QString &endpoint, co
     return q.lastInsertId().toLongLong();
 }
 
-QString HistoryStore::unmarkedForceReleaseNote(const QString &why) {
-    return QStringLiteral("the shared history did not record this force-release (%1): a watch or the app "
-                          "sees the holder go without being told who removed it; the audit log has it")
-        .arg(why);
-}
-
 QString HistoryStore::originOfThisProcess(const QString &program) {
     return QStringLiteral("%1 (%2@%3, pid %4)")
         .arg(program, qEnvironmentVariable("USER", QStringLiteral("?")), QSysInfo::machineHostName())
@@ -476,6 +470,16 @@ void HistoryStore::clearForceRelease(qint64 markId) {
     q.prepare(QStringLiteral("DELETE FROM force_releases WHERE id = ?"));
     q.addBindValue(markId);
     q.exec();
+}
+
+QString HistoryStore::settleForceRelease(const std::optional<qint64> &mark, bool removed) {
+    if (mark && !removed)
+        clearForceRelease(*mark);
+    if (mark || !removed || !m_available)
+        return {};
+    return QStringLiteral("the shared history did not record this force-release (%1): a watch or the app "
+                          "sees the holder go without being told who removed it; the audit log has it")
+        .arg(m_warning);
 }
 
 QHash<QString, QString> HistoryStore::forceReleasedSince(const QString &endpoint,

@@ -59,9 +59,6 @@ public:
     // Why the history is off ("history file … is damaged: …; continuing without history"); empty
     // while it works.
     QString warning() const { return m_warning; }
-    // What an operator is told when markForceRelease() failed (`why`: warning()) and the holder
-    // was removed all the same: the write is not held back for the history's sake.
-    static QString unmarkedForceReleaseNote(const QString &why);
 
     void setRetention(qint64 maxAgeMs, qint64 maxBytes);
     qint64 maxAgeMs() const { return m_maxAgeMs; }
@@ -97,6 +94,10 @@ public:
     std::optional<qint64> markForceRelease(const QString &endpoint, const core::SemaphoreRef &ref,
                                            const QString &holder, const QString &origin, qint64 nowMs);
     void clearForceRelease(qint64 markId);
+    // After the force-release that markForceRelease() returned `mark` for: a holder not removed
+    // loses its mark; one removed without a mark (the file busy past the timeout: the write is not
+    // held back for the history's sake) gives what the operator is told. Empty otherwise.
+    QString settleForceRelease(const std::optional<qint64> &mark, bool removed);
     // The origin this process writes in its marks: "<program> (user@host, pid N)".
     static QString originOfThisProcess(const QString &program);
     // Holders of `ref` force-released at or after sinceMs, with the origin of each mark.

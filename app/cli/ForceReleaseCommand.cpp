@@ -109,13 +109,10 @@ protected:
             store.forceRelease(
                 snap.ref, observed, snap.version,
                 [&ctx, &store, observed, now, history, mark](const core::ForceReleaseResult &r) {
-                    if (mark && r.status != core::ForceReleaseResult::Status::Released)
-                        history->clearForceRelease(*mark);
-                    if (!mark && history->isAvailable() &&
-                        r.status == core::ForceReleaseResult::Status::Released)
-                        ctx.err() << "semscope-cli: warning: "
-                                  << monitor::HistoryStore::unmarkedForceReleaseNote(history->warning())
-                                  << '\n';
+                    const QString unmarked = history->settleForceRelease(
+                        mark, r.status == core::ForceReleaseResult::Status::Released);
+                    if (!unmarked.isEmpty())
+                        ctx.err() << "semscope-cli: warning: " << unmarked << '\n';
                     report(ctx, store, r.status, r.message, &observed, now);
                 });
         });

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void twoProcessesWritingAtOnceLoseNothing();
     void eventsWaitWhileTheFileIsBusy();
     void forceReleaseMarks();
+    void settlingAForceRelease();
     void oldRowsArePruned();
     void sizeIsBounded();
     void damagedFileWarnsAndKeepsWorking_data();
@@ -205,6 +206,22 @@ void TestHistoryStore::forceReleaseMarks() {
     marks = h.forceReleasedSince(kEndpoint, ref(), 0);
     QVERIFY(!marks.contains("a"));
     QVERIFY(marks.contains("b"));
+}
+
+void TestHistoryStore::settlingAForceRelease() {
+    HistoryStore h(path());
+    // Not removed (changed, gone, refused): the mark goes, nothing to say.
+    const auto kept = h.markForceRelease(kEndpoint, ref(), "a", "x", 1000);
+    QVERIFY(h.settleForceRelease(kept, false).isEmpty());
+    QVERIFY(!h.forceReleasedSince(kEndpoint, ref(), 0).contains("a"));
+    // Removed with its mark: the mark stays for the watchers, nothing to say.
+    const auto used = h.markForceRelease(kEndpoint, ref(), "b", "x", 1000);
+    QVERIFY(h.settleForceRelease(used, true).isEmpty());
+    QVERIFY(h.forceReleasedSince(kEndpoint, ref(), 0).contains("b"));
+    // Removed without a mark: the operator is told; not removed without one: nothing.
+    QVERIFY(h.settleForceRelease(std::nullopt, true)
+                .startsWith(QStringLiteral("the shared history did not record this force-release")));
+    QVERIFY(h.settleForceRelease(std::nullopt, false).isEmpty());
 }
 
 void TestHistoryStore::oldRowsArePruned() {

@@ -177,7 +177,10 @@ void ReplicationPanel::refresh() {
 }
 
 void ReplicationPanel::noteServingNode(const QString &node) {
-    if (!node.isEmpty() && !m_shownMaster.isEmpty() && node != m_shownMaster && isVisible())
+    // Cluster only: elsewhere the one master may be spelled differently by the report and the
+    // read (a host name, an address), and a read every second would follow.
+    if (m_report.mode == QLatin1String("cluster") && !node.isEmpty() && !m_shownMaster.isEmpty() &&
+        node != m_shownMaster && isVisible())
         refresh();
 }
 

@@ -35,8 +35,8 @@ public:
     void clear();
     // Reads now (a read already running is not doubled).
     void refresh();
-    // The master the semaphore's latest read reached: one other than the master shown means the
-    // picture is out of date (a Cluster failover or resharding), so it is read again at once.
+    // The master the semaphore's latest read reached: on a Cluster, one other than the master shown
+    // means the picture is out of date (a failover or resharding), so it is read again at once.
     void noteServingNode(const QString &node);
 
     QLabel *masterLabel() const { return m_master; }
