@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
@@ -11,6 +12,7 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QSysInfo>
+#include <QThread>
 #include <QUuid>
 #include <QVariant>
 
@@ -24,6 +26,13 @@ namespace {
 bool isDamage(const QSqlError &error) {
     const QString code = error.nativeErrorCode();
     return code == QLatin1String("11") || code == QLatin1String("26"); // SQLITE_CORRUPT, SQLITE_NOTADB
+}
+
+// SQLITE_BUSY and its extended codes (recovery, snapshot, timeout) share the low byte 5.
+bool isBusy(const QSqlError &error) {
+    bool ok = false;
+    const int code = error.nativeErrorCode().toInt(&ok);
+    return ok && (code & 0xff) == 5;
 }
 
 QVariant optionalValue(const std::optional<qint64> &v) {
@@ -158,8 +167,18 @@ bool HistoryStore::open() {
                            QStringLiteral("PRAGMA synchronous=NORMAL")};
     for (const char *statement : kSchema)
         statements << QString::fromLatin1(statement);
+    // SQLite answers "busy" at once, without waiting the busy timeout, when waiting could deadlock:
+    // a statement that read the file and must now write it (turning on WAL, creating a table) while
+    // another process does the same on a fresh file. That statement has then released its locks, so
+    // running it again is safe and soon succeeds; giving up instead turned the history off for good.
+    QDeadlineTimer deadline(m_busyTimeoutMs);
     for (const QString &statement : std::as_const(statements)) {
-        if (!q.exec(statement)) {
+        bool done = q.exec(statement);
+        while (!done && isBusy(q.lastError()) && !deadline.hasExpired()) {
+            QThread::msleep(5);
+            done = q.exec(statement);
+        }
+        if (!done) {
             disable(isDamage(q.lastError()) ? QStringLiteral("is damaged") : QStringLiteral("cannot be used"),
                     q.lastError().text());
             return false;

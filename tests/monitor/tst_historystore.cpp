@@ -4,11 +4,14 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QSemaphore>
 #include <QSettings>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <thread>
 
 using namespace semscope;
 using monitor::HistoryStore;
@@ -49,6 +52,7 @@ private Q_SLOTS:
     void holdEndsWhenTheHolderIsGone();
     void holdsAreKeptPerEndpointAndSemaphore();
     void twoProcessesWritingAtOnceLoseNothing();
+    void openingWhileAnotherProcessSetsTheFileUp();
     void eventsWaitWhileTheFileIsBusy();
     void forceReleaseMarks();
     void settlingAForceRelease();
@@ -163,6 +167,36 @@ void TestHistoryStore::twoProcessesWritingAtOnceLoseNothing() {
     for (const auto &r : h.holds(QStringLiteral("redis://test"), ref("shared"), 0))
         openCommon += r.holder == QLatin1String("common") && !r.endedMs;
     QCOMPARE(openCommon, 1);
+}
+
+void TestHistoryStore::openingWhileAnotherProcessSetsTheFileUp() {
+    // Another program (the CLI, a second app) is creating the same fresh file: it holds the write
+    // lock for a moment. SQLite answers the WAL switch "busy" at once instead of waiting; the history
+    // must wait its busy timeout like for any write, not turn itself off for the whole session.
+    QSemaphore locked, opened;
+    std::thread other([&] {
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));
+            db.setDatabaseName(path());
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("BEGIN IMMEDIATE")));
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE setting_up(x)")));
+            locked.release();
+            // Held until the history has tried to open (it waits on the lock, or gave up already).
+            opened.tryAcquire(1, 300);
+            QVERIFY(q.exec(QStringLiteral("COMMIT")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
+    });
+    locked.acquire();
+    HistoryStore h(path(), 5000);
+    opened.release();
+    other.join();
+    QVERIFY2(h.isAvailable(), qPrintable(h.warning()));
+    QVERIFY(h.record(QStringLiteral("redis://test"),
+                     {makeEvent(QStringLiteral("acquired"), QStringLiteral("a"), 1000)}));
 }
 
 void TestHistoryStore::eventsWaitWhileTheFileIsBusy() {
