@@ -125,6 +125,10 @@ struct Grant {
     std::optional<qint64> token;
     std::optional<qint64> expiresAtMs;
     QVariantMap details; // kind-specific state a release needs (Consul session id, ...)
+
+    // What the store could not do as asked and the operator must be told wherever the grant is shown
+    // (no lease kept, a limit not used, a lease shortened): sentences, in details["warnings"].
+    QStringList warnings() const { return details.value(QStringLiteral("warnings")).toStringList(); }
 };
 
 struct AcquireRequest {

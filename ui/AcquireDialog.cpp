@@ -23,6 +23,8 @@ AcquireDialog::AcquireDialog(const QString &semaphore, const QString &defaultHol
     : QDialog(parent) {
     setObjectName(QStringLiteral("acquireDialog"));
     setWindowTitle(tr("Acquire a slot of %1").arg(semaphore));
+    // Wide enough for an answer's sentence per line or two (a narrow dialog wraps it into a column).
+    setMinimumWidth(fontMetrics().averageCharWidth() * 64);
     auto *form = new QFormLayout(this);
     m_holder = new QLineEdit(defaultHolder, this);
     m_holder->setObjectName(QStringLiteral("holder"));
@@ -74,9 +76,10 @@ AcquireDialog::AcquireDialog(const QString &semaphore, const QString &defaultHol
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_acquire = buttons->button(QDialogButtonBox::Ok);
     m_acquire->setText(tr("Acquire"));
+    m_cancel = buttons->button(QDialogButtonBox::Cancel);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &AcquireDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::rejected, this, &AcquireDialog::reject);
     connect(m_holder, &QLineEdit::textChanged, this, &AcquireDialog::validate);
     connect(m_ttl, &QLineEdit::textChanged, this, &AcquireDialog::validate);
     connect(m_replicaTimeout, &QLineEdit::textChanged, this, &AcquireDialog::validate);
@@ -139,6 +142,35 @@ void AcquireDialog::accept() {
     QDialog::accept();
 }
 
+void AcquireDialog::reject() {
+    // Granted: the slot is held whatever closes the window, so the page must learn of it.
+    if (m_result.status == core::AcquireResult::Status::Granted) {
+        QDialog::accept();
+        return;
+    }
+    QDialog::reject();
+}
+
+// A grant the store could not take as asked (no lease, a shorter one, another limit) stays on
+// screen until read: closing at once would leave the operator believing the lease runs out.
+void AcquireDialog::showGrantWarnings(const core::Grant &grant, const QStringList &warnings) {
+    QString text = grant.slot ? tr("Acquired slot %1 as %2, but:").arg(*grant.slot).arg(grant.holder)
+                              : tr("Acquired as %1, but:").arg(grant.holder);
+    for (const QString &w : warnings)
+        text += QStringLiteral("\n• ") + w;
+    m_status->setText(text);
+    m_status->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: bold; }")
+                                .arg(model::toneText(model::Tone::Caution).name()));
+    m_status->show();
+    for (QWidget *input : std::initializer_list<QWidget *>{m_holder, m_ttl, m_replicaRow})
+        input->setEnabled(false);
+    m_cancel->hide();
+    m_acquire->setText(tr("Close"));
+    m_acquire->setEnabled(true);
+    m_acquire->setFocus();
+    adjustSize();
+}
+
 void AcquireDialog::validate() {
     const bool replicasOk = replicas() == 0 || replicaTimeoutMs() > 0;
     m_replicaTimeout->setEnabled(replicas() > 0);
@@ -151,6 +183,7 @@ void AcquireDialog::showOutcome(const QString &text, bool problem) {
                                           .arg(model::toneText(model::Tone::Bad).name())
                                     : QString());
     m_status->setVisible(!text.isEmpty());
+    adjustSize(); // grow to the whole answer: a cut-off reason is no reason
 }
 
 void AcquireDialog::startAcquire() {
@@ -176,6 +209,10 @@ void AcquireDialog::startAcquire() {
         Q_EMIT acquireFinished(r);
         switch (r.status) {
         case core::AcquireResult::Status::Granted:
+            if (const QStringList warnings = r.grant.warnings(); !warnings.isEmpty()) {
+                showGrantWarnings(r.grant, warnings);
+                return;
+            }
             showOutcome({}, false);
             QDialog::accept();
             return;

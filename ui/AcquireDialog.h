@@ -21,7 +21,8 @@ namespace semscope::ui {
 // Attached to a connection's OperatorActions, the dialog makes the acquire itself: for Redis `leased`
 // and `lock` it offers "Wait for N replicas" (0 up to the replicas the serving master has, read
 // off the GUI thread) with a timeout; Acquire stays in the dialog until the answer comes, closes
-// (accepted) on a grant, and otherwise says why in the dialog — "not replicated to 1 replica within
+// (accepted) on a grant — or, when the grant came with warnings (no lease kept, a limit not used),
+// shows them with a Close button — and otherwise says why in the dialog — "not replicated to 1 replica within
 // 1000 ms (acknowledged by 0): released" — so the operator can change something and try again.
 class AcquireDialog : public QDialog {
     Q_OBJECT
@@ -39,6 +40,8 @@ public:
     const core::AcquireResult &acquireResult() const { return m_result; }
     // Attached: acquires first and closes (accepted) only on a grant. Otherwise as QDialog's.
     void accept() override;
+    // After a grant, closing in any way accepts: the slot is held.
+    void reject() override;
 
 Q_SIGNALS:
     void acquireFinished(const semscope::core::AcquireResult &result);
@@ -47,6 +50,7 @@ private:
     void validate();
     void startAcquire();
     void showOutcome(const QString &text, bool problem);
+    void showGrantWarnings(const core::Grant &grant, const QStringList &warnings);
 
     QLineEdit *m_holder;
     QLineEdit *m_ttl;
@@ -56,6 +60,7 @@ private:
     QLineEdit *m_replicaTimeout = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_acquire = nullptr;
+    QPushButton *m_cancel = nullptr;
     model::OperatorActions *m_actions = nullptr;
     core::SemaphoreRef m_ref;
     core::AcquireResult m_result;

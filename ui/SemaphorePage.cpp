@@ -819,9 +819,14 @@ void SemaphorePage::acquire() {
     AcquireDialog dialog(m_ref.name, model::OperatorActions::defaultHolderId(), this);
     dialog.attach(&m_session->actions, resolvedRef(), m_holders.snapshot().node);
     if (dialog.exec() == QDialog::Accepted) {
-        Q_EMIT statusMessage(tr("Acquired %1 as %2").arg(m_ref.name, dialog.acquireResult().grant.holder));
+        const core::Grant &grant = dialog.acquireResult().grant;
+        const QStringList warnings = grant.warnings();
+        Q_EMIT statusMessage(warnings.isEmpty()
+                                 ? tr("Acquired %1 as %2").arg(m_ref.name, grant.holder)
+                                 : tr("Acquired %1 as %2, but: %3")
+                                       .arg(m_ref.name, grant.holder, warnings.join(QStringLiteral("; "))));
         // Selected as soon as it is read back, so Renew and Release my slot are ready at once.
-        m_selectOnRead = dialog.acquireResult().grant.holder;
+        m_selectOnRead = grant.holder;
     }
     refreshNow();
 }

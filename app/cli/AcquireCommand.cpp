@@ -138,7 +138,7 @@ private:
     static void printGranted(CliContext &ctx, const core::AcquireResult &r) {
         const core::Grant &g = r.grant;
         // What the store could not do as asked (no lease kept, a limit not used) is said either way.
-        const QStringList warnings = g.details.value(QStringLiteral("warnings")).toStringList();
+        const QStringList warnings = g.warnings();
         printWarnings(ctx, warnings);
         if (ctx.json()) {
             QJsonObject o = grantToJson(g);

@@ -2,6 +2,7 @@
 
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
+#include "core/Duration.h"
 #include "core/KindRecognition.h"
 
 #include <QHash>
@@ -306,7 +307,7 @@ void ZsetKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
     RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0;
     conn.eval(m_acquire, keysOf(ref.name), args,
-              [this, c, ref, holder, wantHolders, done](const RedisReply &reply) {
+              [this, c, ref, holder, wantHolders, ttlMs = request.ttlMs, done](const RedisReply &reply) {
                   core::AcquireResult result;
                   result.attempts = 1;
                   const auto code = integerAt(reply, 0);
@@ -324,8 +325,13 @@ void ZsetKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                       result.grant.rawHolder = holder.toUtf8();
                       result.grant.expiresAtMs = integerAt(reply, 1);
                       result.grant.rank = integerAt(reply, 2);
-                      if (const QString capped = cappedReason(integerAt(reply, 3)); !capped.isEmpty())
+                      if (const QString capped = cappedReason(integerAt(reply, 3)); !capped.isEmpty()) {
                           result.grant.details.insert(QStringLiteral("lease_capped"), capped);
+                          result.grant.details.insert(
+                              QStringLiteral("warnings"),
+                              QStringList{QStringLiteral("lease shorter than the %1 asked: %2")
+                                              .arg(core::formatDurationMs(ttlMs), capped)});
+                      }
                       done(result);
                       return;
                   }

@@ -301,9 +301,16 @@ private Q_SLOTS:
         const qint64 lease = *mine.grant.expiresAtMs - QDateTime::currentMSecsSinceEpoch();
         QVERIFY2(lease > 5000 && lease <= 10000, qPrintable(QString::number(lease)));
         QVERIFY(mine.grant.details.contains(QStringLiteral("lease_capped")));
+        // Said where the grant is shown (CLI line, acquire dialog), not only in the JSON details.
+        QCOMPARE(mine.grant.warnings().size(), 1);
+        QVERIFY2(mine.grant.warnings().first().startsWith(
+                     QStringLiteral("lease shorter than the 30.0 s asked: capped at the "
+                                    "clients' lease")),
+                 qPrintable(mine.grant.warnings().first()));
         const core::AcquireResult shorter = m_driver->acquire(r, QStringLiteral("short"), 5000);
         QCOMPARE(shorter.status, core::AcquireResult::Status::Granted);
         QVERIFY(!shorter.grant.details.contains(QStringLiteral("lease_capped")));
+        QVERIFY(shorter.grant.warnings().isEmpty());
     }
 
     void checkBeforeAddRefusesWhereAddThenRankOverAdmits() {

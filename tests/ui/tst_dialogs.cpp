@@ -5,6 +5,8 @@
 #include "RedisCluster.h"
 #include "RedisServer.h"
 #include "SentinelGroup.h"
+#include "core/audit/AuditLog.h"
+#include "model/OperatorActions.h"
 #include "model/StoreFactory.h"
 #include "ui/AcquireDialog.h"
 #include "ui/ConnectionDialog.h"
@@ -34,6 +36,7 @@ class TestDialogs : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void acquireDefaultsAndValidates();
+    void grantWithWarningsStaysOnScreen();
     void profileRoundTrip();
     void profileRefusesABadTimeout();
     void testConnectionAgainstRealRedis();
@@ -58,6 +61,16 @@ private:
 namespace {
 QPushButton *okButton(QDialog *d) {
     return d->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+}
+void saveScreenshot(QWidget *w, const QString &name) {
+#ifdef SEMSCOPE_SCREENSHOT_DIR
+    QDir().mkpath(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR));
+    w->layout()->activate(); // texts just changed: lay out before the picture
+    w->grab().save(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR "/") + name);
+#else
+    Q_UNUSED(w)
+    Q_UNUSED(name)
+#endif
 }
 } // namespace
 
@@ -90,6 +103,54 @@ void TestDialogs::acquireDefaultsAndValidates() {
     QTest::mouseClick(okButton(&dialog), Qt::LeftButton);
     QCOMPARE(accepted.size(), 1);
     QCOMPARE(dialog.holder(), QStringLiteral("ops@bastion"));
+}
+
+void TestDialogs::grantWithWarningsStaysOnScreen() {
+    // A grant the store could not take as asked (here: the semaphore keeps its own 3 slots, not the
+    // 5 given) must be read by the operator: the dialog used to close at once, the warning unseen.
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QTemporaryDir dir;
+    core::AuditLog audit(dir.filePath(QStringLiteral("audit.jsonl")));
+    model::ConnectionConfig config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.url = server.url();
+    model::ConnectionController controller(config, model::storeFactoryFor(config));
+    controller.open();
+    model::OperatorActions actions(&controller, &audit);
+    core::SemaphoreRef ref;
+    ref.kind = core::Kind::Slots;
+    ref.name = QStringLiteral("printers");
+    ref.profile.limit = 3;
+    std::optional<core::AcquireResult> first;
+    actions.acquire(ref, QStringLiteral("someone-else"), 30000, this,
+                    [&](core::AcquireResult r) { first = r; });
+    QTRY_VERIFY_WITH_TIMEOUT(first.has_value(), 15000);
+    QVERIFY2(first->status == core::AcquireResult::Status::Granted, qPrintable(first->error));
+    QVERIFY(first->grant.warnings().isEmpty());
+
+    ref.profile.limit = 5;
+    ui::AcquireDialog dialog(ref.name, QStringLiteral("alice@laptop"));
+    dialog.attach(&actions, ref, {});
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QSignalSpy done(&dialog, &ui::AcquireDialog::acquireFinished);
+    QTest::mouseClick(okButton(&dialog), Qt::LeftButton);
+    QVERIFY(done.wait(15000));
+    QCOMPARE(dialog.acquireResult().status, core::AcquireResult::Status::Granted);
+    QVERIFY(dialog.isVisible());
+    auto *status = dialog.findChild<QLabel *>(QStringLiteral("acquireStatus"));
+    QVERIFY(status->isVisible());
+    QVERIFY2(status->text().startsWith(QStringLiteral("Acquired slot 2 as alice@laptop, but:")),
+             qPrintable(status->text()));
+    QVERIFY2(status->text().contains(QStringLiteral("the limit given (5) is not used")),
+             qPrintable(status->text()));
+    // Nothing left to cancel: the one way out is Close, and even Escape means "I have read it".
+    QCOMPARE(okButton(&dialog)->text(), QStringLiteral("Close"));
+    QVERIFY(!dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Cancel)->isVisible());
+    QVERIFY(!dialog.findChild<QLineEdit *>(QStringLiteral("holder"))->isEnabled());
+    saveScreenshot(&dialog, QStringLiteral("acquire-granted-with-warning.png"));
+    QTest::keyClick(&dialog, Qt::Key_Escape);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
 }
 
 void TestDialogs::profileRoundTrip() {
@@ -307,19 +368,6 @@ std::pair<bool, QString> TestDialogs::runTest(ui::ConnectionDialog *dialog) {
         return {false, QStringLiteral("no answer from the test")};
     return {tested.first().at(0).toBool(), tested.first().at(1).toString()};
 }
-
-namespace {
-void saveScreenshot(QWidget *w, const QString &name) {
-#ifdef SEMSCOPE_SCREENSHOT_DIR
-    QDir().mkpath(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR));
-    w->layout()->activate(); // texts just changed: lay out before the picture
-    w->grab().save(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR "/") + name);
-#else
-    Q_UNUSED(w)
-    Q_UNUSED(name)
-#endif
-}
-} // namespace
 
 void TestDialogs::testDetectsTheDeployment_data() {
     QTest::addColumn<QString>("deployment");
