@@ -1,6 +1,7 @@
 #include "KeyspaceNotifications.h"
 
 #include "RedisConnection.h"
+#include "topology/RedisTopology.h"
 
 #include <QPointer>
 
@@ -24,57 +25,150 @@ bool KeyspaceNotifications::coversSemaphores(const QString &setting) {
 }
 
 void KeyspaceNotifications::probe(std::function<void(bool, const QString &)> done) {
-    if (!m_commands) {
-        m_commands = std::make_unique<RedisConnection>(m_settings);
-        m_commands->open();
-    }
+    m_probeDone = std::move(done);
+    m_topology = std::make_unique<topology::RedisTopology>(m_settings);
+    m_topology->open();
     QPointer<KeyspaceNotifications> self(this);
-    m_commands->command({"CONFIG", "GET", "notify-keyspace-events"}, [self, done](const RedisReply &r) {
+    m_topology->detect([self](const QString &error) {
         if (!self)
             return;
-        const bool refused = r.isError();
-        const QString setting = refused ? r.errorMessage()
-                                : r.isArray() && r.elements.size() == 2
-                                    ? QString::fromUtf8(r.elements.at(1).str)
-                                    : QString();
-        const bool enabled = !refused && coversSemaphores(setting);
-        // Answered from the event loop, not from inside the connection's reply handling: only one
-        // question is asked on it, so it goes now, and `done` may delete this object.
-        QMetaObject::invokeMethod(
-            self,
-            [self, done, enabled, setting] {
-                if (!self)
-                    return;
-                self->m_commands.reset();
-                done(enabled, setting);
-            },
-            Qt::QueuedConnection);
+        if (!error.isEmpty()) {
+            self->finishProbe({Answer{QString(), false, error}});
+            return;
+        }
+        self->askMasters();
     });
+}
+
+// Each master publishes the events of its own keys only: on a Cluster all of them must publish.
+void KeyspaceNotifications::askMasters() {
+    const QList<RedisConnection *> masters = m_topology->masterConnections();
+    if (masters.isEmpty()) {
+        finishProbe({Answer{QString(), false, QStringLiteral("the cluster has no master serving slots")}});
+        return;
+    }
+    auto answers = std::make_shared<QList<Answer>>();
+    auto left = std::make_shared<qsizetype>(masters.size());
+    QPointer<KeyspaceNotifications> self(this);
+    for (RedisConnection *master : masters) {
+        const QString node =
+            isCluster() ? QStringLiteral("%1:%2").arg(master->settings().host).arg(master->settings().port)
+                        : QString();
+        master->command({"CONFIG", "GET", "notify-keyspace-events"},
+                        [self, node, answers, left](const RedisReply &r) {
+                            if (!self)
+                                return;
+                            Answer a;
+                            a.node = node;
+                            if (r.isError())
+                                a.setting = r.errorMessage();
+                            else if (r.isArray() && r.elements.size() == 2)
+                                a.setting = QString::fromUtf8(r.elements.at(1).str);
+                            a.enabled = !r.isError() && coversSemaphores(a.setting);
+                            answers->append(a);
+                            if (--*left == 0)
+                                self->finishProbe(*answers);
+                        });
+    }
+}
+
+void KeyspaceNotifications::finishProbe(const QList<Answer> &answers) {
+    bool enabled = true;
+    QStringList off;
+    QStringList settings;
+    for (const Answer &a : answers) {
+        enabled = enabled && a.enabled;
+        const QString setting = a.node.isEmpty() || !a.setting.isEmpty() ? a.setting : QStringLiteral("none");
+        settings << setting;
+        if (!a.enabled && !a.node.isEmpty())
+            off << QStringLiteral("%1 (%2)").arg(a.node, setting);
+    }
+    settings.removeDuplicates();
+    QString setting = settings.join(QStringLiteral(", "));
+    if (!off.isEmpty())
+        setting = QStringLiteral("not on %1").arg(off.join(QStringLiteral(", ")));
+    else if (isCluster())
+        setting = QStringLiteral("%1 on %2 masters").arg(setting).arg(answers.size());
+    // Answered from the event loop, not from inside a connection's reply handling: `done` may delete
+    // this object.
+    QPointer<KeyspaceNotifications> self(this);
+    QMetaObject::invokeMethod(
+        this,
+        [self, enabled, setting] {
+            if (!self)
+                return;
+            // Outside a Cluster the one subscriber needs no map; on a Cluster it says where keys live.
+            if (!self->isCluster())
+                self->m_topology.reset();
+            const auto done = std::exchange(self->m_probeDone, {});
+            if (done)
+                done(enabled, setting);
+        },
+        Qt::QueuedConnection);
+}
+
+bool KeyspaceNotifications::isCluster() const {
+    return m_topology && m_topology->mode() == topology::RedisTopology::Mode::Cluster;
+}
+
+QString KeyspaceNotifications::nodeOf(const QString &key) const {
+    return isCluster() ? m_topology->nodeOfKey(key.toUtf8()) : QString();
 }
 
 QByteArray KeyspaceNotifications::channelOf(const QString &key) const {
     return QByteArray("__keyspace@") + QByteArray::number(m_settings.db) + "__:" + key.toUtf8();
 }
 
-void KeyspaceNotifications::follow(const QStringList &keys) {
-    if (!m_subscriber) {
-        m_subscriber = std::make_unique<RedisConnection>(m_settings);
-        m_subscriber->open();
+RedisConnection &KeyspaceNotifications::subscriberOn(const QString &node) {
+    std::unique_ptr<RedisConnection> &c = m_subscribers[node];
+    if (!c) {
+        c = std::make_unique<RedisConnection>(node.isEmpty() ? m_settings : m_topology->nodeSettings(node));
+        c->open();
     }
-    const QSet<QString> wanted(keys.begin(), keys.end());
-    for (const QString &key : std::as_const(m_keys))
-        if (!wanted.contains(key))
-            m_subscriber->unsubscribe(channelOf(key));
-    for (const QString &key : wanted) {
-        if (m_keys.contains(key))
+    return *c;
+}
+
+void KeyspaceNotifications::follow(const QStringList &keys) {
+    if (!isCluster()) {
+        subscribe(keys);
+        return;
+    }
+    // A failover or a resharding moves keys to another master: the map is read again first (the
+    // latest keys asked for meanwhile win; a map that cannot be read leaves the old one).
+    m_pendingKeys = keys;
+    if (m_reloading)
+        return;
+    m_reloading = true;
+    QPointer<KeyspaceNotifications> self(this);
+    m_topology->reloadMap([self](const QString &) {
+        if (!self)
+            return;
+        self->m_reloading = false;
+        self->subscribe(std::exchange(self->m_pendingKeys, {}));
+    });
+}
+
+void KeyspaceNotifications::subscribe(const QStringList &keys) {
+    QHash<QString, QString> wanted;
+    for (const QString &key : keys)
+        wanted.insert(key, nodeOf(key));
+    for (auto it = m_nodeOfKey.cbegin(); it != m_nodeOfKey.cend(); ++it) {
+        const auto now = wanted.constFind(it.key());
+        if (now == wanted.cend() || *now != it.value())
+            subscriberOn(it.value()).unsubscribe(channelOf(it.key()));
+    }
+    QPointer<KeyspaceNotifications> self(this);
+    for (auto it = wanted.cbegin(); it != wanted.cend(); ++it) {
+        const auto before = m_nodeOfKey.constFind(it.key());
+        if (before != m_nodeOfKey.cend() && *before == it.value())
             continue;
-        QPointer<KeyspaceNotifications> self(this);
-        m_subscriber->subscribe(channelOf(key), [self, key](const QByteArray &) {
+        const QString key = it.key();
+        subscriberOn(it.value()).subscribe(channelOf(key), [self, key](const QByteArray &) {
             if (self)
                 Q_EMIT self->keyChanged(key);
         });
     }
-    m_keys = wanted;
+    m_nodeOfKey = wanted;
 }
 
 } // namespace semscope::redis

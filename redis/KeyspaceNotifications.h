@@ -4,30 +4,35 @@
 
 #include <QHash>
 #include <QObject>
-#include <QSet>
 #include <QStringList>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace semscope::redis {
 
 class RedisConnection;
+namespace topology {
+class RedisTopology;
+}
 
 // Redis keyspace notifications as a hint to re-read a semaphore early (monitor/SemaphoreWatcher
 // still re-reads on its interval: notifications are fire-and-forget and may be lost). Used only
 // where the server already publishes them (`notify-keyspace-events` with K and a class that covers
 // the commands semaphores use): semscope never changes server configuration.
-// Subscribes to `__keyspace@<db>__:<key>` for exactly the keys given to follow() on a dedicated
-// connection.
+// Subscribes to `__keyspace@<db>__:<key>` for exactly the keys given to follow(), on a dedicated
+// connection. A Redis Cluster publishes a key's events only on the master serving its slot: there
+// every master is asked in probe(), and each key is followed on its own master (the slot map is
+// read again before each follow(), so a failover or a moved slot moves the subscription too).
 class KeyspaceNotifications : public QObject {
     Q_OBJECT
 public:
     explicit KeyspaceNotifications(ConnectionSettings settings, QObject *parent = nullptr);
     ~KeyspaceNotifications() override;
 
-    // CONFIG GET notify-keyspace-events: `done(enabled, setting)`; not enabled when the server does
-    // not publish keyspace events for these commands, or refuses CONFIG (ACL, renamed command:
-    // `setting` then says why).
+    // CONFIG GET notify-keyspace-events: `done(enabled, setting)`; not enabled when the server (on
+    // a Cluster: any master) does not publish keyspace events for these commands, or refuses CONFIG
+    // (ACL, renamed command: `setting` then says why; on a Cluster it names the master).
     void probe(std::function<void(bool enabled, const QString &setting)> done);
     // Whether a notify-keyspace-events value covers what semaphore writes do (DEL, EXPIRE, HSET,
     // ZADD, RPUSH, SET..., expiries and evictions).
@@ -35,18 +40,32 @@ public:
 
     // Follows exactly these keys from now on (subscribes the new ones, unsubscribes the rest).
     void follow(const QStringList &keys);
-    int followedCount() const { return int(m_keys.size()); }
+    int followedCount() const { return int(m_nodeOfKey.size()); }
 
 Q_SIGNALS:
     void keyChanged(const QString &key);
 
 private:
+    struct Answer {
+        QString node;
+        bool enabled = false;
+        QString setting;
+    };
+    void askMasters();
+    void finishProbe(const QList<Answer> &answers);
+    void subscribe(const QStringList &keys);
+    bool isCluster() const;
+    QString nodeOf(const QString &key) const; // empty outside a Cluster
+    RedisConnection &subscriberOn(const QString &node);
     QByteArray channelOf(const QString &key) const;
 
     ConnectionSettings m_settings;
-    std::unique_ptr<RedisConnection> m_commands;
-    std::unique_ptr<RedisConnection> m_subscriber;
-    QSet<QString> m_keys;
+    std::unique_ptr<topology::RedisTopology> m_topology; // during probe(); kept on a Cluster
+    std::function<void(bool, const QString &)> m_probeDone;
+    std::map<QString, std::unique_ptr<RedisConnection>> m_subscribers; // by node; "" outside a Cluster
+    QHash<QString, QString> m_nodeOfKey;                               // followed key -> its node
+    QStringList m_pendingKeys; // asked for while the slot map was being read
+    bool m_reloading = false;
 };
 
 } // namespace semscope::redis

@@ -61,6 +61,9 @@ public:
     RedisConnection &nodeConnection(const QString &address);
     // One connection per master in map order (Cluster), or the entry node alone.
     QList<RedisConnection *> masterConnections();
+    // The entry's settings (TLS, ACL user, timeouts) pointed at another node ("host:port"), for a
+    // connection of one's own to it (a subscriber: pub/sub cannot share the command connection).
+    ConnectionSettings nodeSettings(const QString &address) const;
 
     // Reads from replicas (Cluster, settings().discoverFromReplicas): spares the masters of a busy
     // service. Each master gets one replica to read from, the first (healthy ones first) whose
@@ -117,7 +120,6 @@ private:
     void probeReplica(const QString &master, QStringList candidates, QStringList failures,
                       std::function<void(const ReadNode &)> done);
     // The entry's settings (TLS, ACL user, timeouts) aimed at another node ("host:port").
-    ConnectionSettings nodeSettings(const QString &address) const;
     void send(std::shared_ptr<Request> request);
     void onReply(std::shared_ptr<Request> request, RedisConnection *conn, const RedisReply &reply);
     void becomeCluster();

@@ -1,9 +1,11 @@
 // `semscope-cli watch` end to end against a real redis-server: the events other clients cause while
 // it runs (acquire, release, expiry, force-release), as JSON lines, and how it ends.
+#include "RedisCluster.h"
 #include "RedisServer.h"
 #include "TestWait.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/sandbox/ConsulDouble.h"
+#include "redis/topology/HashSlot.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -86,6 +88,60 @@ private:
             err += watch.readAllStandardError();
         }
         return err.contains("watching");
+    }
+
+    // With semaphore `name` held by "a" at `url`, a `watch --interval 1h` sees "b" acquire it within
+    // seconds: only a keyspace notification can bring it this side of an hour. `err` gets the
+    // watch's standard error.
+    void acquireIsReadAtOnce(const QString &url, const QString &name, QByteArray &err) {
+        auto on = [&](QStringList args) {
+            args.prepend(url);
+            args.prepend(QStringLiteral("--redis"));
+            return args;
+        };
+        QProcess seed;
+        seed.setProcessEnvironment(environment());
+        seed.start(m_cli,
+                   on({"acquire", name, "--kind", "leased", "--limit", "5", "--holder", "a", "--ttl", "5m"}));
+        QVERIFY(seed.waitForFinished(30000));
+        QCOMPARE(seed.exitCode(), 0);
+
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli, on({"watch", "--json", "--interval", "1h", "--for", "30s"}));
+        QVERIFY2(test::waitFor(
+                     [&] {
+                         watch.waitForReadyRead(50);
+                         err += watch.readAllStandardError();
+                         return err.contains("keyspace notifications on");
+                     },
+                     30000),
+                 err.constData());
+        QVERIFY2(test::waitFor(
+                     [&] {
+                         watch.waitForReadyRead(50);
+                         err += watch.readAllStandardError();
+                         return err.contains("watching 1 semaphores");
+                     },
+                     30000),
+                 err.constData());
+        QProcess acquire;
+        acquire.setProcessEnvironment(environment());
+        acquire.start(m_cli, on({"acquire", name, "--kind", "leased", "--holder", "b", "--ttl", "5m"}));
+        QVERIFY(acquire.waitForFinished(30000));
+        QCOMPARE(acquire.exitCode(), 0);
+        QByteArray out;
+        QVERIFY2(test::waitFor(
+                     [&] {
+                         watch.waitForReadyRead(50);
+                         out += watch.readAllStandardOutput();
+                         return out.contains("\"event\":\"acquired\",\"holder\":\"b\"");
+                     },
+                     20000),
+                 out.constData());
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitCode(), 0);
     }
 
 private Q_SLOTS:
@@ -183,54 +239,44 @@ private Q_SLOTS:
         test::RedisServer::Options options;
         options.extraArgs = QStringList{"--notify-keyspace-events", "Kgz$hx"};
         QVERIFY2(notifying.start(options), qPrintable(notifying.errorString()));
-        auto on = [&](QStringList args) {
-            args.prepend(notifying.url());
-            args.prepend(QStringLiteral("--redis"));
-            return args;
-        };
-        QProcess seed;
-        seed.setProcessEnvironment(environment());
-        seed.start(m_cli, on({"acquire", "fast", "--kind", "leased", "--limit", "5", "--holder", "a", "--ttl",
-                              "5m"}));
-        QVERIFY(seed.waitForFinished(30000));
-        QCOMPARE(seed.exitCode(), 0);
+        acquireIsReadAtOnce(notifying.url(), QStringLiteral("fast"), err);
+    }
 
-        QProcess watch;
-        watch.setProcessEnvironment(environment());
-        watch.start(m_cli, on({"watch", "--json", "--interval", "1h", "--for", "30s"}));
-        QVERIFY(test::waitFor(
-            [&] {
-                watch.waitForReadyRead(50);
-                err += watch.readAllStandardError();
-                return err.contains("keyspace notifications on");
-            },
-            30000));
-        QVERIFY(test::waitFor(
-            [&] {
-                watch.waitForReadyRead(50);
-                err += watch.readAllStandardError();
-                return err.contains("watching 1 semaphores");
-            },
-            30000));
-        QElapsedTimer clock;
-        clock.start();
-        QProcess acquire;
-        acquire.setProcessEnvironment(environment());
-        acquire.start(m_cli, on({"acquire", "fast", "--kind", "leased", "--holder", "b", "--ttl", "5m"}));
-        QVERIFY(acquire.waitForFinished(30000));
-        QByteArray out;
-        // With --interval 1h only a notification can bring the acquire in this side of an hour.
-        QVERIFY2(test::waitFor(
-                     [&] {
-                         watch.waitForReadyRead(50);
-                         out += watch.readAllStandardOutput();
-                         return out.contains("\"event\":\"acquired\",\"holder\":\"b\"");
-                     },
-                     20000),
-                 out.constData());
-        ::kill(pid_t(watch.processId()), SIGINT);
-        QVERIFY(watch.waitForFinished(30000));
-        QCOMPARE(watch.exitCode(), 0);
+    // A Cluster publishes a key's events on the master serving its slot only: each is followed there,
+    // so a semaphore on another master than the one named in --redis is read at once too.
+    void keyspaceNotificationsOnEveryClusterMaster() {
+        test::RedisCluster cluster;
+        test::RedisCluster::Options options;
+        options.replicasPerMaster = 0;
+        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        auto publish = [&](int m) { // the operators' configuration, not semscope's
+            return cluster.node(m).command({"CONFIG", "SET", "notify-keyspace-events", "Kgz$hx"}).str == "OK";
+        };
+        QVERIFY(publish(1) && publish(2));
+        {
+            // One master that does not publish is named: its semaphores would be read late.
+            QProcess partly;
+            partly.setProcessEnvironment(environment());
+            partly.start(m_cli, {"--redis", cluster.url(), "watch", "--for", "1s"});
+            QVERIFY(partly.waitForFinished(30000));
+            const QByteArray err = partly.readAllStandardError();
+            const QByteArray expected = "publishes no keyspace notifications: not on 127.0.0.1:" +
+                                        QByteArray::number(cluster.node(0).port()) + " (none)";
+            QVERIFY2(err.contains(expected), err.constData());
+        }
+        QVERIFY(publish(0));
+        QString name;
+        for (int i = 0; name.isEmpty(); ++i) {
+            const QString candidate = QStringLiteral("far-%1").arg(i);
+            const test::RedisServer *master =
+                cluster.masterOfSlot(redis::topology::hashSlot(candidate.toUtf8()));
+            QVERIFY(master);
+            if (master->port() != cluster.node(0).port())
+                name = candidate;
+        }
+        QByteArray err;
+        acquireIsReadAtOnce(cluster.url(), name, err);
+        QVERIFY2(err.contains("keyspace notifications on (g$hzxK on 3 masters)"), err.constData());
     }
 
     void ctrlCEndsItWithExitZero() {
