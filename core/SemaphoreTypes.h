@@ -183,6 +183,7 @@ struct RefreshResult {
     Status status = Status::Error;
     std::optional<qint64> expiresAtMs;
     QString error;
+    QStringList warnings = {}; // as Grant::warnings(): what the store could not do as asked (a shorter lease)
 };
 
 struct ReleaseResult {

@@ -139,7 +139,7 @@ private:
         const core::Grant &g = r.grant;
         // What the store could not do as asked (no lease kept, a limit not used) is said either way.
         const QStringList warnings = g.warnings();
-        printWarnings(ctx, warnings);
+        ctx.warn(warnings);
         if (ctx.json()) {
             QJsonObject o = grantToJson(g);
             o.insert(QStringLiteral("status"), QStringLiteral("granted"));
@@ -159,18 +159,13 @@ private:
         ctx.out() << line << '\n';
     }
 
-    static void printWarnings(CliContext &ctx, const QStringList &warnings) {
-        for (const QString &w : warnings)
-            ctx.err() << QStringLiteral("semscope-cli: warning: %1\n").arg(core::printableServerText(w));
-    }
-
     static void printBusy(CliContext &ctx, core::SemaphoreStore &store, const core::AcquireResult &r,
                           const core::Snapshot &snap) {
         // Prefer the fresh read; fall back to the holders the denied attempt reported.
         const bool readOk = snap.serverNowMs > 0;
         const QList<core::Holder> holders = readOk ? snap.holders : r.holders;
         const qint64 now = readOk ? snap.serverNowMs : 0;
-        printWarnings(ctx, snap.warnings);
+        ctx.warn(snap.warnings);
         if (ctx.json()) {
             QJsonObject o;
             o.insert(QStringLiteral("status"), QStringLiteral("busy"));

@@ -77,6 +77,12 @@ void CliContext::warnAuditNotWritten(const QString &why) {
     m_err.flush();
 }
 
+void CliContext::warn(const QStringList &warnings) {
+    for (const QString &w : warnings)
+        m_err << "semscope-cli: warning: " << core::printableServerText(w) << '\n';
+    m_err.flush();
+}
+
 void CliContext::finish(int code) {
     if (m_exitCode)
         return;

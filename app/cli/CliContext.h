@@ -60,6 +60,8 @@ public:
     // write itself already happened, so the command's outcome stands).
     void audit(const core::AuditEntry &entry);
     void warnAuditNotWritten(const QString &why);
+    // "semscope-cli: warning: <w>" on stderr for each of what a store could not do as asked.
+    void warn(const QStringList &warnings);
 
 private:
     QCommandLineParser &m_parser;

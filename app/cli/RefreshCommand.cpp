@@ -3,6 +3,7 @@
 #include "core/Duration.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <cstdlib>
 
@@ -85,6 +86,7 @@ private:
     // layout with one timeout for every holder (fair) restarts that, whatever --ttl says.
     static void printRefreshed(CliContext &ctx, const core::Snapshot &snap, const QString &holderId,
                                qint64 askedMs, const core::RefreshResult &r, qint64 serverNowMs) {
+        ctx.warn(r.warnings);
         std::optional<qint64> leaseMs;
         if (r.expiresAtMs && snap.serverNowMs > 0)
             leaseMs = std::max<qint64>(0, (*r.expiresAtMs - serverNowMs + 50) / 100 * 100);
@@ -96,6 +98,7 @@ private:
                 o.insert(QStringLiteral("expires_at_ms"), static_cast<double>(*r.expiresAtMs));
             if (leaseMs)
                 o.insert(QStringLiteral("ttl_ms"), static_cast<double>(*leaseMs));
+            o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(r.warnings));
             ctx.printJson(o);
             return;
         }
@@ -111,7 +114,7 @@ private:
         }
         QString line = QStringLiteral("refreshed %1: the lease ends in %2")
                            .arg(holderId, core::formatDurationMs(*leaseMs));
-        if (std::abs(*leaseMs - askedMs) >= 1000)
+        if (std::abs(*leaseMs - askedMs) >= 1000 && r.warnings.isEmpty()) // a warning said why already
             line += snap.details.contains(QStringLiteral("timeout_ms"))
                         ? QStringLiteral(" (the semaphore's shared timeout; --ttl %1 cannot change it)")
                               .arg(core::formatDurationMs(askedMs))

@@ -12,7 +12,11 @@ AuditOutcome auditOutcome(const AcquireResult &r) {
             where = QStringLiteral("slot %1").arg(*r.grant.slot);
         else if (r.grant.rank)
             where = QStringLiteral("rank %1").arg(*r.grant.rank);
-        return {QStringLiteral("granted"), where, true};
+        // What the store could not do as asked goes with it into the log and the status bar.
+        QStringList notes = r.grant.warnings();
+        if (!where.isEmpty())
+            notes.prepend(where);
+        return {QStringLiteral("granted"), notes.join(QStringLiteral("; ")), true};
     }
     case AcquireResult::Status::Busy:
         return {QStringLiteral("busy"), QStringLiteral("%1 holders, no free slot").arg(r.holders.size()),
@@ -26,7 +30,7 @@ AuditOutcome auditOutcome(const AcquireResult &r) {
 AuditOutcome auditOutcome(const RefreshResult &r) {
     switch (r.status) {
     case RefreshResult::Status::Ok:
-        return {QStringLiteral("ok"), {}, true};
+        return {QStringLiteral("ok"), r.warnings.join(QStringLiteral("; ")), true};
     case RefreshResult::Status::Lost:
         return {QStringLiteral("lost"), QStringLiteral("the slot was no longer held"), false};
     case RefreshResult::Status::Error:

@@ -72,6 +72,11 @@ QString cappedReason(std::optional<qint64> code) {
     }
 }
 
+QString shorterLease(qint64 askedMs, const QString &cappedReason) {
+    return QStringLiteral("lease shorter than the %1 asked: %2")
+        .arg(core::formatDurationMs(askedMs), cappedReason);
+}
+
 } // namespace
 
 // node redis-semaphore's MultiSemaphore takes k permits as the members id_0 .. id_{k-1}, added,
@@ -327,10 +332,8 @@ void ZsetKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                       result.grant.rank = integerAt(reply, 2);
                       if (const QString capped = cappedReason(integerAt(reply, 3)); !capped.isEmpty()) {
                           result.grant.details.insert(QStringLiteral("lease_capped"), capped);
-                          result.grant.details.insert(
-                              QStringLiteral("warnings"),
-                              QStringList{QStringLiteral("lease shorter than the %1 asked: %2")
-                                              .arg(core::formatDurationMs(ttlMs), capped)});
+                          result.grant.details.insert(QStringLiteral("warnings"),
+                                                      QStringList{shorterLease(ttlMs, capped)});
                       }
                       done(result);
                       return;
@@ -363,7 +366,7 @@ void ZsetKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttl
     const QList<QByteArray> args{
         holderBytes(grant.rawHolder, grant.holder), QByteArray::number(std::max<qint64>(1, ttlMs)),
         unitArgument(grant.ref.profile.scoreUnit), clientLeaseArgument(grant.ref.profile)};
-    conn.eval(m_refresh, keysOf(grant.ref.name), args, [done](const RedisReply &reply) {
+    conn.eval(m_refresh, keysOf(grant.ref.name), args, [ttlMs, done](const RedisReply &reply) {
         core::RefreshResult result;
         const auto code = integerAt(reply, 0);
         if (reply.isError() || !code) {
@@ -373,6 +376,8 @@ void ZsetKind::refresh(RedisCommands &conn, const core::Grant &grant, qint64 ttl
         } else if (*code == 1) {
             result.status = core::RefreshResult::Status::Ok;
             result.expiresAtMs = integerAt(reply, 1);
+            if (const QString capped = cappedReason(integerAt(reply, 2)); !capped.isEmpty())
+                result.warnings << shorterLease(ttlMs, capped);
         } else {
             result.status = core::RefreshResult::Status::Lost;
         }

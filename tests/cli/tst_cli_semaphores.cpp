@@ -707,6 +707,29 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("mixes second and millisecond scores"), r.out.constData());
     }
 
+    // A zset lease the layout's clients cap (here: their 10 s timeout) comes out shorter than asked:
+    // acquire and refresh both say so and why, in words and in --json.
+    void zsetLeaseShortenedIsSaid() {
+        const QStringList zset{"--kind", "zset", "--limit", "2", "--timeout", "10s"};
+        CliRun r = cli(QStringList{"acquire", "capped", "--holder", "c1", "--ttl", "60s"} + zset);
+        QCOMPARE(r.exitCode, 0);
+        const QByteArray why = "lease shorter than the 1 m 00 s asked: capped at the clients' lease";
+        QVERIFY2(r.err.contains(QByteArray("warning: " + why)), r.err.constData());
+        r = cli(QStringList{"refresh", "capped", "c1", "--ttl", "60s"} + zset);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(QByteArray("warning: " + why)), r.err.constData());
+        QVERIFY2(!r.out.contains("not the"), r.out.constData()); // said once, with why
+        r = cli(QStringList{"refresh", "capped", "c1", "--ttl", "60s", "--json"} + zset);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.json()
+                     .value(QStringLiteral("warnings"))
+                     .toArray()
+                     .first()
+                     .toString()
+                     .startsWith(QString::fromUtf8(why)),
+                 r.out.constData());
+    }
+
     // Bad data of every sort in one keyspace: list names each problem on the semaphore it concerns,
     // exits 0, and the healthy semaphores beside them are listed clean and still operable.
     void badDataIsListedAndTheRestStillWorks() {

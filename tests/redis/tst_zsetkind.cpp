@@ -289,6 +289,9 @@ private Q_SLOTS:
         const core::RefreshResult refreshed = m_driver->refresh(mine.grant, 60000);
         QCOMPARE(refreshed.status, core::RefreshResult::Status::Ok);
         QVERIFY(*refreshed.expiresAtMs <= latestSeed);
+        QCOMPARE(refreshed.warnings.size(), 1);
+        QVERIFY2(refreshed.warnings.first().contains(QStringLiteral("live holders' latest expiry")),
+                 qPrintable(refreshed.warnings.first()));
         QVERIFY(!seedAcquire(key, "s4", 3, 10));
     }
 
