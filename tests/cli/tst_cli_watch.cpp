@@ -109,22 +109,17 @@ private:
         QProcess watch;
         watch.setProcessEnvironment(environment());
         watch.start(m_cli, on({"watch", "--json", "--interval", "1h", "--for", "30s"}));
-        QVERIFY2(test::waitFor(
-                     [&] {
-                         watch.waitForReadyRead(50);
-                         err += watch.readAllStandardError();
-                         return err.contains("keyspace notifications on");
-                     },
-                     30000),
-                 err.constData());
-        QVERIFY2(test::waitFor(
-                     [&] {
-                         watch.waitForReadyRead(50);
-                         err += watch.readAllStandardError();
-                         return err.contains("watching 1 semaphores");
-                     },
-                     30000),
-                 err.constData());
+        auto saysOnStderr = [&](const char *text) {
+            return test::waitFor(
+                [&] {
+                    watch.waitForReadyRead(50);
+                    err += watch.readAllStandardError();
+                    return err.contains(text);
+                },
+                30000);
+        };
+        QVERIFY2(saysOnStderr("keyspace notifications on"), err.constData());
+        QVERIFY2(saysOnStderr("watching 1 semaphores"), err.constData());
         QProcess acquire;
         acquire.setProcessEnvironment(environment());
         acquire.start(m_cli, on({"acquire", name, "--kind", "leased", "--holder", "b", "--ttl", "5m"}));
