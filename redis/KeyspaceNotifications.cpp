@@ -51,9 +51,7 @@ void KeyspaceNotifications::askMasters() {
     auto left = std::make_shared<qsizetype>(masters.size());
     QPointer<KeyspaceNotifications> self(this);
     for (RedisConnection *master : masters) {
-        const QString node =
-            isCluster() ? QStringLiteral("%1:%2").arg(master->settings().host).arg(master->settings().port)
-                        : QString();
+        const QString node = isCluster() ? master->settings().nodeAddress() : QString();
         master->command({"CONFIG", "GET", "notify-keyspace-events"},
                         [self, node, answers, left](const RedisReply &r) {
                             if (!self)

@@ -158,17 +158,13 @@ void AcquireDialog::showGrantWarnings(const core::Grant &grant, const QStringLis
                               : tr("Acquired as %1, but:").arg(grant.holder);
     for (const QString &w : warnings)
         text += QStringLiteral("\n• ") + w;
-    m_status->setText(text);
-    m_status->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: bold; }")
-                                .arg(model::toneText(model::Tone::Caution).name()));
-    m_status->show();
+    showOutcome(text, model::Tone::Caution);
     for (QWidget *input : std::initializer_list<QWidget *>{m_holder, m_ttl, m_replicaRow})
         input->setEnabled(false);
     m_cancel->hide();
     m_acquire->setText(tr("Close"));
     m_acquire->setEnabled(true);
     m_acquire->setFocus();
-    adjustSize();
 }
 
 void AcquireDialog::validate() {
@@ -177,11 +173,11 @@ void AcquireDialog::validate() {
     m_acquire->setEnabled(!m_busy && !holder().isEmpty() && ttlMs() > 0 && replicasOk);
 }
 
-void AcquireDialog::showOutcome(const QString &text, bool problem) {
+void AcquireDialog::showOutcome(const QString &text, std::optional<model::Tone> tone) {
     m_status->setText(text);
-    m_status->setStyleSheet(problem ? QStringLiteral("QLabel { color: %1; font-weight: bold; }")
-                                          .arg(model::toneText(model::Tone::Bad).name())
-                                    : QString());
+    m_status->setStyleSheet(
+        tone ? QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(model::toneText(*tone).name())
+             : QString());
     m_status->setVisible(!text.isEmpty());
     adjustSize(); // grow to the whole answer: a cut-off reason is no reason
 }
@@ -201,7 +197,7 @@ void AcquireDialog::startAcquire() {
                                            .arg(request.replicas)
                                            .arg(request.replicaTimeoutMs)
                                      : tr("Acquiring …"),
-                false);
+                std::nullopt);
     m_actions->acquire(m_ref, request, this, [this](const core::AcquireResult &r) {
         m_busy = false;
         m_result = r;
@@ -213,14 +209,15 @@ void AcquireDialog::startAcquire() {
                 showGrantWarnings(r.grant, warnings);
                 return;
             }
-            showOutcome({}, false);
+            showOutcome({}, std::nullopt);
             QDialog::accept();
             return;
         case core::AcquireResult::Status::Busy:
-            showOutcome(tr("No free slot (holders: %1). Nothing was taken.").arg(r.holders.size()), true);
+            showOutcome(tr("No free slot (holders: %1). Nothing was taken.").arg(r.holders.size()),
+                        model::Tone::Bad);
             return;
         case core::AcquireResult::Status::Error:
-            showOutcome(r.error, true);
+            showOutcome(r.error, model::Tone::Bad);
             return;
         }
     });

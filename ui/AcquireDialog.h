@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/SemaphoreTypes.h"
+#include "model/StatusColors.h"
 
 #include <QDialog>
 
@@ -49,7 +50,8 @@ Q_SIGNALS:
 private:
     void validate();
     void startAcquire();
-    void showOutcome(const QString &text, bool problem);
+    // The answer below the form: plain (progress), or in a tone (Bad: refused, Caution: granted, but).
+    void showOutcome(const QString &text, std::optional<model::Tone> tone);
     void showGrantWarnings(const core::Grant &grant, const QStringList &warnings);
 
     QLineEdit *m_holder;

@@ -112,7 +112,7 @@ protected:
                     const QString unmarked = history->settleForceRelease(
                         mark, r.status == core::ForceReleaseResult::Status::Released);
                     if (!unmarked.isEmpty())
-                        ctx.err() << "semscope-cli: warning: " << unmarked << '\n';
+                        ctx.warn({unmarked});
                     report(ctx, store, r.status, r.message, &observed, now);
                 });
         });
