@@ -420,14 +420,16 @@ KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
         return role;
     }
     QByteArray base;
-    if (isLeasedSuffix(key, &base)) {
-        role.base = base;
-        return role;
-    }
-    base = braceBase(key, kRedissonTimeout);
-    if (!base.isEmpty()) {
-        role.base = base;
-        return role;
+    if (key.startsWith('{')) { // most keys are not: skips six suffix checks
+        if (isLeasedSuffix(key, &base)) {
+            role.base = base;
+            return role;
+        }
+        base = braceBase(key, kRedissonTimeout);
+        if (!base.isEmpty()) {
+            role.base = base;
+            return role;
+        }
     }
     base = prefixedBraceBase(key, kRedissonLockToken);
     if (!base.isEmpty()) {
@@ -442,11 +444,13 @@ KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
         role.base = key.chopped(kFairCounter.size());
         return role;
     }
-    role.base = key;
-    if (type == "zset" || type == "hash")
-        return role; // plain ZSETs and Redisson lock hashes have arbitrary names
-    if (type == "string" && (key.startsWith(kNodeMutexPrefix) || lockishName(key)))
+    // Plain ZSETs and Redisson lock hashes have arbitrary names.
+    if (type == "zset" || type == "hash" ||
+        (type == "string" && (key.startsWith(kNodeMutexPrefix) || lockishName(key)))) {
+        role.base = key;
         return role;
+    }
+    role.base = key;
     role.candidate = false;
     return role;
 }
@@ -460,7 +464,10 @@ QList<QByteArray> companionKeys(const QByteArray &key, const QByteArray &type) {
         const QByteArray base = key.chopped(kFairOwner.size());
         companions << base << base + kFairCounter << kFairLockPrefix + base;
     }
-    if (type == "hash" && !key.endsWith(kSlotsMap))
+    // A Redisson lock's token is read with its hash, and only a hash that is a group of its own can
+    // be one: a hash another layout's name claims (a `leased` meta, the seed's map) is grouped
+    // under that layout's base, where no token is looked for.
+    if (type == "hash" && keyRole(key, type).base == key)
         companions << kRedissonLockToken + "{" + key + "}";
     return companions;
 }

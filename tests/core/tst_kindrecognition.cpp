@@ -122,6 +122,11 @@ private Q_SLOTS:
         QVERIFY(fair.contains("sem"));
         QVERIFY(fair.contains("sem:counter"));
         QVERIFY(fair.contains("lock:sem"));
+        QCOMPARE(companionKeys("lockname", "hash"), QList<QByteArray>{"redisson_lock_token:{lockname}"});
+        // Hashes that other layouts' names claim are never a Redisson lock: no token read for them.
+        QVERIFY(companionKeys("{q}:meta", "hash").isEmpty());
+        QVERIFY(companionKeys("{q}:owners", "hash").isEmpty());
+        QVERIFY(companionKeys("job|map", "hash").isEmpty());
     }
 
     void recognizesEveryLayout() {
