@@ -189,6 +189,28 @@ private Q_SLOTS:
         QCOMPARE(foundInProgress(walk).size(), found.size());
     }
 
+    // The sample reads at most 64 bytes of a string and asks its length only when the read came back
+    // full: the length behind a counter's warning is exact on either side of that bound.
+    void stringLengthAtTheSamplesBound_data() {
+        QTest::addColumn<int>("bytes");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("63 bytes") << 63 << QStringLiteral("c:counter is not an integer");
+        QTest::newRow("64 bytes") << 64 << QStringLiteral("c:counter is not an integer");
+        QTest::newRow("65 bytes") << 65 << QStringLiteral("c:counter holds 65 bytes, expected a number");
+    }
+    void stringLengthAtTheSamplesBound() {
+        QFETCH(int, bytes);
+        QFETCH(QString, warning);
+        cmd({"ZADD", "c", "1", "a"});
+        cmd({"ZADD", "c:owner", "1", "a"});
+        cmd({"SET", "c:counter", QByteArray(bytes, 'x')});
+        const Walk walk = discover(core::DiscoverRequest());
+        QVERIFY2(walk.result.ok, qPrintable(walk.result.error));
+        const auto *fair = findByName(walk.result.semaphores, QStringLiteral("c"));
+        QVERIFY(fair);
+        QCOMPARE(fair->warnings, QStringList{warning});
+    }
+
     // Redisson RSemaphores are bare integer strings. Among integer counters they are found only by
     // evidence: a client waiting on redisson_sc:{N} (classic or sharded pub/sub) or a profile
     // naming them, which finds an idle one too (DiscoverRequest::known). MATCH still rules.
