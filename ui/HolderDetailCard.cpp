@@ -16,6 +16,21 @@ namespace semscope::ui {
 
 using namespace semscope::core;
 
+namespace {
+
+// A wrapping label whose widest unbreakable run (a session id: no break before a group that starts
+// with a digit) would otherwise set the card's minimum width. The splitter keeps the card narrower
+// than that, and the layout, sized for the wider card, gave every row the height of its text at
+// that width: the rows that wrap more in the real width were cut off. The label now takes the
+// width the card has; a run longer than that is cut at the card's edge, never the rows below it.
+// Select All + Copy still copies the whole text.
+void fitToCardWidth(QLabel *label) {
+    label->setMinimumWidth(1);
+    label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+}
+
+} // namespace
+
 HolderDetailCard::HolderDetailCard(QWidget *parent)
     : QFrame(parent) {
     setObjectName(QStringLiteral("holderCard"));
@@ -25,8 +40,10 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    fitToCardWidth(m_title);
     m_state = new QLabel(this);
     m_state->setWordWrap(true);
+    fitToCardWidth(m_state);
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     layout->addWidget(m_title);
@@ -147,11 +164,12 @@ void HolderDetailCard::setRows(const QList<Row> &rows) {
         m_values.clear();
         for (const Row &r : rows) {
             auto *label = new QLabel(r.label, this);
-            // A long value (a session id) wraps at its hyphens; the label itself is never cut.
+            // The field name is never cut; its value wraps in what width is left.
             label->setMinimumWidth(label->sizeHint().width());
             auto *value = new QLabel(this);
             value->setTextInteractionFlags(Qt::TextSelectableByMouse);
             value->setWordWrap(true);
+            fitToCardWidth(value);
             m_form->addRow(label, value);
             m_values.append(value);
             // Shown now, not on the next turn of the event loop: a grab or a paint right after

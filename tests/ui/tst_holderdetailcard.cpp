@@ -1,0 +1,96 @@
+// The holder card beside the holder table: every row readable in the width the page gives it.
+
+#include "model/HolderTableModel.h"
+#include "ui/HolderDetailCard.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QtTest>
+
+using namespace semscope;
+
+class TestHolderDetailCard : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyRowFitsTheCardsWidth_data();
+    void everyRowFitsTheCardsWidth();
+};
+
+namespace {
+
+// A Consul holder as the store reads it: long texts, and a session id whose groups start with
+// digits, which leaves a line no place to break in it.
+core::Snapshot consulSnapshot() {
+    core::Snapshot s;
+    s.ref = {core::Kind::Consul, QStringLiteral("demo/deploy"), {}};
+    s.limit = 1;
+    s.serverNowMs = QDateTime::currentMSecsSinceEpoch();
+    core::Holder h;
+    h.id = QStringLiteral("deployer@ci-runner-3 (fcd91948)");
+    h.rawId = h.id.toUtf8();
+    h.rank = 0;
+    h.token = 18;
+    h.details = {{QStringLiteral("session"), QStringLiteral("fcd91948-0f58-4f9b-86e6-82f012345678")},
+                 {QStringLiteral("sessionName"), QStringLiteral("deployer@ci-runner-3")},
+                 {QStringLiteral("node"), QStringLiteral("semscope-double-node-1")},
+                 {QStringLiteral("behavior"), QStringLiteral("delete")},
+                 {QStringLiteral("checks"), QStringList{QStringLiteral("serfHealth")}},
+                 {QStringLiteral("ttl"), QStringLiteral("15s")},
+                 {QStringLiteral("lockDelayMs"), 15000},
+                 {QStringLiteral("contenderKey"),
+                  QStringLiteral("demo/deploy/fcd91948-0f58-4f9b-86e6-82f012345678")}};
+    s.holders = {h};
+    return s;
+}
+
+} // namespace
+
+void TestHolderDetailCard::everyRowFitsTheCardsWidth_data() {
+    QTest::addColumn<int>("cardWidth");
+    QTest::newRow("the page at 1600 px") << 230;
+    QTest::newRow("the card at its narrowest") << 220;
+    QTest::newRow("a wide card") << 420;
+}
+
+void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
+    QFETCH(int, cardWidth);
+    // As on the page: in a splitter beside the table, which holds the card to its share.
+    QSplitter page;
+    page.addWidget(new QTableView(&page));
+    auto *card = new ui::HolderDetailCard(&page);
+    page.addWidget(card);
+    model::HolderTableModel model;
+    model.setSnapshot(consulSnapshot());
+    QCOMPARE(model.rowCount(), 1);
+    card->showHolder(model.holderAt(0), &model);
+    page.resize(700 + cardWidth, 600);
+    page.setSizes({700, cardWidth});
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QTRY_VERIFY(qAbs(card->width() - cardWidth) <= 8); // the splitter handle takes a few pixels
+    const QList<QLabel *> labels = card->findChildren<QLabel *>();
+    QVERIFY(labels.size() >= 10);
+    for (QLabel *label : labels) {
+        if (!label->isVisible())
+            continue;
+        const QString what = label->text().left(40);
+        // Inside the card: nothing laid out past its edge, where the splitter cuts it off.
+        QVERIFY2(label->geometry().right() < card->contentsRect().right(),
+                 qPrintable(QStringLiteral("%1 ends at %2 of %3")
+                                .arg(what)
+                                .arg(label->geometry().right())
+                                .arg(card->contentsRect().right())));
+        // As high as its text wrapped at the width it has: no line cut off at the bottom.
+        if (label->wordWrap()) {
+            QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
+                         qPrintable(QStringLiteral("%1: %2 px high, its text needs %3")
+                                        .arg(what)
+                                        .arg(label->height())
+                                        .arg(label->heightForWidth(label->width()))));
+        }
+    }
+}
+
+QTEST_MAIN(TestHolderDetailCard)
+#include "tst_holderdetailcard.moc"
