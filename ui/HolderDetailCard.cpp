@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QFormLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace semscope::ui {
@@ -36,12 +37,23 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     setObjectName(QStringLiteral("holderCard"));
     setFrameShape(QFrame::StyledPanel);
     setMinimumWidth(220); // leaves the holder table room for holder, TTL and state at 1024 px
-    auto *layout = new QVBoxLayout(this);
-    m_title = new QLabel(this);
+    // A Consul holder has a dozen rows, several of them wrapping: more than the card's height
+    // beside a short table. They scroll, each row as high as its text; squeezed into the card, the
+    // wrapped rows lost their last lines.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("holderCardScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(m_content);
+    m_title = new QLabel(m_content);
     m_title->setWordWrap(true);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     fitToCardWidth(m_title);
-    m_state = new QLabel(this);
+    m_state = new QLabel(m_content);
     m_state->setWordWrap(true);
     fitToCardWidth(m_state);
     m_form = new QFormLayout;
@@ -50,6 +62,8 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     layout->addWidget(m_state);
     layout->addLayout(m_form);
     layout->addStretch(1);
+    scroll->setWidget(m_content);
+    outer->addWidget(scroll);
     showHolder(nullptr, nullptr);
 }
 
@@ -163,10 +177,10 @@ void HolderDetailCard::setRows(const QList<Row> &rows) {
             m_form->removeRow(0);
         m_values.clear();
         for (const Row &r : rows) {
-            auto *label = new QLabel(r.label, this);
+            auto *label = new QLabel(r.label, m_content);
             // The field name is never cut; its value wraps in what width is left.
             label->setMinimumWidth(label->sizeHint().width());
-            auto *value = new QLabel(this);
+            auto *value = new QLabel(m_content);
             value->setTextInteractionFlags(Qt::TextSelectableByMouse);
             value->setWordWrap(true);
             fitToCardWidth(value);
@@ -177,15 +191,22 @@ void HolderDetailCard::setRows(const QList<Row> &rows) {
             label->show();
             value->show();
         }
-        m_form->activate();
     }
+    bool textChanged = !sameLabels;
     for (int i = 0; i < rows.size(); ++i) {
-        if (m_values.at(i)->text() != rows.at(i).value)
+        if (m_values.at(i)->text() != rows.at(i).value) {
             m_values.at(i)->setText(rows.at(i).value);
+            textChanged = true;
+        }
         m_values.at(i)->setToolTip(rows.at(i).toolTip);
         if (auto *item = m_form->itemAt(i, QFormLayout::LabelRole); item && item->widget())
             item->widget()->setToolTip(rows.at(i).toolTip);
     }
+    // Laid out now for these texts, not on the next turn of the event loop: rows that wrap
+    // differently get their height before a grab or a paint (it used to be done before the texts
+    // were set, for empty rows).
+    if (textChanged)
+        m_content->layout()->activate();
     m_rows = rows;
 }
 

@@ -33,6 +33,7 @@ private:
     };
     void setRows(const QList<Row> &rows);
 
+    QWidget *m_content; // in a scroll area: the title, the state and the rows
     QLabel *m_title;
     QLabel *m_state;
     QFormLayout *m_form;

@@ -38,6 +38,7 @@ core::Snapshot consulSnapshot() {
                  {QStringLiteral("checks"), QStringList{QStringLiteral("serfHealth")}},
                  {QStringLiteral("ttl"), QStringLiteral("15s")},
                  {QStringLiteral("lockDelayMs"), 15000},
+                 {QStringLiteral("contenderModifyIndex"), 18},
                  {QStringLiteral("contenderKey"),
                   QStringLiteral("demo/deploy/fcd91948-0f58-4f9b-86e6-82f012345678")}};
     s.holders = {h};
@@ -48,13 +49,16 @@ core::Snapshot consulSnapshot() {
 
 void TestHolderDetailCard::everyRowFitsTheCardsWidth_data() {
     QTest::addColumn<int>("cardWidth");
-    QTest::newRow("the page at 1600 px") << 230;
-    QTest::newRow("the card at its narrowest") << 220;
-    QTest::newRow("a wide card") << 420;
+    QTest::addColumn<int>("cardHeight");
+    QTest::newRow("the page at 1600 px") << 230 << 390;
+    QTest::newRow("the card at its narrowest") << 220 << 600;
+    QTest::newRow("a short card: the rows scroll") << 230 << 200;
+    QTest::newRow("a wide card") << 420 << 600;
 }
 
 void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
     QFETCH(int, cardWidth);
+    QFETCH(int, cardHeight);
     // As on the page: in a splitter beside the table, which holds the card to its share.
     QSplitter page;
     page.addWidget(new QTableView(&page));
@@ -64,7 +68,7 @@ void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
     model.setSnapshot(consulSnapshot());
     QCOMPARE(model.rowCount(), 1);
     card->showHolder(model.holderAt(0), &model);
-    page.resize(700 + cardWidth, 600);
+    page.resize(700 + cardWidth, cardHeight);
     page.setSizes({700, cardWidth});
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -76,11 +80,9 @@ void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
             continue;
         const QString what = label->text().left(40);
         // Inside the card: nothing laid out past its edge, where the splitter cuts it off.
-        QVERIFY2(label->geometry().right() < card->contentsRect().right(),
-                 qPrintable(QStringLiteral("%1 ends at %2 of %3")
-                                .arg(what)
-                                .arg(label->geometry().right())
-                                .arg(card->contentsRect().right())));
+        const int right = label->mapTo(card, QPoint(label->width() - 1, 0)).x();
+        QVERIFY2(right < card->contentsRect().right(),
+                 qPrintable(QStringLiteral("%1 ends at %2 of %3").arg(what).arg(right).arg(card->contentsRect().right())));
         // As high as its text wrapped at the width it has: no line cut off at the bottom.
         if (label->wordWrap()) {
             QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
