@@ -1,6 +1,7 @@
 #include "HolderTableView.h"
 
 #include "PlainTextDelegate.h"
+#include "SpareWidth.h"
 #include "model/HolderTableModel.h"
 
 #include <QHeaderView>
@@ -10,8 +11,29 @@ namespace semscope::ui {
 using model::HolderTableModel;
 
 HolderTableView::HolderTableView(QWidget *parent)
-    : QTableView(parent) {
+    : QTableView(parent)
+    // Who holds the slot first, then when it ends and how it is doing; tokens and times after.
+    , m_spareWidth(new SpareWidthKeeper(this,
+                                        {HolderTableModel::HolderColumn, HolderTableModel::TtlColumn,
+                                         HolderTableModel::StateColumn, HolderTableModel::AgeColumn,
+                                         HolderTableModel::SessionColumn, HolderTableModel::NodeColumn,
+                                         HolderTableModel::BehaviorColumn, HolderTableModel::HealthColumn,
+                                         HolderTableModel::TokenColumn, HolderTableModel::AcquiredColumn},
+                                        48)) {
     setItemDelegate(new PlainTextDelegate(this));
+}
+
+void HolderTableView::setModel(QAbstractItemModel *model) {
+    QTableView::setModel(model);
+    m_spareWidth->follow(model);
+}
+
+void HolderTableView::refitColumns() {
+    m_spareWidth->refit();
+}
+
+void HolderTableView::restartColumnFit() {
+    m_spareWidth->restart();
 }
 
 void HolderTableView::updateTimeColumns() {

@@ -4,6 +4,8 @@
 
 namespace semscope::ui {
 
+class SpareWidthKeeper;
+
 // The holder table. Between reads only time moves, so the countdown repaints just the columns that
 // depend on it (age, TTL, state) instead of the whole viewport: with text shaping per cell, that
 // is about a quarter of the work on every tick.
@@ -12,8 +14,17 @@ class HolderTableView : public QTableView {
 public:
     explicit HolderTableView(QWidget *parent = nullptr);
 
+    void setModel(QAbstractItemModel *model) override;
+
     // Schedules a repaint of the visible cells whose text moves with the clock.
     void updateTimeColumns();
+    // After columns were shown or hidden: room left over goes to the holder and its details.
+    void refitColumns();
+    // Another semaphore's holders: columns grown for the previous one shrink back first.
+    void restartColumnFit();
+
+private:
+    SpareWidthKeeper *m_spareWidth;
 };
 
 } // namespace semscope::ui

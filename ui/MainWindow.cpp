@@ -8,6 +8,7 @@
 #include "HeaderFit.h"
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
+#include "SpareWidth.h"
 #include "UsageBarDelegate.h"
 #include "ViewZoom.h"
 #include "loadtest/LoadTestPage.h"
@@ -244,6 +245,12 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_semaphoreView->verticalHeader()->hide();
     m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
     m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
+    // The name first, then "1 (+2 waiting)" and the master, before the last column spreads out.
+    m_semaphoreSpareWidth = new SpareWidthKeeper(
+        m_semaphoreView,
+        {model::SemaphoreListModel::NameColumn, model::SemaphoreListModel::HoldersColumn,
+         model::SemaphoreListModel::NodeColumn},
+        48);
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::NodeColumn,
@@ -467,6 +474,7 @@ void MainWindow::currentConnectionChanged() {
     QAbstractItemModel *wanted = s ? &s->proxy : nullptr;
     if (m_semaphoreView->model() != wanted) {
         m_semaphoreView->setModel(wanted);
+        m_semaphoreSpareWidth->follow(wanted);
         // setModel made a new selection model: connect to it once.
         if (s) {
             connect(m_semaphoreView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -804,8 +812,8 @@ void MainWindow::restoreState() {
     const QByteArray split = settings->value(QStringLiteral("window/splitter")).toByteArray();
     if (split.isEmpty() || !m_splitter->restoreState(split))
         // The page gets the larger share: its holder table must show holder, TTL and state even at
-        // 1024 px; the list keeps its kind, name and usage.
-        m_splitter->setSizes({560, 1040});
+        // 1024 px; the list keeps its kind, name and usage, and at 1600 px its holders too.
+        m_splitter->setSizes({620, 980});
     if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
         m_leftSplitter->setSizes({110, 700});
     m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());

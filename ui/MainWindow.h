@@ -36,6 +36,7 @@ class ConsulSessionsWindow;
 class HolderSearchWindow;
 class LoadTestWindow;
 class SemaphorePage;
+class SpareWidthKeeper;
 class TopologyWindow;
 class ViewZoom;
 
@@ -150,6 +151,7 @@ private:
     QCheckBox *m_expiring = nullptr;
     QSpinBox *m_expiringSeconds = nullptr;
     QTableView *m_semaphoreView = nullptr;
+    SpareWidthKeeper *m_semaphoreSpareWidth = nullptr;
     QWidget *m_discoveryBar = nullptr;
     QProgressBar *m_discoveryProgress = nullptr;
     QLabel *m_discoveryLabel = nullptr;

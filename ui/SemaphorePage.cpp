@@ -406,6 +406,7 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     m_inFlight = false;
     m_lastReadLocalMs = 0;
     m_holders.clear();
+    m_view->restartColumnFit();
     // The charts go on where they stopped when this semaphore was last on show this session.
     m_history.restore(session->chartHistory.take(ConnectionSession::historyKey(ref)));
     m_card->showHolder(nullptr, nullptr);
@@ -663,6 +664,7 @@ void SemaphorePage::updateColumns(const Snapshot &s) {
     for (int c : {HolderTableModel::SessionColumn, HolderTableModel::NodeColumn,
                   HolderTableModel::BehaviorColumn, HolderTableModel::HealthColumn})
         m_view->setColumnHidden(c, !consul);
+    m_view->refitColumns();
 }
 
 void SemaphorePage::updateActions() {
@@ -932,6 +934,10 @@ void SemaphorePage::keepKeyColumnsInFront() {
     int at = header->visualIndex(HolderTableModel::HolderColumn) + 1;
     for (int column : {HolderTableModel::TtlColumn, HolderTableModel::StateColumn})
         header->moveSection(header->visualIndex(column), at++);
+    // The age is on every page and is the one to stretch over what room is left. A column that
+    // only some pages show must not be last: Qt gives a stretched last column, once others are
+    // shown after it, the width it had before it stretched (Consul's "watched for …" was cut).
+    header->moveSection(header->visualIndex(HolderTableModel::AgeColumn), header->count() - 1);
 }
 
 RawKeysWindow *SemaphorePage::openRawKeys() {

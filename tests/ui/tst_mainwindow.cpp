@@ -63,6 +63,7 @@ private Q_SLOTS:
     void keyboardReachesTheHolders();
     void worksAt1024x700WithKeyColumnsInView();
     void firstWindowFitsItsScreen();
+    void namesShowWholeWhenThereIsRoom();
     void listShowsWarningsWithoutScrolling_data();
     void listShowsWarningsWithoutScrolling();
     void chartHistoryIsKeptPerSemaphore();
@@ -694,6 +695,38 @@ void TestMainWindow::firstWindowFitsItsScreen() {
                             .arg(first.height())
                             .arg(screen.width())
                             .arg(screen.height())));
+}
+
+namespace {
+// Whether every cell in view of `column` has the width its text needs.
+bool showsWhole(QTableView *view, int column, QString *why) {
+    const QAbstractItemView *asView = view;
+    const int needed = asView->sizeHintForColumn(column);
+    *why = QStringLiteral("column %1 is %2 px, its cells need %3").arg(column).arg(view->columnWidth(column)).arg(needed);
+    return view->columnWidth(column) >= needed;
+}
+} // namespace
+
+void TestMainWindow::namesShowWholeWhenThereIsRoom() {
+    // At the usual 1600 px the holder names were cut ("billing-worker@a…") while the table's last
+    // column stretched over empty space, and the list cut "1 (+2 waiting)" and longer names.
+    auto *window = m_demo->window.get();
+    const QSize before = window->size();
+    window->resize(1600, 940);
+    QTRY_COMPARE(window->size(), QSize(1600, 940));
+    window->selectConnection(m_demo->sandbox->redisConnection().id);
+    QTableView *list = window->semaphoreView();
+    QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowCount() >= 11, 30000);
+    list->horizontalScrollBar()->setValue(0);
+    QString why;
+    QTRY_VERIFY2(showsWhole(list, SemaphoreListModel::NameColumn, &why), qPrintable(why));
+    QTRY_VERIFY2(showsWhole(list, SemaphoreListModel::HoldersColumn, &why), qPrintable(why));
+    auto *page = window->semaphorePage();
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
+    QTRY_VERIFY2(showsWhole(page->holderView(), model::HolderTableModel::HolderColumn, &why), qPrintable(why));
+    window->resize(before);
 }
 
 void TestMainWindow::listShowsWarningsWithoutScrolling_data() {
