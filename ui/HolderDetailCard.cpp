@@ -3,6 +3,7 @@
 #include "model/StatusColors.h"
 
 #include "HolderDetailText.h"
+#include "WrapAnywhereLabel.h"
 #include "core/Duration.h"
 #include "core/HolderStateText.h"
 #include "model/HolderTableModel.h"
@@ -19,12 +20,10 @@ using namespace semscope::core;
 
 namespace {
 
-// A wrapping label whose widest unbreakable run (a session id: no break before a group that starts
-// with a digit) would otherwise set the card's minimum width. The splitter keeps the card narrower
-// than that, and the layout, sized for the wider card, gave every row the height of its text at
-// that width: the rows that wrap more in the real width were cut off. The label now takes the
-// width the card has; a run longer than that is cut at the card's edge, never the rows below it.
-// Select All + Copy still copies the whole text.
+// A wrapping QLabel's widest word would otherwise set the card's minimum width: the splitter keeps
+// the card narrower than that, and the layout, sized for the wider card, gave the rows the height
+// of their text at that width and cut off the lines they wrap to in the real one. The label takes
+// the width the card has. (Values and the title wrap anywhere: WrapAnywhereLabel.)
 void fitToCardWidth(QLabel *label) {
     label->setMinimumWidth(1);
     label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -49,10 +48,10 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_content = new QWidget(scroll);
     auto *layout = new QVBoxLayout(m_content);
-    m_title = new QLabel(m_content);
-    m_title->setWordWrap(true);
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    fitToCardWidth(m_title);
+    m_title = new WrapAnywhereLabel(m_content);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
     m_state = new QLabel(m_content);
     m_state->setWordWrap(true);
     fitToCardWidth(m_state);
@@ -77,7 +76,7 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
     if (!holder || !model) {
         setRows({});
         m_holderId.clear();
-        m_title->setText(tr("<b>No holder selected</b>"));
+        m_title->setText(tr("No holder selected"));
         m_state->setText(
             tr("Select a holder to see who it is, since when it holds, and what its state means."));
         if (!m_state->styleSheet().isEmpty())
@@ -85,7 +84,7 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
         return;
     }
     m_holderId = holder->id;
-    m_title->setText(QStringLiteral("<b>%1</b>").arg(holder->id.toHtmlEscaped()));
+    m_title->setText(holder->id);
     const HolderState state = model->effectiveState(*holder);
     // The layout's own reason (e.g. "session gone") says more than the generic description.
     const QString why = holder->details.value(QStringLiteral("why")).toString();
@@ -180,10 +179,7 @@ void HolderDetailCard::setRows(const QList<Row> &rows) {
             auto *label = new QLabel(r.label, m_content);
             // The field name is never cut; its value wraps in what width is left.
             label->setMinimumWidth(label->sizeHint().width());
-            auto *value = new QLabel(m_content);
-            value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-            value->setWordWrap(true);
-            fitToCardWidth(value);
+            auto *value = new WrapAnywhereLabel(m_content);
             m_form->addRow(label, value);
             m_values.append(value);
             // Shown now, not on the next turn of the event loop: a grab or a paint right after

@@ -14,6 +14,8 @@ class HolderTableModel;
 
 namespace semscope::ui {
 
+class WrapAnywhereLabel;
+
 // Everything known about the selected holder, like Consul's lock-session card: who, where, since,
 // TTL, state explained, and the layout's own details (session, node, behavior, health checks).
 class HolderDetailCard : public QFrame {
@@ -34,12 +36,12 @@ private:
     void setRows(const QList<Row> &rows);
 
     QWidget *m_content; // in a scroll area: the title, the state and the rows
-    QLabel *m_title;
+    WrapAnywhereLabel *m_title;
     QLabel *m_state;
     QFormLayout *m_form;
     QString m_holderId;
     QList<Row> m_rows;
-    QList<QLabel *> m_values;
+    QList<WrapAnywhereLabel *> m_values;
 };
 
 } // namespace semscope::ui

@@ -83,8 +83,14 @@ void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
         const int right = label->mapTo(card, QPoint(label->width() - 1, 0)).x();
         QVERIFY2(right < card->contentsRect().right(),
                  qPrintable(QStringLiteral("%1 ends at %2 of %3").arg(what).arg(right).arg(card->contentsRect().right())));
+        // No run of text wider than the label: a session id is wrapped, not cut at the edge.
+        QVERIFY2(label->minimumSizeHint().width() <= label->width(),
+                 qPrintable(QStringLiteral("%1 needs %2 px, has %3")
+                                .arg(what)
+                                .arg(label->minimumSizeHint().width())
+                                .arg(label->width())));
         // As high as its text wrapped at the width it has: no line cut off at the bottom.
-        if (label->wordWrap()) {
+        if (label->hasHeightForWidth()) {
             QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
                          qPrintable(QStringLiteral("%1: %2 px high, its text needs %3")
                                         .arg(what)
