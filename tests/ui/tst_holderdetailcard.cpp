@@ -15,6 +15,7 @@ class TestHolderDetailCard : public QObject {
 private Q_SLOTS:
     void everyRowFitsTheCardsWidth_data();
     void everyRowFitsTheCardsWidth();
+    void recordedDetailsAreShownAsTyped();
 };
 
 namespace {
@@ -98,6 +99,26 @@ void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
                                         .arg(label->heightForWidth(label->width()))));
         }
     }
+}
+
+void TestHolderDetailCard::recordedDetailsAreShownAsTyped() {
+    // What a holder recorded about itself comes from whoever wrote the key: markup in it is text.
+    core::Snapshot s = consulSnapshot();
+    const QString recorded = QStringLiteral("<img src=\"/etc/passwd\"><b>worker</b>");
+    s.holders.first().details.insert(QStringLiteral("client"), recorded);
+    s.holders.first().id = QStringLiteral("<i>id</i>");
+    model::HolderTableModel model;
+    model.setSnapshot(s);
+    ui::HolderDetailCard card;
+    card.showHolder(model.holderAt(0), &model);
+    int asTyped = 0;
+    for (QLabel *label : card.findChildren<QLabel *>()) {
+        if (label->text() == recorded || label->text() == QLatin1String("<i>id</i>")) {
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+            ++asTyped;
+        }
+    }
+    QCOMPARE(asTyped, 2);
 }
 
 QTEST_MAIN(TestHolderDetailCard)
