@@ -68,9 +68,11 @@ SpareWidthKeeper::SpareWidthKeeper(QTableView *view, QList<int> columns, int max
     m_soon.setInterval(0);
     connect(&m_soon, &QTimer::timeout, this, &SpareWidthKeeper::apply);
     view->viewport()->installEventFilter(this);
-    // A section resized while a mouse button is down is the operator dragging its edge.
+    // A section resized, not by this keeper, while a mouse button is down over the header is the
+    // operator dragging its edge. (A splitter dragged beside the table resizes sections too.)
     connect(view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
-        if (QGuiApplication::mouseButtons() != Qt::NoButton && !m_setByOperator.contains(logical)) {
+        if (!m_resizing && QGuiApplication::mouseButtons() != Qt::NoButton &&
+            m_view->horizontalHeader()->underMouse() && !m_setByOperator.contains(logical)) {
             m_setByOperator << logical;
             m_grown.remove(logical); // the operator's width now
         }
@@ -105,16 +107,20 @@ void SpareWidthKeeper::apply() {
     const int ch = std::max(6, m_view->fontMetrics().averageCharWidth());
     QList<int> columns = m_columns;
     columns.removeIf([this](int c) { return m_setByOperator.contains(c); });
+    m_resizing = true;
     const QMap<int, int> grown = growColumnsIntoSpareWidth(m_view, columns, m_maxChars * ch);
+    m_resizing = false;
     for (auto it = grown.begin(); it != grown.end(); ++it)
         m_grown[it.key()] += it.value();
 }
 
 void SpareWidthKeeper::restart() {
     QHeaderView *header = m_view->horizontalHeader();
+    m_resizing = true;
     for (auto it = m_grown.begin(); it != m_grown.end(); ++it)
         header->resizeSection(it.key(), std::max(header->sectionSizeHint(it.key()),
                                                  header->sectionSize(it.key()) - it.value()));
+    m_resizing = false;
     m_grown.clear();
     m_soon.start();
 }

@@ -44,6 +44,7 @@ private:
     QList<int> m_setByOperator;
     QMap<int, int> m_grown; // column -> pixels this keeper added
     int m_maxChars;
+    bool m_resizing = false; // the sections resized now are this keeper's doing
     QPointer<QAbstractItemModel> m_model;
     QTimer m_soon;
 };

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void neverNarrowsAColumn();
     void restartGivesBackWhatItGrew();
     void followsTheRowsAndTheSize();
+    void aWidthTheOperatorDragsStays();
 };
 
 namespace {
@@ -129,6 +130,30 @@ void TestSpareWidth::followsTheRowsAndTheSize() {
     // The window grows: so does the column, up to what its cell needs.
     t.view.resize(1200, 200);
     QTRY_COMPARE(t.width(1), t.needs(1));
+}
+
+void TestSpareWidth::aWidthTheOperatorDragsStays() {
+    Table t({2, 30, 2, 2}, 900);
+    ui::SpareWidthKeeper keeper(&t.view, {1}, 200);
+    t.view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&t.view));
+    QTRY_COMPARE(t.width(1), t.needs(1));
+    // The operator drags the right edge of column 1 to the left, narrower than its text.
+    QHeaderView *header = t.view.horizontalHeader();
+    const int edge = header->sectionViewportPosition(1) + header->sectionSize(1) - 1;
+    const int y = header->height() / 2;
+    QTest::mouseMove(header->viewport(), QPoint(edge, y));
+    QTest::mousePress(header->viewport(), Qt::LeftButton, {}, QPoint(edge, y));
+    for (int x = edge - 10; x >= edge - 60; x -= 10)
+        QTest::mouseMove(header->viewport(), QPoint(x, y));
+    QTest::mouseRelease(header->viewport(), Qt::LeftButton, {}, QPoint(edge - 60, y));
+    const int dragged = t.width(1);
+    QVERIFY2(dragged < t.needs(1), qPrintable(QString::number(dragged)));
+    // Neither new rows nor a resize grow it back.
+    t.model.item(0, 1)->setText(QString(31, QLatin1Char('x')));
+    t.view.resize(1000, 200);
+    QTest::qWait(50);
+    QCOMPARE(t.width(1), dragged);
 }
 
 QTEST_MAIN(TestSpareWidth)
