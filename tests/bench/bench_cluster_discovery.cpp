@@ -88,18 +88,19 @@ bool threeScansPerPage(const QList<redis::ConnectionSettings> &masters) {
     std::function<void()> allDone;
     std::function<void(Walk *)> next = [&](Walk *w) {
         const QList<QByteArray> scan{"SCAN", w->cursor, "COUNT", "1000"};
-        w->conn->pipeline({scan, scan + QList<QByteArray>{"TYPE", "zset"}, scan + QList<QByteArray>{"TYPE", "hash"}},
-                          [&, w](const QList<redis::RedisReply> &replies) {
-                              for (const redis::RedisReply &r : replies) {
-                                  if (r.isError() || r.elements.size() < 2)
-                                      failed = true;
-                              }
-                              w->cursor = failed ? QByteArray("0") : replies.at(0).elements.at(0).str;
-                              if (w->cursor != "0")
-                                  next(w);
-                              else if (--running == 0)
-                                  allDone();
-                          });
+        w->conn->pipeline(
+            {scan, scan + QList<QByteArray>{"TYPE", "zset"}, scan + QList<QByteArray>{"TYPE", "hash"}},
+            [&, w](const QList<redis::RedisReply> &replies) {
+                for (const redis::RedisReply &r : replies) {
+                    if (r.isError() || r.elements.size() < 2)
+                        failed = true;
+                }
+                w->cursor = failed ? QByteArray("0") : replies.at(0).elements.at(0).str;
+                if (w->cursor != "0")
+                    next(w);
+                else if (--running == 0)
+                    allDone();
+            });
     };
     const bool ended = test::waitForCallback(
         [&](std::function<void()> done) {
@@ -270,8 +271,8 @@ int main(int argc, char *argv[]) {
         const double floorMs = double(t.nsecsElapsed()) / 1e6;
         const CpuSeconds afterFloor = cpuNow(cluster);
         bestFloor = std::min(bestFloor, floorMs);
-        out << "round " << round + 1 << ": three SCANs per page, nothing else " << QString::number(floorMs, 'f', 0)
-            << " ms (" << cpuSpent(beforeFloor, afterFloor) << ")\n";
+        out << "round " << round + 1 << ": three SCANs per page, nothing else "
+            << QString::number(floorMs, 'f', 0) << " ms (" << cpuSpent(beforeFloor, afterFloor) << ")\n";
         out << "round " << round + 1 << ": semscope " << QString::number(semscopeMs, 'f', 0) << " ms ("
             << cpuSpent(beforeSemscope, beforePlain) << "), plain SCAN " << QString::number(plainMs, 'f', 0)
             << " ms (" << cpuSpent(beforePlain, afterPlain) << ")\n";

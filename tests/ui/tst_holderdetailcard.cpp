@@ -32,16 +32,16 @@ core::Snapshot consulSnapshot() {
     h.rawId = h.id.toUtf8();
     h.rank = 0;
     h.token = 18;
-    h.details = {{QStringLiteral("session"), QStringLiteral("fcd91948-0f58-4f9b-86e6-82f012345678")},
-                 {QStringLiteral("sessionName"), QStringLiteral("deployer@ci-runner-3")},
-                 {QStringLiteral("node"), QStringLiteral("semscope-double-node-1")},
-                 {QStringLiteral("behavior"), QStringLiteral("delete")},
-                 {QStringLiteral("checks"), QStringList{QStringLiteral("serfHealth")}},
-                 {QStringLiteral("ttl"), QStringLiteral("15s")},
-                 {QStringLiteral("lockDelayMs"), 15000},
-                 {QStringLiteral("contenderModifyIndex"), 18},
-                 {QStringLiteral("contenderKey"),
-                  QStringLiteral("demo/deploy/fcd91948-0f58-4f9b-86e6-82f012345678")}};
+    h.details = {
+        {QStringLiteral("session"), QStringLiteral("fcd91948-0f58-4f9b-86e6-82f012345678")},
+        {QStringLiteral("sessionName"), QStringLiteral("deployer@ci-runner-3")},
+        {QStringLiteral("node"), QStringLiteral("semscope-double-node-1")},
+        {QStringLiteral("behavior"), QStringLiteral("delete")},
+        {QStringLiteral("checks"), QStringList{QStringLiteral("serfHealth")}},
+        {QStringLiteral("ttl"), QStringLiteral("15s")},
+        {QStringLiteral("lockDelayMs"), 15000},
+        {QStringLiteral("contenderModifyIndex"), 18},
+        {QStringLiteral("contenderKey"), QStringLiteral("demo/deploy/fcd91948-0f58-4f9b-86e6-82f012345678")}};
     s.holders = {h};
     return s;
 }
@@ -82,8 +82,10 @@ void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
         const QString what = label->text().left(40);
         // Inside the card: nothing laid out past its edge, where the splitter cuts it off.
         const int right = label->mapTo(card, QPoint(label->width() - 1, 0)).x();
-        QVERIFY2(right < card->contentsRect().right(),
-                 qPrintable(QStringLiteral("%1 ends at %2 of %3").arg(what).arg(right).arg(card->contentsRect().right())));
+        QVERIFY2(right < card->contentsRect().right(), qPrintable(QStringLiteral("%1 ends at %2 of %3")
+                                                                      .arg(what)
+                                                                      .arg(right)
+                                                                      .arg(card->contentsRect().right())));
         // No run of text wider than the label: a session id is wrapped, not cut at the edge.
         QVERIFY2(label->minimumSizeHint().width() <= label->width(),
                  qPrintable(QStringLiteral("%1 needs %2 px, has %3")

@@ -702,7 +702,10 @@ namespace {
 bool showsWhole(QTableView *view, int column, QString *why) {
     const QAbstractItemView *asView = view;
     const int needed = asView->sizeHintForColumn(column);
-    *why = QStringLiteral("column %1 is %2 px, its cells need %3").arg(column).arg(view->columnWidth(column)).arg(needed);
+    *why = QStringLiteral("column %1 is %2 px, its cells need %3")
+               .arg(column)
+               .arg(view->columnWidth(column))
+               .arg(needed);
     return view->columnWidth(column) >= needed;
 }
 } // namespace
@@ -725,7 +728,8 @@ void TestMainWindow::namesShowWholeWhenThereIsRoom() {
     core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
     QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
     QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
-    QTRY_VERIFY2(showsWhole(page->holderView(), model::HolderTableModel::HolderColumn, &why), qPrintable(why));
+    QTRY_VERIFY2(showsWhole(page->holderView(), model::HolderTableModel::HolderColumn, &why),
+                 qPrintable(why));
     window->resize(before);
 }
 

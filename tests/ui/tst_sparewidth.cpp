@@ -50,9 +50,9 @@ struct Table {
 void TestSpareWidth::growsIntoTheRoomLeft_data() {
     QTest::addColumn<QList<int>>("texts"); // characters in each column's cell
     QTest::addColumn<int>("viewWidth");
-    QTest::addColumn<QList<int>>("grows");   // the columns that end at what their cells need
-    QTest::addColumn<QList<int>>("partly");  // the column that took the last of the room
-    QTest::addColumn<QList<int>>("stays");   // the columns left at 80 px
+    QTest::addColumn<QList<int>>("grows");  // the columns that end at what their cells need
+    QTest::addColumn<QList<int>>("partly"); // the column that took the last of the room
+    QTest::addColumn<QList<int>>("stays");  // the columns left at 80 px
     QTest::newRow("room for both, the first asked first")
         << QList<int>{2, 30, 20, 2} << 900 << QList<int>{1, 2} << QList<int>{} << QList<int>{0};
     QTest::newRow("room for part of the first asked only")
