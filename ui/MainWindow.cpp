@@ -246,11 +246,11 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
     m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
     // The name first, then "1 (+2 waiting)" and the master, before the last column spreads out.
-    m_semaphoreSpareWidth = new SpareWidthKeeper(
-        m_semaphoreView,
-        {model::SemaphoreListModel::NameColumn, model::SemaphoreListModel::HoldersColumn,
-         model::SemaphoreListModel::NodeColumn},
-        48);
+    m_semaphoreSpareWidth =
+        new SpareWidthKeeper(m_semaphoreView,
+                             {model::SemaphoreListModel::NameColumn, model::SemaphoreListModel::HoldersColumn,
+                              model::SemaphoreListModel::NodeColumn},
+                             48);
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::NodeColumn,
