@@ -444,13 +444,11 @@ KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
         role.base = key.chopped(kFairCounter.size());
         return role;
     }
-    // Plain ZSETs and Redisson lock hashes have arbitrary names.
-    if (type == "zset" || type == "hash" ||
-        (type == "string" && (key.startsWith(kNodeMutexPrefix) || lockishName(key)))) {
-        role.base = key;
-        return role;
-    }
     role.base = key;
+    if (type == "zset" || type == "hash")
+        return role; // plain ZSETs and Redisson lock hashes have arbitrary names
+    if (type == "string" && (key.startsWith(kNodeMutexPrefix) || lockishName(key)))
+        return role;
     role.candidate = false;
     return role;
 }

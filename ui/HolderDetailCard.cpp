@@ -18,19 +18,6 @@ namespace semscope::ui {
 
 using namespace semscope::core;
 
-namespace {
-
-// A wrapping QLabel's widest word would otherwise set the card's minimum width: the splitter keeps
-// the card narrower than that, and the layout, sized for the wider card, gave the rows the height
-// of their text at that width and cut off the lines they wrap to in the real one. The label takes
-// the width the card has. (Values and the title wrap anywhere: WrapAnywhereLabel.)
-void fitToCardWidth(QLabel *label) {
-    label->setMinimumWidth(1);
-    label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-}
-
-} // namespace
-
 HolderDetailCard::HolderDetailCard(QWidget *parent)
     : QFrame(parent) {
     setObjectName(QStringLiteral("holderCard"));
@@ -54,7 +41,10 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     m_title->setFont(bold);
     m_state = new QLabel(m_content);
     m_state->setWordWrap(true);
-    fitToCardWidth(m_state);
+    // A long word in the state's reason must not set the card's minimum width: the splitter keeps
+    // the card narrower, and the layout, sized for the wider card, cut the wrapped rows short.
+    m_state->setMinimumWidth(1);
+    m_state->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     layout->addWidget(m_title);

@@ -32,8 +32,7 @@ qreal layOut(QTextLayout &layout, int width) {
 WrapAnywhereLabel::WrapAnywhereLabel(QWidget *parent)
     : QLabel(parent) {
     setTextFormat(Qt::PlainText);
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
-    QSizePolicy policy = sizePolicy();
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     policy.setHeightForWidth(true);
     setSizePolicy(policy);
 }
