@@ -200,17 +200,23 @@ public:
     void onMasterSwitched(const SentinelResolver::Address &from, const SentinelResolver::Address &to) {
         if (state == State::Disconnected)
             return;
+        if (holdingForSwitch) {
+            endHold(); // the connection ended when the failover started
+            return;
+        }
+        // Connected or connecting to the new master already (the sentinel named it before the
+        // announcement reached us): nothing went to the old one, so nothing is ended or failed.
+        if (servingNode == to.text() && !reconnectTimer.isActive()) {
+            qCDebug(lcRedisTransport).noquote()
+                << endpoint() << "the sentinels announce" << servingNode
+                << "as the master: this connection is already there or on its way";
+            return;
+        }
         const QString reason =
             core::kFailoverInterruption +
             QStringLiteral("the master of '%1' moved from %2 to %3; commands in flight were not "
                            "sent again (a write among them may or may not have run on the old master)")
                 .arg(settings.sentinelMaster, from.text(), to.text());
-        if (handshakeDone && servingNode == to.text())
-            return; // already there (the check after a re-subscription found it first)
-        if (holdingForSwitch) {
-            endHold(); // the connection ended when the failover started
-            return;
-        }
         if (state != State::Reconnecting || !reconnectTimer.isActive()) {
             const auto guard = alive;
             failConnection(reason, Ending::Switching); // the current connection or attempt
@@ -530,8 +536,9 @@ public:
                    // since that is a move the owner asked for by connecting through them
     };
 
-    // Ends the current connection or attempt: every pending command fails once with `reason`,
-    // then (unless closing) a reconnect is scheduled.
+    // Ends the current connection or attempt: every command written fails once with `reason`, and
+    // so do those waiting to be written unless the sentinels moved the master; then (unless
+    // closing) a reconnect is scheduled.
     void failConnection(const QString &reason, Ending ending = Ending::Lost) {
         const bool closing = ending == Ending::Closing;
         const QString message = endpoint() + QStringLiteral(": ") + reason;
@@ -546,8 +553,10 @@ public:
         handshakeLeft = 0;
         std::deque<Pending> failed;
         failed.swap(inFlight);
+        // A switch to the new master keeps what was never written: it goes there, once.
         std::deque<Queued> waiting;
-        waiting.swap(queue);
+        if (ending != Ending::Switching)
+            waiting.swap(queue);
 
         const bool reconnect = ending == Ending::Switching || (!closing && settings.autoReconnect);
         int delay = 0;
@@ -556,6 +565,7 @@ public:
             backoffMs = qMin(backoffMs * 2, kMaxBackoffMs);
             reconnectTimer.start(delay);
         }
+        armCommandTimer(); // for what waits in the queue
         if (closing)
             qCDebug(lcRedisTransport).noquote() << message;
         else

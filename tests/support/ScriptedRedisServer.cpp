@@ -3,6 +3,7 @@
 #include <QSemaphore>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 
 namespace semscope::test {
 
@@ -57,21 +58,48 @@ public:
     }
 
 private:
+    // Per client: what it sent and has not been answered yet, in order.
+    struct Client {
+        QByteArray buffer;
+        std::optional<QList<QByteArray>> deferred; // answered "not yet": asked again shortly
+        int index = 0;
+        bool retryScheduled = false;
+    };
+
     void serve(QTcpSocket *socket) {
-        auto buffer = std::make_shared<QByteArray>();
-        auto index = std::make_shared<int>(0);
+        auto client = std::make_shared<Client>();
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-        connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer, index] {
-            buffer->append(socket->readAll());
-            while (const auto command = takeCommand(*buffer)) {
-                const std::optional<QByteArray> reply = m_answer(*command, (*index)++);
-                if (!reply) {
-                    socket->abort();
-                    return;
-                }
-                socket->write(*reply);
-            }
+        connect(socket, &QTcpSocket::readyRead, socket, [this, socket, client] {
+            client->buffer.append(socket->readAll());
+            answer(socket, client);
         });
+    }
+
+    void answer(QTcpSocket *socket, const std::shared_ptr<Client> &client) {
+        while (true) {
+            if (!client->deferred)
+                client->deferred = takeCommand(client->buffer);
+            if (!client->deferred)
+                return;
+            const std::optional<QByteArray> reply = m_answer(*client->deferred, client->index);
+            if (reply && *reply == notYet()) {
+                if (!client->retryScheduled) {
+                    client->retryScheduled = true;
+                    QTimer::singleShot(5, socket, [this, socket, client] {
+                        client->retryScheduled = false;
+                        answer(socket, client);
+                    });
+                }
+                return;
+            }
+            client->deferred.reset();
+            ++client->index;
+            if (!reply) {
+                socket->abort();
+                return;
+            }
+            socket->write(*reply);
+        }
     }
 
     Answer m_answer;
@@ -94,6 +122,10 @@ ScriptedRedisServer::ScriptedRedisServer(Answer answer)
 ScriptedRedisServer::~ScriptedRedisServer() {
     m_thread.quit();
     m_thread.wait();
+}
+
+QByteArray ScriptedRedisServer::notYet() {
+    return QByteArrayLiteral("\0scripted: not yet");
 }
 
 QString ScriptedRedisServer::url() const {

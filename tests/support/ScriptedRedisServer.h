@@ -20,6 +20,10 @@ public:
     using Answer = std::function<std::optional<QByteArray>(const QList<QByteArray> &command, int index)>;
 
     explicit ScriptedRedisServer(Answer answer);
+
+    // An answer that is not ready: the same command is asked again a few ms later, and nothing
+    // after it on that connection is read meanwhile (the server keeps serving other connections).
+    static QByteArray notYet();
     ~ScriptedRedisServer();
 
     quint16 port() const { return m_port; }
