@@ -155,6 +155,10 @@ core::AcquireResult acquire(RedisSemaphoreStore &store, const core::SemaphoreRef
     return *result;
 }
 
+QString refusalText(const core::AcquireResult &r) {
+    return r.status == core::AcquireResult::Status::Busy ? QStringLiteral("the slot is taken") : r.error;
+}
+
 void runSide(FailoverLostLock::Side &side, const QString &semaphore,
              const std::function<void(const QString &)> &progress) {
     auto step = [&](const QString &line) {
@@ -204,17 +208,23 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
     side.aLatencyMs = timer.elapsed();
     if (stopIfCancelled())
         return;
-    side.aGranted = ra.status == core::AcquireResult::Status::Granted;
-    if (side.aGranted) {
+    switch (FailoverLostLock::outcomeOf(ra)) {
+    case FailoverLostLock::Outcome::Granted:
+        side.aGranted = true;
         side.aToken = ra.grant.token;
         step(QStringLiteral("client A acquired %1 (fencing token %2) in %3 ms")
                  .arg(semaphore)
                  .arg(ra.grant.token.value_or(0))
                  .arg(side.aLatencyMs));
-    } else {
-        side.aRefusal = ra.error;
+        break;
+    case FailoverLostLock::Outcome::Refused:
+        side.aRefusal = refusalText(ra);
         ++side.refusedGrants;
-        step(QStringLiteral("client A was refused after %1 ms: %2").arg(side.aLatencyMs).arg(ra.error));
+        step(QStringLiteral("client A was refused after %1 ms: %2").arg(side.aLatencyMs).arg(side.aRefusal));
+        break;
+    case FailoverLostLock::Outcome::Failed:
+        side.error = QStringLiteral("client A's acquire failed: ") + ra.error;
+        return;
     }
 
     group.master.kill();
@@ -252,16 +262,22 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
     const core::AcquireResult rb = acquire(b, ref, QStringLiteral("client-B"), side.replicas);
     if (stopIfCancelled())
         return;
-    side.bGranted = rb.status == core::AcquireResult::Status::Granted;
-    if (side.bGranted) {
+    switch (FailoverLostLock::outcomeOf(rb)) {
+    case FailoverLostLock::Outcome::Granted:
+        side.bGranted = true;
         side.bToken = rb.grant.token;
         step(QStringLiteral("client B acquired %1 on the new master (fencing token %2)")
                  .arg(semaphore)
                  .arg(rb.grant.token.value_or(0)));
-    } else {
-        side.bRefusal = rb.error;
+        break;
+    case FailoverLostLock::Outcome::Refused:
+        side.bRefusal = refusalText(rb);
         ++side.refusedGrants;
-        step(QStringLiteral("client B was refused: %1").arg(rb.error));
+        step(QStringLiteral("client B was refused: %1").arg(side.bRefusal));
+        break;
+    case FailoverLostLock::Outcome::Failed:
+        side.error = QStringLiteral("client B's acquire failed: ") + rb.error;
+        return;
     }
     // A still believes it holds (its lease runs 60 s): both at once is more than the limit of 1.
     const int holders = int(side.aGranted) + int(side.bGranted);
@@ -271,6 +287,18 @@ void runSide(FailoverLostLock::Side &side, const QString &semaphore,
 }
 
 } // namespace
+
+FailoverLostLock::Outcome FailoverLostLock::outcomeOf(const core::AcquireResult &r) {
+    switch (r.status) {
+    case core::AcquireResult::Status::Granted:
+        return Outcome::Granted;
+    case core::AcquireResult::Status::Busy:
+        return Outcome::Refused;
+    case core::AcquireResult::Status::Error:
+        break;
+    }
+    return core::isReplicationRefusal(r.error) ? Outcome::Refused : Outcome::Failed;
+}
 
 QString FailoverLostLock::title() {
     return QStringLiteral(

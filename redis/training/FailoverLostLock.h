@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Cancellation.h"
+#include "core/SemaphoreTypes.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -66,6 +67,13 @@ public:
         }
         QJsonObject toJson() const;
     };
+
+    // What an acquire in the sequence means for the lesson. A refusal is the semaphore saying no
+    // (the slot is taken, or the grant did not reach a replica and was given back); anything else
+    // that is not a grant - a lost connection, no answer - means the run cannot show anything, and
+    // must not pass for a refusal.
+    enum class Outcome { Granted, Refused, Failed };
+    static Outcome outcomeOf(const core::AcquireResult &result);
 
     static QString scenarioName() { return QStringLiteral("failover-lost-lock"); }
     // How long each replica-acknowledged acquire waits for its replica.
