@@ -21,14 +21,6 @@ double headroom(double v) {
     return v <= 0.0 ? 1.0 : v * 1.15;
 }
 
-// Whole clients: ticks on whole numbers only, about five of them, so the limit line sits on a label.
-void setClientRange(QValueAxis *axis, int top) {
-    axis->setRange(0, top);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(std::max(1, (top + 4) / 5));
-}
-
 // A round step (1, 2 or 5 times a power of ten) that cuts [0, top] into at most `ticks` pieces.
 double niceStep(double top, int ticks) {
     const double raw = std::max(top, 1e-9) / ticks;
@@ -39,14 +31,21 @@ double niceStep(double top, int ticks) {
     return 10.0 * magnitude;
 }
 
-// Round numbers on the axis (0, 2000, 4000 rather than 0, 1267, 2534), few enough to fit a short
-// chart.
-void setNiceRange(QValueAxis *axis, double top, int ticks = 3) {
-    const double step = niceStep(headroom(top), ticks);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(step);
-    axis->setRange(0, std::ceil(headroom(top) / step) * step);
+// How many pieces an axis of `length` can be cut into with a label of `extent` at each cut and
+// some room between them.
+int piecesThatFit(double length, double extent) {
+    return std::max(1, int(length / (extent * 1.7)));
+}
+
+void setTicks(QValueAxis *axis, double step, double max) {
+    if (axis->tickType() != QValueAxis::TicksDynamic || axis->tickAnchor() != 0.0) {
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0);
+    }
+    if (axis->tickInterval() != step)
+        axis->setTickInterval(step);
+    if (axis->min() != 0.0 || axis->max() != max)
+        axis->setRange(0, max);
 }
 
 QValueAxis *valueAxis(const QString &title, const QString &format) {
@@ -56,6 +55,33 @@ QValueAxis *valueAxis(const QString &title, const QString &format) {
     axis->setRange(0, 1);
     return axis;
 }
+
+// As short as its texts allow, in the font it has now (View > Zoom grows it): the title, the time
+// labels and a plot with room for a few value labels and the value axis' title. Any shorter and
+// QtCharts cuts every label to "...". An explicit minimum, since QChartView sets one of its own
+// (the chart's) that would win over a hint.
+class CompactChartView : public QChartView {
+public:
+    CompactChartView(QChart *chart, QWidget *parent)
+        : QChartView(chart, parent) {
+        fitMinimum();
+    }
+    // No taller than that unless there is room to spare (the layouts' stretch gives it).
+    QSize sizeHint() const override { return minimumSize(); }
+
+protected:
+    void changeEvent(QEvent *event) override {
+        if (event->type() == QEvent::FontChange)
+            fitMinimum();
+        QChartView::changeEvent(event);
+    }
+
+private:
+    void fitMinimum() {
+        const QFontMetrics fm(font());
+        setMinimumSize(fm.averageCharWidth() * 32, fm.lineSpacing() * 8);
+    }
+};
 } // namespace
 
 LoadTestCharts::LoadTestCharts(QWidget *parent)
@@ -64,33 +90,11 @@ LoadTestCharts::LoadTestCharts(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
 
-    auto makeChart = [this, layout](const QString &title, QValueAxis *y, QList<QLineSeries *> series) {
-        auto *chart = new QChart;
-        chart->setTitle(title);
-        chart->setMargins(QMargins(2, 2, 2, 2));
-        chart->legend()->setAlignment(Qt::AlignRight);
-        auto *x = valueAxis(tr("seconds"), QStringLiteral("%g"));
-        m_timeAxes << x;
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        for (QLineSeries *s : series) {
-            chart->addSeries(s);
-            s->attachAxis(x);
-            s->attachAxis(y);
-        }
-        auto *view = new QChartView(chart, this);
-        view->setRenderHint(QPainter::Antialiasing);
-        // Three of them, the training text and the summary still fit a 1280x720 projector.
-        view->setMinimumHeight(80);
-        followPaletteAndFont(view);
-        layout->addWidget(view, 1);
-        return view;
-    };
-
     m_pairs = new QLineSeries;
     m_pairs->setName(tr("pairs/s"));
     m_pairsY = valueAxis(tr("pairs/s"), QStringLiteral("%.0f"));
-    m_throughputView = makeChart(tr("Throughput: acquire+release pairs per second"), m_pairsY, {m_pairs});
+    m_throughputView =
+        addPanel(tr("Throughput: acquire+release pairs per second"), m_pairsY, {m_pairs}, true);
     m_throughputView->setObjectName(QStringLiteral("throughputChart"));
 
     m_p50 = new QLineSeries;
@@ -101,7 +105,7 @@ LoadTestCharts::LoadTestCharts(QWidget *parent)
     m_p99->setName(tr("p99"));
     m_latencyY = valueAxis(tr("ms"), QStringLiteral("%.4g"));
     m_latencyView =
-        makeChart(tr("Acquire wait (want → hold), percentiles"), m_latencyY, {m_p50, m_p90, m_p99});
+        addPanel(tr("Acquire wait (want → hold), percentiles"), m_latencyY, {m_p50, m_p90, m_p99}, false);
     m_latencyView->setObjectName(QStringLiteral("latencyChart"));
 
     m_holders = new QLineSeries;
@@ -113,8 +117,8 @@ LoadTestCharts::LoadTestCharts(QWidget *parent)
     limitPen.setWidth(2);
     m_limit->setPen(limitPen);
     m_holdersY = valueAxis(tr("clients"), QStringLiteral("%d"));
-    m_holdersView = makeChart(tr("Holders vs limit (red: more holders than the limit)"), m_holdersY,
-                              {m_holders, m_limit});
+    m_holdersView = addPanel(tr("Holders vs limit (red: more holders than the limit)"), m_holdersY,
+                             {m_holders, m_limit}, true);
     m_holdersView->setObjectName(QStringLiteral("holdersChart"));
     m_over = new QScatterSeries;
     m_over->setName(tr("over-admission"));
@@ -123,10 +127,77 @@ LoadTestCharts::LoadTestCharts(QWidget *parent)
     m_over->setMarkerSize(9);
     QChart *holders = m_holdersView->chart();
     holders->addSeries(m_over);
-    m_over->attachAxis(m_timeAxes.last());
+    m_over->attachAxis(m_panels.constLast().x);
     m_over->attachAxis(m_holdersY);
 
+    for (QChartView *view : {m_throughputView, m_latencyView, m_holdersView})
+        layout->addWidget(view, 1);
+    fitTimeTicks();
+    for (const Panel &panel : std::as_const(m_panels))
+        fitValueTicks(panel);
     reset(0, 1);
+}
+
+QChartView *LoadTestCharts::addPanel(const QString &title, QValueAxis *y, const QList<QLineSeries *> &series,
+                                     bool wholeNumbers) {
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->legend()->setAlignment(Qt::AlignRight);
+    // The unit on each label rather than in an axis title: a line less for a short chart.
+    auto *x = valueAxis(QString(), QStringLiteral("%g s"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QLineSeries *s : series) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    auto *view = new CompactChartView(chart, this);
+    view->setRenderHint(QPainter::Antialiasing);
+    followPaletteAndFont(view);
+    const qsizetype index = m_panels.size();
+    m_panels.append({view, x, y, wholeNumbers, 1.0});
+    // Labels that fit the plot as it is now: fewer on a narrow or short chart, not cut ones.
+    connect(chart, &QChart::plotAreaChanged, this, [this, index] {
+        fitTimeTicks();
+        fitValueTicks(m_panels.at(index));
+    });
+    return view;
+}
+
+void LoadTestCharts::fitTimeTicks() {
+    // One time grid for the three charts, as fine as the narrowest plot can label.
+    double narrowest = 0.0;
+    for (const Panel &panel : std::as_const(m_panels)) {
+        const double width = panel.view->chart()->plotArea().width();
+        if (width > 0.0 && (narrowest == 0.0 || width < narrowest))
+            narrowest = width;
+    }
+    const QFontMetricsF fm(m_panels.constFirst().x->labelsFont());
+    const int pieces =
+        narrowest > 0.0 ? piecesThatFit(narrowest, fm.horizontalAdvance(QStringLiteral("88.5 s"))) : 8;
+    for (const Panel &panel : std::as_const(m_panels))
+        setTicks(panel.x, niceStep(m_timeEnd, pieces), m_timeEnd);
+}
+
+void LoadTestCharts::fitValueTicks(const Panel &panel) {
+    const double height = panel.view->chart()->plotArea().height();
+    const QFontMetricsF fm(panel.y->labelsFont());
+    const int pieces = height > 0.0 ? std::min(5, piecesThatFit(height, fm.height())) : 3;
+    double step = niceStep(panel.top, pieces);
+    if (panel.wholeNumbers)
+        step = std::max(1.0, step);
+    setTicks(panel.y, step, std::ceil(panel.top / step) * step);
+}
+
+void LoadTestCharts::setTop(QValueAxis *y, double top) {
+    for (Panel &panel : m_panels) {
+        if (panel.y == y && panel.top != top) {
+            panel.top = top;
+            fitValueTicks(panel);
+        }
+    }
 }
 
 void LoadTestCharts::reset(qint64 plannedMs, int limit) {
@@ -141,18 +212,15 @@ void LoadTestCharts::reset(qint64 plannedMs, int limit) {
     m_limitValue = limit;
     setTimeRange(0.0);
     setLimitLine(limit);
-    setNiceRange(m_pairsY, 0);
-    setNiceRange(m_latencyY, 0);
+    setTop(m_pairsY, headroom(0));
+    setTop(m_latencyY, headroom(0));
 }
 
 void LoadTestCharts::setTimeRange(double seconds) {
     const double end = std::max({seconds, m_plannedSeconds, 1.0});
-    const double step = niceStep(end, 8);
-    for (QValueAxis *x : std::as_const(m_timeAxes)) {
-        x->setTickType(QValueAxis::TicksDynamic);
-        x->setTickAnchor(0);
-        x->setTickInterval(step);
-        x->setRange(0, end);
+    if (end != m_timeEnd) {
+        m_timeEnd = end;
+        fitTimeTicks();
     }
     if (m_limit->count() == 2)
         m_limit->replace(1, QPointF(end, m_limitValue));
@@ -160,11 +228,11 @@ void LoadTestCharts::setTimeRange(double seconds) {
 
 void LoadTestCharts::setLimitLine(int limit) {
     m_limitValue = limit;
-    const double end = m_timeAxes.isEmpty() ? 1.0 : m_timeAxes.first()->max();
     m_limit->clear();
     m_limit->append(0, limit);
-    m_limit->append(end, limit);
-    setClientRange(m_holdersY, std::max(m_maxHolders, limit) + 1);
+    m_limit->append(m_timeEnd, limit);
+    // Whole clients, one more than the most there were, so the limit line never sits on the edge.
+    setTop(m_holdersY, std::max(m_maxHolders, limit) + 1);
 }
 
 void LoadTestCharts::addSample(const core::LoadTestProgress &p) {
@@ -186,9 +254,9 @@ void LoadTestCharts::addSample(const core::LoadTestProgress &p) {
     m_maxPairs = std::max(m_maxPairs, p.pairsPerSecond);
     m_maxLatency = std::max(m_maxLatency, p.acquireP99Ms);
     m_maxHolders = std::max({m_maxHolders, p.holders, p.maxHolders});
-    setNiceRange(m_pairsY, m_maxPairs);
-    setNiceRange(m_latencyY, m_maxLatency);
-    setClientRange(m_holdersY, std::max(m_maxHolders, m_limitValue) + 1);
+    setTop(m_pairsY, headroom(m_maxPairs));
+    setTop(m_latencyY, headroom(m_maxLatency));
+    setTop(m_holdersY, std::max(m_maxHolders, m_limitValue) + 1);
     setTimeRange(t);
 }
 
@@ -199,7 +267,7 @@ void LoadTestCharts::showReport(const core::LoadTestReport &report) {
     m_maxHolders = std::max(m_maxHolders, report.safety.maxConcurrentHolders);
     if (report.config.limit != m_limitValue)
         setLimitLine(report.config.limit);
-    setClientRange(m_holdersY, std::max(m_maxHolders, m_limitValue) + 1);
+    setTop(m_holdersY, std::max(m_maxHolders, m_limitValue) + 1);
     setTimeRange(m_lastSeconds);
 }
 

@@ -32,9 +32,24 @@ public:
     QScatterSeries *overAdmissionSeries() const { return m_over; }
 
 private:
+    // One chart and what its axes show; the ticks are chosen for the room the plot has.
+    struct Panel {
+        QChartView *view = nullptr;
+        QValueAxis *x = nullptr;
+        QValueAxis *y = nullptr;
+        bool wholeNumbers = false; // y counts clients: whole ticks only
+        double top = 0.0;          // the highest y value to show
+    };
+    QChartView *addPanel(const QString &title, QValueAxis *y, const QList<QLineSeries *> &series,
+                         bool wholeNumbers);
+    void fitTimeTicks();
+    void fitValueTicks(const Panel &panel);
+    void setTop(QValueAxis *y, double top);
     void setTimeRange(double seconds);
     void setLimitLine(int limit);
 
+    QList<Panel> m_panels;
+    double m_timeEnd = 1.0;
     QChartView *m_throughputView = nullptr;
     QChartView *m_latencyView = nullptr;
     QChartView *m_holdersView = nullptr;
@@ -45,7 +60,6 @@ private:
     QLineSeries *m_holders = nullptr;
     QLineSeries *m_limit = nullptr;
     QScatterSeries *m_over = nullptr;
-    QList<QValueAxis *> m_timeAxes;
     QValueAxis *m_pairsY = nullptr;
     QValueAxis *m_latencyY = nullptr;
     QValueAxis *m_holdersY = nullptr;

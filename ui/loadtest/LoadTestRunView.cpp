@@ -35,7 +35,6 @@ LoadTestRunView::LoadTestRunView(Arrangement arrangement, QWidget *parent)
     if (arrangement == Arrangement::TableBeside) {
         auto *row = new QHBoxLayout;
         row->addWidget(m_charts, 3);
-        m_table->setMinimumWidth(240);
         row->addWidget(m_table, 1);
         layout->addLayout(row, 1);
     } else {
@@ -49,6 +48,9 @@ LoadTestRunView::LoadTestRunView(Arrangement arrangement, QWidget *parent)
         split->setStretchFactor(0, 1);
         split->setStretchFactor(1, 0);
         m_table->setMinimumHeight(4 * m_table->verticalHeader()->defaultSectionSize()); // header + 3 rows
+        // The charts tell the story (the verdict above says the figures that matter most): the
+        // table asks for a few rows, not all, so that two runs and their charts fit a screen.
+        m_table->setRowsWanted(6);
         layout->addWidget(split, 1);
     }
     setVerdict(m_verdict->text(), int(model::LoadTestVerdict::Tone::Neutral));

@@ -16,10 +16,15 @@ public:
     explicit LoadTestSummaryTable(model::LoadTestSummaryModel *model, QWidget *parent = nullptr);
 
     model::LoadTestSummaryModel *summaryModel() const { return m_model; }
+    // How many figures the table asks room for (0: all of them); the rest scroll.
+    void setRowsWanted(int rows);
     QSize sizeHint() const override;
+    // Wide enough for the names and every figure whole, whatever the run measured.
+    QSize minimumSizeHint() const override;
 
 private:
     model::LoadTestSummaryModel *m_model;
+    int m_rowsWanted = 0;
 };
 
 } // namespace semscope::ui
