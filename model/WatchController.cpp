@@ -4,6 +4,7 @@
 #include "core/ProfileStore.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SemaphoreWatcher.h"
+#include "redis/KeyspaceNotifications.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -144,6 +145,8 @@ void WatchController::restart(const QString &connectionId) {
     c.fullSince.clear();
     c.fullReported.clear();
     QList<SemaphoreRef> refs = watched(connectionId);
+    if (c.hints)
+        c.hints->followSemaphores({}); // the new watcher says what to follow after its first round
     if (refs.isEmpty() || !c.controller)
         return;
     const QString endpoint = c.controller->config().endpoint();
@@ -158,7 +161,41 @@ void WatchController::restart(const QString &connectionId) {
     c.watcher->setHistory(m_history);
     connect(c.watcher.get(), &monitor::SemaphoreWatcher::events, this,
             [this, connectionId](const QList<HolderEvent> &list) { onEvents(connectionId, list); });
+    if (c.hints && c.hints->isEnabled())
+        c.watcher->setChangeHints(c.hints.get());
+    else if (!c.hints)
+        askForChangeHints(connectionId, c);
     c.watcher->start();
+}
+
+void WatchController::askForChangeHints(const QString &connectionId, Connection &c) {
+    if (c.controller->config().backend != core::Backend::Redis)
+        return;
+    const auto settings = c.controller->config().redisSettings();
+    if (!settings)
+        return;
+    c.hints = std::make_unique<redis::KeyspaceNotifications>(*settings);
+    QPointer<redis::KeyspaceNotifications> hints(c.hints.get());
+    c.hints->probe([this, connectionId, hints](bool enabled, const QString &setting) {
+        const auto it = m_connections.find(connectionId);
+        if (!hints || it == m_connections.end() || it->second->hints.get() != hints)
+            return; // the connection closed meanwhile
+        Connection &c = *it->second;
+        c.changeNote = enabled
+                           ? tr("Changes are read at once: the server publishes keyspace notifications (%1).")
+                                 .arg(setting)
+                           : tr("Re-read every %1: the server publishes no keyspace notifications%2.")
+                                 .arg(core::formatDurationMs(m_intervalMs),
+                                      setting.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(setting));
+        if (enabled && c.watcher)
+            c.watcher->setChangeHints(hints);
+        Q_EMIT watchedChanged();
+    });
+}
+
+QString WatchController::changeNote(const QString &connectionId) const {
+    const auto it = m_connections.find(connectionId);
+    return it == m_connections.end() ? QString() : it->second->changeNote;
 }
 
 void WatchController::onEvents(const QString &connectionId, const QList<HolderEvent> &list) {

@@ -16,6 +16,9 @@ namespace semscope::monitor {
 class HistoryStore;
 class SemaphoreWatcher;
 } // namespace semscope::monitor
+namespace semscope::redis {
+class KeyspaceNotifications;
+}
 
 namespace semscope::model {
 
@@ -64,6 +67,10 @@ public:
 
     // The watcher of an open connection (nullptr when nothing is starred there), for tests.
     monitor::SemaphoreWatcher *watcherOf(const QString &connectionId) const;
+    // How soon a change to a watched semaphore of this connection is seen, for the operator: at once
+    // where the Redis server publishes keyspace notifications, else on the interval. Empty until
+    // known (and for Consul, whose watches are pushed anyway).
+    QString changeNote(const QString &connectionId) const;
 
 Q_SIGNALS:
     void watchedChanged();
@@ -76,11 +83,15 @@ private:
         QPointer<ConnectionController> controller;
         std::unique_ptr<ControllerStore> store;
         std::unique_ptr<monitor::SemaphoreWatcher> watcher;
+        // Redis: keyspace notifications, asked for once the first semaphore is starred.
+        std::unique_ptr<redis::KeyspaceNotifications> hints;
+        QString changeNote;
         QHash<QString, qint64> fullSince; // semaphore key -> since when it is full (local clock)
         QSet<QString> fullReported;
     };
 
     void restart(const QString &connectionId);
+    void askForChangeHints(const QString &connectionId, Connection &c);
     void onEvents(const QString &connectionId, const QList<monitor::HolderEvent> &events);
     void checkFull();
     void raise(const QString &connectionId, const core::SemaphoreRef &ref, const QString &title,

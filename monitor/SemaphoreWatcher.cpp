@@ -108,6 +108,24 @@ QList<SemaphoreRef> SemaphoreWatcher::watched() const {
     return out;
 }
 
+void SemaphoreWatcher::setChangeHints(core::SemaphoreChangeHints *hints) {
+    for (const QMetaObject::Connection &c : std::as_const(m_hintsConnections))
+        disconnect(c);
+    m_hintsConnections.clear();
+    m_hints = hints;
+    if (!hints)
+        return;
+    m_hintsConnections << connect(hints, &core::SemaphoreChangeHints::changed, this,
+                                  &SemaphoreWatcher::readSoon);
+    // The semaphores and their keys as last read: discovery may have found more, a layout may have
+    // grown a key.
+    m_hintsConnections << connect(this, &SemaphoreWatcher::roundFinished, hints, [this] {
+        if (m_hints)
+            m_hints->followSemaphores(latest());
+    });
+    hints->followSemaphores(latest());
+}
+
 void SemaphoreWatcher::readSoon(const SemaphoreRef &ref) {
     auto it = m_watched.find(keyOf(ref));
     if (it == m_watched.end())

@@ -3,11 +3,13 @@
 #include "HolderEvent.h"
 
 #include "core/Cancellation.h"
+#include "core/SemaphoreChangeHints.h"
 #include "core/SemaphoreStore.h"
 
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 #include <functional>
 #include <optional>
@@ -56,6 +58,9 @@ public:
     const WatchOptions &options() const { return m_options; }
     // Not owned; must outlive the watcher (or be reset to nullptr). Used on the watcher's thread.
     void setHistory(HistoryStore *history) { m_history = history; }
+    // Not owned (nullptr: none). The watcher tells it what it watches after every round and reads a
+    // semaphore it names at once; the interval reads go on, since hints can be lost.
+    void setChangeHints(core::SemaphoreChangeHints *hints);
     // The client clock (ms since the epoch); tests replace it.
     void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
 
@@ -107,6 +112,8 @@ private:
     core::SemaphoreStore &m_store;
     WatchOptions m_options;
     HistoryStore *m_history = nullptr;
+    QPointer<core::SemaphoreChangeHints> m_hints;
+    QList<QMetaObject::Connection> m_hintsConnections;
     std::function<qint64()> m_clock;
     bool m_running = false;
     bool m_discovering = false;

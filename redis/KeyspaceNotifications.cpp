@@ -8,8 +8,14 @@
 namespace semscope::redis {
 
 KeyspaceNotifications::KeyspaceNotifications(ConnectionSettings settings, QObject *parent)
-    : QObject(parent)
-    , m_settings(std::move(settings)) {}
+    : core::SemaphoreChangeHints(parent)
+    , m_settings(std::move(settings)) {
+    connect(this, &KeyspaceNotifications::keyChanged, this, [this](const QString &key) {
+        const auto it = m_refOfKey.constFind(key);
+        if (it != m_refOfKey.constEnd())
+            Q_EMIT changed(*it);
+    });
+}
 
 KeyspaceNotifications::~KeyspaceNotifications() = default;
 
@@ -95,8 +101,10 @@ void KeyspaceNotifications::finishProbe(const QList<Answer> &answers) {
         [self, enabled, setting] {
             if (!self)
                 return;
-            // Outside a Cluster the one subscriber needs no map; on a Cluster it says where keys live.
-            if (!self->isCluster())
+            self->m_enabled = enabled;
+            // Outside a Cluster the one subscriber needs no map; on a Cluster it says where keys
+            // live. Not publishing: nothing to keep a connection open for.
+            if (!self->isCluster() || !enabled)
                 self->m_topology.reset();
             const auto done = std::exchange(self->m_probeDone, {});
             if (done)
@@ -167,6 +175,16 @@ void KeyspaceNotifications::subscribe(const QStringList &keys) {
         });
     }
     m_nodeOfKey = wanted;
+}
+
+void KeyspaceNotifications::followSemaphores(const QList<core::Snapshot> &snapshots) {
+    if (!m_enabled)
+        return;
+    m_refOfKey.clear();
+    for (const core::Snapshot &s : snapshots)
+        for (const QString &key : s.keys)
+            m_refOfKey.insert(key, s.ref);
+    follow(m_refOfKey.keys());
 }
 
 } // namespace semscope::redis

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ConnectionSettings.h"
+#include "core/SemaphoreChangeHints.h"
 
 #include <QHash>
 #include <QObject>
@@ -24,7 +25,10 @@ class RedisTopology;
 // connection. A Redis Cluster publishes a key's events only on the master serving its slot: there
 // every master is asked in probe(), and each key is followed on its own master (the slot map is
 // read again before each follow(), so a failover or a moved slot moves the subscription too).
-class KeyspaceNotifications : public QObject {
+//
+// As core::SemaphoreChangeHints (what the watchers take) it follows semaphores rather than keys,
+// and only once probe() found the server publishing.
+class KeyspaceNotifications : public core::SemaphoreChangeHints {
     Q_OBJECT
 public:
     explicit KeyspaceNotifications(ConnectionSettings settings, QObject *parent = nullptr);
@@ -41,6 +45,11 @@ public:
     // Follows exactly these keys from now on (subscribes the new ones, unsubscribes the rest).
     void follow(const QStringList &keys);
     int followedCount() const { return int(m_nodeOfKey.size()); }
+    // Whether the last probe() found the server publishing what semaphores need.
+    bool isEnabled() const { return m_enabled; }
+
+    // The keys of these semaphores, when enabled; a change to one of them is changed(its ref).
+    void followSemaphores(const QList<core::Snapshot> &snapshots) override;
 
 Q_SIGNALS:
     void keyChanged(const QString &key);
@@ -66,6 +75,8 @@ private:
     QHash<QString, QString> m_nodeOfKey;                               // followed key -> its node
     QStringList m_pendingKeys; // asked for while the slot map was being read
     bool m_reloading = false;
+    bool m_enabled = false;
+    QHash<QString, core::SemaphoreRef> m_refOfKey; // followSemaphores(): key -> its semaphore
 };
 
 } // namespace semscope::redis

@@ -100,6 +100,8 @@ void HistoryPanel::updateNote() {
         watched ? tr("Watched: events are recorded in the background, also while this page is not shown.")
                 : tr("Events are recorded while the semaphore is watched (★ Watch) or by "
                      "`semscope-cli watch`.");
+    if (watched && !m_watch->changeNote(m_connectionId).isEmpty())
+        text += QLatin1Char(' ') + m_watch->changeNote(m_connectionId);
     if (m_model.rowCount() >= kMaxRows)
         text += QLatin1Char(' ') + tr("Showing the newest %1.").arg(kMaxRows);
     m_note->setText(text);

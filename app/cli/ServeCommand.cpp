@@ -1,5 +1,6 @@
 #include "CliCommand.h"
 #include "CliContext.h"
+#include "KeyspaceHints.h"
 #include "ListenAddress.h"
 #include "MetricsHttpServer.h"
 #include "SemaphoreCommand.h"
@@ -12,6 +13,7 @@
 #include "monitor/MetricsCollector.h"
 #include "monitor/PrometheusExposition.h"
 #include "monitor/SemaphoreWatcher.h"
+#include "redis/KeyspaceNotifications.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -161,6 +163,7 @@ private:
                                         .arg(watched);
                              ctx.err().flush();
                          });
+        m_notifications = readChangesAtOnce(ctx, *m_store, *m_watcher);
         m_watcher->start();
     }
 
@@ -169,6 +172,7 @@ private:
     std::unique_ptr<core::SemaphoreStore> m_store;
     std::unique_ptr<monitor::HistoryStore> m_history;
     std::unique_ptr<monitor::SemaphoreWatcher> m_watcher;
+    std::unique_ptr<redis::KeyspaceNotifications> m_notifications;
     std::unique_ptr<monitor::MetricsCollector> m_collector;
     std::unique_ptr<MetricsHttpServer> m_http;
     std::unique_ptr<TerminationSignals> m_signals;

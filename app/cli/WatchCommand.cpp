@@ -1,6 +1,6 @@
 #include "CliCommand.h"
 #include "CliContext.h"
-#include "RedisOptions.h"
+#include "KeyspaceHints.h"
 #include "SemaphoreCommand.h"
 #include "StoreFactory.h"
 #include "TerminationSignals.h"
@@ -144,51 +144,8 @@ private:
                                         .arg(found)
                                         .arg(watched);
                          });
-        followKeyspaceNotifications(ctx);
+        m_notifications = readChangesAtOnce(ctx, *m_store, *m_watcher);
         m_watcher->start();
-    }
-
-    // Redis: where the server already publishes keyspace notifications, a change to a watched
-    // semaphore's keys triggers an early re-read (the interval reads go on: notifications can be lost).
-    void followKeyspaceNotifications(CliContext &ctx) {
-        if (m_store->backend() != core::Backend::Redis)
-            return;
-        QString error;
-        const auto settings = redisSettingsFromOptions(ctx, &error);
-        if (!settings)
-            return;
-        m_notifications = std::make_unique<redis::KeyspaceNotifications>(*settings);
-        m_notifications->probe([this, &ctx](bool enabled, const QString &setting) {
-            if (!enabled) {
-                ctx.err() << QStringLiteral(
-                                 "re-reading every %1 (the server publishes no keyspace notifications%2)\n")
-                                 .arg(core::formatDurationMs(m_watcher->options().intervalMs),
-                                      setting.isEmpty() ? QString() : QStringLiteral(": ") + setting);
-                ctx.err().flush();
-                m_notifications.release()->deleteLater(); // we are inside its callback
-                return;
-            }
-            ctx.err()
-                << QStringLiteral("keyspace notifications on (%1): a change is read at once\n").arg(setting);
-            ctx.err().flush();
-            QObject::connect(m_notifications.get(), &redis::KeyspaceNotifications::keyChanged,
-                             m_watcher.get(), [this](const QString &key) {
-                                 const auto it = m_refOfKey.constFind(key);
-                                 if (it != m_refOfKey.constEnd())
-                                     m_watcher->readSoon(*it);
-                             });
-            QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::roundFinished,
-                             m_notifications.get(), [this] { followKeys(); });
-            followKeys();
-        });
-    }
-
-    void followKeys() {
-        m_refOfKey.clear();
-        for (const core::Snapshot &s : m_watcher->latest())
-            for (const QString &key : s.keys)
-                m_refOfKey.insert(key, s.ref);
-        m_notifications->follow(m_refOfKey.keys());
     }
 
     std::unique_ptr<core::SemaphoreStore> m_store;
@@ -196,7 +153,6 @@ private:
     std::unique_ptr<monitor::SemaphoreWatcher> m_watcher;
     std::unique_ptr<TerminationSignals> m_signals;
     std::unique_ptr<redis::KeyspaceNotifications> m_notifications;
-    QHash<QString, core::SemaphoreRef> m_refOfKey; // watched keys -> their semaphore
     QSet<QString> m_failing;
     bool m_announced = false;
 };

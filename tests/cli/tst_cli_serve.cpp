@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -486,6 +487,33 @@ private Q_SLOTS:
     }
 
     // A stock Prometheus server scrapes the exporter; its query API returns the values.
+    // Where the server publishes keyspace notifications, a change is in the metrics at once, not
+    // at the next --interval (an hour here).
+    void keyspaceNotificationsUpdateTheMetricsAtOnce() {
+        QCOMPARE(m_redis.command({"CONFIG", "SET", "notify-keyspace-events", "KEA"}).str, QByteArray("OK"));
+        const auto quiet = qScopeGuard([this] {
+            m_redis.command({"CONFIG", "SET", "notify-keyspace-events", ""});
+        });
+        makeSemaphores();
+        QProcess serve;
+        const quint16 port = startServe(serve, {"--interval", "1h", "--match", "orders*"});
+        QVERIFY(port != 0);
+        const QByteArray metrics =
+            waitForSample(port, QStringLiteral("semscope_semaphore_used"), QStringLiteral("orders"), 2);
+        QCOMPARE(sample(metrics, QStringLiteral("semscope_semaphore_used"), QStringLiteral("orders")), 2.0);
+        QVERIFY(waitFor([&] {
+            const redis::RedisReply r =
+                m_redis.command({"PUBSUB", "NUMSUB", "__keyspace@0__:{orders}:holders"});
+            return r.elements.size() == 2 && r.elements.at(1).integer == 1;
+        }));
+        QCOMPARE(cli({"release", "orders", "a", "--kind", "leased"}), 0);
+        QVERIFY(waitFor([&] {
+            return sample(http(port, "/metrics").body, QStringLiteral("semscope_semaphore_used"),
+                          QStringLiteral("orders")) == 1.0;
+        }));
+        QVERIFY(interrupt(serve));
+    }
+
     void prometheusScrapesIt() {
         const QString prometheus = QStandardPaths::findExecutable(QStringLiteral("prometheus"));
         QVERIFY2(!prometheus.isEmpty(),

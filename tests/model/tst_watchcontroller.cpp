@@ -1,9 +1,12 @@
 #include "InMemorySemaphoreStore.h"
+#include "RedisServer.h"
 #include "TestWait.h"
 
+#include "model/StoreFactory.h"
 #include "model/WatchController.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SemaphoreWatcher.h"
+#include "redis/RedisSemaphoreStore.h"
 
 #include <QSettings>
 #include <QSignalSpy>
@@ -51,6 +54,8 @@ private Q_SLOTS:
     void forceReleaseBySomeoneElseIsNews();
     void ownForceReleaseIsNoNews();
     void eventsGoToTheHistory();
+    void keyspaceNotificationsReadAChangeAtOnce_data();
+    void keyspaceNotificationsReadAChangeAtOnce();
 
 private:
     std::unique_ptr<ConnectionController> open() {
@@ -206,3 +211,59 @@ int main(int argc, char **argv) {
     return QTest::qExec(&t, argc, argv);
 }
 #include "tst_watchcontroller.moc"
+
+void TestWatchController::keyspaceNotificationsReadAChangeAtOnce_data() {
+    QTest::addColumn<QString>("published"); // the server's notify-keyspace-events
+    QTest::addColumn<bool>("atOnce");
+    QTest::newRow("published (KEA)") << QStringLiteral("KEA") << true;
+    QTest::newRow("not published") << QString() << false;
+}
+
+void TestWatchController::keyspaceNotificationsReadAChangeAtOnce() {
+    // A real Redis, and a watch interval of a minute: only a keyspace notification can bring a
+    // change within seconds. Where the server publishes none, the note says the interval instead.
+    QFETCH(QString, published);
+    QFETCH(bool, atOnce);
+    test::RedisServer server;
+    test::RedisServer::Options options;
+    options.extraArgs = {QStringLiteral("--notify-keyspace-events"), published};
+    QVERIFY2(server.start(options), qPrintable(server.errorString()));
+    redis::RedisSemaphoreStore writer(server.settings());
+    const auto acquire = [&writer](const QString &holder) {
+        core::AcquireRequest request;
+        request.holder = holder;
+        request.ttlMs = 3600000;
+        core::SemaphoreRef ref = jobs();
+        ref.profile.limit = 3;
+        std::optional<core::AcquireResult> result;
+        writer.acquire(ref, request, {}, [&result](core::AcquireResult r) { result = std::move(r); });
+        return test::waitFor([&] { return result.has_value(); }) &&
+               result->status == core::AcquireResult::Status::Granted;
+    };
+    QVERIFY(acquire(QStringLiteral("first")));
+
+    model::ConnectionConfig config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.url = server.url();
+    ConnectionController controller(config, model::storeFactoryFor(config));
+    controller.open();
+    WatchController w(m_history.get(), nullptr);
+    w.setIntervalMs(60000);
+    QVERIFY(watchJobs(w, controller));
+    QVERIFY(test::waitFor([&] { return !w.changeNote(config.id).isEmpty(); }));
+    const QString note = w.changeNote(config.id);
+    QVERIFY2(
+        note.contains(atOnce ? QStringLiteral("read at once") : QStringLiteral("Re-read every 1 m 00 s")),
+        qPrintable(note));
+
+    if (atOnce) {
+        // Subscribed to the semaphore's keys once a round has told the notifications what they are.
+        QVERIFY(test::waitFor([&] {
+            const redis::RedisReply r = server.command({"PUBSUB", "NUMSUB", "__keyspace@0__:{jobs}:holders"});
+            return r.elements.size() == 2 && r.elements.at(1).integer == 1;
+        }));
+        QSignalSpy recorded(&w, &WatchController::eventsRecorded);
+        QVERIFY(acquire(QStringLiteral("second")));
+        QVERIFY2(!recorded.isEmpty() || recorded.wait(10000),
+                 "the new holder was not read before the next interval");
+    }
+}

@@ -141,6 +141,19 @@ void remove(InMemorySemaphoreServer &server, const QString &sem) {
     server.semaphores.remove(sem);
 }
 
+// Hints the test gives by hand; remembers what it was asked to follow.
+class ScriptedHints : public core::SemaphoreChangeHints {
+public:
+    void followSemaphores(const QList<core::Snapshot> &snapshots) override {
+        followed.clear();
+        for (const core::Snapshot &s : snapshots)
+            followed << s.ref.name;
+        ++follows;
+    }
+    QStringList followed;
+    int follows = 0;
+};
+
 monitor::WatchOptions fast() {
     monitor::WatchOptions o;
     o.intervalMs = 20;
@@ -161,6 +174,7 @@ private Q_SLOTS:
     void failedReadIsReportedNotDiffed();
     void pushingStoreIsFollowedNotPolled();
     void watchesExactlyTheGivenSemaphores();
+    void changeHintsAreReadAtOnce();
     void stuckHolderIsStillStaleAfterARestart();
     void withoutHistoryTheAgeCountsFromTheStart();
     void stopEndsEverything();
@@ -341,6 +355,50 @@ void TestSemaphoreWatcher::watchesExactlyTheGivenSemaphores() {
     hold(*server, "b", "y", 60000);
     QVERIFY(test::waitFor([&] { return r.has("acquired", "y"); }));
     QVERIFY(!r.has("acquired", "x"));
+}
+
+void TestSemaphoreWatcher::changeHintsAreReadAtOnce() {
+    // A keyspace notification names a semaphore: it is read now, not a minute later at the next
+    // interval; the hints follow what the rounds found, and a hint for a semaphore not watched
+    // reads nothing.
+    auto server = std::make_shared<InMemorySemaphoreServer>();
+    hold(*server, "a", "h", 600000);
+    hold(*server, "b", "h", 600000);
+    HeldStore store(server);
+    auto options = fast();
+    options.intervalMs = 60000;
+    options.discoveryIntervalMs = 0;
+    SemaphoreWatcher w(store, options);
+    Recorder r(w);
+    ScriptedHints hints;
+    w.setChangeHints(&hints);
+    QSignalSpy rounds(&w, &SemaphoreWatcher::roundFinished);
+    w.start();
+    QVERIFY(test::waitFor([&] {
+        store.answerAll();
+        return rounds.count() > 0;
+    }));
+    QTRY_COMPARE(hints.followed.size(), 2);
+    QCOMPARE(store.asked.value("a"), 1);
+
+    hold(*server, "a", "new", 600000);
+    core::SemaphoreRef a =
+        w.latest().constFirst().ref.name == "a" ? w.latest().constFirst().ref : w.latest().constLast().ref;
+    Q_EMIT hints.changed(a);
+    QCOMPARE(store.asked.value("a"), 2);
+    QCOMPARE(store.asked.value("b"), 1);
+    store.answerAll();
+    QVERIFY(test::waitFor([&] { return r.has("acquired", "new"); }));
+
+    core::SemaphoreRef other = a;
+    other.name = QStringLiteral("not-watched");
+    Q_EMIT hints.changed(other);
+    QVERIFY(store.held.isEmpty());
+
+    // Hints taken away: a change they name is no news to the watcher any more.
+    w.setChangeHints(nullptr);
+    Q_EMIT hints.changed(a);
+    QVERIFY(store.held.isEmpty());
 }
 
 void TestSemaphoreWatcher::stuckHolderIsStillStaleAfterARestart() {

@@ -1,0 +1,42 @@
+#include "KeyspaceHints.h"
+
+#include "CliContext.h"
+#include "RedisOptions.h"
+#include "core/Duration.h"
+#include "monitor/SemaphoreWatcher.h"
+#include "redis/KeyspaceNotifications.h"
+
+#include <QPointer>
+
+namespace semscope::cli {
+
+std::unique_ptr<redis::KeyspaceNotifications>
+readChangesAtOnce(CliContext &ctx, const core::SemaphoreStore &store, monitor::SemaphoreWatcher &watcher) {
+    if (store.backend() != core::Backend::Redis)
+        return nullptr;
+    QString error;
+    const auto settings = redisSettingsFromOptions(ctx, &error);
+    if (!settings)
+        return nullptr;
+    auto notifications = std::make_unique<redis::KeyspaceNotifications>(*settings);
+    QPointer<redis::KeyspaceNotifications> hints(notifications.get());
+    QPointer<monitor::SemaphoreWatcher> watching(&watcher);
+    notifications->probe([&ctx, hints, watching](bool enabled, const QString &setting) {
+        if (!hints || !watching)
+            return;
+        if (!enabled) {
+            ctx.err() << QStringLiteral(
+                             "re-reading every %1 (the server publishes no keyspace notifications%2)\n")
+                             .arg(core::formatDurationMs(watching->options().intervalMs),
+                                  setting.isEmpty() ? QString() : QStringLiteral(": ") + setting);
+        } else {
+            ctx.err()
+                << QStringLiteral("keyspace notifications on (%1): a change is read at once\n").arg(setting);
+            watching->setChangeHints(hints);
+        }
+        ctx.err().flush();
+    });
+    return notifications;
+}
+
+} // namespace semscope::cli
