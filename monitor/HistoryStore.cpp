@@ -35,6 +35,22 @@ bool isBusy(const QSqlError &error) {
     return ok && (code & 0xff) == 5;
 }
 
+// Binds `values` to the prepared `q`, in the order of its placeholders, and runs it.
+bool execWith(QSqlQuery &q, const QVariantList &values) {
+    for (const QVariant &v : values)
+        q.addBindValue(v);
+    return q.exec();
+}
+
+bool execWith(QSqlQuery &q, const QString &sql, const QVariantList &values) {
+    return q.prepare(sql) && execWith(q, values);
+}
+
+// The columns every table keys a semaphore by: endpoint, kind, name.
+QVariantList semaphoreColumns(const QString &endpoint, const core::SemaphoreRef &ref) {
+    return {endpoint, core::kindName(ref.kind), ref.name};
+}
+
 QVariant optionalValue(const std::optional<qint64> &v) {
     return v ? QVariant(*v) : QVariant(QMetaType::fromType<qint64>());
 }
@@ -196,9 +212,7 @@ void HistoryStore::prune(qint64 nowMs) {
     QSqlQuery q(db);
     for (const char *sql : {"DELETE FROM events WHERE at_ms < ?", "DELETE FROM holds WHERE last_seen < ?",
                             "DELETE FROM force_releases WHERE at_ms < ?"}) {
-        q.prepare(QString::fromLatin1(sql));
-        q.addBindValue(cutoff);
-        if (!q.exec()) {
+        if (!execWith(q, QString::fromLatin1(sql), {cutoff})) {
             if (isDamage(q.lastError()))
                 disable(QStringLiteral("is damaged"), q.lastError().text());
             return;
@@ -270,17 +284,9 @@ bool HistoryStore::write(const QString &endpoint, const QList<HolderEvent> &list
         QStringLiteral("INSERT INTO events(endpoint, kind, name, at_ms, event, holder, token, slot, ttl_ms, "
                        "details) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const HolderEvent &e : list) {
-        q.addBindValue(endpoint);
-        q.addBindValue(core::kindName(e.ref.kind));
-        q.addBindValue(e.ref.name);
-        q.addBindValue(e.atMs);
-        q.addBindValue(e.event);
-        q.addBindValue(e.holder);
-        q.addBindValue(optionalValue(e.token));
-        q.addBindValue(optionalValue(e.slot));
-        q.addBindValue(optionalValue(e.ttlMs));
-        q.addBindValue(e.details);
-        if (!q.exec()) {
+        if (!execWith(q, semaphoreColumns(endpoint, e.ref) +
+                             QVariantList{e.atMs, e.event, e.holder, optionalValue(e.token),
+                                          optionalValue(e.slot), optionalValue(e.ttlMs), e.details})) {
             const QSqlError error = q.lastError();
             exec(QStringLiteral("ROLLBACK"));
             if (isDamage(error))
@@ -307,57 +313,50 @@ QHash<QString, qint64> HistoryStore::recordSeen(const QString &endpoint, const c
     if (!m_available)
         return first;
     QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-    const QString kind = core::kindName(ref.kind);
     // One transaction: two processes recording the same semaphore at once see each other's holds
     // whole (BEGIN IMMEDIATE takes the write lock up front, so neither has to upgrade and fail).
     if (!exec(QStringLiteral("BEGIN IMMEDIATE")))
         return first;
     QSqlQuery q(db);
-    bool ok = true;
-    q.prepare(
-        QStringLiteral("SELECT holder, first_seen FROM holds WHERE endpoint = ? AND kind = ? AND name = ? "
-                       "AND ended IS NULL"));
-    q.addBindValue(endpoint);
-    q.addBindValue(kind);
-    q.addBindValue(ref.name);
+    const QVariantList semaphore = semaphoreColumns(endpoint, ref);
     QHash<QString, qint64> open;
-    if ((ok = q.exec()))
+    bool ok =
+        execWith(q,
+                 QStringLiteral("SELECT holder, first_seen FROM holds WHERE endpoint = ? AND kind = ? AND "
+                                "name = ? AND ended IS NULL"),
+                 semaphore);
+    if (ok)
         while (q.next())
             open.insert(q.value(0).toString(), q.value(1).toLongLong());
     const QSet<QString> present(holders.begin(), holders.end());
     for (auto it = open.cbegin(); ok && it != open.cend(); ++it) {
         if (present.contains(it.key()))
             continue;
-        q.prepare(
-            QStringLiteral("UPDATE holds SET ended = ? WHERE endpoint = ? AND kind = ? AND name = ? AND "
-                           "holder = ? AND ended IS NULL"));
-        q.addBindValue(nowMs);
-        q.addBindValue(endpoint);
-        q.addBindValue(kind);
-        q.addBindValue(ref.name);
-        q.addBindValue(it.key());
-        ok = q.exec();
+        ok =
+            execWith(q,
+                     QStringLiteral("UPDATE holds SET ended = ? WHERE endpoint = ? AND kind = ? AND name = ? "
+                                    "AND holder = ? AND ended IS NULL"),
+                     QVariantList{nowMs} + semaphore + QVariantList{it.key()});
     }
     for (const QString &holder : holders) {
         if (!ok)
             break;
+        const QVariantList seen = QVariantList{nowMs} + semaphore + QVariantList{holder};
         if (open.contains(holder)) {
             first.insert(holder, qMin(open.value(holder), nowMs));
-            q.prepare(QStringLiteral("UPDATE holds SET last_seen = MAX(last_seen, ?) WHERE endpoint = ? AND "
-                                     "kind = ? AND name = ? AND holder = ? AND ended IS NULL"));
+            ok = execWith(
+                q,
+                QStringLiteral("UPDATE holds SET last_seen = MAX(last_seen, ?) WHERE endpoint = ? AND "
+                               "kind = ? AND name = ? AND holder = ? AND ended IS NULL"),
+                seen);
         } else {
             first.insert(holder, nowMs);
-            q.prepare(QStringLiteral("INSERT INTO holds(last_seen, endpoint, kind, name, holder, first_seen) "
-                                     "VALUES(?, ?, ?, ?, ?, ?)"));
+            ok = execWith(
+                q,
+                QStringLiteral("INSERT INTO holds(last_seen, endpoint, kind, name, holder, first_seen) "
+                               "VALUES(?, ?, ?, ?, ?, ?)"),
+                seen + QVariantList{nowMs});
         }
-        q.addBindValue(nowMs);
-        q.addBindValue(endpoint);
-        q.addBindValue(kind);
-        q.addBindValue(ref.name);
-        q.addBindValue(holder);
-        if (!open.contains(holder))
-            q.addBindValue(nowMs);
-        ok = q.exec();
     }
     if (!ok) {
         const QSqlError error = q.lastError();
@@ -383,13 +382,12 @@ std::optional<qint64> HistoryStore::firstSeen(const QString &endpoint, const cor
     if (!m_available)
         return std::nullopt;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(QStringLiteral("SELECT first_seen FROM holds WHERE endpoint = ? AND kind = ? AND name = ? AND "
-                             "holder = ? AND ended IS NULL"));
-    q.addBindValue(endpoint);
-    q.addBindValue(core::kindName(ref.kind));
-    q.addBindValue(ref.name);
-    q.addBindValue(holder);
-    if (q.exec() && q.next())
+    if (execWith(
+            q,
+            QStringLiteral("SELECT first_seen FROM holds WHERE endpoint = ? AND kind = ? AND name = ? AND "
+                           "holder = ? AND ended IS NULL"),
+            semaphoreColumns(endpoint, ref) + QVariantList{holder}) &&
+        q.next())
         return q.value(0).toLongLong();
     noteReadError(q.lastError());
     return std::nullopt;
@@ -401,16 +399,12 @@ QList<HoldRecord> HistoryStore::holds(const QString &endpoint, const core::Semap
     if (!m_available)
         return out;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(
-        QStringLiteral("SELECT holder, first_seen, last_seen, ended FROM holds WHERE endpoint = ? AND "
-                       "kind = ? AND name = ? AND (ended IS NULL OR ended >= ?) ORDER BY first_seen DESC "
-                       "LIMIT ?"));
-    q.addBindValue(endpoint);
-    q.addBindValue(core::kindName(ref.kind));
-    q.addBindValue(ref.name);
-    q.addBindValue(sinceMs);
-    q.addBindValue(limit);
-    if (!q.exec()) {
+    if (!execWith(
+            q,
+            QStringLiteral("SELECT holder, first_seen, last_seen, ended FROM holds WHERE endpoint = ? AND "
+                           "kind = ? AND name = ? AND (ended IS NULL OR ended >= ?) ORDER BY first_seen "
+                           "DESC LIMIT ?"),
+            semaphoreColumns(endpoint, ref) + QVariantList{sinceMs, limit})) {
         noteReadError(q.lastError());
         return out;
     }
@@ -426,16 +420,12 @@ QList<HolderEvent> HistoryStore::events(const QString &endpoint, const core::Sem
     if (!m_available)
         return out;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(
-        QStringLiteral("SELECT at_ms, event, holder, token, slot, ttl_ms, details FROM events WHERE "
-                       "endpoint = ? AND kind = ? AND name = ? AND at_ms >= ? ORDER BY at_ms DESC, id DESC "
-                       "LIMIT ?"));
-    q.addBindValue(endpoint);
-    q.addBindValue(core::kindName(ref.kind));
-    q.addBindValue(ref.name);
-    q.addBindValue(sinceMs);
-    q.addBindValue(limit);
-    if (!q.exec()) {
+    if (!execWith(
+            q,
+            QStringLiteral("SELECT at_ms, event, holder, token, slot, ttl_ms, details FROM events WHERE "
+                           "endpoint = ? AND kind = ? AND name = ? AND at_ms >= ? ORDER BY at_ms DESC, "
+                           "id DESC LIMIT ?"),
+            semaphoreColumns(endpoint, ref) + QVariantList{sinceMs, limit})) {
         noteReadError(q.lastError());
         return out;
     }
@@ -460,15 +450,10 @@ std::optional<qint64> HistoryStore::markForceRelease(const QString &endpoint, co
     if (!m_available)
         return std::nullopt;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(QStringLiteral("INSERT INTO force_releases(endpoint, kind, name, holder, origin, at_ms) "
-                             "VALUES(?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(endpoint);
-    q.addBindValue(core::kindName(ref.kind));
-    q.addBindValue(ref.name);
-    q.addBindValue(holder);
-    q.addBindValue(origin);
-    q.addBindValue(nowMs);
-    if (!q.exec()) {
+    if (!execWith(q,
+                  QStringLiteral("INSERT INTO force_releases(endpoint, kind, name, holder, origin, at_ms) "
+                                 "VALUES(?, ?, ?, ?, ?, ?)"),
+                  semaphoreColumns(endpoint, ref) + QVariantList{holder, origin, nowMs})) {
         m_warning = QStringLiteral("history file %1: %2").arg(m_path, q.lastError().text());
         qCWarning(lcHistory).noquote() << m_warning;
         return std::nullopt;
@@ -486,9 +471,7 @@ void HistoryStore::clearForceRelease(qint64 markId) {
     if (!m_available)
         return;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(QStringLiteral("DELETE FROM force_releases WHERE id = ?"));
-    q.addBindValue(markId);
-    q.exec();
+    execWith(q, QStringLiteral("DELETE FROM force_releases WHERE id = ?"), {markId});
 }
 
 QString HistoryStore::settleForceRelease(const std::optional<qint64> &mark, bool removed) {
@@ -508,13 +491,11 @@ QHash<QString, QString> HistoryStore::forceReleasedSince(const QString &endpoint
     if (!m_available)
         return out;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(QStringLiteral("SELECT holder, origin FROM force_releases WHERE endpoint = ? AND kind = ? AND "
-                             "name = ? AND at_ms >= ? ORDER BY at_ms"));
-    q.addBindValue(endpoint);
-    q.addBindValue(core::kindName(ref.kind));
-    q.addBindValue(ref.name);
-    q.addBindValue(sinceMs);
-    if (!q.exec()) {
+    if (!execWith(
+            q,
+            QStringLiteral("SELECT holder, origin FROM force_releases WHERE endpoint = ? AND kind = ? AND "
+                           "name = ? AND at_ms >= ? ORDER BY at_ms"),
+            semaphoreColumns(endpoint, ref) + QVariantList{sinceMs})) {
         noteReadError(q.lastError());
         return out;
     }
