@@ -2,7 +2,6 @@
 
 #include "ScriptedRedisServer.h"
 
-#include <QElapsedTimer>
 
 #include "TestWait.h"
 #include "redis/RedisConnection.h"
@@ -75,9 +74,11 @@ bool SentinelGroup::start(const Options &options) {
         m_nodes.push_back(std::move(replica));
     }
     if (!waitForReplicasLinked()) {
-        // What the master says of its replicas, and each node's last log lines, explain why.
-        m_error = QStringLiteral("the replicas did not link to the master; master says: %1")
-                      .arg(QString::fromUtf8(node(0).command({"INFO", "replication"}).str.simplified()));
+        // Which step failed first (a report may be cut short), then what the master says of its
+        // replicas, and each node's last log lines.
+        m_error =
+            QStringLiteral("the replicas did not link to the master: %1; master says: %2")
+                .arg(m_error, QString::fromUtf8(node(0).command({"INFO", "replication"}).str.simplified()));
         for (auto &n : m_nodes)
             m_error +=
                 QStringLiteral("\nlog of %1:\n").arg(n->port()) + QString::fromUtf8(n->log().right(1500));
@@ -199,9 +200,8 @@ bool SentinelGroup::waitForMaster(int index, int timeoutMs) {
 }
 
 bool SentinelGroup::waitForReplicasLinked(int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
     int linked = 0;
+    QString notUp;
     const bool up = waitFor(
         [&] {
             linked = 0;
@@ -211,19 +211,35 @@ bool SentinelGroup::waitForReplicasLinked(int timeoutMs) {
                 const redis::RedisReply info = n->command({"INFO", "replication"});
                 if (infoField(info, "role") != "slave")
                     continue;
-                if (infoField(info, "master_link_status") != "up")
+                if (infoField(info, "master_link_status") != "up") {
+                    notUp = QStringLiteral("replica %1 says: %2")
+                                .arg(n->port())
+                                .arg(QString::fromUtf8(info.str.simplified()));
                     return false;
+                }
                 ++linked;
             }
             return true;
         },
         timeoutMs);
-    if (!up)
+    if (!up) {
+        m_error = QStringLiteral("a replica's link to its master is not up after %1 s; %2")
+                      .arg(timeoutMs / 1000)
+                      .arg(notUp);
         return false;
-    // A link that is up is not yet a stream that flows (see RedisServer::waitForReplicaStream).
+    }
+    // A link that is up is not yet a stream that flows (see RedisServer::waitForReplicaStream): a
+    // budget of its own, since a slow first sync may have used most of the one above.
     for (auto &n : m_nodes) {
-        if (n->isRunning() && infoField(n->command({"INFO", "replication"}), "role") == "master")
-            return n->waitForReplicaStream(linked, int(qMax<qint64>(1000, timeoutMs - clock.elapsed())));
+        if (!n->isRunning() || infoField(n->command({"INFO", "replication"}), "role") != "master")
+            continue;
+        if (n->waitForReplicaStream(linked, timeoutMs))
+            return true;
+        m_error = QStringLiteral("the links are up but %1 replica(s) did not acknowledge the master's writes "
+                                 "within %2 s")
+                      .arg(linked)
+                      .arg(timeoutMs / 1000);
+        return false;
     }
     return true;
 }

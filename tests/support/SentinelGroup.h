@@ -67,9 +67,10 @@ public:
     int masterIndex();
     // Waits until the sentinels name node `index` and it says ROLE master.
     bool waitForMaster(int index, int timeoutMs = 15000);
-    // Waits until each running replica of the current master has its link up and receives the
-    // master's writes.
-    bool waitForReplicasLinked(int timeoutMs = 15000);
+    // Waits until each running replica of the current master has its link up (each given up to
+    // `timeoutMs`) and then receives the master's writes (as long again). When it fails,
+    // errorString() says which of the two did not happen, and what the replica said.
+    bool waitForReplicasLinked(int timeoutMs = 20000);
     // SENTINEL FAILOVER through the first running sentinel; true when the sentinel accepted it.
     bool failover();
 
