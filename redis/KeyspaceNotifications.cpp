@@ -9,13 +9,7 @@ namespace semscope::redis {
 
 KeyspaceNotifications::KeyspaceNotifications(ConnectionSettings settings, QObject *parent)
     : core::SemaphoreChangeHints(parent)
-    , m_settings(std::move(settings)) {
-    connect(this, &KeyspaceNotifications::keyChanged, this, [this](const QString &key) {
-        const auto it = m_refOfKey.constFind(key);
-        if (it != m_refOfKey.constEnd())
-            Q_EMIT changed(*it);
-    });
-}
+    , m_settings(std::move(settings)) {}
 
 KeyspaceNotifications::~KeyspaceNotifications() = default;
 
@@ -170,8 +164,11 @@ void KeyspaceNotifications::subscribe(const QStringList &keys) {
             continue;
         const QString key = it.key();
         subscriberOn(it.value()).subscribe(channelOf(key), [self, key](const QByteArray &) {
-            if (self)
-                Q_EMIT self->keyChanged(key);
+            if (!self)
+                return;
+            const auto it = self->m_refOfKey.constFind(key);
+            if (it != self->m_refOfKey.constEnd())
+                Q_EMIT self->changed(*it);
         });
     }
     m_nodeOfKey = wanted;

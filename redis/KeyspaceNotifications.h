@@ -21,10 +21,10 @@ class RedisTopology;
 // still re-reads on its interval: notifications are fire-and-forget and may be lost). Used only
 // where the server already publishes them (`notify-keyspace-events` with K and a class that covers
 // the commands semaphores use): semscope never changes server configuration.
-// Subscribes to `__keyspace@<db>__:<key>` for exactly the keys given to follow(), on a dedicated
+// Subscribes to `__keyspace@<db>__:<key>` for exactly the keys of the semaphores followed, on a dedicated
 // connection. A Redis Cluster publishes a key's events only on the master serving its slot: there
 // every master is asked in probe(), and each key is followed on its own master (the slot map is
-// read again before each follow(), so a failover or a moved slot moves the subscription too).
+// read again before each followSemaphores(), so a failover or a moved slot moves the subscription too).
 //
 // As core::SemaphoreChangeHints (what the watchers take) it follows semaphores rather than keys,
 // and only once probe() found the server publishing.
@@ -42,17 +42,12 @@ public:
     // ZADD, RPUSH, SET..., expiries and evictions).
     static bool coversSemaphores(const QString &setting);
 
-    // Follows exactly these keys from now on (subscribes the new ones, unsubscribes the rest).
-    void follow(const QStringList &keys);
-    int followedCount() const { return int(m_nodeOfKey.size()); }
     // Whether the last probe() found the server publishing what semaphores need.
     bool isEnabled() const { return m_enabled; }
 
-    // The keys of these semaphores, when enabled; a change to one of them is changed(its ref).
+    // Follows exactly the keys of these semaphores from now on (subscribes the new ones,
+    // unsubscribes the rest), when enabled; a change to one of them is changed(its semaphore).
     void followSemaphores(const QList<core::Snapshot> &snapshots) override;
-
-Q_SIGNALS:
-    void keyChanged(const QString &key);
 
 private:
     struct Answer {
@@ -62,6 +57,7 @@ private:
     };
     void askMasters();
     void finishProbe(const QList<Answer> &answers);
+    void follow(const QStringList &keys);
     void subscribe(const QStringList &keys);
     bool isCluster() const;
     QString nodeOf(const QString &key) const; // empty outside a Cluster
