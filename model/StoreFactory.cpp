@@ -30,4 +30,13 @@ StoreFactory storeFactoryFor(const ConnectionConfig &config) {
     };
 }
 
+std::unique_ptr<redis::KeyspaceNotifications> changeHintsFor(const ConnectionConfig &config) {
+    if (config.backend != core::Backend::Redis)
+        return nullptr;
+    const auto settings = config.redisSettings();
+    if (!settings)
+        return nullptr;
+    return std::make_unique<redis::KeyspaceNotifications>(*settings);
+}
+
 } // namespace semscope::model

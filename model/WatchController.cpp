@@ -169,12 +169,11 @@ void WatchController::restart(const QString &connectionId) {
 }
 
 void WatchController::askForChangeHints(const QString &connectionId, Connection &c) {
-    if (c.controller->config().backend != core::Backend::Redis)
+    if (!m_changeHints)
         return;
-    const auto settings = c.controller->config().redisSettings();
-    if (!settings)
+    c.hints = m_changeHints(c.controller->config());
+    if (!c.hints)
         return;
-    c.hints = std::make_unique<redis::KeyspaceNotifications>(*settings);
     QPointer<redis::KeyspaceNotifications> hints(c.hints.get());
     c.hints->probe([this, connectionId, hints](bool enabled, const QString &setting) {
         const auto it = m_connections.find(connectionId);

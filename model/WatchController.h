@@ -2,6 +2,7 @@
 
 #include "ConnectionController.h"
 #include "ControllerStore.h"
+#include "StoreFactory.h"
 #include "monitor/HolderEvent.h"
 
 #include <QHash>
@@ -61,6 +62,9 @@ public:
     qint64 fullAfterMs() const { return m_fullAfterMs; }
     void setFullAfterMs(qint64 ms);
     void setIntervalMs(qint64 ms) { m_intervalMs = ms; }
+    // Where keyspace notifications come from (model::changeHintsFor for real servers); none given:
+    // watched semaphores are re-read on the interval only.
+    void setChangeHintsProvider(ChangeHintsProvider provider) { m_changeHints = std::move(provider); }
 
     // Who this process is in force-release marks ("semscope (user@host, pid 42)").
     static QString ownOrigin();
@@ -103,6 +107,7 @@ private:
     std::unordered_map<QString, std::unique_ptr<Connection>> m_connections;
     qint64 m_fullAfterMs = kDefaultFullAfterMs;
     qint64 m_intervalMs = 1000;
+    ChangeHintsProvider m_changeHints;
     QTimer m_fullCheck;
 };
 

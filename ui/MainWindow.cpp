@@ -75,6 +75,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_page = new SemaphorePage(m_services.profiles, m_splitter);
     m_splitter->addWidget(m_page);
     m_monitoring = new DesktopMonitoring(m_services.profiles, this);
+    m_monitoring->watch()->setChangeHintsProvider(m_services.changeHints);
     m_page->setMonitoring(m_monitoring->watch(), m_monitoring->history());
     connect(m_monitoring, &DesktopMonitoring::openRequested, this,
             [this](const QString &connectionId, const SemaphoreRef &ref) {

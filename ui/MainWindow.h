@@ -5,6 +5,7 @@
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
+#include "model/StoreFactory.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -47,7 +48,8 @@ struct MainWindowServices {
     core::AuditLog *audit = nullptr;
     core::ProfileStore *profiles = nullptr;
     StoreFactoryProvider storeFactory;
-    QString settingsFile; // window state; empty: default QSettings
+    model::ChangeHintsProvider changeHints; // empty: watched semaphores are re-read on the interval only
+    QString settingsFile;                   // window state; empty: default QSettings
 };
 
 // Connections and the semaphores found on the selected one on the left, the selected semaphore on

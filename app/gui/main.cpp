@@ -98,6 +98,7 @@ int main(int argc, char *argv[]) {
     services.audit = audit.get();
     services.profiles = profiles;
     services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+    services.changeHints = model::changeHintsFor;
     auto window = std::make_unique<ui::MainWindow>(services);
     if (parser.isSet(interval)) {
         bool ok = false;

@@ -56,6 +56,7 @@ private Q_SLOTS:
     void eventsGoToTheHistory();
     void keyspaceNotificationsReadAChangeAtOnce_data();
     void keyspaceNotificationsReadAChangeAtOnce();
+    void noHintsWithoutAProvider();
 
 private:
     std::unique_ptr<ConnectionController> open() {
@@ -203,15 +204,6 @@ void TestWatchController::eventsGoToTheHistory() {
     QCOMPARE(events.constFirst().holder, QStringLiteral("second"));
 }
 
-int main(int argc, char **argv) {
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("semscope-test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_watchcontroller"));
-    TestWatchController t;
-    return QTest::qExec(&t, argc, argv);
-}
-#include "tst_watchcontroller.moc"
-
 void TestWatchController::keyspaceNotificationsReadAChangeAtOnce_data() {
     QTest::addColumn<QString>("published"); // the server's notify-keyspace-events
     QTest::addColumn<bool>("atOnce");
@@ -248,6 +240,7 @@ void TestWatchController::keyspaceNotificationsReadAChangeAtOnce() {
     controller.open();
     WatchController w(m_history.get(), nullptr);
     w.setIntervalMs(60000);
+    w.setChangeHintsProvider(model::changeHintsFor);
     QVERIFY(watchJobs(w, controller));
     QVERIFY(test::waitFor([&] { return !w.changeNote(config.id).isEmpty(); }));
     const QString note = w.changeNote(config.id);
@@ -267,3 +260,41 @@ void TestWatchController::keyspaceNotificationsReadAChangeAtOnce() {
                  "the new holder was not read before the next interval");
     }
 }
+
+// A connection whose store is not the server its settings name (an in-memory store here, as in
+// the model and GUI tests) must not reach out to that server: it once probed whatever Redis
+// listened at the connection's address for keyspace notifications.
+void TestWatchController::noHintsWithoutAProvider() {
+    test::RedisServer server;
+    test::RedisServer::Options options;
+    options.extraArgs = {QStringLiteral("--notify-keyspace-events"), QStringLiteral("KEA")};
+    QVERIFY2(server.start(options), qPrintable(server.errorString()));
+    hold(*m_server, QStringLiteral("first"));
+
+    model::ConnectionConfig config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.url = server.url();
+    ConnectionController controller(
+        config, [server = m_server] { return std::make_unique<test::InMemorySemaphoreStore>(server); });
+    controller.open();
+    WatchController w(m_history.get(), nullptr);
+    w.setIntervalMs(20);
+    QVERIFY(watchJobs(w, controller));
+    // A probe answers within a round trip; several rounds give it ample time to show.
+    QSignalSpy rounds(w.watcherOf(config.id), &monitor::SemaphoreWatcher::roundFinished);
+    QVERIFY(test::waitFor([&] { return rounds.count() >= 5; }));
+
+    QCOMPARE(w.changeNote(config.id), QString());
+    const redis::RedisReply stats = server.command({"INFO", "commandstats"});
+    QVERIFY2(stats.str.contains("cmdstat_ping"), stats.str.constData());
+    QVERIFY2(!stats.str.contains("cmdstat_config"), stats.str.constData());
+    QVERIFY2(!stats.str.contains("cmdstat_subscribe"), stats.str.constData());
+}
+
+int main(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("semscope-test"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_watchcontroller"));
+    TestWatchController t;
+    return QTest::qExec(&t, argc, argv);
+}
+#include "tst_watchcontroller.moc"
