@@ -9,7 +9,6 @@
 
 #include <QDateTime>
 #include <QJsonArray>
-#include <QPointer>
 #include <QTimer>
 
 namespace semscope::model {
@@ -73,10 +72,15 @@ void OperatorActions::record(core::AuditEntry entry, const core::AuditOutcome &o
 }
 
 template <typename R>
-void OperatorActions::refuse(R result, Callback<R> done, QObject *context) {
-    // Answer asynchronously like the store would, so callers have a single code path.
-    QPointer<QObject> guard(context ? context : this);
-    QTimer::singleShot(0, this, [guard, done, result] {
+void OperatorActions::refuse(const core::AuditEntry &entry, const QString &refusal, QObject *context,
+                             Callback<R> done) {
+    R result;
+    if constexpr (requires { result.error; })
+        result.error = refusal;
+    else
+        result.message = refusal;
+    record(entry, QStringLiteral("refused"), refusal, false);
+    QTimer::singleShot(0, this, [guard = answerTo(context), done, result] {
         if (guard)
             done(result);
     });
@@ -121,24 +125,19 @@ void OperatorActions::acquire(const SemaphoreRef &ref, const AcquireRequest &req
         entry.observed.insert(QStringLiteral("replicaTimeoutMs"), request.replicaTimeoutMs);
     }
     if (!canWrite()) {
-        AcquireResult r;
-        r.error = readOnlyRefusal();
-        record(entry, QStringLiteral("refused"), r.error, false);
-        refuse(r, done, context);
+        refuse(entry, readOnlyRefusal(), context, done);
         return;
     }
-    m_controller->acquire(
-        ref, request, Cancellation(), this,
-        [this, entry, done,
-         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](AcquireResult r) {
-            if (r.status == AcquireResult::Status::Granted) {
-                m_grants.append(r.grant);
-                Q_EMIT grantsChanged();
-            }
-            record(entry, auditOutcome(r));
-            if (context)
-                done(r);
-        });
+    m_controller->acquire(ref, request, Cancellation(), this,
+                          [this, entry, done, context = answerTo(context)](AcquireResult r) {
+                              if (r.status == AcquireResult::Status::Granted) {
+                                  m_grants.append(r.grant);
+                                  Q_EMIT grantsChanged();
+                              }
+                              record(entry, auditOutcome(r));
+                              if (context)
+                                  done(r);
+                          });
 }
 
 void OperatorActions::forgetGrant(const Grant &grant) {
@@ -164,49 +163,39 @@ void OperatorActions::refresh(const Grant &grant, qint64 ttlMs, QObject *context
     if (const int replicas = grant.details.value(QStringLiteral("replicas")).toInt(); replicas > 0)
         entry.observed.insert(QStringLiteral("replicas"), replicas);
     if (!canWrite()) {
-        RefreshResult r;
-        r.error = readOnlyRefusal();
-        record(entry, QStringLiteral("refused"), r.error, false);
-        refuse(r, done, context);
+        refuse(entry, readOnlyRefusal(), context, done);
         return;
     }
-    m_controller->refresh(
-        grant, ttlMs, this,
-        [this, entry, grant, done,
-         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](RefreshResult r) {
-            if (r.status == RefreshResult::Status::Ok) {
-                for (auto &g : m_grants) {
-                    if (g.ref == grant.ref && g.rawHolder == grant.rawHolder)
-                        g.expiresAtMs = r.expiresAtMs;
-                }
-            } else if (r.status == RefreshResult::Status::Lost) {
-                forgetGrant(grant);
-            }
-            record(entry, auditOutcome(r));
-            if (context)
-                done(r);
-        });
+    m_controller->refresh(grant, ttlMs, this,
+                          [this, entry, grant, done, context = answerTo(context)](RefreshResult r) {
+                              if (r.status == RefreshResult::Status::Ok) {
+                                  for (auto &g : m_grants) {
+                                      if (g.ref == grant.ref && g.rawHolder == grant.rawHolder)
+                                          g.expiresAtMs = r.expiresAtMs;
+                                  }
+                              } else if (r.status == RefreshResult::Status::Lost) {
+                                  forgetGrant(grant);
+                              }
+                              record(entry, auditOutcome(r));
+                              if (context)
+                                  done(r);
+                          });
 }
 
 void OperatorActions::release(const Grant &grant, QObject *context, Callback<ReleaseResult> done) {
     core::AuditEntry entry = entryFor(grant.ref, QStringLiteral("release"), grant.holder);
     if (!canWrite()) {
-        ReleaseResult r;
-        r.error = readOnlyRefusal();
-        record(entry, QStringLiteral("refused"), r.error, false);
-        refuse(r, done, context);
+        refuse(entry, readOnlyRefusal(), context, done);
         return;
     }
-    m_controller->release(
-        grant, this,
-        [this, entry, grant, done,
-         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ReleaseResult r) {
-            if (r.status != ReleaseResult::Status::Error)
-                forgetGrant(grant);
-            record(entry, auditOutcome(r));
-            if (context)
-                done(r);
-        });
+    m_controller->release(grant, this,
+                          [this, entry, grant, done, context = answerTo(context)](ReleaseResult r) {
+                              if (r.status != ReleaseResult::Status::Error)
+                                  forgetGrant(grant);
+                              record(entry, auditOutcome(r));
+                              if (context)
+                                  done(r);
+                          });
 }
 
 void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observed,
@@ -222,10 +211,7 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
     else if (needsTypedConfirmation() && !confirmationMatches(ref, typedConfirmation))
         refusal = confirmationRefusal(ref);
     if (!refusal.isEmpty()) {
-        ForceReleaseResult r;
-        r.message = refusal;
-        record(entry, QStringLiteral("refused"), refusal, false);
-        refuse(r, done, context);
+        refuse(entry, refusal, context, done);
         return;
     }
     std::optional<qint64> mark;
@@ -236,9 +222,7 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
             QDateTime::currentMSecsSinceEpoch());
     m_controller->forceRelease(
         ref, observed, observedVersion, this,
-        [this, entry, done, mark, history = m_history,
-         context =
-             QPointer<QObject>(context ? context : static_cast<QObject *>(this))](ForceReleaseResult r) {
+        [this, entry, done, mark, history = m_history, context = answerTo(context)](ForceReleaseResult r) {
             const QString unmarked =
                 history ? history->settleForceRelease(mark, r.status == ForceReleaseResult::Status::Released)
                         : QString();
@@ -254,39 +238,28 @@ void OperatorActions::purgeExpired(const SemaphoreRef &ref, QObject *context,
                                    Callback<MaintenanceResult> done) {
     core::AuditEntry entry = entryFor(ref, QStringLiteral("purge-expired"), {});
     if (!canWrite()) {
-        MaintenanceResult r;
-        r.message = readOnlyRefusal();
-        record(entry, QStringLiteral("refused"), r.message, false);
-        refuse(r, done, context);
+        refuse(entry, readOnlyRefusal(), context, done);
         return;
     }
-    m_controller->purgeExpired(
-        ref, this,
-        [this, entry, done,
-         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
-            record(entry, auditOutcome(r, QStringLiteral("purged")));
-            if (context)
-                done(r);
-        });
+    m_controller->purgeExpired(ref, this,
+                               [this, entry, done, context = answerTo(context)](MaintenanceResult r) {
+                                   record(entry, auditOutcome(r, QStringLiteral("purged")));
+                                   if (context)
+                                       done(r);
+                               });
 }
 
 void OperatorActions::repair(const SemaphoreRef &ref, QObject *context, Callback<MaintenanceResult> done) {
     core::AuditEntry entry = entryFor(ref, QStringLiteral("repair"), {});
     if (!canWrite()) {
-        MaintenanceResult r;
-        r.message = readOnlyRefusal();
-        record(entry, QStringLiteral("refused"), r.message, false);
-        refuse(r, done, context);
+        refuse(entry, readOnlyRefusal(), context, done);
         return;
     }
-    m_controller->repair(
-        ref, this,
-        [this, entry, done,
-         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
-            record(entry, auditOutcome(r, QStringLiteral("slots repaired")));
-            if (context)
-                done(r);
-        });
+    m_controller->repair(ref, this, [this, entry, done, context = answerTo(context)](MaintenanceResult r) {
+        record(entry, auditOutcome(r, QStringLiteral("slots repaired")));
+        if (context)
+            done(r);
+    });
 }
 
 QString OperatorActions::sessionOf(const Holder &holder) {
@@ -309,16 +282,11 @@ void OperatorActions::invalidateSession(const SemaphoreRef &ref, const Holder &o
     else if (needsTypedConfirmation() && !confirmationMatches(ref, typedConfirmation))
         refusal = confirmationRefusal(ref);
     if (!refusal.isEmpty()) {
-        MaintenanceResult r;
-        r.message = refusal;
-        record(entry, QStringLiteral("refused"), refusal, false);
-        refuse(r, done, context);
+        refuse(entry, refusal, context, done);
         return;
     }
     m_controller->invalidateSession(
-        sid, this,
-        [this, entry, done,
-         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
+        sid, this, [this, entry, done, context = answerTo(context)](MaintenanceResult r) {
             record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"), r.message, r.ok);
             if (context)
                 done(r);
@@ -349,16 +317,11 @@ void OperatorActions::invalidateSession(const SessionEntry &session, const QStri
             QStringLiteral("refused: on a production connection type the session name \"%1\" to confirm")
                 .arg(session.label());
     if (!refusal.isEmpty()) {
-        MaintenanceResult r;
-        r.message = refusal;
-        record(entry, QStringLiteral("refused"), refusal, false);
-        refuse(r, done, context);
+        refuse(entry, refusal, context, done);
         return;
     }
     m_controller->invalidateSession(
-        session.info.id, this,
-        [this, entry, done,
-         context = QPointer<QObject>(context ? context : static_cast<QObject *>(this))](MaintenanceResult r) {
+        session.info.id, this, [this, entry, done, context = answerTo(context)](MaintenanceResult r) {
             record(entry, r.ok ? QStringLiteral("ok") : QStringLiteral("error"), r.message, r.ok);
             if (context)
                 done(r);

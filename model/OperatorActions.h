@@ -6,6 +6,7 @@
 #include "core/audit/AuditOutcome.h"
 
 #include <QObject>
+#include <QPointer>
 
 namespace semscope::monitor {
 class HistoryStore;
@@ -86,8 +87,13 @@ private:
     void record(core::AuditEntry entry, const QString &result, const QString &message, bool ok);
     void record(core::AuditEntry entry, const core::AuditOutcome &outcome);
     void forgetGrant(const core::Grant &grant);
+    // Records the refusal and answers it asynchronously, like the store would answer, so callers
+    // have a single code path.
     template <typename R>
-    void refuse(R result, core::Callback<R> done, QObject *context);
+    void refuse(const core::AuditEntry &entry, const QString &refusal, QObject *context,
+                core::Callback<R> done);
+    // Who an answer is for: the caller's context, or this object when none was given.
+    QPointer<QObject> answerTo(QObject *context) { return context ? context : this; }
 
     ConnectionController *m_controller;
     monitor::HistoryStore *m_history = nullptr;
