@@ -4,7 +4,6 @@
 #include "core/ProfileStore.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SemaphoreWatcher.h"
-#include "redis/KeyspaceNotifications.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -17,9 +17,6 @@ namespace semscope::monitor {
 class HistoryStore;
 class SemaphoreWatcher;
 } // namespace semscope::monitor
-namespace semscope::redis {
-class KeyspaceNotifications;
-}
 
 namespace semscope::model {
 

@@ -2,7 +2,6 @@
 
 #include "ScriptedRedisServer.h"
 
-
 #include "TestWait.h"
 #include "redis/RedisConnection.h"
 
