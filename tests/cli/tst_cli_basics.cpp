@@ -2,6 +2,7 @@
 // against real servers (plain, TLS, Unix socket, ACL), JSON output, and the one-line errors with
 // exit code 2 for everything that keeps it from connecting.
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "TlsMaterial.h"
 
 #include <QJsonDocument>
@@ -353,5 +354,5 @@ void TestCliBasics::usageErrors() {
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
 }
 
-QTEST_GUILESS_MAIN(TestCliBasics)
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliBasics)
 #include "tst_cli_basics.moc"

@@ -5,6 +5,7 @@
 #include "CliRun.h"
 #include "RedisServer.h"
 #include "ScriptedRedisServer.h"
+#include "TestMain.h"
 
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -180,5 +181,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExitCodes)
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliExitCodes)
 #include "tst_cli_exitcodes.moc"

@@ -3,6 +3,7 @@
 // by operation count against a server that stays away ends by itself. And what a run leaves behind:
 // nothing it created, unless asked.
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "TestWait.h"
 
 #include <QElapsedTimer>
@@ -86,10 +87,12 @@ private Q_SLOTS:
     void leavesNoKeysBehind() {
         RedisServer server;
         QVERIFY2(server.start(), qPrintable(server.errorString()));
-        const QStringList run{QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"),
-                              QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
-                              QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("3"),
-                              QStringLiteral("--ops"), QStringLiteral("30")};
+        const QStringList run{QStringLiteral("--redis"),  server.url(),
+                              QStringLiteral("loadtest"), QStringLiteral("--kind"),
+                              QStringLiteral("leased"),   QStringLiteral("--limit"),
+                              QStringLiteral("2"),        QStringLiteral("--clients"),
+                              QStringLiteral("3"),        QStringLiteral("--ops"),
+                              QStringLiteral("30")};
         auto finish = [this](const QStringList &args) {
             QProcess p;
             startCli(p, args);
@@ -105,16 +108,17 @@ private Q_SLOTS:
         // A semaphore that was there before is the operator's: it stays.
         server.command({"FLUSHALL"});
         finish({QStringLiteral("--redis"), server.url(), QStringLiteral("acquire"), QStringLiteral("theirs"),
-                QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"), QStringLiteral("5"),
-                QStringLiteral("--ttl"), QStringLiteral("60s"), QStringLiteral("--holder"), QStringLiteral("op")});
+                QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+                QStringLiteral("5"), QStringLiteral("--ttl"), QStringLiteral("60s"),
+                QStringLiteral("--holder"), QStringLiteral("op")});
         finish(run + QStringList{QStringLiteral("theirs")});
         QCOMPARE(server.command({"ZSCORE", "{theirs}:holders", "op"}).isNil(), false);
         // A training scenario's scratch semaphores go too.
         server.command({"FLUSHALL"});
         QProcess scenario;
-        startCli(scenario, {QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"), QStringLiteral("t"),
-                            QStringLiteral("--scenario"), QStringLiteral("incr-lock"), QStringLiteral("--duration"),
-                            QStringLiteral("1s")});
+        startCli(scenario, {QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"),
+                            QStringLiteral("t"), QStringLiteral("--scenario"), QStringLiteral("incr-lock"),
+                            QStringLiteral("--duration"), QStringLiteral("1s")});
         QVERIFY(scenario.waitForFinished(60000));
         QCOMPARE(server.command({"DBSIZE"}).integer, 0);
     }
@@ -140,5 +144,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliLoadtestFaults)
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliLoadtestFaults)
 #include "tst_cli_loadtest_faults.moc"

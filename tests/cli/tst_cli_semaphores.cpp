@@ -1,6 +1,7 @@
 // semscope-cli end to end against a real redis-server: list, show, acquire, refresh, release,
 // force-release, purge and repair, human and --json output, exit codes and error lines.
 #include "RedisServer.h"
+#include "TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -938,5 +939,5 @@ return 1
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliSemaphores)
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliSemaphores)
 #include "tst_cli_semaphores.moc"

@@ -4,6 +4,7 @@
 #include "CliRun.h"
 #include "ScriptedRedisServer.h"
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "TestWait.h"
 
 #include <QFile>
@@ -305,5 +306,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliSentinel)
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliSentinel)
 #include "tst_cli_sentinel.moc"

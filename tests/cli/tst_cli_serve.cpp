@@ -4,6 +4,7 @@
 // across a restart (the shared history); scrapes never read the server; a busy port exits 2; the
 // listener answers only what it should.
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "TestWait.h"
 
 #include <QDir>
@@ -592,5 +593,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliServe)
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliServe)
 #include "tst_cli_serve.moc"

@@ -2,6 +2,7 @@
 // it runs (acquire, release, expiry, force-release), as JSON lines, and how it ends.
 #include "RedisCluster.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/sandbox/ConsulDouble.h"
@@ -437,5 +438,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliWatch)
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliWatch)
 #include "tst_cli_watch.moc"

@@ -3,6 +3,7 @@
 #include "ConsulApiSteps.h"
 #include "ConsulTestTarget.h"
 
+#include "TestMain.h"
 #include "TlsMaterial.h"
 
 #include <QFile>
@@ -219,5 +220,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConsulApi)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConsulApi)
 #include "tst_consul_api.moc"

@@ -1,6 +1,7 @@
 // semscope-cli against an in-process Consul API double: the Consul-only commands (`sessions`,
 // `invalidate`, `sandbox consul`) and the generic semaphore commands with --consul.
 #include "ConsulTestTarget.h"
+#include "TestMain.h"
 #include "consul/ConsulTypes.h"
 
 #include <QJsonArray>
@@ -281,5 +282,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConsulCli)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConsulCli)
 #include "tst_consul_cli.moc"

@@ -1,5 +1,6 @@
 // RawJson keeps uint64 numbers exact (QJsonDocument would round them through double), the .lock
 // dialects round-trip, and Go durations parse and print like Go's.
+#include "TestMain.h"
 #include "consul/ConsulTypes.h"
 #include "consul/GoDuration.h"
 #include "consul/LockDocument.h"
@@ -131,5 +132,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConsulJson)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConsulJson)
 #include "tst_consul_json.moc"

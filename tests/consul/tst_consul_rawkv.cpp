@@ -4,6 +4,7 @@
 // the reason. Through ConsulSemaphoreStore's core::RawKeySource, as the GUI reads it.
 #include "ConsulAwait.h"
 #include "ConsulTestTarget.h"
+#include "TestMain.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/RawKvReader.h"
 
@@ -138,5 +139,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConsulRawKv)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConsulRawKv)
 #include "tst_consul_rawkv.moc"

@@ -2,6 +2,7 @@
 // official protocol, stale holders, watching, garbage and faults.
 #include "ConsulAwait.h"
 #include "ConsulTestTarget.h"
+#include "TestMain.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/ConsulTypes.h"
 
@@ -581,5 +582,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConsulStore)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConsulStore)
 #include "tst_consul_store.moc"

@@ -2,6 +2,7 @@
 // limit of 3 must never have more than 3 holders. Each client records [grant received, release
 // sent]; that interval lies inside the real holding interval, so more than 3 overlapping
 // intervals would be a real over-admission.
+#include "TestMain.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/sandbox/ConsulDouble.h"
 
@@ -118,5 +119,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConsulStress)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConsulStress)
 #include "tst_consul_stress.moc"

@@ -5,6 +5,7 @@
 #include "ConsulAwait.h"
 #include "HostileServer.h"
 #include "MemoryProbe.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "consul/ConsulClient.h"
 #include "consul/ConsulSemaphoreStore.h"
@@ -379,5 +380,5 @@ void TestHostileConsul::abandonedDiscoveryFreesItsChain() {
     QVERIFY2(watched.expired(), "an abandoned discovery kept its chain alive");
 }
 
-QTEST_GUILESS_MAIN(TestHostileConsul)
+SEMSCOPE_TEST_GUILESS_MAIN(TestHostileConsul)
 #include "tst_hostile_consul.moc"

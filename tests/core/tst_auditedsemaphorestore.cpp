@@ -1,4 +1,5 @@
 #include "InMemorySemaphoreStore.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "core/audit/AuditedSemaphoreStore.h"
 
@@ -104,5 +105,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAuditedSemaphoreStore)
+SEMSCOPE_TEST_GUILESS_MAIN(TestAuditedSemaphoreStore)
 #include "tst_auditedsemaphorestore.moc"

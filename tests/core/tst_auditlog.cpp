@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/audit/AuditLog.h"
 
 #include <QFile>
@@ -103,5 +104,5 @@ void TestAuditLog::reportsUnwritableFile() {
     QVERIFY(!log.lastError().isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestAuditLog)
+SEMSCOPE_TEST_GUILESS_MAIN(TestAuditLog)
 #include "tst_auditlog.moc"

@@ -1,5 +1,6 @@
 // What the audit log and the status bar say of an operation's result: a grant's or a refresh's
 // warnings (no lease kept, a shorter lease, a limit not used) go with it.
+#include "TestMain.h"
 #include "core/audit/AuditOutcome.h"
 
 #include <QtTest>
@@ -51,6 +52,5 @@ private Q_SLOTS:
     }
 };
 
-
-QTEST_GUILESS_MAIN(TestAuditOutcome)
+SEMSCOPE_TEST_GUILESS_MAIN(TestAuditOutcome)
 #include "tst_auditoutcome.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/loadtest/Distribution.h"
 
 #include <QTest>
@@ -107,5 +108,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDistribution)
+SEMSCOPE_TEST_APPLESS_MAIN(TestDistribution)
 #include "tst_distribution.moc"

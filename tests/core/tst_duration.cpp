@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/Duration.h"
 
 #include <QTest>
@@ -52,5 +53,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDuration)
+SEMSCOPE_TEST_GUILESS_MAIN(TestDuration)
 #include "tst_duration.moc"

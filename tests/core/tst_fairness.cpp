@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/loadtest/Fairness.h"
 
 #include <QTest>
@@ -39,5 +40,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFairness)
+SEMSCOPE_TEST_APPLESS_MAIN(TestFairness)
 #include "tst_fairness.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/HolderStateText.h"
 
 #include <QTest>
@@ -35,5 +36,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHolderStateText)
+SEMSCOPE_TEST_GUILESS_MAIN(TestHolderStateText)
 #include "tst_holderstatetext.moc"

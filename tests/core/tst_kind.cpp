@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/Kind.h"
 
 #include <QTest>
@@ -56,5 +57,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKind)
+SEMSCOPE_TEST_GUILESS_MAIN(TestKind)
 #include "tst_kind.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/KindRecognition.h"
 
 #include <QTest>
@@ -378,5 +379,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKindRecognition)
+SEMSCOPE_TEST_GUILESS_MAIN(TestKindRecognition)
 #include "tst_kindrecognition.moc"

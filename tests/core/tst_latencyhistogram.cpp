@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/loadtest/LatencyHistogram.h"
 
 #include <QTest>
@@ -110,5 +111,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLatencyHistogram)
+SEMSCOPE_TEST_APPLESS_MAIN(TestLatencyHistogram)
 #include "tst_latencyhistogram.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/audit/LoadTestAudit.h"
 
 #include <QtTest>
@@ -40,9 +41,9 @@ private Q_SLOTS:
         r.grants = 120;
         r.errors = errors;
         r.safety.overAdmissions = overAdmissions;
-        const core::AuditEntry e = core::loadTestAuditEntry(QStringLiteral("payments (redis://127.0.0.1:6379/0)"),
-                                                           QStringLiteral("production"), r,
-                                                           QStringLiteral("load-test"));
+        const core::AuditEntry e =
+            core::loadTestAuditEntry(QStringLiteral("payments (redis://127.0.0.1:6379/0)"),
+                                     QStringLiteral("production"), r, QStringLiteral("load-test"));
         QCOMPARE(e.action, QStringLiteral("load-test"));
         QCOMPARE(e.semaphore, QStringLiteral("leased:jobs"));
         QCOMPARE(e.environment, QStringLiteral("production"));
@@ -53,5 +54,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoadTestAudit)
+SEMSCOPE_TEST_GUILESS_MAIN(TestLoadTestAudit)
 #include "tst_loadtestaudit.moc"

@@ -1,4 +1,5 @@
 #include "InMemorySemaphoreStore.h"
+#include "TestMain.h"
 #include "core/loadtest/LoadTestEngine.h"
 
 #include <QJsonDocument>
@@ -392,5 +393,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoadTestEngine)
+SEMSCOPE_TEST_GUILESS_MAIN(TestLoadTestEngine)
 #include "tst_loadtestengine.moc"

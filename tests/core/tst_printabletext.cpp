@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/PrintableText.h"
 
 #include <QTest>
@@ -54,5 +55,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPrintableText)
+SEMSCOPE_TEST_GUILESS_MAIN(TestPrintableText)
 #include "tst_printabletext.moc"

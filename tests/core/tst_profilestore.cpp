@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/ProfileStore.h"
 
 #include <QTemporaryDir>
@@ -155,5 +156,5 @@ private:
     std::unique_ptr<QSettings> m_settings;
 };
 
-QTEST_GUILESS_MAIN(TestProfileStore)
+SEMSCOPE_TEST_GUILESS_MAIN(TestProfileStore)
 #include "tst_profilestore.moc"

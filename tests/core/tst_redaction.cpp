@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/Redaction.h"
 
 #include <QTest>
@@ -39,5 +40,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRedaction)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRedaction)
 #include "tst_redaction.moc"

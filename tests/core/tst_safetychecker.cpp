@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/loadtest/CrashRecovery.h"
 #include "core/loadtest/SafetyChecker.h"
 
@@ -201,5 +202,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSafetyChecker)
+SEMSCOPE_TEST_APPLESS_MAIN(TestSafetyChecker)
 #include "tst_safetychecker.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/SettingsFileLock.h"
 
 #include <QTemporaryDir>
@@ -45,5 +46,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSettingsFileLock)
+SEMSCOPE_TEST_GUILESS_MAIN(TestSettingsFileLock)
 #include "tst_settingsfilelock.moc"

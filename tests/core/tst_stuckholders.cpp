@@ -1,5 +1,6 @@
 // The stuck rule for layouts that record no time per holder: only semscope's own watch says how
 // long a `slots` holder has held its slot.
+#include "TestMain.h"
 #include "core/StuckHolders.h"
 
 #include <QTest>
@@ -78,5 +79,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStuckHolders)
+SEMSCOPE_TEST_APPLESS_MAIN(TestStuckHolders)
 #include "tst_stuckholders.moc"

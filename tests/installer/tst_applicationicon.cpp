@@ -1,6 +1,7 @@
 // The icon the GUI shows (window icon, About dialog) comes from the semscope_icons resources: every
 // hicolor size is present, pixel-exact, and the SVG source renders. Also pins the application id
 // that the desktop file, metainfo and QGuiApplication::desktopFileName must share.
+#include "TestMain.h"
 #include "resources/icons/ApplicationIcon.h"
 
 #include <QFile>
@@ -43,5 +44,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestApplicationIcon)
+SEMSCOPE_TEST_MAIN(TestApplicationIcon)
 #include "tst_applicationicon.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "model/AuditLogModel.h"
 
 #include <QAbstractItemModelTester>
@@ -39,5 +40,5 @@ void TestAuditLogModel::showsNewestFirstAndFollowsTheLog() {
     QCOMPARE(model.rowCount(), 2);
 }
 
-QTEST_MAIN(TestAuditLogModel)
+SEMSCOPE_TEST_MAIN(TestAuditLogModel)
 #include "tst_auditlogmodel.moc"

@@ -1,5 +1,6 @@
 #include "InMemorySemaphoreStore.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "model/ConnectionController.h"
 #include "model/StoreFactory.h"
 
@@ -236,5 +237,5 @@ void TestConnectionController::refusedConsulTokenNeedsCredentials() {
     QVERIFY2(c.stateText().contains(config.endpoint()), qPrintable(c.stateText()));
 }
 
-QTEST_MAIN(TestConnectionController)
+SEMSCOPE_TEST_MAIN(TestConnectionController)
 #include "tst_connectioncontroller.moc"

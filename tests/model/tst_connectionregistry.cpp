@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "model/ConnectionRegistry.h"
 
 #include <QFile>
@@ -151,5 +152,5 @@ void TestConnectionRegistry::endpointsHideSecrets() {
     QVERIFY(!c.redisSettings(&error));
 }
 
-QTEST_MAIN(TestConnectionRegistry)
+SEMSCOPE_TEST_MAIN(TestConnectionRegistry)
 #include "tst_connectionregistry.moc"

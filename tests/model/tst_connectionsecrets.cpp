@@ -2,6 +2,7 @@
 // password under the id, the Sentinel password under its own key; read back together, asked for
 // when missing, removed with the connection, and a Sentinel password dropped when the URL no longer
 // goes through sentinels.
+#include "TestMain.h"
 #include "TestWait.h"
 #include "model/ConnectionSecrets.h"
 
@@ -110,5 +111,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConnectionSecrets)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConnectionSecrets)
 #include "tst_connectionsecrets.moc"

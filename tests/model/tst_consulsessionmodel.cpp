@@ -2,6 +2,7 @@
 // sortable by number where the column is a number, filterable on everything an operator would
 // type, and server text shown escaped. Checked throughout by QAbstractItemModelTester.
 
+#include "TestMain.h"
 #include "model/ConsulSessionModel.h"
 
 #include <QAbstractItemModelTester>
@@ -191,5 +192,5 @@ void TestConsulSessionModel::copiesARowAsText() {
     QCOMPARE(m_model->rowText(7), QString());
 }
 
-QTEST_GUILESS_MAIN(TestConsulSessionModel)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConsulSessionModel)
 #include "tst_consulsessionmodel.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "model/HistoryEventModel.h"
 
 #include <QAbstractItemModelTester>
@@ -128,5 +129,5 @@ void TestHistoryEventModel::emptyModel() {
     QCOMPARE(m.rowCount(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestHistoryEventModel)
+SEMSCOPE_TEST_GUILESS_MAIN(TestHistoryEventModel)
 #include "tst_historyeventmodel.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "model/HistoryArchive.h"
 #include "model/HistorySeries.h"
 
@@ -138,5 +139,5 @@ void TestHistorySeries::ttlHistogram() {
     QCOMPARE(none, 1);
 }
 
-QTEST_MAIN(TestHistorySeries)
+SEMSCOPE_TEST_MAIN(TestHistorySeries)
 #include "tst_historyseries.moc"

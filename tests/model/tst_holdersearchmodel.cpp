@@ -1,6 +1,7 @@
 // Holder search pieces that need no server: what a typed pattern matches (substring or glob, id or
 // Consul session name) and the results table (QAbstractItemModelTester, TTL and slot texts, sort).
 
+#include "TestMain.h"
 #include "model/HolderPattern.h"
 #include "model/HolderSearchModel.h"
 
@@ -143,5 +144,5 @@ void TestHolderSearchModel::clears() {
     QCOMPARE(m.matchAt(0), nullptr);
 }
 
-QTEST_GUILESS_MAIN(TestHolderSearchModel)
+SEMSCOPE_TEST_GUILESS_MAIN(TestHolderSearchModel)
 #include "tst_holdersearchmodel.moc"

@@ -1,4 +1,5 @@
 #include "HolderSnapshots.h"
+#include "TestMain.h"
 #include "model/HolderSortProxy.h"
 #include "model/HolderTableModel.h"
 
@@ -167,5 +168,5 @@ void TestHolderSortProxy::outlivesItsModel() {
     QVERIFY(!proxy.index(0, 0).isValid());
 }
 
-QTEST_MAIN(TestHolderSortProxy)
+SEMSCOPE_TEST_MAIN(TestHolderSortProxy)
 #include "tst_holdersortproxy.moc"

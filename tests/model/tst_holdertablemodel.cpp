@@ -1,4 +1,5 @@
 #include "HolderSnapshots.h"
+#include "TestMain.h"
 #include "model/HolderTableModel.h"
 
 #include <QAbstractItemModelTester>
@@ -218,5 +219,5 @@ void TestHolderTableModel::largeRefreshKeepsRowCount() {
     QCOMPARE(reset.count(), 0);
 }
 
-QTEST_MAIN(TestHolderTableModel)
+SEMSCOPE_TEST_MAIN(TestHolderTableModel)
 #include "tst_holdertablemodel.moc"

@@ -1,5 +1,6 @@
 // The load-test summary table and the verdict line: live figures while a run goes on, the final
 // ones from the report, red where safety broke and green where it provably held.
+#include "TestMain.h"
 #include "model/LoadTestSummaryModel.h"
 #include "model/LoadTestVerdict.h"
 #include "model/StatusColors.h"
@@ -194,5 +195,5 @@ void TestLoadTestSummaryModel::leakVerdicts() {
     QCOMPARE(m.index(LoadTestSummaryModel::LeakedRow, 1).data().toString(), QStringLiteral("0"));
 }
 
-QTEST_GUILESS_MAIN(TestLoadTestSummaryModel)
+SEMSCOPE_TEST_GUILESS_MAIN(TestLoadTestSummaryModel)
 #include "tst_loadtestsummarymodel.moc"

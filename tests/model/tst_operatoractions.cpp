@@ -1,4 +1,5 @@
 #include "InMemorySemaphoreStore.h"
+#include "TestMain.h"
 #include "model/OperatorActions.h"
 #include "monitor/HistoryStore.h"
 
@@ -299,5 +300,5 @@ void TestOperatorActions::productionInvalidateNeedsTheNameTyped() {
     QCOMPARE(entry.observed.value(QStringLiteral("session")).toString(), holder.id);
 }
 
-QTEST_MAIN(TestOperatorActions)
+SEMSCOPE_TEST_MAIN(TestOperatorActions)
 #include "tst_operatoractions.moc"

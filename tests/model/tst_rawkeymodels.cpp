@@ -2,6 +2,7 @@
 // the in-memory test store's raw read (what the models are fed from in tests without a server).
 
 #include "InMemorySemaphoreStore.h"
+#include "TestMain.h"
 #include "model/RawKeyListModel.h"
 
 #include <QAbstractItemModelTester>
@@ -152,5 +153,5 @@ void TestRawKeyModels::inMemoryStoreReadsRaw() {
     QCOMPARE(m.index(0, 0).data().toString(), QStringLiteral("worker-17"));
 }
 
-QTEST_GUILESS_MAIN(TestRawKeyModels)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRawKeyModels)
 #include "tst_rawkeymodels.moc"

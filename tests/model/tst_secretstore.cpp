@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "model/SecretStore.h"
 
 #include <QtTest>
@@ -45,5 +46,5 @@ void TestSecretStore::noKeyringMeansSessionOnly() {
     qunsetenv("SEMSCOPE_NO_KEYRING");
 }
 
-QTEST_MAIN(TestSecretStore)
+SEMSCOPE_TEST_MAIN(TestSecretStore)
 #include "tst_secretstore.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "model/SemaphoreFilterProxy.h"
 #include "model/SemaphoreListModel.h"
 
@@ -111,5 +112,5 @@ void TestSemaphoreFilterProxy::sortsNumerically() {
     QCOMPARE(proxy.index(0, SemaphoreListModel::StaleColumn).data().toString(), QStringLiteral("1"));
 }
 
-QTEST_MAIN(TestSemaphoreFilterProxy)
+SEMSCOPE_TEST_MAIN(TestSemaphoreFilterProxy)
 #include "tst_semaphorefilterproxy.moc"

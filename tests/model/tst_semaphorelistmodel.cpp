@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "core/SnapshotRules.h"
 #include "model/SemaphoreListModel.h"
 
@@ -188,5 +189,5 @@ void TestSemaphoreListModel::retainsOnlyPresent() {
     QCOMPARE(model.rowCount(), 0);
 }
 
-QTEST_MAIN(TestSemaphoreListModel)
+SEMSCOPE_TEST_MAIN(TestSemaphoreListModel)
 #include "tst_semaphorelistmodel.moc"

@@ -1,5 +1,6 @@
 // The status colours (model/StatusColors) on a light and a dark palette: every text colour reads
 // on the palette's backgrounds, every tint keeps the palette's own text readable.
+#include "TestMain.h"
 #include "model/StatusColors.h"
 
 #include <QtTest>
@@ -65,5 +66,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestStatusColors)
+SEMSCOPE_TEST_MAIN(TestStatusColors)
 #include "tst_statuscolors.moc"

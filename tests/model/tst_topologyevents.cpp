@@ -3,6 +3,7 @@
 // Sentinel group and a real Cluster; plus the event list model.
 #include "RedisCluster.h"
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "model/ConnectionController.h"
 #include "model/StoreFactory.h"
@@ -190,5 +191,5 @@ void TestTopologyEvents::eventModelListsNewestFirst() {
     QCOMPARE(m.rowCount(), model::TopologyEventModel::kMaxEvents);
 }
 
-QTEST_MAIN(TestTopologyEvents)
+SEMSCOPE_TEST_MAIN(TestTopologyEvents)
 #include "tst_topologyevents.moc"

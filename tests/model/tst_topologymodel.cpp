@@ -2,6 +2,7 @@
 // standalone master with a replica that falls behind (SIGSTOP), and a 3+3 Cluster.
 #include "RedisCluster.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "model/ConnectionController.h"
 #include "model/StatusColors.h"
@@ -153,5 +154,5 @@ void TestTopologyModel::consulHasNoReplicationToShow() {
     QVERIFY(r.nodes.isEmpty());
 }
 
-QTEST_MAIN(TestTopologyModel)
+SEMSCOPE_TEST_MAIN(TestTopologyModel)
 #include "tst_topologymodel.moc"

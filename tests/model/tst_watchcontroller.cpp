@@ -1,5 +1,6 @@
 #include "InMemorySemaphoreStore.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "TestWait.h"
 
 #include "model/StoreFactory.h"
@@ -290,11 +291,12 @@ void TestWatchController::noHintsWithoutAProvider() {
     QVERIFY2(!stats.str.contains("cmdstat_subscribe"), stats.str.constData());
 }
 
-int main(int argc, char **argv) {
+static int testMain(int argc, char **argv) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("semscope-test"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_watchcontroller"));
     TestWatchController t;
     return QTest::qExec(&t, argc, argv);
 }
+SEMSCOPE_TEST_CUSTOM_MAIN(testMain)
 #include "tst_watchcontroller.moc"

@@ -1,6 +1,8 @@
 // docs/monitoring/semscope.rules.yml: valid for Prometheus (`promtool check rules`), and each alert
 // fires on what it is about, after its `for:`, and not on healthy series (`promtool test rules`
 // with tests/monitor/semscope.rules.test.yml).
+#include "TestMain.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTest>
@@ -29,5 +31,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAlertRules)
+SEMSCOPE_TEST_GUILESS_MAIN(TestAlertRules)
 #include "tst_alertrules.moc"

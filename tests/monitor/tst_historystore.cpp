@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "monitor/HistoryStore.h"
 
 #include <QDateTime>
@@ -382,7 +383,7 @@ void TestHistoryStore::retentionFromSettings() {
     QCOMPARE(HistoryStore::retentionFromSettings().first, HistoryStore::kDefaultMaxAgeMs);
 }
 
-int main(int argc, char **argv) {
+static int testMain(int argc, char **argv) {
     QCoreApplication app(argc, argv);
     // Settings of this test only, never the operator's.
     QTemporaryDir settingsDir;
@@ -393,4 +394,5 @@ int main(int argc, char **argv) {
     TestHistoryStore t;
     return QTest::qExec(&t, argc, argv);
 }
+SEMSCOPE_TEST_CUSTOM_MAIN(testMain)
 #include "tst_historystore.moc"

@@ -1,6 +1,7 @@
 // MetricsCollector: the exporter's values follow the watcher's rounds, events and failures are
 // counted, and taking a snapshot of the metrics never asks the store anything.
 #include "InMemorySemaphoreStore.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "monitor/MetricsCollector.h"
 #include "monitor/SemaphoreWatcher.h"
@@ -151,5 +152,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMetricsCollector)
+SEMSCOPE_TEST_GUILESS_MAIN(TestMetricsCollector)
 #include "tst_metricscollector.moc"

@@ -1,6 +1,7 @@
 // The exporter's metric snapshot and its Prometheus text: values taken from snapshots, every family
 // with HELP and TYPE, unknown values left out, label values escaped — and a stock parser
 // (`promtool check metrics`, Debian `prometheus`) accepts what comes out without a lint remark.
+#include "TestMain.h"
 #include "monitor/HolderEvent.h"
 #include "monitor/MetricsSnapshot.h"
 #include "monitor/PrometheusExposition.h"
@@ -295,5 +296,5 @@ void TestPrometheusExposition::promtoolAcceptsIt() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestPrometheusExposition)
+SEMSCOPE_TEST_GUILESS_MAIN(TestPrometheusExposition)
 #include "tst_prometheusexposition.moc"

@@ -1,6 +1,7 @@
 #include "InMemorySemaphoreStore.h"
 #include "TestWait.h"
 
+#include "TestMain.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SemaphoreWatcher.h"
 
@@ -472,5 +473,5 @@ void TestSemaphoreWatcher::stopEndsEverything() {
     QVERIFY(r.all.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestSemaphoreWatcher)
+SEMSCOPE_TEST_GUILESS_MAIN(TestSemaphoreWatcher)
 #include "tst_semaphorewatcher.moc"

@@ -1,3 +1,4 @@
+#include "TestMain.h"
 #include "monitor/SnapshotDiff.h"
 
 #include <QJsonObject>
@@ -266,5 +267,5 @@ void TestSnapshotDiff::textLine() {
     QVERIFY2(line.contains(QStringLiteral("expired zset:q holder=h token=4")), qPrintable(line));
 }
 
-QTEST_GUILESS_MAIN(TestSnapshotDiff)
+SEMSCOPE_TEST_GUILESS_MAIN(TestSnapshotDiff)
 #include "tst_snapshotdiff.moc"

@@ -1,5 +1,6 @@
 // Connection settings from URLs: what is accepted, what is refused and how, and that a password
 // never shows up where it could be printed.
+#include "TestMain.h"
 #include "redis/ConnectionSettings.h"
 
 #include <QTest>
@@ -246,13 +247,17 @@ void TestConnectionSettings::clusterSeedNodes_data() {
     QTest::addColumn<QStringList>("seeds");
     QTest::addColumn<QString>("password");
     QTest::addColumn<int>("db");
-    QTest::newRow("one node") << "redis://h:7000" << "h" << 7000 << QStringList() << "" << 0;
-    QTest::newRow("three nodes") << "redis://a:7000,b:7001,c/2" << "a" << 7000
-                                 << QStringList{QStringLiteral("b:7001"), QStringLiteral("c:6379")} << "" << 2;
-    QTest::newRow("credentials apply to all") << "rediss://u:p%40ss@a:1,b:2" << "a" << 1
-                                              << QStringList{QStringLiteral("b:2")} << "p@ss" << 0;
-    QTest::newRow("ipv6 seed") << "redis://a:1,[::1]:7002" << "a" << 1 << QStringList{QStringLiteral("::1:7002")}
-                               << "" << 0;
+    QTest::newRow("one node") << "redis://h:7000"
+                              << "h" << 7000 << QStringList() << "" << 0;
+    QTest::newRow("three nodes") << "redis://a:7000,b:7001,c/2"
+                                 << "a" << 7000
+                                 << QStringList{QStringLiteral("b:7001"), QStringLiteral("c:6379")} << ""
+                                 << 2;
+    QTest::newRow("credentials apply to all")
+        << "rediss://u:p%40ss@a:1,b:2"
+        << "a" << 1 << QStringList{QStringLiteral("b:2")} << "p@ss" << 0;
+    QTest::newRow("ipv6 seed") << "redis://a:1,[::1]:7002"
+                               << "a" << 1 << QStringList{QStringLiteral("::1:7002")} << "" << 0;
 }
 
 void TestConnectionSettings::clusterSeedNodes() {
@@ -384,5 +389,5 @@ void TestConnectionSettings::sentinelPasswordFromEnvironmentOnly() {
     QVERIFY(plain->sentinelPassword.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestConnectionSettings)
+SEMSCOPE_TEST_GUILESS_MAIN(TestConnectionSettings)
 #include "tst_connectionsettings.moc"

@@ -2,6 +2,7 @@
 // refused grant; a lost connection or no answer fails the run instead of passing for a refusal (CI
 // once showed client B "refused" by a connection that had merely been dropped, and the naive side
 // then seemed not to over-admit).
+#include "TestMain.h"
 #include "redis/training/FailoverLostLock.h"
 
 #include <QTest>
@@ -50,5 +51,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFailoverLostLock)
+SEMSCOPE_TEST_GUILESS_MAIN(TestFailoverLostLock)
 #include "tst_failoverlostlock.moc"

@@ -1,6 +1,7 @@
 // The `fair` layout (Redis in Action §6.3.2) against a real redis-server, interoperating with the
 // seed client's own multi-step sequence (seed 001), issued as the separate commands it sends.
 #include "SeedKindTest.h"
+#include "TestMain.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/kinds/FairKind.h"
 
@@ -355,5 +356,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFairKind)
+SEMSCOPE_TEST_GUILESS_MAIN(TestFairKind)
 #include "tst_fairkind.moc"

@@ -3,6 +3,7 @@
 // written with the commands those libraries' scripts run (research/redis-semaphores.md §1, §2);
 // semscope reads it without changing it and force-releases compare-and-act.
 #include "SeedKindTest.h"
+#include "TestMain.h"
 #include "redis/kinds/NodeMutexKind.h"
 #include "redis/kinds/NodeSemaphoreKind.h"
 #include "redis/kinds/RedissonLockKind.h"
@@ -468,5 +469,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestForeignKinds)
+SEMSCOPE_TEST_GUILESS_MAIN(TestForeignKinds)
 #include "tst_foreignkinds.moc"

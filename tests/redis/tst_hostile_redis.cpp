@@ -4,6 +4,7 @@
 #include "CliRun.h"
 #include "HostileServer.h"
 #include "MemoryProbe.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisDiscovery.h"
@@ -323,5 +324,5 @@ void TestHostileRedis::abandonedSlotMapReloadFreesItsChain() {
     QVERIFY2(watched.expired(), "an abandoned slot map reload kept its chain alive");
 }
 
-QTEST_GUILESS_MAIN(TestHostileRedis)
+SEMSCOPE_TEST_GUILESS_MAIN(TestHostileRedis)
 #include "tst_hostile_redis.moc"

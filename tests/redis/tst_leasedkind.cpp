@@ -2,6 +2,7 @@
 // compare-and-act, lost leases, the FIFO gate and bad data.
 #include "AsyncCall.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "redis/RedisConnection.h"
 #include "redis/kinds/LeasedKind.h"
 
@@ -766,5 +767,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLeasedKind)
+SEMSCOPE_TEST_GUILESS_MAIN(TestLeasedKind)
 #include "tst_leasedkind.moc"

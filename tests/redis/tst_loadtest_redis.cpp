@@ -1,4 +1,5 @@
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/training/TrainingScenarios.h"
@@ -307,5 +308,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoadTestRedis)
+SEMSCOPE_TEST_GUILESS_MAIN(TestLoadTestRedis)
 #include "tst_loadtest_redis.moc"

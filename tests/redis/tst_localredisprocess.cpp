@@ -1,6 +1,7 @@
 // The launcher behind the demo, the training scenarios and the test fixtures: a private
 // redis-server or redis-sentinel that comes up without blocking, on a port that leaves room for a
 // cluster bus, and goes by its PID.
+#include "TestMain.h"
 #include "redis/sandbox/LocalRedisProcess.h"
 
 #include <QDir>
@@ -120,5 +121,5 @@ void TestLocalRedisProcess::stopRemovesProcessNotFolderUntilDestroyed() {
     QVERIFY(!QDir(dir).exists());
 }
 
-QTEST_GUILESS_MAIN(TestLocalRedisProcess)
+SEMSCOPE_TEST_GUILESS_MAIN(TestLocalRedisProcess)
 #include "tst_localredisprocess.moc"

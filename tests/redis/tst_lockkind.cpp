@@ -3,6 +3,7 @@
 // script to unlock.
 #include "AsyncCall.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "redis/RedisConnection.h"
 #include "redis/kinds/LockKind.h"
 
@@ -199,5 +200,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLockKind)
+SEMSCOPE_TEST_GUILESS_MAIN(TestLockKind)
 #include "tst_lockkind.moc"

@@ -4,6 +4,7 @@
 // Nothing is written by the reads (the keyspace is compared before and after).
 #include "AsyncCall.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "redis/RawKeyReader.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"
@@ -237,5 +238,5 @@ void TestRawKeyReader::storeReadsASemaphoresKeys() {
     QVERIFY(limit);
 }
 
-QTEST_GUILESS_MAIN(TestRawKeyReader)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRawKeyReader)
 #include "tst_rawkeyreader.moc"

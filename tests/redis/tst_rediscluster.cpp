@@ -5,6 +5,7 @@
 #include "AsyncCall.h"
 #include "CliRun.h"
 #include "RedisCluster.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/topology/HashSlot.h"
@@ -397,7 +398,8 @@ private Q_SLOTS:
         QVERIFY(walked);
         QVERIFY2(walked->ok, qPrintable(walked->error));
         QVERIFY2(walked->warnings.join(QLatin1Char('\n'))
-                     .contains(QStringLiteral("master %1 read itself: its replica %2 stopped answering during the walk")
+                     .contains(QStringLiteral(
+                                   "master %1 read itself: its replica %2 stopped answering during the walk")
                                    .arg(master2, nodeAddress(replica))),
                  qPrintable(walked->warnings.join(QLatin1Char('\n'))));
         int onMaster2 = 0;
@@ -879,5 +881,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRedisCluster)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRedisCluster)
 #include "tst_rediscluster.moc"

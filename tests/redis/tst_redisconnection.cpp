@@ -1,6 +1,7 @@
 // RedisConnection against a real redis-server (tests/support/RedisServer): transports, handshake,
 // pipelining, failures and recovery, scripts, pub/sub and timeouts.
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "TlsMaterial.h"
 #include "redis/RedisConnection.h"
@@ -803,5 +804,5 @@ void TestRedisConnection::bigRepliesFromARealServer() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestRedisConnection)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRedisConnection)
 #include "tst_redisconnection.moc"

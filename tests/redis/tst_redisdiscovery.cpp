@@ -2,6 +2,7 @@
 // by the recognition rules. The large case (10,000 semaphores among 1,000,000 keys) runs as its own ctest
 // entry, tst_redisdiscovery_large, labelled `slow`.
 #include "SeedKindTest.h"
+#include "TestMain.h"
 #include "redis/RedisDiscovery.h"
 
 #include <QElapsedTimer>
@@ -384,5 +385,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRedisDiscovery)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRedisDiscovery)
 #include "tst_redisdiscovery.moc"

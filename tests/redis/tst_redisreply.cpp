@@ -1,6 +1,7 @@
 // The RESP side of the transport, on raw bytes (no server): RespParser,
 // the encoder, and the RedisReply helpers. Big and broken replies live here because a real server
 // will not cut a reply in half on request.
+#include "TestMain.h"
 #include "redis/RedisReply.h"
 #include "redis/transport/RespEncoder.h"
 #include "redis/transport/RespParser.h"
@@ -437,5 +438,5 @@ void TestRedisReply::describe() {
     QVERIFY(RedisReply::string(QByteArray(1000, 'x')).describe().size() < 100);
 }
 
-QTEST_GUILESS_MAIN(TestRedisReply)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRedisReply)
 #include "tst_redisreply.moc"

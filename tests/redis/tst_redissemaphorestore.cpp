@@ -2,6 +2,7 @@
 // (FIFO, no polling, timeout, cancel) and the safety run over every writable Redis kind.
 #include "AsyncCall.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/kinds/BuiltinKinds.h"
 #include "redis/kinds/LockKind.h"
@@ -487,5 +488,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRedisSemaphoreStore)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRedisSemaphoreStore)
 #include "tst_redissemaphorestore.moc"

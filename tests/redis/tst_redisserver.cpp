@@ -1,6 +1,7 @@
 // The real-server fixture itself: every other Redis test trusts it to start, answer, die and come
 // back as asked.
 #include "RedisServer.h"
+#include "TestMain.h"
 
 #include <QFileInfo>
 #include <QProcess>
@@ -103,7 +104,9 @@ void TestRedisServer::crashedTestTakesItsServerAlong() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SEMSCOPE_DIE_WITH_SERVER"), QStringLiteral("1"));
     child.setProcessEnvironment(env);
-    child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("startServerAndDie")});
+    child.start(
+        QCoreApplication::applicationFilePath(),
+        {QString::fromLatin1(semscope::test::currentTestName()), QStringLiteral("startServerAndDie")});
     QVERIFY(child.waitForFinished(60000));
     const QByteArray out = child.readAllStandardOutput();
     const qsizetype at = out.indexOf("server pid ");
@@ -125,5 +128,5 @@ void TestRedisServer::startServerAndDie() {
     std::_Exit(3); // no destructors, no stop(): as a crash would leave it
 }
 
-QTEST_GUILESS_MAIN(TestRedisServer)
+SEMSCOPE_TEST_GUILESS_MAIN(TestRedisServer)
 #include "tst_redisserver.moc"

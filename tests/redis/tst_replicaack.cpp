@@ -3,6 +3,7 @@
 // acquire or refresh says why, for `leased` and `lock` alike.
 #include "AsyncCall.h"
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisSemaphoreStore.h"
@@ -154,5 +155,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReplicaAck)
+SEMSCOPE_TEST_GUILESS_MAIN(TestReplicaAck)
 #include "tst_replicaack.moc"

@@ -29,6 +29,7 @@
 // A failing row prints its seed and the steps that led there; rerun the row to replay it.
 #include "AsyncCall.h"
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "redis/RedisSemaphoreStore.h"
 
 #include <QDateTime>
@@ -924,5 +925,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSemaphoreProperties)
+SEMSCOPE_TEST_GUILESS_MAIN(TestSemaphoreProperties)
 #include "tst_semaphoreproperties.moc"

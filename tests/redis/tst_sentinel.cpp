@@ -5,6 +5,7 @@
 #include "RedisServer.h"
 #include "ScriptedRedisServer.h"
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "redis/RedisConnection.h"
 
@@ -293,7 +294,7 @@ void TestSentinel::abortedFailoverResumesOnTheOldMaster() {
     QCOMPARE(connection.servingNode(), address(group.node(0).port()));
 }
 
-QTEST_GUILESS_MAIN(TestSentinel)
+SEMSCOPE_TEST_GUILESS_MAIN(TestSentinel)
 #include "tst_sentinel.moc"
 
 void TestSentinel::switchAnnouncedWhileConnectingThere_data() {

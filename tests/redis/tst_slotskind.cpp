@@ -1,6 +1,7 @@
 // The `slots` layout against a real redis-server, interoperating with the seed client's own Lua
 // scripts (seed 000, in tests/redis/seeds/), plus compare-and-act and bad data.
 #include "SeedKindTest.h"
+#include "TestMain.h"
 #include "redis/kinds/SlotsKind.h"
 
 #include <QtTest>
@@ -430,5 +431,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSlotsKind)
+SEMSCOPE_TEST_GUILESS_MAIN(TestSlotsKind)
 #include "tst_slotskind.moc"

@@ -1,6 +1,7 @@
 // The `zset` layout (expiring ZSET holder -> expiry ms) against a real redis-server, interoperating
 // with the seed client's own add-then-rank sequence (seed 003, non-fair variant).
 #include "SeedKindTest.h"
+#include "TestMain.h"
 #include "redis/kinds/ZsetKind.h"
 
 #include <QtTest>
@@ -407,5 +408,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestZsetKind)
+SEMSCOPE_TEST_GUILESS_MAIN(TestZsetKind)
 #include "tst_zsetkind.moc"

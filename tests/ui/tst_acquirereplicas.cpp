@@ -5,6 +5,7 @@
 // with N waits again. Real master and replica (SentinelGroup without sentinels).
 
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "core/audit/AuditLog.h"
 #include "model/OperatorActions.h"
@@ -213,5 +214,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestAcquireReplicas)
+SEMSCOPE_TEST_MAIN(TestAcquireReplicas)
 #include "tst_acquirereplicas.moc"

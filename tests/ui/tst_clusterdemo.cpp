@@ -2,6 +2,7 @@
 // semaphores on every master, the main window lists them with their masters, and every node's
 // process is gone after the sandbox stops. Renders docs' cluster-demo screenshot.
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "ui/ConnectionSession.h"
 
@@ -75,5 +76,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestClusterDemo)
+SEMSCOPE_TEST_MAIN(TestClusterDemo)
 #include "tst_clusterdemo.moc"

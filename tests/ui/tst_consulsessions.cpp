@@ -4,6 +4,7 @@
 // connection offers no Invalidate and its actions refuse (audited too).
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "model/ConsulSessionModel.h"
 #include "ui/InvalidateSessionDialog.h"
 #include "ui/sessions/ConsulSessionsWindow.h"
@@ -260,5 +261,5 @@ void TestConsulSessions::onlyForConsulConnections() {
     QVERIFY(!m_demo->window->openConsulSessions());
 }
 
-QTEST_MAIN(TestConsulSessions)
+SEMSCOPE_TEST_MAIN(TestConsulSessions)
 #include "tst_consulsessions.moc"

@@ -5,6 +5,7 @@
 #include "RedisCluster.h"
 #include "RedisServer.h"
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "core/audit/AuditLog.h"
 #include "model/OperatorActions.h"
 #include "model/StoreFactory.h"
@@ -491,5 +492,5 @@ void TestDialogs::wrongSentinelPasswordIsExplained() {
     m_dialog.reset();
 }
 
-QTEST_MAIN(TestDialogs)
+SEMSCOPE_TEST_MAIN(TestDialogs)
 #include "tst_dialogs.moc"

@@ -3,6 +3,7 @@
 // server — keeping what was found; the scan's late answer changes nothing.
 
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
@@ -127,5 +128,5 @@ void TestDiscovery::listsSemaphoresKnownOnlyByTheirProfile() {
     QVERIFY(listed);
 }
 
-QTEST_MAIN(TestDiscovery)
+SEMSCOPE_TEST_MAIN(TestDiscovery)
 #include "tst_discovery.moc"

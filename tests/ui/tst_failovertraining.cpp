@@ -4,6 +4,7 @@
 // its fencing token goes back, the replica-acknowledged side does neither; Stop and closing the window
 // end the run, and no process it started is left behind.
 
+#include "TestMain.h"
 #include "model/FailoverTrainingRunner.h"
 #include "redis/training/FailoverLostLock.h"
 #include "redis/training/TrainingScenarios.h"
@@ -85,7 +86,7 @@ private Q_SLOTS:
         auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("loadTestTabs"));
         QVERIFY(tabs);
         QVERIFY(!tabs->isTabEnabled(0)); // the load test tab
-        w.showLoadTest(); // stays on training
+        w.showLoadTest();                // stays on training
         QVERIFY(page->isVisibleTo(&w));
         const QString other = redis::trainingScenarios().first().name;
         page->setScenario(other);
@@ -189,5 +190,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestFailoverTraining)
+SEMSCOPE_TEST_MAIN(TestFailoverTraining)
 #include "tst_failovertraining.moc"

@@ -2,6 +2,7 @@
 // type-to-confirm, and the three outcomes (released, changed since you looked, gone).
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "redis/RedisSemaphoreStore.h"
 #include "ui/ForceReleaseDialog.h"
 
@@ -181,5 +182,5 @@ void TestForceRelease::goneBeforeConfirming() {
     dialog->close();
 }
 
-QTEST_MAIN(TestForceRelease)
+SEMSCOPE_TEST_MAIN(TestForceRelease)
 #include "tst_forcerelease.moc"

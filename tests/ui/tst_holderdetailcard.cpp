@@ -1,5 +1,6 @@
 // The holder card beside the holder table: every row readable in the width the page gives it.
 
+#include "TestMain.h"
 #include "model/HolderTableModel.h"
 #include "ui/HolderDetailCard.h"
 
@@ -123,5 +124,5 @@ void TestHolderDetailCard::recordedDetailsAreShownAsTyped() {
     QCOMPARE(asTyped, 2);
 }
 
-QTEST_MAIN(TestHolderDetailCard)
+SEMSCOPE_TEST_MAIN(TestHolderDetailCard)
 #include "tst_holderdetailcard.moc"

@@ -4,6 +4,7 @@
 // semaphore on its connection.
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "model/HolderSearchModel.h"
 #include "ui/search/HolderSearchWindow.h"
 
@@ -221,5 +222,5 @@ void TestHolderSearch::closingAConnectionMidSearchStillEnds() {
     QVERIFY(!w->cancelButton()->isEnabled());
 }
 
-QTEST_MAIN(TestHolderSearch)
+SEMSCOPE_TEST_MAIN(TestHolderSearch)
 #include "tst_holdersearch.moc"

@@ -3,6 +3,7 @@
 // (invalidated, or gone when the session had already ended) is shown and audited.
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "model/HolderTableModel.h"
 #include "ui/InvalidateSessionDialog.h"
@@ -182,5 +183,5 @@ void TestInvalidateSession::notOfferedOnRedis() {
     QVERIFY(page->invalidateSelectedSession() == nullptr);
 }
 
-QTEST_MAIN(TestInvalidateSession)
+SEMSCOPE_TEST_MAIN(TestInvalidateSession)
 #include "tst_invalidatesession.moc"

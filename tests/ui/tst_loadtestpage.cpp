@@ -4,6 +4,7 @@
 // production connections do not get load without consent.
 
 #include "RedisServer.h"
+#include "TestMain.h"
 #include "consul/sandbox/ConsulDouble.h"
 #include "core/Kind.h"
 #include "core/audit/AuditLog.h"
@@ -619,5 +620,5 @@ void TestLoadTestPage::productionConnectionAsksFirst() {
     QVERIFY(page->runner()->reports().value(0).grants > 0);
 }
 
-QTEST_MAIN(TestLoadTestPage)
+SEMSCOPE_TEST_MAIN(TestLoadTestPage)
 #include "tst_loadtestpage.moc"

@@ -2,6 +2,7 @@
 // every chart's axis labels and title read whole (QtCharts cut them all to "..." once the charts
 // got too short: the training page showed no time axis and no holder count), and every figure of
 // the summary table reads whole (p99 "186.65 ..." beside the charts).
+#include "TestMain.h"
 #include "model/LoadTestSummaryModel.h"
 #include "ui/loadtest/LoadTestCharts.h"
 #include "ui/loadtest/LoadTestRunView.h"
@@ -138,5 +139,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLoadTestRunView)
+SEMSCOPE_TEST_MAIN(TestLoadTestRunView)
 #include "tst_loadtestrunview.moc"

@@ -3,6 +3,7 @@
 // <build>/screenshots, for review and for the README.
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "model/LoadTestRunner.h"
 #include "ui/loadtest/LoadTestForm.h"
 #include "ui/loadtest/LoadTestPage.h"
@@ -159,5 +160,5 @@ void TestLoadTestScreens::trainingSideBySide() {
     QVERIFY(save(m_window, QStringLiteral("training-slots-leak")));
 }
 
-QTEST_MAIN(TestLoadTestScreens)
+SEMSCOPE_TEST_MAIN(TestLoadTestScreens)
 #include "tst_loadtestscreens.moc"

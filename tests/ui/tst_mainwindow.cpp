@@ -4,6 +4,7 @@
 #include "DemoFixture.h"
 #include "RedisServer.h"
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "model/LoadTestRunner.h"
 #include "resources/icons/ApplicationIcon.h"
 #include "ui/ConnectionDialog.h"
@@ -990,5 +991,5 @@ void TestMainWindow::quitDuringALoadTestStopsItFirst() {
     window->show();
 }
 
-QTEST_MAIN(TestMainWindow)
+SEMSCOPE_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

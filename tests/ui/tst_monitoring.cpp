@@ -2,6 +2,7 @@
 // the background watcher that records events into the History tab, CSV export, a notification for
 // a force-release by someone else that opens its semaphore when clicked, and the History screenshot.
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "model/WatchController.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SemaphoreWatcher.h"
@@ -177,5 +178,5 @@ void TestMonitoring::foreignForceReleaseNotifiesAndClickOpens() {
     monitoring->watch()->setWatched(id, victim, false);
 }
 
-QTEST_MAIN(TestMonitoring)
+SEMSCOPE_TEST_MAIN(TestMonitoring)
 #include "tst_monitoring.moc"

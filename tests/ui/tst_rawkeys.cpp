@@ -4,6 +4,7 @@
 // its flags and indices) — Ctrl+C copies rows, and nothing in the window can write.
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "model/RawKeyListModel.h"
 #include "ui/rawkeys/RawKeysWindow.h"
 
@@ -171,5 +172,5 @@ void TestRawKeys::offersNoWrite() {
     QVERIFY(!m_demo->window->semaphorePage()->openRawKeys());
 }
 
-QTEST_MAIN(TestRawKeys)
+SEMSCOPE_TEST_MAIN(TestRawKeys)
 #include "tst_rawkeys.moc"

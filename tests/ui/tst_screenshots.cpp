@@ -2,6 +2,7 @@
 // audit panel under <build>/screenshots, for review and for the README.
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "ui/AuditPanel.h"
 
 #include <QLineEdit>
@@ -131,5 +132,5 @@ void TestScreenshots::auditPanel() {
     QVERIFY(save(m_demo->window.get(), QStringLiteral("audit-panel")));
 }
 
-QTEST_MAIN(TestScreenshots)
+SEMSCOPE_TEST_MAIN(TestScreenshots)
 #include "tst_screenshots.moc"

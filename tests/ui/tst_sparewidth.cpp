@@ -1,5 +1,6 @@
 // ui/SpareWidth: which columns grow into the room a table has left, and how far.
 
+#include "TestMain.h"
 #include "ui/SpareWidth.h"
 
 #include <QHeaderView>
@@ -157,5 +158,5 @@ void TestSpareWidth::aWidthTheOperatorDragsStays() {
     QCOMPARE(t.width(1), dragged);
 }
 
-QTEST_MAIN(TestSpareWidth)
+SEMSCOPE_TEST_MAIN(TestSpareWidth)
 #include "tst_sparewidth.moc"

@@ -6,6 +6,7 @@
 #include "RedisCluster.h"
 #include "RedisServer.h"
 #include "SentinelGroup.h"
+#include "TestMain.h"
 #include "TestWait.h"
 #include "consul/sandbox/ConsulDouble.h"
 #include "core/audit/AuditLog.h"
@@ -350,5 +351,5 @@ void TestTopology::consulHasNoReplicationTopology() {
     QVERIFY(f.window.statusBar()->currentMessage().contains(QLatin1String("Redis connection")));
 }
 
-QTEST_MAIN(TestTopology)
+SEMSCOPE_TEST_MAIN(TestTopology)
 #include "tst_topology.moc"

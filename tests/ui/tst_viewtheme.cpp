@@ -3,6 +3,7 @@
 // / Ctrl+0, every window, remembered). Saves light, dark and zoomed screenshots for review.
 
 #include "DemoFixture.h"
+#include "TestMain.h"
 #include "model/StatusColors.h"
 #include "ui/AuditPanel.h"
 #include "ui/ViewZoom.h"
@@ -257,5 +258,5 @@ void TestViewTheme::zoomGrowsEveryWindowAndIsRemembered() {
     zoom->reset();
 }
 
-QTEST_MAIN(TestViewTheme)
+SEMSCOPE_TEST_MAIN(TestViewTheme)
 #include "tst_viewtheme.moc"
