@@ -2,7 +2,8 @@
 # One entry point for a fresh Debian 12 machine:
 #   scripts/bootstrap.sh demo   install what is missing, build, start the GUI demo sandbox
 #   scripts/bootstrap.sh test   install what is missing, build, run every test
-#   scripts/bootstrap.sh build  install what is missing and build only
+#   scripts/bootstrap.sh build  install what is missing and build everything, tests included
+# The demo builds only the two programs it runs (semscope, semscope-cli); test and build build all.
 # Environment: SEMSCOPE_PRESET (default: default; asan builds into build-asan).
 set -euo pipefail
 
@@ -40,11 +41,15 @@ install_missing() {
 
 build() {
     cmake --preset "$preset" >/dev/null
-    cmake --build --preset "$preset" -j "$(nproc)"
+    cmake --build --preset "$preset" -j "$(nproc)" "$@"
 }
 
 install_missing
-build
+if [ "$mode" = demo ]; then
+    build --target semscope semscope-cli
+else
+    build
+fi
 
 case "$mode" in
 demo)

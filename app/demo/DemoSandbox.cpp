@@ -282,16 +282,18 @@ void DemoSandbox::seedDone(const QString &what, bool ok, const QString &message)
     m_ready = true;
     m_startTimeout.stop();
     m_load.start();
-    if (m_clusterMode)
-        Q_EMIT progress(tr("Demo ready: a Redis Cluster of %1 masters and %1 replicas from 127.0.0.1:%2, "
+    const QString readyText =
+        m_clusterMode ? tr("Demo ready: a Redis Cluster of %1 masters and %1 replicas from 127.0.0.1:%2, "
                            "Consul on %3")
                             .arg(kClusterMasters)
                             .arg(m_redisPort)
-                            .arg(m_consul->url().toString()));
-    else
-        Q_EMIT progress(tr("Demo ready: redis on 127.0.0.1:%1, Consul on %2")
+                            .arg(m_consul->url().toString())
+                      : tr("Demo ready: redis on 127.0.0.1:%1, Consul on %2")
                             .arg(m_redisPort)
-                            .arg(m_consul->url().toString()));
+                            .arg(m_consul->url().toString());
+    // On stderr too: where to point semscope-cli, and the moment scripts/time-setup.sh waits for.
+    qCInfo(lcDemo).noquote() << readyText;
+    Q_EMIT progress(readyText);
     Q_EMIT ready();
 }
 
