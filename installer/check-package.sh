@@ -173,4 +173,7 @@ if [ "$failures" -gt 0 ]; then
     echo "check-package.sh: $failures check(s) failed" >&2
     exit 1
 fi
+# The packages, their extracted tree and the staging root hold four copies of each program; in a
+# sanitizer tree that is over a gigabyte. Kept when a check fails, so the failure can be looked at.
+rm -rf "$work_dir/packages" "$work_dir/deb-root" "$stage"
 echo "check-package.sh: all checks passed"
