@@ -2,12 +2,12 @@
 
 #include "ConsulAcquire.h"
 #include "RawKvReader.h"
+#include "core/GlobPattern.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHostInfo>
 #include <QLoggingCategory>
-#include <QRegularExpression>
 #include <QTimer>
 
 Q_LOGGING_CATEGORY(lcConsulStore, "semscope.consul.store", QtInfoMsg)
@@ -31,33 +31,6 @@ core::MaintenanceResult maintenance(bool ok, const QString &message, qint64 affe
 QString sessionOf(const core::Grant &grant) {
     const QString sid = grant.details.value(QStringLiteral("session")).toString();
     return sid.isEmpty() ? grant.holder : sid;
-}
-
-// Shell-style glob where '*' also crosses '/', as KV prefixes are not paths to Consul.
-QRegularExpression globToRegex(const QString &glob) {
-    QString re = QStringLiteral("^");
-    for (qsizetype i = 0; i < glob.size(); ++i) {
-        const QChar c = glob.at(i);
-        if (c == QLatin1Char('*')) {
-            re += QStringLiteral(".*");
-        } else if (c == QLatin1Char('?')) {
-            re += QLatin1Char('.');
-        } else if (c == QLatin1Char('\\') && i + 1 < glob.size()) {
-            re += QRegularExpression::escape(QString(glob.at(++i)));
-        } else if (c == QLatin1Char('[')) {
-            const qsizetype end = glob.indexOf(QLatin1Char(']'), i + 1);
-            if (end < 0) {
-                re += QStringLiteral("\\[");
-                continue;
-            }
-            re += QLatin1Char('[') + QRegularExpression::escape(glob.mid(i + 1, end - i - 1)) +
-                  QLatin1Char(']');
-            i = end;
-        } else {
-            re += QRegularExpression::escape(QString(c));
-        }
-    }
-    return QRegularExpression(re + QLatin1Char('$'));
 }
 
 } // namespace
@@ -175,23 +148,11 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
         pattern.remove(0, 1);
     if (pattern.isEmpty())
         pattern = QStringLiteral("*");
-    const bool glob = pattern.contains(QRegularExpression(QStringLiteral("[*?\\[]")));
-    QString prefix;
-    for (qsizetype i = 0; i < pattern.size(); ++i) {
-        const QChar c = pattern.at(i);
-        if (c == QLatin1Char('*') || c == QLatin1Char('?') || c == QLatin1Char('['))
-            break;
-        if (c == QLatin1Char('\\')) {
-            if (++i < pattern.size())
-                prefix += pattern.at(i);
-            continue;
-        }
-        prefix += c;
-    }
-    const QRegularExpression matcher =
-        glob ? globToRegex(pattern)
-             : QRegularExpression(QStringLiteral("^") + QRegularExpression::escape(pattern) +
-                                  QStringLiteral(".*$"));
+    // Without a wildcard the pattern is a KV prefix, as Consul's own `?keys` takes it.
+    const QString prefix = core::GlobPattern::literalPrefix(pattern);
+    const core::GlobPattern matcher(core::GlobPattern::hasWildcard(pattern)
+                                        ? pattern
+                                        : core::GlobPattern::escape(prefix) + QLatin1Char('*'));
     m_client->kvKeys(
         prefix, {}, {}, [this, request, matcher, cancel, progress, done](ConsulClient::KeysResult keys) {
             core::DiscoverResult result;
@@ -203,7 +164,7 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
             result.scannedKeys = keys.keys.size();
             QStringList locks;
             for (const auto &k : keys.keys) {
-                if (k.endsWith(QLatin1String("/.lock")) && matcher.match(k.left(k.size() - 6)).hasMatch())
+                if (k.endsWith(QLatin1String("/.lock")) && matcher.matches(QStringView(k).left(k.size() - 6)))
                     locks.append(k);
             }
             // Classify each `.lock` by its flags and JSON, a few requests at a time.

@@ -1,14 +1,15 @@
 #pragma once
 
+#include "core/GlobPattern.h"
 #include "core/SemaphoreTypes.h"
 
-#include <QRegularExpression>
 #include <QString>
 
 namespace semscope::model {
 
-// What an operator typed to find a holder: a glob when it has a wildcard ("worker-1?", "*@node-4"),
-// matched against the whole id, otherwise a substring ("worker-17" finds "worker-17@node-4").
+// What an operator typed to find a holder: a glob when it has a wildcard ("worker-1?", "*@node-4";
+// core::GlobPattern's syntax, the one `--match` takes), matched against the whole id, otherwise a
+// substring ("worker-17" finds "worker-17@node-4").
 // Case-insensitive either way. Matched against the holder's id and, for Consul, its session name.
 class HolderPattern {
 public:
@@ -24,7 +25,7 @@ public:
 private:
     QString m_text;
     bool m_glob = false;
-    QRegularExpression m_regex;
+    core::GlobPattern m_pattern;
 };
 
 } // namespace semscope::model

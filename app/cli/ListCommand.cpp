@@ -1,5 +1,6 @@
 #include "CliCommand.h"
 #include "CliContext.h"
+#include "MatchOption.h"
 #include "SemaphoreCommand.h"
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
@@ -12,7 +13,6 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
-#include <QRegularExpression>
 #include <algorithm>
 
 namespace semscope::cli {
@@ -41,13 +41,8 @@ public:
         }
         core::DiscoverRequest request;
         if (ctx.isSet(QStringLiteral("match"))) {
-            // GLOB names semaphores (`orders*`) or keys (`{orders}:*`): scan every key that contains
-            // a match, keep the semaphores whose name or one of whose keys matches.
-            const QString glob = ctx.value(QStringLiteral("match"));
-            m_filter = QRegularExpression(QRegularExpression::wildcardToRegularExpression(glob));
-            request.match = glob.startsWith(QLatin1Char('*')) ? glob : QString(QLatin1Char('*') + glob);
-            if (!request.match.endsWith(QLatin1Char('*')))
-                request.match += QLatin1Char('*');
+            m_match.emplace(ctx.value(QStringLiteral("match")));
+            request.match = m_match->scanPattern();
         }
         if (ctx.isSet(QStringLiteral("kind"))) {
             request.kind = core::kindFromName(ctx.value(QStringLiteral("kind")));
@@ -109,12 +104,7 @@ private:
             });
     }
 
-    bool wanted(const core::DiscoveredSemaphore &d) const {
-        if (m_filter.pattern().isEmpty() || m_filter.match(d.ref.name).hasMatch())
-            return true;
-        return std::any_of(d.keys.cbegin(), d.keys.cend(),
-                           [this](const QString &k) { return m_filter.match(k).hasMatch(); });
-    }
+    bool wanted(const core::DiscoveredSemaphore &d) const { return !m_match || m_match->accepts(d); }
 
     // Reads every semaphore found, then prints them by name. At most kReadWindow reads are in flight:
     // enough to keep the pipeline full, few enough that none waits long behind the others.
@@ -223,7 +213,7 @@ private:
     }
 
     std::unique_ptr<core::SemaphoreStore> m_store;
-    QRegularExpression m_filter;                    // no pattern: every semaphore
+    std::optional<MatchOption> m_match;             // none: every semaphore
     QString m_partialError;                         // masters that could not be walked
     std::unique_ptr<core::ProfileStore> m_profiles; // made when the reads start
     std::unique_ptr<monitor::HistoryStore> m_history;

@@ -2,6 +2,7 @@
 
 #include "StoreFactory.h"
 #include "core/Duration.h"
+#include "core/GlobPattern.h"
 #include "core/ProfileStore.h"
 
 namespace semscope::cli {
@@ -137,15 +138,8 @@ void SemaphoreCommand::resolve(CliContext &ctx, const QString &name) {
         return;
     }
     // Recognise the kind from the keys around NAME (a SCAN with MATCH, never KEYS).
-    QString pattern;
-    for (const QChar c : name) {
-        if (c == QLatin1Char('*') || c == QLatin1Char('?') || c == QLatin1Char('[') ||
-            c == QLatin1Char(']') || c == QLatin1Char('\\'))
-            pattern += QLatin1Char('\\');
-        pattern += c;
-    }
     core::DiscoverRequest request;
-    request.match = QLatin1Char('*') + pattern + QLatin1Char('*');
+    request.match = core::GlobPattern::containing(core::GlobPattern::escape(name));
     request.known = core::ProfileStore().named(m_store->endpoint()); // idle Redisson semaphores
     m_store->discover(
         request, core::Cancellation(), {}, [this, &ctx, name](const core::DiscoverResult &result) {

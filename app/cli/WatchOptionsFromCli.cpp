@@ -1,26 +1,17 @@
 #include "WatchOptionsFromCli.h"
 
+#include "MatchOption.h"
 #include "SemaphoreCommand.h"
 #include "core/Kind.h"
-
-#include <QRegularExpression>
-#include <algorithm>
 
 namespace semscope::cli {
 
 std::optional<monitor::WatchOptions> watchOptionsFromCli(CliContext &ctx) {
     monitor::WatchOptions options;
     if (ctx.isSet(QStringLiteral("match"))) {
-        const QString glob = ctx.value(QStringLiteral("match"));
-        const QRegularExpression filter(QRegularExpression::wildcardToRegularExpression(glob));
-        options.match = glob.startsWith(QLatin1Char('*')) ? glob : QString(QLatin1Char('*') + glob);
-        if (!options.match.endsWith(QLatin1Char('*')))
-            options.match += QLatin1Char('*');
-        options.accept = [filter](const core::DiscoveredSemaphore &d) {
-            return filter.match(d.ref.name).hasMatch() ||
-                   std::any_of(d.keys.cbegin(), d.keys.cend(),
-                               [&filter](const QString &k) { return filter.match(k).hasMatch(); });
-        };
+        const MatchOption match(ctx.value(QStringLiteral("match")));
+        options.match = match.scanPattern();
+        options.accept = [match](const core::DiscoveredSemaphore &d) { return match.accepts(d); };
     }
     if (ctx.isSet(QStringLiteral("kind"))) {
         options.kind = core::kindFromName(ctx.value(QStringLiteral("kind")));

@@ -1,0 +1,82 @@
+// `--match` means one thing everywhere (core::GlobPattern, Redis MATCH syntax): on Consul a '*'
+// crosses '/', so the CLI keeps exactly what the store found. Before the one matcher, the CLI
+// filtered again with a glob whose '*' stopped at '/', and `list --match 'svc/*'` printed
+// "found 1 semaphores" and then "(no semaphores found)".
+#include "CliRun.h"
+#include "TestMain.h"
+#include "consul/sandbox/ConsulDouble.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace semscope;
+
+class TestCliMatch : public QObject {
+    Q_OBJECT
+
+    consul::ConsulDouble m_consul;
+    QTemporaryDir m_home;
+
+    test::CliRun cli(const QStringList &args) {
+        return test::runCliServing(QStringList{QStringLiteral("--consul"), m_consul.url().toString()} + args,
+                                   {{QStringLiteral("HOME"), m_home.path()},
+                                    {QStringLiteral("XDG_CONFIG_HOME"), m_home.path()},
+                                    {QStringLiteral("XDG_DATA_HOME"), m_home.path()}});
+    }
+
+    static QString describe(const test::CliRun &r) {
+        return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_consul.listen());
+        for (const QString &name : {QStringLiteral("deploy"), QStringLiteral("svc/batch/jobs")}) {
+            const test::CliRun r =
+                cli({QStringLiteral("acquire"), name, QStringLiteral("--kind"), QStringLiteral("consul"),
+                     QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--holder"),
+                     QStringLiteral("h"), QStringLiteral("--ttl"), QStringLiteral("60s")});
+            QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        }
+    }
+
+    void listMatchesConsulNames_data() {
+        QTest::addColumn<QString>("match");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("star before slash") << "svc*" << QStringList{QStringLiteral("svc/batch/jobs")};
+        QTest::newRow("star after slash") << "svc/*" << QStringList{QStringLiteral("svc/batch/jobs")};
+        QTest::newRow("leading star") << "*jobs" << QStringList{QStringLiteral("svc/batch/jobs")};
+        QTest::newRow("question mark crosses slash")
+            << "svc?batch*" << QStringList{QStringLiteral("svc/batch/jobs")};
+        QTest::newRow("literal") << "deploy" << QStringList{QStringLiteral("deploy")};
+        QTest::newRow("everything") << "*"
+                                    << QStringList{QStringLiteral("deploy"),
+                                                   QStringLiteral("svc/batch/jobs")};
+        QTest::newRow("nothing") << "nightly*" << QStringList{};
+    }
+    void listMatchesConsulNames() {
+        QFETCH(QString, match);
+        QFETCH(QStringList, names);
+        const test::CliRun r =
+            cli({QStringLiteral("list"), QStringLiteral("--match"), match, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QStringList listed;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out.toUtf8()).array())
+            listed << v.toObject().value(QStringLiteral("name")).toString();
+        listed.sort();
+        QCOMPARE(listed, names);
+
+        // The human table says the same: what was found is what is printed.
+        const test::CliRun human = cli({QStringLiteral("list"), QStringLiteral("--match"), match});
+        QVERIFY2(human.exitCode == 0, qPrintable(describe(human)));
+        for (const QString &name : names)
+            QVERIFY2(human.out.contains(name), qPrintable(describe(human)));
+        QCOMPARE(human.out.contains(QStringLiteral("(no semaphores found)")), names.isEmpty());
+    }
+};
+
+SEMSCOPE_TEST_GUILESS_MAIN(TestCliMatch)
+#include "tst_cli_match.moc"
