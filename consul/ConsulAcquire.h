@@ -13,7 +13,8 @@ namespace semscope::consul {
 
 class ConsulSemaphoreStore;
 
-// One acquire of a Consul semaphore slot, following api.Semaphore (research/consul.md §1.4):
+// One acquire of a Consul semaphore slot, following Consul's Go client
+// (hashicorp/consul api/semaphore.go, Semaphore.Acquire):
 // session (TTL, behaviour delete) -> read the prefix -> prune dead holders -> if a slot is free,
 // one /v1/txn that takes the contender key with the session and CASes `.lock` with the holder
 // added (in the dialect it was read, with its flags) -> otherwise write the contender key and wait

@@ -121,8 +121,9 @@ public:
     void abort(RequestId id);
     int pendingRequests() const { return int(m_pending.size()); }
 
-    // Blocking-query index bookkeeping (research/consul.md §3.1): an index that goes backwards means
-    // the server's data was reset, so start again from 0 (a non-blocking read).
+    // Blocking-query index bookkeeping (developer.hashicorp.com/consul/api-docs/features/blocking,
+    // "Implementation details"): an index that goes backwards means the server's data was reset, so
+    // start again from 0 (a non-blocking read).
     static quint64 nextWaitIndex(quint64 previous, quint64 returned);
 
 Q_SIGNALS:

@@ -15,7 +15,8 @@ namespace semscope::consul {
 class ConsulAcquire;
 
 // core::SemaphoreStore over Consul's HTTP API for the `consul` (semaphore, three `.lock` dialects)
-// and `consul-mutex` (`consul lock -n 1`) kinds. Protocol: research/consul.md §1–2. Every write to
+// and `consul-mutex` (`consul lock -n 1`) kinds. Protocol: hashicorp/consul api/semaphore.go and
+// Consul's HTTP semaphore guide (website/source/docs/guides/semaphore.html.md). Every write to
 // `.lock` is one CAS or one /v1/txn; waiting uses blocking queries on the prefix.
 class ConsulSemaphoreStore : public core::SemaphoreStore, public core::RawKeySource {
     Q_OBJECT

@@ -8,7 +8,7 @@
 namespace semscope::consul {
 
 // The JSON in a Consul semaphore's `<prefix>/.lock`, in whichever of the three dialects it was
-// written (research/consul.md §1.2, §2):
+// written (hashicorp/consul api/semaphore.go; Consul's HTTP semaphore guide; the seed client):
 //   go-map       {"Limit":3,"Holders":{"<sid>":true}}      Go api.Semaphore / `consul lock -n N`
 //   guide-array  {"Limit":3,"Holders":["<sid>"]}           the HTTP semaphore guide
 //   seed-array   {"limit":3,"holders":["<sid>"]}           the lower-case array clients write

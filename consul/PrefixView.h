@@ -11,7 +11,7 @@ namespace semscope::consul {
 
 // What one listing of `<prefix>/` says about a semaphore: the `.lock` entry and its parsed JSON,
 // the contender keys, and the sessions that are alive by the official rule (a session is alive iff
-// some key under the prefix carries it; research/consul.md §1.5).
+// some key under the prefix carries it; pruneDeadHolders in hashicorp/consul api/semaphore.go).
 struct PrefixView {
     QString prefix;                  // without trailing '/'
     std::optional<KvEntry> lock;     // `<prefix>/.lock`

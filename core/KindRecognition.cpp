@@ -12,7 +12,7 @@ namespace semscope::core {
 
 namespace {
 
-// Suffixes and prefixes of the layouts in research/redis-semaphores.md §7.
+// Suffixes and prefixes of the layouts in the README's "Semaphore layouts semscope reads and operates".
 const QByteArray kSlotsList = "|list";
 const QByteArray kSlotsMap = "|map";
 const QByteArray kSlotsLease = "|lease";

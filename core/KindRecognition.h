@@ -7,8 +7,8 @@
 #include <QList>
 #include <optional>
 
-// Pure rules that turn key names, types and small samples into semaphores
-// (research/redis-semaphores.md §7). No network here: discovery feeds in what it read.
+// Pure rules that turn key names, types and small samples into semaphores (the README's
+// "Semaphore layouts semscope reads and operates"). No network here: discovery feeds in what it read.
 namespace semscope::core {
 
 // What discovery read about one key. Only `key` and `type` are known after the SCAN phase; the rest

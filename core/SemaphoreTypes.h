@@ -12,7 +12,8 @@
 
 namespace semscope::core {
 
-// How ZSET scores are to be read for layouts that do not say (research/redis-semaphores.md §7).
+// How ZSET scores are to be read for layouts that do not say (the README's
+// "Semaphore layouts semscope reads and operates" says how each is decided).
 enum class ScoreUnit { Auto, Seconds, Milliseconds };
 
 // Operator-supplied facts about a semaphore that its layout does not store (limit of `fair`/`zset`,

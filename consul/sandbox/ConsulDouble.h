@@ -18,7 +18,8 @@ class QTimer;
 
 namespace semscope::consul {
 
-// A strict stand-in for a Consul agent's HTTP API (the subset in research/consul.md §3.6): KV with
+// A strict stand-in for a Consul agent's HTTP API (the subset semscope uses, as
+// developer.hashicorp.com/consul/api-docs describes it for /v1/kv, /v1/session and /v1/txn): KV with
 // Create/Modify/LockIndex and tombstones, blocking queries, sessions with TTL x multiplier,
 // behaviour release/delete, lock-delay, a serfHealth check that can be turned critical, /v1/txn with
 // 409 rollbacks, and Consul's exact bodies and headers. It backs the tests, `semscope-cli sandbox

@@ -15,7 +15,7 @@ namespace semscope::consul {
 
 // The data model of the Consul API test double, without any HTTP: one Raft-like global index,
 // the KV table with tombstones and lock-delays, and the sessions table. Rules follow
-// research/consul.md §3 (state/kvs.go, state/session.go, state/txn.go).
+// Consul's state store (hashicorp/consul agent/consul/state/kvs.go, session.go, txn.go).
 class DoubleState {
 public:
     struct KvEntry {

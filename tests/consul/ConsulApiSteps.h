@@ -1,7 +1,7 @@
 #pragma once
 
-// Request/response pairs from research/consul.md §3 for tst_consul_api (kept out of the moc'd file:
-// moc does not read raw string literals with delimiters).
+// Request/response pairs from Consul's HTTP API documentation for tst_consul_api (kept out of the
+// moc'd file: moc does not read raw string literals with delimiters).
 
 namespace {
 

@@ -1,4 +1,5 @@
-// The Consul API double answers like Consul: request/response pairs from research/consul.md §3,
+// The Consul API double answers like Consul: request/response pairs as Consul's HTTP API documents
+// them (developer.hashicorp.com/consul/api-docs: kv, session, txn, features/blocking),
 // run in order against the in-process double, and against a real agent when CONSUL_HTTP_ADDR is set.
 #include "ConsulApiSteps.h"
 #include "ConsulTestTarget.h"

@@ -1,7 +1,9 @@
 // Other libraries' layouts against a real redis-server: Redisson RSemaphore,
 // RPermitExpirableSemaphore and RLock, node redis-semaphore's Mutex and Semaphore. The state is
-// written with the commands those libraries' scripts run (research/redis-semaphores.md §1, §2);
-// semscope reads it without changing it and force-releases compare-and-act.
+// written with the commands those libraries' scripts run (Redisson's RedissonSemaphore.java,
+// RedissonPermitExpirableSemaphore.java and RedissonLock.java; swarthy/redis-semaphore's src/mutex
+// and src/semaphore Lua scripts); semscope reads it without changing it and force-releases
+// compare-and-act.
 #include "SeedKindTest.h"
 #include "TestMain.h"
 #include "redis/kinds/NodeMutexKind.h"
