@@ -3,6 +3,7 @@
 #include "StatusColors.h"
 
 #include "core/Duration.h"
+#include "core/Kind.h"
 #include "core/HolderStateText.h"
 
 #include <QBrush>
@@ -400,8 +401,7 @@ QVariant HolderTableModel::headerData(int section, Qt::Orientation orientation, 
 
 void HolderTableModel::setSnapshot(const core::Snapshot &snapshot) {
     m_clock.sync(snapshot.serverNowMs);
-    const bool consul =
-        snapshot.ref.kind == core::Kind::Consul || snapshot.ref.kind == core::Kind::ConsulMutex;
+    const bool consul = core::backendOf(snapshot.ref.kind) == core::Backend::Consul;
     m_consul = consul;
     m_snapshot = snapshot;
     m_snapshot.holders.clear();

@@ -13,6 +13,7 @@
 #include "InvalidateSessionDialog.h"
 #include "ProfileDialog.h"
 #include "core/Duration.h"
+#include "core/Kind.h"
 #include "model/WatchController.h"
 #include "rawkeys/RawKeysWindow.h"
 #include "topology/ReplicationPanel.h"
@@ -653,7 +654,7 @@ void SemaphorePage::updateColumns(const Snapshot &s) {
         acquired = acquired || h.acquiredAtMs.has_value();
         ttl = ttl || h.expiresAtMs.has_value();
     }
-    const bool consul = s.ref.kind == Kind::Consul || s.ref.kind == Kind::ConsulMutex;
+    const bool consul = core::backendOf(s.ref.kind) == core::Backend::Consul;
     const bool empty = s.holders.isEmpty();
     m_view->setColumnHidden(HolderTableModel::RankColumn, !rank && !empty);
     m_view->setColumnHidden(HolderTableModel::SlotColumn, !slot && s.ref.kind != Kind::Slots);

@@ -22,6 +22,8 @@ private Q_SLOTS:
     void unknownName() { QVERIFY(!kindFromName(QStringLiteral("mutexish")).has_value()); }
     void backends() {
         QCOMPARE(backendOf(Kind::Consul), Backend::Consul);
+        QCOMPARE(backendOf(Kind::ConsulMutex), Backend::Consul); // the holder table and page rely on it
+        QCOMPARE(backendOf(Kind::RedissonLock), Backend::Redis);
         QCOMPARE(backendOf(Kind::Slots), Backend::Redis);
         QVERIFY(kindIsWritable(Kind::Leased));
         QVERIFY(!kindIsWritable(Kind::RedissonSemaphore));
