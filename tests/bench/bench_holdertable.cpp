@@ -167,15 +167,43 @@ int main(int argc, char *argv[]) {
         }
     }
 
+    // What the spare-width keeper's measurement costs per refresh, with and without its limit to
+    // the rows in view (ui/SpareWidth.cpp): Qt alone measures on past them, up to 1,000 rows.
+    QHeaderView *header = view.horizontalHeader();
+    const int defaultPrecision = header->resizeContentsPrecision();
+    const int inView = view.rowAt(view.viewport()->height()) - std::max(0, view.rowAt(0)) + 1;
+    auto measureColumns = [&](int precision) {
+        header->setResizeContentsPrecision(precision);
+        const QAbstractItemView *asView = &view;
+        QElapsedTimer t;
+        t.start();
+        for (int c = 0; c < header->count(); ++c) {
+            if (!header->isSectionHidden(c))
+                asView->sizeHintForColumn(c);
+        }
+        return t.nsecsElapsed() / 1e6;
+    };
+    const double qtDefault = measureColumns(defaultPrecision);
+    const double rowsInView = measureColumns(std::max(1, inView));
+    header->setResizeContentsPrecision(defaultPrecision);
     std::printf(
-        "\nlongest GUI-thread stall per refresh: %.2f ms wall-clock, %.2f ms CPU (goal < 16 ms: %s)\n", worst,
-        worstCpu,
-        worst < 16.0      ? "met"
-        : worstCpu < 16.0 ? "met in CPU time; the machine is busy"
-                          : "NOT met");
-    std::printf("mean stall per refresh: %.2f ms wall-clock, %.2f ms CPU; longest countdown tick: %.2f ms\n",
-                total / refreshes, totalCpu / refreshes, worstTick);
-    std::printf("peak memory: %.1f MB (%.1f MB before the first snapshot)\n", peakRssKb() / 1024.0,
-                rssBefore / 1024.0);
+        "column widths measured over Qt's default %d rows: %.2f ms; over the %d rows in view: %.2f ms "
+        "(%.1fx less)\n",
+        defaultPrecision, qtDefault, inView, rowsInView, rowsInView > 0 ? qtDefault / rowsInView : 0.0);
+    std::printf("peak memory: %.1f MB (%.1f MB before the first snapshot); longest countdown tick: %.2f ms\n",
+                peakRssKb() / 1024.0, rssBefore / 1024.0, worstTick);
+    // The verdict is the last line. CPU time decides when wall-clock misses: on a busy machine the
+    // wall-clock also counts the time the thread waited for a core.
+    const double mean = total / refreshes;
+    const double meanCpu = totalCpu / refreshes;
+    const bool met = worst < 16.0 && mean < 8.0;
+    const bool metInCpu = worstCpu < 16.0 && meanCpu < 8.0;
+    std::printf(
+        "\nGUI-thread stall per refresh: longest %.2f ms, mean %.2f ms wall-clock (%.2f / %.2f ms CPU); "
+        "goal longest < 16 ms, mean < 8 ms: %s\n",
+        worst, mean, worstCpu, meanCpu,
+        met        ? "met"
+        : metInCpu ? "met in CPU time only (the machine is busy)"
+                   : "NOT met");
     return 0;
 }

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void restartGivesBackWhatItGrew();
     void followsTheRowsAndTheSize();
     void aWidthTheOperatorDragsStays();
+    void measuresOnlyTheRowsInView();
 };
 
 namespace {
@@ -156,6 +157,39 @@ void TestSpareWidth::aWidthTheOperatorDragsStays() {
     t.view.resize(1000, 200);
     QTRY_COMPARE(t.width(2), t.needs(2));
     QCOMPARE(t.width(1), dragged);
+}
+
+// A refresh of a 10,000-holder semaphore must not measure 10,000 cells: only the rows in view count.
+// Qt's own measurement goes on past them (up to the header's resizeContentsPrecision, 1,000 rows),
+// so a wide holder name far below the view widened the column, and cost 40 ms a refresh.
+void TestSpareWidth::measuresOnlyTheRowsInView() {
+    QStandardItemModel model(2000, 3);
+    for (int r = 0; r < model.rowCount(); ++r) {
+        model.setItem(r, 0, new QStandardItem(QStringLiteral("x")));
+        model.setItem(r, 1, new QStandardItem(QStringLiteral("xx")));
+        model.setItem(r, 2, new QStandardItem(QStringLiteral("x")));
+    }
+    model.item(600, 1)->setText(QString(60, QLatin1Char('x'))); // far out of view
+    QTableView view;
+    view.setModel(&model);
+    view.horizontalHeader()->setStretchLastSection(true);
+    view.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    for (int c = 0; c < 3; ++c)
+        view.horizontalHeader()->resizeSection(c, 60);
+    view.resize(900, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.rowAt(view.viewport()->height()) < 600);
+
+    const QMap<int, int> grown = ui::growColumnsIntoSpareWidth(&view, {1}, 2000);
+    QVERIFY2(!grown.contains(1), qPrintable(QStringLiteral("grew by %1 px").arg(grown.value(1))));
+    QCOMPARE(view.columnWidth(1), 60);
+    // The precision the view had is left as it was.
+    QCOMPARE(view.horizontalHeader()->resizeContentsPrecision(), 1000);
+
+    // Scrolled into view, the wide cell counts.
+    view.scrollTo(model.index(600, 1));
+    QVERIFY(ui::growColumnsIntoSpareWidth(&view, {1}, 2000).value(1) > 0);
 }
 
 SEMSCOPE_TEST_MAIN(TestSpareWidth)
