@@ -809,6 +809,8 @@ void MainWindow::restoreState() {
     const QByteArray geometry = settings->value(QStringLiteral("window/geometry")).toByteArray();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
         resizeToFitScreen(this, QSize(1400, 860));
+    else
+        keepOnScreen(this); // saved on a larger screen than this one
     QMainWindow::restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
     const QByteArray split = settings->value(QStringLiteral("window/splitter")).toByteArray();
     if (split.isEmpty() || !m_splitter->restoreState(split))

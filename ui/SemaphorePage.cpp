@@ -5,6 +5,7 @@
 #include "AcquireDialog.h"
 #include "ChartsPanel.h"
 #include "ConnectionSession.h"
+#include "ElidedLabel.h"
 #include "EnvironmentBadge.h"
 #include "HeaderFit.h"
 #include "HistoryPanel.h"
@@ -86,11 +87,12 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_kind->setObjectName(QStringLiteral("kindLabel"));
     m_kind->setStyleSheet(QStringLiteral("QLabel { background: #37474f; color: white; border-radius: 8px; "
                                          "padding: 2px 8px; font-weight: bold; }"));
-    m_name = new QLabel(this);
+    m_name = new ElidedLabel(this);
     m_name->setObjectName(QStringLiteral("nameLabel"));
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long name (or "Select a semaphore on the left" in the big font) must not make the window
-    // wider than a 1024 px screen: it gives way to the refresh controls (the tooltip has it all).
+    // wider than a 1024 px screen: it gives way to the refresh controls, cut in the middle so both
+    // ends stay readable (the tooltip has it all).
     m_name->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_lastRead = new QLabel(this);
     m_lastRead->setObjectName(QStringLiteral("lastRead"));
@@ -414,8 +416,7 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     const auto &cfg = session->config();
     m_kind->setText(kindName(ref.kind));
     m_kind->setToolTip(kindDescription(ref.kind));
-    m_name->setText(ref.name);
-    m_name->setToolTip(ref.name);
+    m_name->setFullText(ref.name);
     m_badge->setEnvironment(cfg.environment, cfg.readOnly);
     m_badge->show();
     updatePlace();
@@ -502,7 +503,7 @@ void SemaphorePage::clearSemaphore() {
     m_history.clear();
     m_card->showHolder(nullptr, nullptr);
     m_kind->setText(tr("no semaphore"));
-    m_name->setText(tr("Select a semaphore on the left"));
+    m_name->setFullText(tr("Select a semaphore on the left"));
     m_badge->hide();
     m_connection->clear();
     m_profileButton->hide(); // nothing to give a profile to

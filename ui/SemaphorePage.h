@@ -33,6 +33,7 @@ namespace semscope::ui {
 
 class ChartsPanel;
 class ConnectionSession;
+class ElidedLabel;
 class EnvironmentBadge;
 class HistoryPanel;
 class HolderDetailCard;
@@ -165,7 +166,7 @@ private:
     QTimer m_ageTimer;
 
     QLabel *m_kind = nullptr;
-    QLabel *m_name = nullptr;
+    ElidedLabel *m_name = nullptr;
     EnvironmentBadge *m_badge = nullptr;
     QLabel *m_connection = nullptr;
     QLabel *m_limit = nullptr;

@@ -1,0 +1,78 @@
+// ui/ScreenFit: windows made to fit the screen they open on, and ui/ElidedLabel: names cut in the
+// middle (issue 31 item 9, a 1280x720 projector).
+#include "TestMain.h"
+#include "ui/ElidedLabel.h"
+#include "ui/ScreenFit.h"
+
+#include <QtTest>
+
+using namespace semscope;
+
+class TestScreenFit : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void fitIntoRect_data() {
+        QTest::addColumn<QRect>("frame");
+        QTest::addColumn<QRect>("available");
+        QTest::addColumn<QRect>("fitted");
+        const QRect projector(0, 0, 1280, 720);
+        QTest::newRow("fits already") << QRect(10, 10, 800, 600) << projector << QRect(10, 10, 800, 600);
+        QTest::newRow("laptop size on a projector")
+            << QRect(40, 30, 1416, 908) << projector << QRect(0, 0, 1280, 720);
+        QTest::newRow("fits in size, hangs off the bottom right")
+            << QRect(900, 500, 600, 400) << projector << QRect(680, 320, 600, 400);
+        QTest::newRow("off the top left") << QRect(-300, -50, 600, 400) << projector << QRect(0, 0, 600, 400);
+        QTest::newRow("taller only") << QRect(100, 0, 600, 1000) << projector << QRect(100, 0, 600, 720);
+        QTest::newRow("a panel on the left")
+            << QRect(0, 0, 1400, 860) << QRect(64, 0, 1216, 720) << QRect(64, 0, 1216, 720);
+    }
+    void fitIntoRect() {
+        QFETCH(QRect, frame);
+        QFETCH(QRect, available);
+        QFETCH(QRect, fitted);
+        QCOMPARE(ui::fitIntoRect(frame, available), fitted);
+    }
+
+    void keepOnScreenShrinksAndMoves() {
+        QWidget window;
+        const QRect available = window.screen()->availableGeometry();
+        window.setGeometry(QRect(available.topLeft() + QPoint(100, 100), available.size() + QSize(200, 200)));
+        ui::keepOnScreen(&window);
+        QVERIFY(available.contains(QRect(window.pos(), window.frameGeometry().size())));
+        QVERIFY(window.width() < available.width());
+    }
+
+    void elidesInTheMiddle() {
+        ui::ElidedLabel label;
+        const QString name = QStringLiteral("demo:lock-migrations-of-the-nightly-invoice-run");
+        label.setFullText(name);
+        label.show();
+        label.resize(label.fontMetrics().horizontalAdvance(name) / 2, 30);
+        QVERIFY(label.isElided());
+        QVERIFY2(label.text().contains(QChar(0x2026)), qPrintable(label.text()));
+        QVERIFY2(label.text().startsWith(QStringLiteral("demo:")), qPrintable(label.text()));
+        QVERIFY2(label.text().endsWith(QStringLiteral("run")), qPrintable(label.text()));
+        QCOMPARE(label.toolTip(), name);
+        QCOMPARE(label.fullText(), name);
+
+        label.resize(label.fontMetrics().horizontalAdvance(name) + 20, 30);
+        QVERIFY(!label.isElided());
+        QCOMPARE(label.text(), name);
+    }
+
+    void bigFontElidesAgain() {
+        ui::ElidedLabel label;
+        const QString name = QStringLiteral("demo:rate-limit-of-the-public-api");
+        label.setFullText(name);
+        label.show();
+        label.resize(label.fontMetrics().horizontalAdvance(name) + 4, 30);
+        QVERIFY(!label.isElided());
+        QFont big = label.font();
+        big.setPointSizeF(big.pointSizeF() * 1.5);
+        label.setFont(big);
+        QVERIFY(label.isElided()); // zoomed for a projector: the wider text no longer fits
+    }
+};
+
+SEMSCOPE_TEST_MAIN(TestScreenFit)
+#include "tst_screenfit.moc"
