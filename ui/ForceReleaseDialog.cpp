@@ -155,6 +155,9 @@ ForceReleaseDialog::ForceReleaseDialog(model::OperatorActions *actions, const Se
     }
     updateConfirm();
     resize(720, 420);
+    // What the operator types next is the name: a keystroke that lands in the holder list is lost.
+    if (m_confirm)
+        m_confirm->setFocus();
 }
 
 void ForceReleaseDialog::updateConfirm() {
@@ -228,8 +231,12 @@ void ForceReleaseDialog::showOutcome(int index, const ForceReleaseResult &result
             summary += tr(", %1 failed").arg(failed);
         m_summary->setText(summary + QLatin1Char('.'));
         m_buttons->setStandardButtons(QDialogButtonBox::Close);
-        connect(m_buttons->button(QDialogButtonBox::Close), &QPushButton::clicked, this, &QDialog::accept);
+        QPushButton *close = m_buttons->button(QDialogButtonBox::Close);
+        connect(close, &QPushButton::clicked, this, &QDialog::accept);
         m_releaseButton->hide();
+        // Read, then Return: the result closes from the keyboard.
+        close->setDefault(true);
+        close->setFocus();
         Q_EMIT released();
     }
 }

@@ -5,6 +5,7 @@
 #include "model/HolderTableModel.h"
 
 #include <QHeaderView>
+#include <QKeyEvent>
 
 namespace semscope::ui {
 
@@ -47,6 +48,16 @@ void HolderTableView::updateTimeColumns() {
         if (x + width >= 0 && x < viewport()->width())
             viewport()->update(QRect(x, 0, width, height));
     }
+}
+
+void HolderTableView::keyPressEvent(QKeyEvent *event) {
+    // An enabled force-release action takes Delete as its shortcut before it gets here.
+    if (event->matches(QKeySequence::Delete)) {
+        Q_EMIT deleteRefused();
+        event->accept();
+        return;
+    }
+    QTableView::keyPressEvent(event);
 }
 
 } // namespace semscope::ui

@@ -23,6 +23,14 @@ public:
     // Another semaphore's holders: columns grown for the previous one shrink back first.
     void restartColumnFit();
 
+Q_SIGNALS:
+    // Delete (the force-release key) pressed while the force-release action could not take it:
+    // nothing selected, or a read-only connection. The page says why, instead of nothing happening.
+    void deleteRefused();
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
 private:
     SpareWidthKeeper *m_spareWidth;
 };

@@ -190,6 +190,12 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     // Their shortcuts work while the table has the focus.
     m_view->addAction(m_forceRelease);
     m_view->addAction(m_copyRows);
+    connect(m_view, &HolderTableView::deleteRefused, this, [this] {
+        Q_EMIT statusMessage(!m_session || !m_session->actions.canWrite()
+                                 ? tr("Delete force-releases holders, but this connection is read-only.")
+                                 : tr("Delete force-releases the selected holders: select one first (arrow "
+                                      "keys or a click)."));
+    });
     // Tab leaves the table for the next pane; the arrows move between holders.
     m_view->setTabKeyNavigation(false);
     connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);

@@ -6,7 +6,9 @@
 #include "redis/RedisSemaphoreStore.h"
 #include "ui/ForceReleaseDialog.h"
 
+#include <QApplication>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableView>
 #include <QTreeWidget>
@@ -22,6 +24,7 @@ private Q_SLOTS:
     void productionNeedsTheNameTyped();
     void changedSinceYouLooked();
     void goneBeforeConfirming();
+    void keyboardOnly();
 
 private:
     core::Grant acquire(const QString &holder);
@@ -180,6 +183,28 @@ void TestForceRelease::goneBeforeConfirming() {
     QTRY_VERIFY_WITH_TIMEOUT(dialog->isFinished(), 30000);
     QCOMPARE(dialog->outcomes(), QStringList{QStringLiteral("gone")});
     dialog->close();
+}
+
+// Issue 31 item 10: the dialog opens with the cursor in the confirmation field (the typed name was
+// lost in the holder list until Tab), and Return closes the result.
+void TestForceRelease::keyboardOnly() {
+    QVERIFY(acquire(QStringLiteral("by-keyboard")).ref.name == m_ref.name);
+    auto *dialog = openDialogFor(QStringLiteral("by-keyboard"));
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QApplication::setActiveWindow(dialog);
+    auto *confirm = dialog->findChild<QLineEdit *>(QStringLiteral("confirmName"));
+    QVERIFY(confirm);
+    QTRY_COMPARE(dialog->focusWidget(), confirm);
+    QTest::keyClicks(dialog->focusWidget(), m_ref.name);
+    auto *button = dialog->findChild<QPushButton *>(QStringLiteral("forceReleaseButton"));
+    QVERIFY(button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->isFinished(), 30000);
+    QCOMPARE(dialog->outcomes(), QStringList{QStringLiteral("released")});
+    QPointer<ui::ForceReleaseDialog> open(dialog);
+    QTest::keyClick(dialog, Qt::Key_Return);
+    QTRY_VERIFY(!open || !open->isVisible());
 }
 
 SEMSCOPE_TEST_MAIN(TestForceRelease)

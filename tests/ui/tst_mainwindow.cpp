@@ -60,6 +60,7 @@ private Q_SLOTS:
     void consulListShowsSessionTtl();
     void pageBelongsToTheSelectedConnection();
     void deleteActsOnlyInTheFocusedHolderTable();
+    void deleteWithNothingSelectedSaysWhy();
     void connectionIconShowsStateNotEnvironment();
     void refusedPasswordStaysExplained();
     void keyboardReachesTheHolders();
@@ -551,6 +552,25 @@ void TestMainWindow::deleteActsOnlyInTheFocusedHolderTable() {
     const auto dialogs = page->findChildren<ui::ForceReleaseDialog *>();
     QCOMPARE(dialogs.size(), 1);
     dialogs.first()->reject();
+}
+
+// Issue 31 item 10: Delete with no holder selected did nothing at all; it says why in the status bar.
+void TestMainWindow::deleteWithNothingSelectedSaysWhy() {
+    auto *window = m_demo->window.get();
+    auto *page = window->semaphorePage();
+    core::SemaphoreRef jobs{Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(page->holderProxy()->rowCount() > 0, 30000);
+    page->holderView()->clearSelection();
+    QApplication::setActiveWindow(window);
+    QTRY_COMPARE(QApplication::activeWindow(), window);
+    page->holderView()->setFocus();
+    QTRY_VERIFY(page->holderView()->hasFocus());
+    window->statusBar()->clearMessage();
+    QTest::keyClick(page->holderView(), Qt::Key_Delete);
+    QVERIFY(page->findChildren<ui::ForceReleaseDialog *>().isEmpty());
+    QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("select one first")),
+             qPrintable(window->statusBar()->currentMessage()));
 }
 
 void TestMainWindow::connectionIconShowsStateNotEnvironment() {
