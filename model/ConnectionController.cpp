@@ -178,10 +178,18 @@ void ConnectionController::connectDeadlinePassed() {
 }
 
 QString ConnectionController::unreachableText(const QString &retry) const {
-    QString text = QStringLiteral("%1 did not answer within %2 s (unreachable since %3); still trying")
-                       .arg(m_config.endpoint())
-                       .arg(m_connectDeadline.interval() / 1000.0)
-                       .arg(m_unreachableSince.toString(QStringLiteral("HH:mm:ss")));
+    // A refused connection is an answer: the host is there and nothing listens on the port (a wrong
+    // port, or the server is down). "Did not answer" would send the operator after the network.
+    const bool refused = m_lastFailure.contains(QLatin1String("refused"), Qt::CaseInsensitive);
+    const QString since = m_unreachableSince.toString(QStringLiteral("HH:mm:ss"));
+    QString text = refused
+                       ? QStringLiteral("%1 refused the connection: nothing listens on that port "
+                                        "(unreachable since %2); still trying")
+                             .arg(m_config.endpoint(), since)
+                       : QStringLiteral("%1 did not answer within %2 s (unreachable since %3); still trying")
+                             .arg(m_config.endpoint())
+                             .arg(m_connectDeadline.interval() / 1000.0)
+                             .arg(since);
     if (!retry.isEmpty())
         text += QStringLiteral(", ") + retry;
     if (!m_lastFailure.isEmpty())

@@ -177,6 +177,10 @@ void TestConnectionController::unreachableServerStaysFailedWhileRetrying() {
     QVERIFY2(c.stateText().contains(QLatin1String("unreachable since")), qPrintable(c.stateText()));
     QVERIFY2(c.stateText().contains(QLatin1String("refused"), Qt::CaseInsensitive),
              qPrintable(c.stateText()));
+    // Issue 31 item 4: a refusal is said first, not "did not answer within 10 s" (the port is wrong or
+    // the server down, not the network).
+    QVERIFY2(c.stateText().contains(QLatin1String("refused the connection")), qPrintable(c.stateText()));
+    QVERIFY2(!c.stateText().contains(QLatin1String("did not answer")), qPrintable(c.stateText()));
     // The server comes back: the next attempt connects and the state follows.
     QVERIFY2(server.restart(), qPrintable(server.errorString()));
     QTRY_COMPARE_WITH_TIMEOUT(c.state(), ConnectionController::State::Connected, 30000);
