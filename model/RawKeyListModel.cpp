@@ -1,5 +1,7 @@
 #include "RawKeyListModel.h"
 
+#include <QDateTime>
+
 #include "core/Duration.h"
 
 namespace semscope::model {
@@ -102,6 +104,29 @@ QString RawKeyListModel::rowText(int row) const {
 
 // -------------------------------------------------------------------------------------------------
 
+namespace {
+
+// A ZSET score that is a point in time (most semaphore layouts score members by expiry or acquire
+// time), as local time; empty for any other number. Epoch milliseconds and epoch seconds between
+// 2000 and 2100 do not overlap, so the unit is never a guess.
+QString scoreAsTime(const QString &score) {
+    bool ok = false;
+    const double v = score.toDouble(&ok);
+    if (!ok)
+        return {};
+    constexpr double k2000 = 946'684'800;   // 2000-01-01 in seconds
+    constexpr double k2100 = 4'102'444'800; // 2100-01-01 in seconds
+    if (v >= k2000 * 1000 && v < k2100 * 1000)
+        return QDateTime::fromMSecsSinceEpoch(qint64(v)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+    if (v >= k2000 && v < k2100)
+        return QDateTime::fromMSecsSinceEpoch(qint64(v * 1000))
+                   .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) +
+               QStringLiteral(" (s)");
+    return {};
+}
+
+} // namespace
+
 RawKeyContentModel::RawKeyContentModel(QObject *parent)
     : QAbstractTableModel(parent) {}
 
@@ -135,6 +160,8 @@ void RawKeyContentModel::setKey(const RawKey &key) {
     if (key.isCollection()) {
         m_columns = key.columns;
         m_rows = key.rows;
+        if (key.type == QLatin1String("zset"))
+            addScoreTimes();
     } else if (!key.meta.isEmpty()) {
         m_columns = {tr("property"), tr("value")};
         for (const auto &[name, value] : key.meta)
@@ -143,6 +170,23 @@ void RawKeyContentModel::setKey(const RawKey &key) {
         m_columns.clear();
     }
     endResetModel();
+}
+
+void RawKeyContentModel::addScoreTimes() {
+    const int score = int(m_columns.indexOf(QStringLiteral("score")));
+    if (score < 0)
+        return;
+    QStringList times;
+    bool any = false;
+    for (const QStringList &row : std::as_const(m_rows)) {
+        times << (score < row.size() ? scoreAsTime(row[score]) : QString());
+        any = any || !times.constLast().isEmpty();
+    }
+    if (!any)
+        return; // counters, ranks: no column that would stay empty
+    m_columns << tr("score as time");
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        m_rows[i] << times[i];
 }
 
 void RawKeyContentModel::clear() {

@@ -31,8 +31,9 @@ private:
     QList<core::RawKey> m_keys;
 };
 
-// The contents of one key: the rows of a collection (member/score, field/value, index/value),
-// or, for a Consul entry, its properties (flags, session, indices).
+// The contents of one key: the rows of a collection (member/score, field/value, index/value; a
+// ZSET's scores that are times also as local time), or, for a Consul entry, its properties (flags,
+// session, indices).
 class RawKeyContentModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -48,6 +49,9 @@ public:
     QString rowText(int row) const;
 
 private:
+    // A ZSET whose scores are times gets them beside the raw number, in a column of its own.
+    void addScoreTimes();
+
     QStringList m_columns;
     QList<QStringList> m_rows;
 };

@@ -4,7 +4,7 @@
 #include "AuditPanel.h"
 #include "ConnectionSession.h"
 #include "ConnectionStateIcon.h"
-#include "ElideLeftDelegate.h"
+#include "ElideMiddleDelegate.h"
 #include "HeaderFit.h"
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
@@ -255,7 +255,7 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::NodeColumn,
-                                              new ElideLeftDelegate(m_semaphoreView));
+                                              new ElideMiddleDelegate(m_semaphoreView));
     m_semaphoreView->setWordWrap(false);
     // Tab goes on to the next pane (it used to walk the cells, opening each semaphore on the way).
     m_semaphoreView->setTabKeyNavigation(false);

@@ -6,6 +6,7 @@
 #include "model/RawKeyListModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QtTest>
 
 using namespace semscope;
@@ -45,6 +46,8 @@ private Q_SLOTS:
     void showsContents_data();
     void showsContents();
     void inMemoryStoreReadsRaw();
+    void zsetScoresThatAreTimes_data();
+    void zsetScoresThatAreTimes();
 };
 
 void TestRawKeyModels::listsKeys() {
@@ -151,6 +154,41 @@ void TestRawKeyModels::inMemoryStoreReadsRaw() {
     m.setKey(raw->keys.first());
     QCOMPARE(m.rowCount(), 1);
     QCOMPARE(m.index(0, 0).data().toString(), QStringLiteral("worker-17"));
+}
+
+// Issue 31 item 11: a ZSET scored by expiry shows when, beside the raw number (kept as stored).
+void TestRawKeyModels::zsetScoresThatAreTimes_data() {
+    QTest::addColumn<QString>("score");
+    QTest::addColumn<QString>("time");   // empty: no time column at all
+    const qint64 ms = 1'764'324'000'123; // 2025-11-28, in milliseconds
+    QTest::newRow("epoch milliseconds")
+        << QString::number(ms)
+        << QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+    QTest::newRow("epoch seconds, fractional")
+        << QStringLiteral("1764324000.5")
+        << QDateTime::fromMSecsSinceEpoch(1'764'324'000'500).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) +
+               QStringLiteral(" (s)");
+    QTest::newRow("a counter") << QStringLiteral("42") << QString();
+    QTest::newRow("a fencing token") << QStringLiteral("1764324") << QString();
+    QTest::newRow("not a number") << QStringLiteral("inf") << QString();
+}
+
+void TestRawKeyModels::zsetScoresThatAreTimes() {
+    QFETCH(QString, score);
+    QFETCH(QString, time);
+    core::RawKey k = zsetKey(QStringLiteral("z"), 0, 1);
+    k.rows.append({QStringLiteral("worker-1"), score});
+    RawKeyContentModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setKey(k);
+    QCOMPARE(m.index(0, 1).data().toString(), score); // the raw number stays as stored
+    if (time.isEmpty()) {
+        QCOMPARE(m.columnCount(), 2);
+        return;
+    }
+    QCOMPARE(m.columnCount(), 3);
+    QCOMPARE(m.headerData(2, Qt::Horizontal).toString(), QStringLiteral("score as time"));
+    QCOMPARE(m.index(0, 2).data().toString(), time);
 }
 
 SEMSCOPE_TEST_GUILESS_MAIN(TestRawKeyModels)

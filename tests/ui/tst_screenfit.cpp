@@ -1,9 +1,11 @@
 // ui/ScreenFit: windows made to fit the screen they open on, and ui/ElidedLabel: names cut in the
 // middle (issue 31 item 9, a 1280x720 projector).
 #include "TestMain.h"
+#include "ui/ElideMiddleDelegate.h"
 #include "ui/ElidedLabel.h"
 #include "ui/ScreenFit.h"
 
+#include <QStandardItemModel>
 #include <QtTest>
 
 using namespace semscope;
@@ -71,6 +73,22 @@ private Q_SLOTS:
         big.setPointSizeF(big.pointSizeF() * 1.5);
         label.setFont(big);
         QVERIFY(label.isElided()); // zoomed for a projector: the wider text no longer fits
+    }
+
+    // Issue 31 item 11: a master's address in the list's Node column keeps its host and its port.
+    void nodeColumnElidesInTheMiddle() {
+        struct Probe : ui::ElideMiddleDelegate {
+            using ui::ElideMiddleDelegate::ElideMiddleDelegate;
+            Qt::TextElideMode modeFor(const QModelIndex &index) const {
+                QStyleOptionViewItem option;
+                initStyleOption(&option, index);
+                return option.textElideMode;
+            }
+        };
+        QStandardItemModel model(1, 1);
+        model.setItem(0, 0, new QStandardItem(QStringLiteral("redis-master-a.prod.internal:7002")));
+        Probe delegate;
+        QCOMPARE(delegate.modeFor(model.index(0, 0)), Qt::ElideMiddle);
     }
 };
 

@@ -4,9 +4,9 @@
 
 namespace semscope::ui {
 
-// Cuts a cell's text on the left ("…:7002"): for addresses whose end tells them apart (every
-// Cluster master on one host differs only in its port).
-class ElideLeftDelegate : public QStyledItemDelegate {
+// Cuts a cell's text in the middle ("redis-ma…internal:7002"): for node addresses, whose start names
+// the host and whose end the port; a Cluster's masters differ in one or the other.
+class ElideMiddleDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
