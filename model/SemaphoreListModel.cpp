@@ -52,6 +52,15 @@ DiscoveredSemaphore SemaphoreListModel::discoveredAt(int row) const {
     return m_rows.at(row).found;
 }
 
+QHash<QString, int> SemaphoreListModel::countsByNode() const {
+    QHash<QString, int> counts;
+    for (const Row &row : m_rows) {
+        if (!row.found.node.isEmpty())
+            ++counts[row.found.node];
+    }
+    return counts;
+}
+
 bool SemaphoreListModel::hasClusterNodes() const {
     return std::any_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) { return r.found.slot >= 0; });
 }

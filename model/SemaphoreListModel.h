@@ -56,6 +56,8 @@ public:
     core::DiscoveredSemaphore discoveredAt(int row) const;
     // Whether any listed semaphore has a Cluster slot (the Node column is worth showing).
     bool hasClusterNodes() const;
+    // How many listed semaphores each node serves, by "host:port" (the Topology window's column).
+    QHash<QString, int> countsByNode() const;
     QList<core::SemaphoreRef> refs() const;
     std::optional<qint64> soonestTtlMs(int row) const;
     void tick();

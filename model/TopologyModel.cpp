@@ -49,6 +49,10 @@ QVariant TopologyModel::display(const NodeReport &n, int column) const {
         return n.master;
     case SlotsColumn:
         return n.slotRanges;
+    case SemaphoresColumn:
+        if (n.role != QLatin1String("master"))
+            return QString();
+        return m_semaphores.value(n.address);
     case LinkColumn:
         return n.link;
     case OffsetColumn:
@@ -95,7 +99,7 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const {
     }
     case Qt::TextAlignmentRole:
         if (index.column() == OffsetColumn || index.column() == LagBytesColumn ||
-            index.column() == LagSecondsColumn)
+            index.column() == LagSecondsColumn || index.column() == SemaphoresColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case SortRole:
@@ -118,13 +122,15 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const {
 QVariant TopologyModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    static const char *const names[ColumnCount] = {"Address", "Role", "Master",   "Slots", "Link",
-                                                   "Offset",  "Lag",  "Last ack", "Error"};
+    static const char *const names[ColumnCount] = {"Address", "Role",   "Master", "Slots",    "Semaphores",
+                                                   "Link",    "Offset", "Lag",    "Last ack", "Error"};
     static const char *const tips[ColumnCount] = {
         "host:port of the node",
         "master or replica",
         "the master a replica copies",
         "Cluster: the hash slots a master serves",
+        "how many of the semaphores listed on this connection a master serves (a failover of this "
+        "master touches them)",
         "a master's health in the cluster; a replica's link as its master sees it",
         "replication offset: bytes of the replication stream this node has",
         "bytes the replica lacks: the master's offset minus the replica's. An acquire made in that "
@@ -152,6 +158,14 @@ void TopologyModel::setReport(const TopologyReport &report) {
     beginResetModel();
     m_report = report;
     endResetModel();
+}
+
+void TopologyModel::setSemaphoreCounts(const QHash<QString, int> &byNode) {
+    if (byNode == m_semaphores)
+        return;
+    m_semaphores = byNode;
+    if (!m_report.nodes.isEmpty())
+        Q_EMIT dataChanged(index(0, SemaphoresColumn), index(rowCount() - 1, SemaphoresColumn));
 }
 
 void TopologyModel::clear() {

@@ -3,6 +3,7 @@
 #include "redis/topology/TopologyReport.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace semscope::model {
 
@@ -18,6 +19,7 @@ public:
         RoleColumn,
         MasterColumn,
         SlotsColumn,
+        SemaphoresColumn, // masters: how many of the connection's listed semaphores it serves
         LinkColumn,
         OffsetColumn,
         LagBytesColumn,
@@ -38,6 +40,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void setReport(const redis::topology::TopologyReport &report);
+    // How many listed semaphores each master serves, by "host:port" (SemaphoreListModel::countsByNode).
+    void setSemaphoreCounts(const QHash<QString, int> &byNode);
     void clear();
     const redis::topology::TopologyReport &report() const { return m_report; }
     int rowOf(const QString &address) const;
@@ -46,6 +50,7 @@ private:
     QVariant display(const redis::topology::NodeReport &n, int column) const;
 
     redis::topology::TopologyReport m_report;
+    QHash<QString, int> m_semaphores;
 };
 
 // Whether a replica's link is up: "online" in INFO replication, "connected" from a replica itself.

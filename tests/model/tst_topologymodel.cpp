@@ -137,6 +137,13 @@ void TestTopologyModel::clusterListsEveryNode() {
     QCOMPARE(rep, m.rowOf(address(cluster.node(0))) + 1);
     QCOMPARE(m.index(rep, TopologyModel::MasterColumn).data().toString(), address(cluster.node(0)));
 
+    // Semaphores per master, from the connection's list: a number on masters, nothing on replicas.
+    m.setSemaphoreCounts({{address(cluster.node(0)), 3}, {address(cluster.node(1)), 1}});
+    QCOMPARE(m.index(m.rowOf(address(cluster.node(0))), TopologyModel::SemaphoresColumn).data().toInt(), 3);
+    QCOMPARE(m.index(m.rowOf(address(cluster.node(1))), TopologyModel::SemaphoresColumn).data().toInt(), 1);
+    QCOMPARE(m.index(m.rowOf(address(cluster.node(2))), TopologyModel::SemaphoresColumn).data().toInt(), 0);
+    QVERIFY(m.index(rep, TopologyModel::SemaphoresColumn).data().toString().isEmpty());
+
     // Same nodes again: updated in place, rows stay.
     m.setReport(readNow(c));
     QCOMPARE(m.rowCount(), 6);

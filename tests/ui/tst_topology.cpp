@@ -190,6 +190,23 @@ void TestTopology::clusterTopologyWindowNodeColumnAndPage() {
     QCOMPARE(w->summaryLabel()->text(), QStringLiteral("Cluster: 3 masters, 3 replicas"));
     QVERIFY2(w->ageLabel()->text().startsWith(QLatin1String("read ")), qPrintable(w->ageLabel()->text()));
     QCOMPARE(f.window.openTopology(), w); // one window per connection
+    // Issue 31 item 11: each master says how many of the listed semaphores it serves; replicas none.
+    QHash<QString, int> listed;
+    for (int r = 0; r < s->list.rowCount(); ++r)
+        ++listed[s->list.discoveredAt(r).node];
+    int counted = 0;
+    for (int r = 0; r < w->model()->rowCount(); ++r) {
+        const QString address = w->model()->index(r, model::TopologyModel::AddressColumn).data().toString();
+        const QVariant n = w->model()->index(r, model::TopologyModel::SemaphoresColumn).data();
+        if (w->model()->index(r, model::TopologyModel::RoleColumn).data().toString() ==
+            QLatin1String("master")) {
+            QCOMPARE(n.toInt(), listed.value(address));
+            counted += n.toInt();
+        } else {
+            QVERIFY(n.toString().isEmpty());
+        }
+    }
+    QCOMPARE(counted, int(names.size()));
     w->resize(1280, 720);
     // A manual failover of the first master: seen by the next read, an event in the window.
     QVERIFY(!cluster.node(3).command({"CLUSTER", "FAILOVER"}).isError());

@@ -76,6 +76,7 @@ TopologyWindow::TopologyWindow(ConnectionSession *session, QWidget *parent)
     fit(TopologyModel::RoleColumn, QStringLiteral("replica"));
     fit(TopologyModel::MasterColumn, QStringLiteral("127.0.0.1:55555"));
     fit(TopologyModel::SlotsColumn, QStringLiteral("10922-16383"));
+    fit(TopologyModel::SemaphoresColumn, QStringLiteral("Semaphores"));
     fit(TopologyModel::LinkColumn, QStringLiteral("wait_bgsave"));
     fit(TopologyModel::OffsetColumn, QStringLiteral("123456789"));
     fit(TopologyModel::LagBytesColumn, QStringLiteral("123.4 KB"));
@@ -130,6 +131,16 @@ TopologyWindow::TopologyWindow(ConnectionSession *session, QWidget *parent)
             [this](const core::TopologyEvent &e) { m_events.add(e); });
     // Its connection closed: nothing left to show.
     connect(session, &QObject::destroyed, this, &QWidget::close);
+    // Semaphores per master follow the connection's list as discovery adds and drops them.
+    auto recount = [this] {
+        if (m_session)
+            m_model.setSemaphoreCounts(m_session->list.countsByNode());
+    };
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(&session->list, signal, this, recount);
+    connect(&session->list, &QAbstractItemModel::modelReset, this, recount);
+    connect(&session->list, &QAbstractItemModel::dataChanged, this, recount);
+    recount();
 
     m_timer.setInterval(kRefreshMs);
     m_timer.start();
