@@ -52,13 +52,12 @@ DiscoveredSemaphore SemaphoreListModel::discoveredAt(int row) const {
     return m_rows.at(row).found;
 }
 
-QHash<QString, int> SemaphoreListModel::countsByNode() const {
-    QHash<QString, int> counts;
-    for (const Row &row : m_rows) {
-        if (!row.found.node.isEmpty())
-            ++counts[row.found.node];
-    }
-    return counts;
+QList<int> SemaphoreListModel::listedSlots() const {
+    QList<int> hashSlots;
+    hashSlots.reserve(m_rows.size());
+    for (const Row &row : m_rows)
+        hashSlots << row.found.slot;
+    return hashSlots;
 }
 
 bool SemaphoreListModel::hasClusterNodes() const {

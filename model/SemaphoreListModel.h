@@ -56,8 +56,9 @@ public:
     core::DiscoveredSemaphore discoveredAt(int row) const;
     // Whether any listed semaphore has a Cluster slot (the Node column is worth showing).
     bool hasClusterNodes() const;
-    // How many listed semaphores each node serves, by "host:port" (the Topology window's column).
-    QHash<QString, int> countsByNode() const;
+    // The hash slot of every listed semaphore, -1 where there is none (the Topology window counts
+    // them per master by its slot ranges, which follow a failover at once).
+    QList<int> listedSlots() const;
     QList<core::SemaphoreRef> refs() const;
     std::optional<qint64> soonestTtlMs(int row) const;
     void tick();

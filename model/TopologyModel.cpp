@@ -4,6 +4,7 @@
 
 #include <QBrush>
 #include <QHash>
+#include <algorithm>
 
 namespace semscope::model {
 
@@ -52,7 +53,7 @@ QVariant TopologyModel::display(const NodeReport &n, int column) const {
     case SemaphoresColumn:
         if (n.role != QLatin1String("master"))
             return QString();
-        return m_semaphores.value(n.address);
+        return semaphoresServedBy(n);
     case LinkColumn:
         return n.link;
     case OffsetColumn:
@@ -160,12 +161,21 @@ void TopologyModel::setReport(const TopologyReport &report) {
     endResetModel();
 }
 
-void TopologyModel::setSemaphoreCounts(const QHash<QString, int> &byNode) {
-    if (byNode == m_semaphores)
+void TopologyModel::setSemaphoreSlots(const QList<int> &hashSlots) {
+    if (hashSlots == m_semaphoreSlots)
         return;
-    m_semaphores = byNode;
+    m_semaphoreSlots = hashSlots;
     if (!m_report.nodes.isEmpty())
         Q_EMIT dataChanged(index(0, SemaphoresColumn), index(rowCount() - 1, SemaphoresColumn));
+}
+
+int TopologyModel::semaphoresServedBy(const NodeReport &master) const {
+    if (master.ranges.isEmpty())
+        return int(m_semaphoreSlots.size()); // one master serves every key
+    return int(std::count_if(m_semaphoreSlots.cbegin(), m_semaphoreSlots.cend(), [&master](int slot) {
+        return std::any_of(master.ranges.cbegin(), master.ranges.cend(),
+                           [slot](const QPair<int, int> &r) { return slot >= r.first && slot <= r.second; });
+    }));
 }
 
 void TopologyModel::clear() {

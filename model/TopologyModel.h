@@ -3,7 +3,6 @@
 #include "redis/topology/TopologyReport.h"
 
 #include <QAbstractTableModel>
-#include <QHash>
 
 namespace semscope::model {
 
@@ -40,17 +39,19 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void setReport(const redis::topology::TopologyReport &report);
-    // How many listed semaphores each master serves, by "host:port" (SemaphoreListModel::countsByNode).
-    void setSemaphoreCounts(const QHash<QString, int> &byNode);
+    // The hash slots of the connection's listed semaphores (SemaphoreListModel::listedSlots): a
+    // Cluster master counts those in its ranges; the one master of any other deployment all of them.
+    void setSemaphoreSlots(const QList<int> &hashSlots);
     void clear();
     const redis::topology::TopologyReport &report() const { return m_report; }
     int rowOf(const QString &address) const;
 
 private:
     QVariant display(const redis::topology::NodeReport &n, int column) const;
+    int semaphoresServedBy(const redis::topology::NodeReport &master) const;
 
     redis::topology::TopologyReport m_report;
-    QHash<QString, int> m_semaphores;
+    QList<int> m_semaphoreSlots;
 };
 
 // Whether a replica's link is up: "online" in INFO replication, "connected" from a replica itself.

@@ -255,6 +255,7 @@ void readTopology(RedisTopology &topology, std::function<void(const TopologyRepo
                         master.address = shard.master.address();
                         master.role = QStringLiteral("master");
                         master.slotRanges = shard.rangesText();
+                        master.ranges = shard.ranges;
                         master.link =
                             shard.master.health.isEmpty() ? QStringLiteral("online") : shard.master.health;
                         master.replicationOffset = shard.master.replicationOffset;

@@ -11,11 +11,12 @@ class RedisTopology;
 
 // One node of a deployment as `semscope-cli topology` and the GUI's Topology window show it.
 struct NodeReport {
-    QString address;    // host:port
-    QString role;       // "master" or "replica"
-    QString master;     // a replica's master (host:port); empty for a master
-    QString slotRanges; // a Cluster master's slot ranges ("0-5460"); empty elsewhere
-    QString link;       // master: cluster health ("online", "fail"); replica: its link as its master sees it
+    QString address;               // host:port
+    QString role;                  // "master" or "replica"
+    QString master;                // a replica's master (host:port); empty for a master
+    QString slotRanges;            // a Cluster master's slot ranges ("0-5460"); empty elsewhere
+    QList<QPair<int, int>> ranges; // the same ranges, inclusive, to look a hash slot up in
+    QString link; // master: cluster health ("online", "fail"); replica: its link as its master sees it
     qint64 replicationOffset = -1;
     // A replica's lag behind its master: the master's offset minus the replica's, in bytes (what an
     // acquire made in that window lacks on the replica), and seconds since its last acknowledgement.

@@ -138,7 +138,8 @@ void TestTopologyModel::clusterListsEveryNode() {
     QCOMPARE(m.index(rep, TopologyModel::MasterColumn).data().toString(), address(cluster.node(0)));
 
     // Semaphores per master, from the connection's list: a number on masters, nothing on replicas.
-    m.setSemaphoreCounts({{address(cluster.node(0)), 3}, {address(cluster.node(1)), 1}});
+    // Slots 0, 100 and 5460 are the first master's, 5461 the second's; none of the third's.
+    m.setSemaphoreSlots({0, 100, 5460, 5461});
     QCOMPARE(m.index(m.rowOf(address(cluster.node(0))), TopologyModel::SemaphoresColumn).data().toInt(), 3);
     QCOMPARE(m.index(m.rowOf(address(cluster.node(1))), TopologyModel::SemaphoresColumn).data().toInt(), 1);
     QCOMPARE(m.index(m.rowOf(address(cluster.node(2))), TopologyModel::SemaphoresColumn).data().toInt(), 0);

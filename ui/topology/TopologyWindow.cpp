@@ -134,7 +134,7 @@ TopologyWindow::TopologyWindow(ConnectionSession *session, QWidget *parent)
     // Semaphores per master follow the connection's list as discovery adds and drops them.
     auto recount = [this] {
         if (m_session)
-            m_model.setSemaphoreCounts(m_session->list.countsByNode());
+            m_model.setSemaphoreSlots(m_session->list.listedSlots());
     };
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(&session->list, signal, this, recount);
