@@ -87,6 +87,11 @@ QStringList SemaphoreListModel::allWarnings(const Row &row) const {
     return w;
 }
 
+QStringList SemaphoreListModel::warningsOf(const core::SemaphoreRef &ref) const {
+    const int row = rowOf(ref);
+    return row < 0 ? QStringList() : allWarnings(m_rows.at(row));
+}
+
 QVariant SemaphoreListModel::display(const Row &row, int column) const {
     switch (column) {
     case KindColumn:

@@ -54,6 +54,9 @@ public:
     core::SemaphoreRef refAt(int row) const;
     // What discovery said of the row: keys, warnings, the serving node and slot.
     core::DiscoveredSemaphore discoveredAt(int row) const;
+    // Every warning of a listed semaphore, discovery's and its last read's, each once (what the
+    // Warnings column counts and the semaphore's page shows).
+    QStringList warningsOf(const core::SemaphoreRef &ref) const;
     // Whether any listed semaphore has a Cluster slot (the Node column is worth showing).
     bool hasClusterNodes() const;
     // The hash slot of every listed semaphore, -1 where there is none (the Topology window counts

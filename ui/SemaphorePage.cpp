@@ -589,6 +589,10 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
     int noTtl = 0;
     m_charts->setTtlHistogram(model::HistorySeries::ttlHistogram(snapshot, snapshot.serverNowMs, &noTtl),
                               noTtl);
+    // The list first: the page's banner shows the warnings it holds for this semaphore.
+    const bool listed = m_session && m_session->list.rowOf(snapshot.ref) >= 0;
+    if (listed)
+        m_session->list.updateSnapshot(snapshot);
     updateHeader(snapshot);
     updateColumns(snapshot);
     if (!m_selectOnRead.isEmpty() && selectHolder(m_selectOnRead))
@@ -597,10 +601,8 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
     updateCard();
     updateAge();
     m_view->viewport()->update();
-    if (m_session && m_session->list.rowOf(snapshot.ref) >= 0) {
-        m_session->list.updateSnapshot(snapshot);
+    if (listed)
         updatePlace(); // the read names the master serving it now
-    }
     m_replication->noteServingNode(snapshot.node);
     Q_EMIT snapshotApplied(snapshot);
 }
@@ -644,10 +646,14 @@ void SemaphorePage::updateHeader(const Snapshot &s) {
     const bool profileMatters = s.limitSource != LimitSource::Stored;
     m_profileButton->setVisible(profileMatters);
     m_editProfile->setEnabled(profileMatters);
-    if (s.warnings.isEmpty()) {
+    // Every warning of the semaphore: discovery's (a slot held twice, a key of the wrong type) as
+    // well as this read's, as the list counts them.
+    const QStringList warnings =
+        m_session && m_session->list.rowOf(s.ref) >= 0 ? m_session->list.warningsOf(s.ref) : s.warnings;
+    if (warnings.isEmpty()) {
         m_warnings->hide();
     } else {
-        m_warnings->setText(QStringLiteral("⚠ ") + s.warnings.join(QStringLiteral("\n⚠ ")));
+        m_warnings->setText(QStringLiteral("⚠ ") + warnings.join(QStringLiteral("\n⚠ ")));
         m_warnings->show();
     }
 }

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void namesShowWholeWhenThereIsRoom();
     void listShowsWarningsWithoutScrolling_data();
     void listShowsWarningsWithoutScrolling();
+    void pageShowsEveryWarningTheListCounts();
     void chartHistoryIsKeptPerSemaphore();
     void acquireSelectsTheOwnSlot();
     void newSemaphoresAppearWithoutCtrlR();
@@ -837,6 +838,35 @@ void TestMainWindow::listShowsWarningsWithoutScrolling() {
     }());
     m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
     window->resize(before);
+}
+
+// Issue 31 item 2: the list counted three warnings and the page showed the one its last read gave;
+// discovery's warnings (a slot held twice, a key of the wrong type) are on the page too.
+void TestMainWindow::pageShowsEveryWarningTheListCounts() {
+    auto *window = m_demo->window.get();
+    window->selectConnection(m_demo->sandbox->redisConnection().id);
+    m_redis->setRediscoverInterval(0); // no scan may replace the made-up warnings meanwhile
+    const int row = m_redis->list.rowOf({Kind::Leased, QStringLiteral("demo:jobs"), {}});
+    QVERIFY(row >= 0);
+    core::DiscoveredSemaphore jobs = m_redis->list.discoveredAt(row);
+    const QString found = QStringLiteral("demo:jobs:extra is a list, not the layout's hash");
+    jobs.warnings << found;
+    m_redis->list.addDiscovered({jobs});
+    QVERIFY(m_redis->list.warningsOf(jobs.ref).contains(found));
+    auto *page = window->semaphorePage();
+    QVERIFY(window->openSemaphore(m_demo->sandbox->redisConnection().id, jobs.ref));
+    page->refreshNow();
+    auto *banner = page->findChild<QLabel *>(QStringLiteral("warnings"));
+    QVERIFY(banner);
+    QTRY_VERIFY_WITH_TIMEOUT(banner->text().contains(found), 15000);
+    for (const QString &w : m_redis->list.warningsOf(jobs.ref))
+        QVERIFY2(banner->text().contains(w), qPrintable(w));
+    QVERIFY(!banner->isHidden());
+    jobs.warnings.removeAll(found);
+    m_redis->list.retainOnly({});
+    m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
+    m_redis->discover();
+    QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowOf(jobs.ref) >= 0, 30000);
 }
 
 // Issue 16 item 10e: the charts of a semaphore looked at earlier in the session come back when it
