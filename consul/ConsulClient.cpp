@@ -261,6 +261,12 @@ ConsulClient::RequestId ConsulClient::send(const QByteArray &method, const QStri
     return id;
 }
 
+void ConsulClient::noteUnanswered(const QString &why) {
+    HttpResult r;
+    r.error = why;
+    noteHeard(r);
+}
+
 void ConsulClient::abort(RequestId id) {
     QNetworkReply *reply = m_pending.value(id);
     if (!reply)

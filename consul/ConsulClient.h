@@ -119,6 +119,9 @@ public:
 
     // Cancels a request; its callback still runs once, with `aborted` set.
     void abort(RequestId id);
+    // A caller's own deadline passed with a request unanswered (acquire --wait): the agent was not
+    // heard in time, as when a request's deadline passes (reachabilityChanged). Abort it after.
+    void noteUnanswered(const QString &why);
     int pendingRequests() const { return int(m_pending.size()); }
 
     // Blocking-query index bookkeeping (research/consul.md §3.1): an index that goes backwards means
