@@ -73,11 +73,15 @@ void ConsulAcquire::onDeadline() {
     if (m_finished)
         return;
     const auto inflight = m_inflight;
-    if (m_lastSeenFull)
+    if (m_lastSeenFull) {
         finish(busyResult(*m_lastSeenFull));
-    else
-        fail(QStringLiteral("no answer from Consul within the %1 wait")
-                 .arg(core::formatDurationMs(m_request.waitMs)));
+    } else {
+        const QString why = QStringLiteral("no answer from Consul within the %1 wait")
+                                .arg(core::formatDurationMs(m_request.waitMs));
+        if (inflight) // a timeout: said before the result, so callers know the agent was not heard
+            m_client.noteUnanswered(why);
+        fail(why);
+    }
     if (inflight)
         m_client.abort(*inflight); // its callback sees m_finished and returns
 }

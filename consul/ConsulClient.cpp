@@ -137,6 +137,30 @@ QString ConsulClient::readQuery(const ReadOptions &opts, QString query) const {
 ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QString &path,
                                               const QString &query, const QByteArray &body,
                                               core::Callback<HttpResult> done, qint64 timeoutMs) {
+    return send(
+        method, path, query, body,
+        [this, done = std::move(done)](HttpResult r) {
+            noteHeard(r);
+            done(std::move(r));
+        },
+        timeoutMs);
+}
+
+void ConsulClient::noteHeard(const HttpResult &r) {
+    if (r.aborted || m_reachable == r.heard)
+        return;
+    m_reachable = r.heard;
+    Q_EMIT reachabilityChanged(r.heard, r.error);
+}
+
+void ConsulClient::malformed(HttpResult &http, const QString &why) {
+    http.error = why;
+    http.heard = false;
+}
+
+ConsulClient::RequestId ConsulClient::send(const QByteArray &method, const QString &path,
+                                           const QString &query, const QByteArray &body,
+                                           core::Callback<HttpResult> done, qint64 timeoutMs) {
     QString q = query;
     if (!m_config.datacenter.isEmpty())
         q += (q.isEmpty() ? QString() : QStringLiteral("&")) + QStringLiteral("dc=") +
@@ -213,10 +237,10 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
         if (r.aborted) {
             r.error = QStringLiteral("request cancelled");
         } else if (!bounds->stopReason().isEmpty()) {
-            r.error = bounds->stopReason();
+            r.error = bounds->stopReason(); // past the deadline or the size limit: not heard
         } else if (reply->error() == QNetworkReply::InsecureRedirectError ||
                    reply->error() == QNetworkReply::TooManyRedirectsError) {
-            r.error = redirectError(reply, endpoint());
+            r.error = redirectError(reply, endpoint()); // the agent pointed away from itself: not asked
         } else if (r.status == 0) {
             const QString why = reply->errorString();
             r.error = why.isEmpty() ? QStringLiteral("no HTTP response") : why;
@@ -224,18 +248,23 @@ ConsulClient::RequestId ConsulClient::request(const QByteArray &method, const QS
             // A 200 whose body was cut short is no answer (Qt keeps the status it had read).
             r.error = QStringLiteral("the answer was cut off: ") + reply->errorString();
         } else if (r.status < 200 || r.status >= 300) {
+            r.heard = true; // a complete answer that says no
             r.error = QStringLiteral("Unexpected response code: %1").arg(r.status);
             const QString snippet = bodySnippet(r.body);
             if (!snippet.isEmpty())
                 r.error += QStringLiteral(" (%1)").arg(snippet);
-        }
-        if (!r.aborted && m_reachable != (r.status != 0)) {
-            m_reachable = r.status != 0;
-            Q_EMIT reachabilityChanged(*m_reachable, r.error);
+        } else {
+            r.heard = true;
         }
         done(std::move(r));
     });
     return id;
+}
+
+void ConsulClient::noteUnanswered(const QString &why) {
+    HttpResult r;
+    r.error = why;
+    noteHeard(r);
 }
 
 void ConsulClient::abort(RequestId id) {
@@ -249,23 +278,20 @@ void ConsulClient::abort(RequestId id) {
 ConsulClient::RequestId ConsulClient::kvGet(const QString &key, const KvGetOptions &opts,
                                             core::Callback<KvResult> done) {
     const QString q = readQuery(opts, opts.recurse ? QStringLiteral("recurse") : QString());
-    return request("GET", QStringLiteral("/v1/kv/") + key, q, QByteArray(), [done](HttpResult http) {
+    return send("GET", QStringLiteral("/v1/kv/") + key, q, QByteArray(), [this, done](HttpResult http) {
         KvResult r;
-        if (http.status == 404) {
+        if (http.status == 404 && http.heard) {
             http.error.clear(); // a missing key is an answer, not a failure
-            r.http = std::move(http);
-            done(std::move(r));
-            return;
-        }
-        if (http.ok()) {
+        } else if (http.ok()) {
             QString error;
             if (auto entries = parseKvEntries(http.body, &error)) {
                 r.found = true;
                 r.entries = std::move(*entries);
             } else {
-                http.error = error;
+                malformed(http, error);
             }
         }
+        noteHeard(http);
         r.http = std::move(http);
         done(std::move(r));
     });
@@ -276,16 +302,21 @@ ConsulClient::RequestId ConsulClient::kvKeys(const QString &prefix, const QStrin
     QString q = QStringLiteral("keys");
     if (!separator.isEmpty())
         q += QStringLiteral("&separator=") + QString::fromLatin1(QUrl::toPercentEncoding(separator));
-    return request("GET", QStringLiteral("/v1/kv/") + prefix, readQuery(opts, q), QByteArray(),
-                   [done](HttpResult http) {
-                       KeysResult r;
-                       if (http.status == 404)
-                           http.error.clear();
-                       else if (http.ok())
-                           r.keys = parseKeyListing(http.body, &http.error);
-                       r.http = std::move(http);
-                       done(std::move(r));
-                   });
+    return send("GET", QStringLiteral("/v1/kv/") + prefix, readQuery(opts, q), QByteArray(),
+                [this, done](HttpResult http) {
+                    KeysResult r;
+                    if (http.status == 404 && http.heard) {
+                        http.error.clear();
+                    } else if (http.ok()) {
+                        QString error;
+                        r.keys = parseKeyListing(http.body, &error);
+                        if (!error.isEmpty())
+                            malformed(http, error);
+                    }
+                    noteHeard(http);
+                    r.http = std::move(http);
+                    done(std::move(r));
+                });
 }
 
 ConsulClient::RequestId ConsulClient::kvGetRaw(const QString &key, core::Callback<HttpResult> done) {
@@ -293,41 +324,40 @@ ConsulClient::RequestId ConsulClient::kvGetRaw(const QString &key, core::Callbac
                    std::move(done));
 }
 
-namespace {
-
-core::Callback<HttpResult> boolReply(core::Callback<ConsulClient::BoolResult> done) {
-    return [done](HttpResult http) {
-        ConsulClient::BoolResult r;
+core::Callback<HttpResult> ConsulClient::boolReply(core::Callback<BoolResult> done) {
+    return [this, done](HttpResult http) {
+        BoolResult r;
         if (http.ok()) {
             const QByteArray b = http.body.trimmed();
             if (b == "true")
                 r.value = true;
             else if (b != "false")
-                http.error = QStringLiteral("expected true or false, got: %1").arg(bodySnippet(http.body));
+                malformed(http,
+                          QStringLiteral("expected true or false, got: %1").arg(bodySnippet(http.body)));
         }
+        noteHeard(http);
         r.http = std::move(http);
         done(std::move(r));
     };
 }
 
-core::Callback<HttpResult> sessionsReply(core::Callback<ConsulClient::SessionsResult> done) {
-    return [done](HttpResult http) {
-        ConsulClient::SessionsResult r;
-        if (http.status == 404) {
+core::Callback<HttpResult> ConsulClient::sessionsReply(core::Callback<SessionsResult> done) {
+    return [this, done](HttpResult http) {
+        SessionsResult r;
+        if (http.status == 404 && http.heard) {
             r.found = false;
         } else if (http.ok()) {
             QString error;
             if (auto list = parseSessions(http.body, &error))
                 r.sessions = std::move(*list);
             else
-                http.error = error;
+                malformed(http, error);
         }
+        noteHeard(http);
         r.http = std::move(http);
         done(std::move(r));
     };
 }
-
-} // namespace
 
 ConsulClient::RequestId ConsulClient::kvPut(const QString &key, const QByteArray &value,
                                             const KvPutOptions &opts, core::Callback<BoolResult> done) {
@@ -340,8 +370,8 @@ ConsulClient::RequestId ConsulClient::kvPut(const QString &key, const QByteArray
         q << QStringLiteral("acquire=") + opts.acquire;
     if (!opts.release.isEmpty())
         q << QStringLiteral("release=") + opts.release;
-    return request("PUT", QStringLiteral("/v1/kv/") + key, q.join(QLatin1Char('&')),
-                   value.isNull() ? QByteArray("") : value, boolReply(std::move(done)));
+    return send("PUT", QStringLiteral("/v1/kv/") + key, q.join(QLatin1Char('&')),
+                value.isNull() ? QByteArray("") : value, boolReply(std::move(done)));
 }
 
 ConsulClient::RequestId ConsulClient::kvDelete(const QString &key, const KvDeleteOptions &opts,
@@ -351,8 +381,8 @@ ConsulClient::RequestId ConsulClient::kvDelete(const QString &key, const KvDelet
         q << QStringLiteral("cas=%1").arg(*opts.cas);
     if (opts.recurse)
         q << QStringLiteral("recurse");
-    return request("DELETE", QStringLiteral("/v1/kv/") + key, q.join(QLatin1Char('&')), QByteArray(),
-                   boolReply(std::move(done)));
+    return send("DELETE", QStringLiteral("/v1/kv/") + key, q.join(QLatin1Char('&')), QByteArray(),
+                boolReply(std::move(done)));
 }
 
 ConsulClient::RequestId ConsulClient::sessionCreate(const SessionRequest &s,
@@ -374,49 +404,49 @@ ConsulClient::RequestId ConsulClient::sessionCreate(const SessionRequest &s,
             checks.append(RawJson::string(c));
         members.append({QStringLiteral("NodeChecks"), RawJson::array(checks)});
     }
-    return request("PUT", QStringLiteral("/v1/session/create"), QString(),
-                   RawJson::object(members).toCompact(), [done](HttpResult http) {
-                       CreateSessionResult r;
-                       if (http.ok()) {
-                           const auto parsed = RawJson::parse(http.body);
-                           const RawJson *id =
-                               parsed.ok() ? parsed.value->find(QStringLiteral("ID")) : nullptr;
-                           if (id && id->isString())
-                               r.id = id->toString();
-                           else
-                               http.error = QStringLiteral("session create reply has no ID");
-                       }
-                       r.http = std::move(http);
-                       done(std::move(r));
-                   });
+    return send("PUT", QStringLiteral("/v1/session/create"), QString(), RawJson::object(members).toCompact(),
+                [this, done](HttpResult http) {
+                    CreateSessionResult r;
+                    if (http.ok()) {
+                        const auto parsed = RawJson::parse(http.body);
+                        const RawJson *id = parsed.ok() ? parsed.value->find(QStringLiteral("ID")) : nullptr;
+                        if (id && id->isString())
+                            r.id = id->toString();
+                        else
+                            malformed(http, QStringLiteral("session create reply has no ID"));
+                    }
+                    noteHeard(http);
+                    r.http = std::move(http);
+                    done(std::move(r));
+                });
 }
 
 ConsulClient::RequestId ConsulClient::sessionDestroy(const QString &id, core::Callback<BoolResult> done) {
-    return request("PUT", QStringLiteral("/v1/session/destroy/") + id, QString(), QByteArray(""),
-                   boolReply(std::move(done)));
+    return send("PUT", QStringLiteral("/v1/session/destroy/") + id, QString(), QByteArray(""),
+                boolReply(std::move(done)));
 }
 
 ConsulClient::RequestId ConsulClient::sessionRenew(const QString &id, core::Callback<SessionsResult> done) {
-    return request("PUT", QStringLiteral("/v1/session/renew/") + id, QString(), QByteArray(""),
-                   sessionsReply(std::move(done)));
+    return send("PUT", QStringLiteral("/v1/session/renew/") + id, QString(), QByteArray(""),
+                sessionsReply(std::move(done)));
 }
 
 ConsulClient::RequestId ConsulClient::sessionInfo(const QString &id, const ReadOptions &opts,
                                                   core::Callback<SessionsResult> done) {
-    return request("GET", QStringLiteral("/v1/session/info/") + id, readQuery(opts, {}), QByteArray(),
-                   sessionsReply(std::move(done)));
+    return send("GET", QStringLiteral("/v1/session/info/") + id, readQuery(opts, {}), QByteArray(),
+                sessionsReply(std::move(done)));
 }
 
 ConsulClient::RequestId ConsulClient::sessionList(const ReadOptions &opts,
                                                   core::Callback<SessionsResult> done) {
-    return request("GET", QStringLiteral("/v1/session/list"), readQuery(opts, {}), QByteArray(),
-                   sessionsReply(std::move(done)));
+    return send("GET", QStringLiteral("/v1/session/list"), readQuery(opts, {}), QByteArray(),
+                sessionsReply(std::move(done)));
 }
 
 ConsulClient::RequestId ConsulClient::sessionNode(const QString &node, const ReadOptions &opts,
                                                   core::Callback<SessionsResult> done) {
-    return request("GET", QStringLiteral("/v1/session/node/") + node, readQuery(opts, {}), QByteArray(),
-                   sessionsReply(std::move(done)));
+    return send("GET", QStringLiteral("/v1/session/node/") + node, readQuery(opts, {}), QByteArray(),
+                sessionsReply(std::move(done)));
 }
 
 ConsulClient::RequestId ConsulClient::txn(const QList<TxnOp> &ops, core::Callback<TxnResult> done) {
@@ -435,43 +465,44 @@ ConsulClient::RequestId ConsulClient::txn(const QList<TxnOp> &ops, core::Callbac
             kv.append({QStringLiteral("Session"), RawJson::string(op.session)});
         items.append(RawJson::object({{QStringLiteral("KV"), RawJson::object(kv)}}));
     }
-    return request("PUT", QStringLiteral("/v1/txn"), QString(), RawJson::array(items).toCompact(),
-                   [done](HttpResult http) {
-                       TxnResult r;
-                       if (http.status == 200 || http.status == 409) {
-                           const auto parsed = RawJson::parse(http.body);
-                           if (!parsed.ok() || !parsed.value->isObject()) {
-                               http.error = QStringLiteral("transaction reply is not a JSON object");
-                           } else {
-                               QString error;
-                               if (const RawJson *res = parsed.value->find(QStringLiteral("Results"));
-                                   res && res->isArray()) {
-                                   for (const auto &item : res->items()) {
-                                       if (const RawJson *kv = item.find(QStringLiteral("KV"))) {
-                                           if (auto e = kvEntryFromJson(*kv, &error))
-                                               r.results.append(*e);
-                                       }
-                                   }
-                               }
-                               if (const RawJson *errs = parsed.value->find(QStringLiteral("Errors"));
-                                   errs && errs->isArray()) {
-                                   for (const auto &item : errs->items()) {
-                                       const RawJson *op = item.find(QStringLiteral("OpIndex"));
-                                       const RawJson *what = item.find(QStringLiteral("What"));
-                                       r.errors.append(
-                                           {op ? int(op->toInt64().value_or(-1)) : -1,
-                                            what && what->isString() ? what->toString() : QString()});
-                                   }
-                               }
-                               r.committed = http.status == 200;
-                               r.rolledBack = http.status == 409;
-                               if (r.rolledBack)
-                                   http.error.clear(); // a rollback is an answer; `errors` says why
-                           }
-                       }
-                       r.http = std::move(http);
-                       done(std::move(r));
-                   });
+    return send("PUT", QStringLiteral("/v1/txn"), QString(), RawJson::array(items).toCompact(),
+                [this, done](HttpResult http) {
+                    TxnResult r;
+                    if (http.heard && (http.status == 200 || http.status == 409)) {
+                        const auto parsed = RawJson::parse(http.body);
+                        if (!parsed.ok() || !parsed.value->isObject()) {
+                            malformed(http, QStringLiteral("transaction reply is not a JSON object"));
+                        } else {
+                            QString error;
+                            if (const RawJson *res = parsed.value->find(QStringLiteral("Results"));
+                                res && res->isArray()) {
+                                for (const auto &item : res->items()) {
+                                    if (const RawJson *kv = item.find(QStringLiteral("KV"))) {
+                                        if (auto e = kvEntryFromJson(*kv, &error))
+                                            r.results.append(*e);
+                                    }
+                                }
+                            }
+                            if (const RawJson *errs = parsed.value->find(QStringLiteral("Errors"));
+                                errs && errs->isArray()) {
+                                for (const auto &item : errs->items()) {
+                                    const RawJson *op = item.find(QStringLiteral("OpIndex"));
+                                    const RawJson *what = item.find(QStringLiteral("What"));
+                                    r.errors.append(
+                                        {op ? int(op->toInt64().value_or(-1)) : -1,
+                                         what && what->isString() ? what->toString() : QString()});
+                                }
+                            }
+                            r.committed = http.status == 200;
+                            r.rolledBack = http.status == 409;
+                            if (r.rolledBack)
+                                http.error.clear(); // a rollback is an answer; `errors` says why
+                        }
+                    }
+                    noteHeard(http);
+                    r.http = std::move(http);
+                    done(std::move(r));
+                });
 }
 
 } // namespace semscope::consul

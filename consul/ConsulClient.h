@@ -119,6 +119,9 @@ public:
 
     // Cancels a request; its callback still runs once, with `aborted` set.
     void abort(RequestId id);
+    // A caller's own deadline passed with a request unanswered (acquire --wait): the agent was not
+    // heard in time, as when a request's deadline passes (reachabilityChanged). Abort it after.
+    void noteUnanswered(const QString &why);
     int pendingRequests() const { return int(m_pending.size()); }
 
     // Blocking-query index bookkeeping (developer.hashicorp.com/consul/api-docs/features/blocking,
@@ -127,13 +130,24 @@ public:
     static quint64 nextWaitIndex(quint64 previous, quint64 returned);
 
 Q_SIGNALS:
-    // The agent answered (any HTTP status) after not answering, or stopped answering (no HTTP
-    // response: refused, reset, timed out). Emitted before the request's callback runs, so a caller
-    // can tell "the agent said no" from "the agent was never heard".
+    // The agent was heard (HttpResult::heard: a complete, well-formed answer of any HTTP status)
+    // after not being heard, or stopped being heard: no HTTP response (refused, reset), no complete
+    // answer in time, an answer larger than maxBodyBytes, cut off or malformed, a redirect elsewhere.
+    // Emitted before the request's callback runs, so a caller can tell "the agent said no" from
+    // "the agent could not be asked" (Redis fails its connection on the same grounds).
     void reachabilityChanged(bool reachable, const QString &why);
 
 private:
     struct Pending;
+    // request() without the reachability report: the typed calls report once they have read the body.
+    RequestId send(const QByteArray &method, const QString &path, const QString &query,
+                   const QByteArray &body, core::Callback<HttpResult> done, qint64 timeoutMs = -1);
+    // Emits reachabilityChanged() when `r` changes whether the agent is heard.
+    void noteHeard(const HttpResult &r);
+    // A body that does not have the shape the call promises: the agent was not heard.
+    static void malformed(HttpResult &http, const QString &why);
+    core::Callback<HttpResult> boolReply(core::Callback<BoolResult> done);
+    core::Callback<HttpResult> sessionsReply(core::Callback<SessionsResult> done);
     QString readQuery(const ReadOptions &opts, QString query) const;
     QNetworkAccessManager *takeManager(bool blocking);
     void releaseManager(QNetworkAccessManager *nam, bool blocking);

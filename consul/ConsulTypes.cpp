@@ -2,8 +2,10 @@
 
 #include "GoDuration.h"
 #include "RawJson.h"
+#include "core/Duration.h"
 #include "core/Redaction.h"
 
+#include <QLoggingCategory>
 #include <QProcessEnvironment>
 
 namespace semscope::consul {
@@ -60,6 +62,23 @@ ConsulConfig ConsulConfig::fromEnvironment(QString *addressError) {
     const QString verify = env.value(QStringLiteral("CONSUL_HTTP_SSL_VERIFY")).toLower();
     c.insecure = verify == QLatin1String("false") || verify == QLatin1String("0");
     return c;
+}
+
+int ConsulConfig::defaultRequestTimeoutMs() {
+    static const int ms = [] {
+        constexpr int kDefaultMs = 30000;
+        const QString text = qEnvironmentVariable("SEMSCOPE_CONSUL_TIMEOUT");
+        if (text.isEmpty())
+            return kDefaultMs;
+        const std::optional<qint64> parsed = core::parseDurationMs(text);
+        if (!parsed || *parsed < 100 || *parsed > 3600 * 1000) {
+            qWarning().noquote() << QStringLiteral(
+                "SEMSCOPE_CONSUL_TIMEOUT must be a duration from 100ms to 1h, e.g. 5s; using 30 s");
+            return kDefaultMs;
+        }
+        return int(*parsed);
+    }();
+    return ms;
 }
 
 std::optional<qint64> SessionInfo::ttlMs() const {

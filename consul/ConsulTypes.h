@@ -25,7 +25,8 @@ struct ConsulConfig {
     QString caFile;     // PEM bundle to verify an https agent with
     bool insecure = false;
     Consistency consistency = Consistency::Default;
-    int requestTimeoutMs = 30000; // non-blocking requests: the whole exchange, not only silence
+    // Non-blocking requests: the whole exchange, not only silence. 30 s, or SEMSCOPE_CONSUL_TIMEOUT.
+    int requestTimeoutMs = defaultRequestTimeoutMs();
     // The largest answer read; beyond it the request fails (a KV prefix or session list this big
     // is far past any semaphore).
     qint64 maxBodyBytes = 8 * 1024 * 1024;
@@ -35,6 +36,9 @@ struct ConsulConfig {
     // that is not an HTTP address sets *addressError and leaves `address` empty, so the token
     // never goes to a default agent the operator did not name.
     static ConsulConfig fromEnvironment(QString *addressError = nullptr);
+    // 30 s, or SEMSCOPE_CONSUL_TIMEOUT from the environment (a duration from 100ms to 1h, e.g.
+    // "5s"), read once; a bad value is said once as a warning and 30 s is used.
+    static int defaultRequestTimeoutMs();
     // Accepts "host:port" as well as full URLs; nullopt with *error for anything else (the text is
     // quoted without any user info, which may hold a password).
     static std::optional<QUrl> parseAddress(const QString &text, bool https, QString *error);
@@ -55,6 +59,11 @@ struct HttpResult {
     QString
         error; // empty on 2xx; else one line ("connection refused", "Unexpected response code: 500 (...)")
     bool aborted = false;
+    // Whether the agent was heard: it sent a complete HTTP answer within the deadline and the size
+    // limit, to this origin, and (for the typed calls) a body of the promised shape. A well-formed
+    // 4xx/5xx is heard (the agent refused); anything else that failed was not, whatever status it
+    // carried. This is what tells "the agent said no" from "the agent could not be asked".
+    bool heard = false;
 
     bool ok() const { return error.isEmpty(); }
     QByteArray header(const QByteArray &name) const;

@@ -191,6 +191,11 @@ void WatchController::askForChangeHints(const QString &connectionId, Connection 
     });
 }
 
+bool WatchController::isReportedFull(const QString &connectionId, const SemaphoreRef &ref) const {
+    const auto it = m_connections.find(connectionId);
+    return it != m_connections.end() && it->second->fullReported.contains(refKey(ref));
+}
+
 QString WatchController::changeNote(const QString &connectionId) const {
     const auto it = m_connections.find(connectionId);
     return it == m_connections.end() ? QString() : it->second->changeNote;

@@ -63,6 +63,10 @@ public:
     // watched semaphores are re-read on the interval only.
     void setChangeHintsProvider(ChangeHintsProvider provider) { m_changeHints = std::move(provider); }
 
+    // Whether `ref` has been reported full and has not had room since (once it has, filling up is
+    // news again), as of the last check (every second).
+    bool isReportedFull(const QString &connectionId, const core::SemaphoreRef &ref) const;
+
     // Who this process is in force-release marks ("semscope (user@host, pid 42)").
     static QString ownOrigin();
 

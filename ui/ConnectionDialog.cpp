@@ -345,8 +345,8 @@ void ConnectionDialog::setKeyringAvailable(bool available) {
     m_remember->setEnabled(available);
     m_remember->setChecked(available);
     if (!available)
-        m_remember->setText(tr("No system keyring: the password/token is asked for at connect time and never "
-                               "saved"));
+        m_remember->setText(tr("No system keyring: the password/token is kept for this session only, asked "
+                               "for again at the next start and never saved"));
 }
 
 void ConnectionDialog::updateBackend() {

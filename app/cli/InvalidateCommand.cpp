@@ -28,6 +28,7 @@ public:
         m_store = openConsulOnlyStore(ctx, &error);
         if (!m_store)
             return ctx.fail(ExitUsage, {}, error);
+        ctx.watchConnection(*m_store);
         const QString endpoint = m_store->endpoint();
         const QString sid = ctx.args().constFirst();
         m_store->invalidateSession(sid, [&ctx, endpoint, sid](core::MaintenanceResult r) {

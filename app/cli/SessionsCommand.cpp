@@ -26,11 +26,12 @@ public:
         m_store = openConsulOnlyStore(ctx, &error);
         if (!m_store)
             return ctx.fail(ExitUsage, {}, error);
+        ctx.watchConnection(*m_store);
         const QString endpoint = m_store->endpoint();
         m_store->listSessions([&ctx, endpoint](consul::ConsulSemaphoreStore::SessionsOutcome r) {
             if (!r.ok)
-                return ctx.fail(ExitUsage, endpoint,
-                                QStringLiteral("listing sessions failed: %1").arg(r.error));
+                return ctx.failOperation(endpoint,
+                                         QStringLiteral("listing sessions failed: %1").arg(r.error));
             if (ctx.json()) {
                 QJsonArray list;
                 for (const auto &s : r.sessions) {

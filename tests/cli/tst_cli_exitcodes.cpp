@@ -94,6 +94,39 @@ private Q_SLOTS:
         verifyOneLine(r, server.url() + QStringLiteral("/0"));
     }
 
+    // The same rule per failure class as for Consul (tst_hostile_consul): a server that goes silent
+    // (the 10 s command timeout), one that answers with what is not RESP2 (protocol) or drops the
+    // connection could not be asked (2); an error reply is a refusal (1).
+    void redisFailureClasses_data() {
+        QTest::addColumn<QByteArray>("answer"); // to every command after the handshake; "" is silence
+        QTest::addColumn<bool>("close");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("timeout") << QByteArray() << false << 2 << QStringLiteral("");
+        QTest::newRow("protocol: not RESP2")
+            << QByteArray("!garbage\r\n") << false << 2 << QStringLiteral("protocol error");
+        QTest::newRow("connection dropped") << QByteArray() << true << 2 << QStringLiteral("");
+        QTest::newRow("error reply") << QByteArray("-ERR no such thing\r\n") << false << 1
+                                     << QStringLiteral("ERR no such thing");
+    }
+    void redisFailureClasses() {
+        QFETCH(QByteArray, answer);
+        QFETCH(bool, close);
+        QFETCH(int, exitCode);
+        QFETCH(QString, error);
+        ScriptedRedisServer server(ScriptedRedisServer::afterHandshake(
+            [answer, close](const QList<QByteArray> &, int) -> std::optional<QByteArray> {
+                if (close)
+                    return std::nullopt;
+                return answer;
+            }));
+        const Run r = cli({QStringLiteral("--redis"), server.url(), QStringLiteral("show"),
+                           QStringLiteral("jobs"), QStringLiteral("--kind"), QStringLiteral("leased")});
+        QVERIFY2(r.exitCode == exitCode, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(error), qPrintable(describe(r)));
+        verifyOneLine(r, server.url() + QStringLiteral("/0"));
+    }
+
     // Refused by a server that answers: exit 1.
     void refusedByTheServerIsExit1() {
         RedisServer server;

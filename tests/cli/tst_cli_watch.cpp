@@ -8,6 +8,7 @@
 #include "consul/sandbox/ConsulDouble.h"
 #include "redis/topology/HashSlot.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -414,7 +415,10 @@ private Q_SLOTS:
         QCOMPARE(first.value("state").toString(), QStringLiteral("live"));
         const qint64 firstSeen = first.value("first_seen_ms").toInteger();
         QVERIFY(firstSeen > 0);
-        QTest::qWait(1100); // the threshold is about time passing: nothing to wait on but the clock
+        // The condition is the clock itself: wait until the first sighting is older than the 1 s
+        // threshold (first_seen_ms is this machine's clock, as is the next run's "now").
+        QVERIFY(semscope::test::waitFor(
+            [firstSeen] { return QDateTime::currentMSecsSinceEpoch() > firstSeen + 1000; }, 10000));
         const QJsonObject later = show();
         QCOMPARE(later.value("first_seen_ms").toInteger(), firstSeen); // the first process's sighting
         QCOMPARE(later.value("state").toString(), QStringLiteral("stale"));

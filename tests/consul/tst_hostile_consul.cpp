@@ -87,6 +87,8 @@ private Q_SLOTS:
     void acquireWaitIsTheWholeWait();
     void cliAcquireWaitIsTheWholeWait_data();
     void cliAcquireWaitIsTheWholeWait();
+    void cliExitCodePerFailureClass_data();
+    void cliExitCodePerFailureClass();
     void invalidAddressesAreRefusedRedacted_data();
     void invalidAddressesAreRefusedRedacted();
     void abandonedDiscoveryFreesItsChain();
@@ -311,12 +313,83 @@ void TestHostileConsul::cliAcquireWaitIsTheWholeWait() {
                     QStringLiteral("acquire"), QStringLiteral("sem"), QStringLiteral("--wait"),
                     QStringLiteral("1s")} +
         kind);
-    QVERIFY2(r.exitCode > 0, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
+    // A timeout, like the request deadline's: the agent could not be asked (exit 2).
+    QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
     // Whatever of the second the lookup left is the acquire's own wait.
     QVERIFY2(r.err.contains(QLatin1String("the --wait of 1.0 s")) ||
                  r.err.contains(QLatin1String("no answer from Consul within the")),
              qPrintable(r.err));
     QVERIFY2(clock.elapsed() < kTimeBoundMs, qPrintable(QString::number(clock.elapsed())));
+}
+
+void TestHostileConsul::cliExitCodePerFailureClass_data() {
+    // The README's one rule for Redis and Consul alike: 2 when the server could not be asked
+    // (connection, timeout, protocol), 1 when it answered and refused. Each command meets the same
+    // agent, which answers every request the same way.
+    QTest::addColumn<HostileScript>("server");
+    QTest::addColumn<QStringList>("command");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("error");
+
+    const QByteArray ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n";
+    const QList<QPair<const char *, QStringList>> commands{
+        {"list", {QStringLiteral("list")}},
+        {"show",
+         {QStringLiteral("show"), QStringLiteral("sem"), QStringLiteral("--kind"), QStringLiteral("consul")}},
+        {"acquire",
+         {QStringLiteral("acquire"), QStringLiteral("sem"), QStringLiteral("--kind"),
+          QStringLiteral("consul"), QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--ttl"),
+          QStringLiteral("15s")}},
+        {"sessions", {QStringLiteral("sessions")}},
+    };
+    struct Failure {
+        const char *name;
+        HostileScript server;
+        int exitCode;
+        QString error; // in the error line whatever the command; empty: the command says it its way
+    };
+    const QList<Failure> failures{
+        // Protocol: answers no agent that keeps the contract sends
+        {"declares 8 GiB", scripted(ok + "Content-Length: 8589934592\r\n\r\n["), 2,
+         QStringLiteral("the answer declares 8589934592 bytes, more than the 8 MiB semscope reads")},
+        {"endless chunked body",
+         scripted(ok + "Transfer-Encoding: chunked\r\n\r\n", Then::Endless,
+                  "10000\r\n" + QByteArray(0x10000, 'a') + "\r\n"),
+         2, QStringLiteral("the answer is larger than the 8 MiB semscope reads")},
+        {"body cut off", scripted(ok + "Content-Length: 100\r\n\r\n[{\"Key\"", Then::Close), 2,
+         QStringLiteral("the answer was cut off")},
+        {"not JSON", scripted(http(200, "<html>oops</html>")), 2, QString()},
+        // Timeout: the total deadline (SEMSCOPE_CONSUL_TIMEOUT, 1 s here), however slowly bytes come
+        {"body trickled past the deadline",
+         scripted(ok + "Content-Length: 100000\r\n\r\n", Then::Trickle, "["), 2,
+         QStringLiteral("no complete answer within 1 s")},
+        {"headers trickled past the deadline", scripted({}, Then::Trickle, ok), 2,
+         QStringLiteral("no complete answer within 1 s")},
+        // Refusals: well-formed answers that say no
+        {"500", scripted(http(500, "boom")), 1, QStringLiteral("Unexpected response code: 500 (boom)")},
+        {"403 ACL", scripted(http(403, "Permission denied")), 1,
+         QStringLiteral("Unexpected response code: 403 (Permission denied)")},
+    };
+    for (const Failure &f : failures)
+        for (const auto &[name, command] : commands)
+            QTest::addRow("%s: %s", f.name, name) << f.server << command << f.exitCode << f.error;
+}
+
+void TestHostileConsul::cliExitCodePerFailureClass() {
+    QFETCH(HostileScript, server);
+    QFETCH(QStringList, command);
+    QFETCH(int, exitCode);
+    QFETCH(QString, error);
+    HostileServer hostile(HostileServer::Framing::Http);
+    hostile.setScript(server);
+    const CliRun r = semscope::test::runCliServing(
+        QStringList{QStringLiteral("--consul"), QStringLiteral("http://127.0.0.1:%1").arg(hostile.port())} +
+            command,
+        {{QStringLiteral("SEMSCOPE_CONSUL_TIMEOUT"), QStringLiteral("1s")}});
+    const QString all = QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err.left(2000));
+    QVERIFY2(r.exitCode == exitCode, qPrintable(all));
+    QVERIFY2(r.err.contains(error), qPrintable(all));
+    QVERIFY2(hostile.requests().size() > 0, "the agent was never asked");
 }
 
 void TestHostileConsul::invalidAddressesAreRefusedRedacted_data() {

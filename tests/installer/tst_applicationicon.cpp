@@ -33,6 +33,33 @@ private Q_SLOTS:
         QVERIFY(icon.availableSizes().contains(QSize(size, size)));
         QCOMPARE(icon.pixmap(QSize(size, size)).size(), QSize(size, size));
     }
+    // What the window shows is, pixel for pixel, the PNG the package installs for that size (read
+    // from the file, not through the code that assembled the icon).
+    void iconIsTheInstalledPng_data() { everySizeIsCompiledIn_data(); }
+    void iconIsTheInstalledPng() {
+        QFETCH(int, size);
+        const QString dir = qEnvironmentVariable("SEMSCOPE_ICON_PNG_DIR");
+        QVERIFY2(!dir.isEmpty(), "SEMSCOPE_ICON_PNG_DIR is not set (run through ctest)");
+        const QString path = QStringLiteral("%1/semscope-%2.png").arg(dir).arg(size);
+        const QImage installed(path);
+        QVERIFY2(!installed.isNull(), qPrintable(QStringLiteral("cannot read %1").arg(path)));
+        QCOMPARE(installed.size(), QSize(size, size));
+        const QImage shown = applicationIcon().pixmap(QSize(size, size)).toImage();
+        QCOMPARE(shown.convertToFormat(QImage::Format_ARGB32),
+                 installed.convertToFormat(QImage::Format_ARGB32));
+    }
+    // The scalable icon in the program is the source file itself.
+    void svgIsTheSourceFile() {
+        const QString path = qEnvironmentVariable("SEMSCOPE_ICON_SVG");
+        QVERIFY2(!path.isEmpty(), "SEMSCOPE_ICON_SVG is not set (run through ctest)");
+        QFile source(path);
+        QVERIFY2(source.open(QIODevice::ReadOnly), qPrintable(path));
+        QFile compiled(QString::fromLatin1(kApplicationIconSvg));
+        QVERIFY(compiled.open(QIODevice::ReadOnly));
+        const QByteArray bytes = source.readAll();
+        QVERIFY(bytes.contains("<svg"));
+        QCOMPARE(compiled.readAll(), bytes);
+    }
     void svgSourceRenders() {
         QVERIFY(QFile::exists(QString::fromLatin1(kApplicationIconSvg)));
         QSvgRenderer renderer(QString::fromLatin1(kApplicationIconSvg));

@@ -204,7 +204,8 @@ void TestConnectionController::wrongPasswordStopsRetryingAndSaysWhy() {
     QVERIFY(c.needsCredentials());
     QVERIFY2(c.stateText().contains(QLatin1String("WRONGPASS")), qPrintable(c.stateText()));
     QVERIFY2(c.stateText().contains(config.endpoint()), qPrintable(c.stateText()));
-    // No retry follows (a retry would say "reconnecting" within 100-800 ms), and the reason stays.
+    // No retry follows (a retry would say "reconnecting" within 100-800 ms), and the reason stays:
+    // a window of 1.5 s in which nothing may happen.
     const qsizetype seen = changes.size();
     QTest::qWait(1500);
     QCOMPARE(changes.size(), seen);

@@ -4,6 +4,7 @@
 #include "model/StatusColors.h"
 
 #include <QtTest>
+#include <cmath>
 
 using namespace semscope;
 using model::Tone;
@@ -31,6 +32,42 @@ QPalette darkPalette() {
 class TestStatusColors : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The ratio every check below relies on, against values worked out by hand from WCAG 2's
+    // definition (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio, relative luminance with the sRGB
+    // transfer function), not by the function under test: #767676 is the lightest grey that passes
+    // 4.5:1 on white, #777777 the darkest that fails.
+    void contrastRatioMatchesWcag_data() {
+        QTest::addColumn<QColor>("a");
+        QTest::addColumn<QColor>("b");
+        QTest::addColumn<double>("ratio");
+        QTest::newRow("black on white")
+            << QColor::fromRgb(QRgb(0x000000)) << QColor::fromRgb(QRgb(0xffffff)) << 21.0;
+        QTest::newRow("white on black")
+            << QColor::fromRgb(QRgb(0xffffff)) << QColor::fromRgb(QRgb(0x000000)) << 21.0;
+        QTest::newRow("white on white")
+            << QColor::fromRgb(QRgb(0xffffff)) << QColor::fromRgb(QRgb(0xffffff)) << 1.0;
+        QTest::newRow("#777777 on white")
+            << QColor::fromRgb(QRgb(0x777777)) << QColor::fromRgb(QRgb(0xffffff)) << 4.4781;
+        QTest::newRow("#767676 on white")
+            << QColor::fromRgb(QRgb(0x767676)) << QColor::fromRgb(QRgb(0xffffff)) << 4.5422;
+        QTest::newRow("red on white")
+            << QColor::fromRgb(QRgb(0xff0000)) << QColor::fromRgb(QRgb(0xffffff)) << 3.9985;
+        QTest::newRow("blue on white")
+            << QColor::fromRgb(QRgb(0x0000ff)) << QColor::fromRgb(QRgb(0xffffff)) << 8.5925;
+        QTest::newRow("green on white")
+            << QColor::fromRgb(QRgb(0x008000)) << QColor::fromRgb(QRgb(0xffffff)) << 5.1374;
+        QTest::newRow("#e6e6e6 on #1e1e1e")
+            << QColor::fromRgb(QRgb(0xe6e6e6)) << QColor::fromRgb(QRgb(0x1e1e1e)) << 13.3575;
+    }
+    void contrastRatioMatchesWcag() {
+        QFETCH(QColor, a);
+        QFETCH(QColor, b);
+        QFETCH(double, ratio);
+        const double got = model::contrastRatio(a, b);
+        QVERIFY2(std::abs(got - ratio) < 0.001,
+                 qPrintable(QStringLiteral("%1, expected %2").arg(got).arg(ratio)));
+    }
+
     void legibleOnBothThemes_data() {
         QTest::addColumn<QPalette>("palette");
         QTest::addColumn<bool>("dark");

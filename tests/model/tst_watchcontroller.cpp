@@ -141,11 +141,14 @@ void TestWatchController::fullLongerThanTheThresholdIsNews() {
     QCOMPARE(n.connectionId, c->config().id);
     QCOMPARE(n.ref, jobs());
     QVERIFY2(n.title.startsWith(QStringLiteral("Full")), qPrintable(n.title));
-    QTest::qWait(1500); // still full: said once, not every second
+    QVERIFY(w.isReportedFull(c->config().id, jobs()));
+    // A window in which nothing may happen: still full for 1.5 s (the check runs every second),
+    // said once, not every second.
+    QTest::qWait(1500);
     QCOMPARE(raised.count(), 1);
-    // Room again, then full again: news again.
+    // Room again (once the check has seen it), then full again: news again.
     drop(*m_server, "only");
-    QTest::qWait(1200);
+    QVERIFY(semscope::test::waitFor([&] { return !w.isReportedFull(c->config().id, jobs()); }, 5000));
     hold(*m_server, "next", 1);
     QVERIFY(raised.wait(5000));
     QCOMPARE(raised.count(), 2);
@@ -182,6 +185,8 @@ void TestWatchController::ownForceReleaseIsNoNews() {
     QVERIFY(recorded.wait(5000));
     drop(*m_server, "other"); // a plain release is no news either
     QVERIFY(recorded.wait(5000));
+    // A window in which nothing may happen: a notification would be raised with the events just
+    // recorded; 200 ms more lets any late one show.
     QTest::qWait(200);
     QCOMPARE(raised.count(), 0);
     const auto events = m_history->events(c->config().endpoint(), jobs(), 0);

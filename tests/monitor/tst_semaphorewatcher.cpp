@@ -323,7 +323,7 @@ void TestSemaphoreWatcher::pushingStoreIsFollowedNotPolled() {
     QSignalSpy rounds(&w, &SemaphoreWatcher::roundFinished);
     w.start();
     QVERIFY(rounds.wait());
-    QTest::qWait(100);
+    QTest::qWait(100); // a window of several ticks in which no second watch and no poll may happen
     QCOMPARE(store.watchCalls, 1);
     QCOMPARE(store.snapshotCalls, 0);
     hold(*server, "jobs", "p", 60000);
@@ -468,7 +468,7 @@ void TestSemaphoreWatcher::stopEndsEverything() {
     QVERIFY(!w.isRunning());
     drop(*server, "jobs", "h");
     store.answerAll(); // an answer to a read from before stop() is dropped
-    QTest::qWait(100);
+    QTest::qWait(100); // a window of several ticks in which no read and no event may happen
     QCOMPARE(store.asked.value("jobs"), 1);
     QVERIFY(r.all.isEmpty());
 }

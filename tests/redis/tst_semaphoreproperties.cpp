@@ -7,8 +7,13 @@
 //  - fencing tokens that semscope hands out rise strictly and never repeat one on record (`leased`,
 //    the `fair` counter);
 //  - a force-release of a holder taken from a fresh snapshot removes exactly that acquisition, or
-//    reports Changed/Gone (or refuses) and removes nothing.
-// semscope may refuse writes on damaged data: refusals are fine, violations are not.
+//    reports Changed/Gone (or refuses) and removes nothing;
+//  - a release reported Ok removed the holder's record (and only that);
+//  - a grant is on record, and every row sees at least a minimum of semscope's grants: a store that
+//    refused everything would pass every other check.
+// semscope may refuse writes on damaged data: refusals are fine, violations are not. That the checks
+// can fail at all is shown by running them against stores broken on purpose (one that refuses
+// everything, one whose release does nothing): each must be caught.
 //
 // Whose violation it is. Every step runs alone (one step, then the checks), so a foreign client's
 // racy multi-command sequence runs atomically here, as its correct usage has it; the one exception
@@ -32,6 +37,8 @@
 #include "TestMain.h"
 #include "redis/RedisSemaphoreStore.h"
 
+#include <QTimer>
+
 #include <QDateTime>
 #include <QFile>
 #include <QRandomGenerator>
@@ -48,6 +55,9 @@ using Cmd = QList<QByteArray>;
 
 constexpr qint64 kLeaseMs = 60000; // longer than any row: nothing expires on its own
 constexpr int kSteps = 300;        // per row, at SEMSCOPE_TEST_SCALE 1.0
+// semscope's own grants a row must see, per 100 steps: well below what every kind gets at limit 1
+// to 3 with a foreign client contending (6 to 14 seen), far above none.
+constexpr int kMinGrantsPer100Steps = 4;
 const QByteArray kName = "prop";
 
 // What the raw keys say about one semaphore.
@@ -94,11 +104,93 @@ QByteArray number(qint64 v) {
     return QByteArray::number(v);
 }
 
+// How a store under test may be broken on purpose, to show the checks catch it.
+enum class Breakage { None, RefusesEverything, ReleaseDoesNothing };
+
+// A store that passes every call to `inner`, except what `breakage` breaks. Callbacks run later, from
+// the event loop, as a real store's do.
+class BrokenStore : public core::SemaphoreStore {
+public:
+    BrokenStore(std::unique_ptr<core::SemaphoreStore> inner, Breakage breakage)
+        : m_inner(std::move(inner))
+        , m_breakage(breakage) {}
+
+    QString endpoint() const override { return m_inner->endpoint(); }
+    core::Backend backend() const override { return m_inner->backend(); }
+    void discover(const core::DiscoverRequest &request, core::Cancellation cancel,
+                  core::Callback<core::DiscoverProgress> progress,
+                  core::Callback<core::DiscoverResult> done) override {
+        m_inner->discover(request, cancel, progress, done);
+    }
+    void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override {
+        m_inner->snapshot(ref, done);
+    }
+    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                 core::Cancellation cancel, core::Callback<core::AcquireResult> done) override {
+        if (refuses()) {
+            core::AcquireResult r;
+            r.error = kRefusal;
+            return later(done, r);
+        }
+        m_inner->acquire(ref, request, cancel, done);
+    }
+    void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override {
+        if (refuses()) {
+            core::RefreshResult r;
+            r.error = kRefusal;
+            return later(done, r);
+        }
+        m_inner->refresh(grant, ttlMs, done);
+    }
+    void release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override {
+        if (m_breakage == Breakage::ReleaseDoesNothing)
+            return later(done, core::ReleaseResult{core::ReleaseResult::Status::Ok, {}});
+        if (refuses())
+            return later(done, core::ReleaseResult{core::ReleaseResult::Status::Error, kRefusal});
+        m_inner->release(grant, done);
+    }
+    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                      std::optional<qint64> observedVersion,
+                      core::Callback<core::ForceReleaseResult> done) override {
+        if (refuses())
+            return later(done, core::ForceReleaseResult{core::ForceReleaseResult::Status::Error, kRefusal});
+        m_inner->forceRelease(ref, observed, observedVersion, done);
+    }
+    void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override {
+        if (refuses())
+            return later(done, core::MaintenanceResult{false, 0, kRefusal});
+        m_inner->purgeExpired(ref, done);
+    }
+    void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override {
+        if (refuses())
+            return later(done, core::MaintenanceResult{false, 0, kRefusal});
+        m_inner->repair(ref, done);
+    }
+    void setLimit(const core::SemaphoreRef &ref, qint64 limit,
+                  core::Callback<core::MaintenanceResult> done) override {
+        if (refuses())
+            return later(done, core::MaintenanceResult{false, 0, kRefusal});
+        m_inner->setLimit(ref, limit, done);
+    }
+
+private:
+    inline static const QString kRefusal = QStringLiteral("refused (a store broken on purpose)");
+    bool refuses() const { return m_breakage == Breakage::RefusesEverything; }
+    template <typename T>
+    void later(core::Callback<T> done, T result) {
+        QTimer::singleShot(0, this, [done = std::move(done), result = std::move(result)] { done(result); });
+    }
+
+    std::unique_ptr<core::SemaphoreStore> m_inner;
+    Breakage m_breakage;
+};
+
 // One row: a semaphore of one kind, semscope's store, the foreign client and the model of who
 // holds what (so that a force-release can be judged against the acquisition the operator saw).
 class PropertyRun {
 public:
-    PropertyRun(test::RedisServer &server, Kind kind, qint64 limit, quint32 seed)
+    PropertyRun(test::RedisServer &server, Kind kind, qint64 limit, quint32 seed,
+                Breakage breakage = Breakage::None)
         : m_server(server)
         , m_kind(kind)
         , m_limit(limit)
@@ -108,6 +200,8 @@ public:
         m_ref.profile.limit = limit;
         m_ref.profile.timeoutMs = kLeaseMs; // the clients' lease (`fair` timeout, `zset` cap)
         m_store = std::make_unique<redis::RedisSemaphoreStore>(server.settings());
+        if (breakage != Breakage::None)
+            m_store = std::make_unique<BrokenStore>(std::move(m_store), breakage);
         if (kind == Kind::Leased) // its other client is a second semscope (another CLI, the GUI)
             m_other = std::make_unique<redis::RedisSemaphoreStore>(server.settings());
         m_seedAcquire = readFile(QStringLiteral("seeds/slots_seed_acquire.lua"));
@@ -139,6 +233,19 @@ public:
     bool ready() const {
         return m_kind != Kind::Slots || (!m_seedAcquire.isEmpty() && !m_seedRelease.isEmpty());
     }
+
+    // After the last step: whether the row saw enough of semscope's grants to have tested anything.
+    QString finish(int steps) const {
+        const int least = std::max(1, steps * kMinGrantsPer100Steps / 100);
+        if (m_semscopeGrants < least)
+            return QStringLiteral(
+                       "semscope was granted %1 times in %2 steps, fewer than the %3 a row must see")
+                .arg(m_semscopeGrants)
+                .arg(steps)
+                .arg(least);
+        return {};
+    }
+    int semscopeGrants() const { return m_semscopeGrants; }
 
     QString recentSteps() const { return m_log.mid(std::max<qsizetype>(0, m_log.size() - 25)).join(u'\n'); }
 
@@ -341,7 +448,7 @@ private:
         return ids;
     }
 
-    std::optional<core::AcquireResult> storeAcquire(redis::RedisSemaphoreStore &store, const QByteArray &id) {
+    std::optional<core::AcquireResult> storeAcquire(core::SemaphoreStore &store, const QByteArray &id) {
         core::AcquireRequest request;
         request.holder = QString::fromUtf8(id);
         request.ttlMs = kLeaseMs;
@@ -350,7 +457,7 @@ private:
     }
 
     // One acquire through `store`; a grant joins `grants`.
-    void acquireThrough(redis::RedisSemaphoreStore &store, QList<core::Grant> &grants, const char *prefix,
+    void acquireThrough(core::SemaphoreStore &store, QList<core::Grant> &grants, const char *prefix,
                         const QString &who) {
         const QByteArray id = unusedId(prefix, idsOf(grants));
         if (id.isEmpty())
@@ -380,7 +487,11 @@ private:
         checkStep(before, after, true);
     }
 
-    void semscopeAcquire() { acquireThrough(*m_store, m_grants, "s", QStringLiteral("semscope")); }
+    void semscopeAcquire() {
+        const qsizetype held = m_grants.size();
+        acquireThrough(*m_store, m_grants, "s", QStringLiteral("semscope"));
+        m_semscopeGrants += int(m_grants.size() - held);
+    }
 
     void semscopeRefresh() {
         if (m_grants.isEmpty())
@@ -404,7 +515,7 @@ private:
         checkStep(before, after, true);
     }
 
-    void releaseThrough(redis::RedisSemaphoreStore &store, QList<core::Grant> &grants, const QString &who) {
+    void releaseThrough(core::SemaphoreStore &store, QList<core::Grant> &grants, const QString &who) {
         if (grants.isEmpty())
             return log(who + QStringLiteral(" release: holds nothing"));
         const core::Grant grant = grants.takeAt(int(m_rng.bounded(int(grants.size()))));
@@ -417,6 +528,10 @@ private:
                 .arg(who, grant.holder)
                 .arg(statusName(int(result->status), {"ok", "not held", "refused:"}))
                 .arg(result->error));
+        // Checked as force-release's Released is: an Ok must have taken the holder's record away.
+        if (result->status == core::ReleaseResult::Status::Ok && after.records.contains(rawOf(grant)))
+            violate(
+                QStringLiteral("%1 release of %2 reported Ok, but %2 is still there").arg(who, grant.holder));
         checkOthersKept(before, after, rawOf(grant), who + QStringLiteral(" release"));
         checkStep(before, after, true);
     }
@@ -496,7 +611,7 @@ private:
 
     // `store`'s client releases its grant for `observed` and acquires again (a lock client under a
     // new id, as lock clients take one per acquisition). False when it holds no such grant.
-    bool reacquireThrough(redis::RedisSemaphoreStore &store, QList<core::Grant> &grants,
+    bool reacquireThrough(core::SemaphoreStore &store, QList<core::Grant> &grants,
                           const core::Holder &observed, const char *prefix) {
         const auto held = [&](const core::Grant &g) { return rawOf(g) == observed.rawId; };
         const auto it = std::find_if(grants.cbegin(), grants.cend(), held);
@@ -783,8 +898,9 @@ private:
     qint64 m_limit;
     QRandomGenerator m_rng;
     core::SemaphoreRef m_ref;
-    std::unique_ptr<redis::RedisSemaphoreStore> m_store;
+    std::unique_ptr<core::SemaphoreStore> m_store;       // semscope's (broken on purpose, in one test)
     std::unique_ptr<redis::RedisSemaphoreStore> m_other; // `leased`: the other client
+    int m_semscopeGrants = 0;
     QByteArray m_seedAcquire;
     QByteArray m_seedRelease;
     QList<core::Grant> m_grants;         // what semscope holds
@@ -818,7 +934,7 @@ private:
         r.profile.timeoutMs = kLeaseMs;
         return r;
     }
-    static core::AcquireResult acquire(redis::RedisSemaphoreStore &store, const QString &holder) {
+    static core::AcquireResult acquire(core::SemaphoreStore &store, const QString &holder) {
         core::AcquireRequest request;
         request.holder = holder;
         request.ttlMs = kLeaseMs;
@@ -910,18 +1026,63 @@ private Q_SLOTS:
         QFETCH(Kind, kind);
         QFETCH(qint64, limit);
         QFETCH(quint32, seed);
-        PropertyRun run(m_server, kind, limit, seed);
-        QVERIFY(run.ready());
+        const QString violation = runRow(kind, limit, seed, Breakage::None);
+        QVERIFY2(violation.isEmpty(), qPrintable(violation));
+    }
+
+    // The checks above can fail: against a store that refuses everything (nothing violated, but
+    // nothing tested either) and one whose release says Ok and does nothing.
+    void checksCatchABrokenStore_data() {
+        QTest::addColumn<Kind>("kind");
+        QTest::addColumn<qint64>("limit");
+        QTest::addColumn<int>("breakage");
+        QTest::addColumn<QString>("caught");
+        const struct {
+            const char *name;
+            Kind kind;
+            qint64 limit;
+        } kinds[] = {{"leased", Kind::Leased, 3},
+                     {"slots", Kind::Slots, 3},
+                     {"fair", Kind::Fair, 2},
+                     {"zset", Kind::Zset, 3},
+                     {"lock", Kind::Lock, 1}};
+        for (const auto &k : kinds) {
+            QTest::addRow("%s, refuses everything", k.name)
+                << k.kind << k.limit << int(Breakage::RefusesEverything)
+                << QStringLiteral("semscope was granted 0 times");
+            QTest::addRow("%s, release does nothing", k.name)
+                << k.kind << k.limit << int(Breakage::ReleaseDoesNothing)
+                << QStringLiteral("reported Ok, but");
+        }
+    }
+    void checksCatchABrokenStore() {
+        QFETCH(Kind, kind);
+        QFETCH(qint64, limit);
+        QFETCH(int, breakage);
+        QFETCH(QString, caught);
+        const QString violation = runRow(kind, limit, 14001u, Breakage(breakage));
+        QVERIFY2(violation.contains(caught), qPrintable(QStringLiteral("not caught: ") + violation));
+    }
+
+private:
+    // Runs one row; its first violation, with the seed and the steps that led there, or "".
+    QString runRow(Kind kind, qint64 limit, quint32 seed, Breakage breakage) {
+        PropertyRun run(m_server, kind, limit, seed, breakage);
+        if (!run.ready())
+            return QStringLiteral("the seed's scripts (tests/redis/seeds) were not found");
         const int steps = std::max(20, int(kSteps * testScale()));
         for (int i = 1; i <= steps; ++i) {
             const QString violation = run.step();
             if (!violation.isEmpty())
-                QFAIL(qPrintable(QStringLiteral("seed %1, step %2 of %3: %4\nlast steps:\n%5")
-                                     .arg(seed)
-                                     .arg(i)
-                                     .arg(steps)
-                                     .arg(violation, run.recentSteps())));
+                return QStringLiteral("seed %1, step %2 of %3: %4\nlast steps:\n%5")
+                    .arg(seed)
+                    .arg(i)
+                    .arg(steps)
+                    .arg(violation, run.recentSteps());
         }
+        qInfo("%s: %d grants to semscope in %d steps", QTest::currentDataTag(), run.semscopeGrants(), steps);
+        const QString tooFew = run.finish(steps);
+        return tooFew.isEmpty() ? QString() : QStringLiteral("seed %1: %2").arg(seed).arg(tooFew);
     }
 };
 

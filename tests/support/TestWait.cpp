@@ -1,5 +1,7 @@
 #include "TestWait.h"
 
+#include <QCoreApplication>
+#include <QEvent>
 #include <QEventLoop>
 #include <QTimer>
 #include <memory>
@@ -50,6 +52,15 @@ bool waitForCallback(const std::function<void(std::function<void()> done)> &issu
         state->loop = nullptr;
     }
     return state->finished;
+}
+
+void deliverPostedEvents() {
+    // A layout request posts an update, which may post another layout: a few rounds settle it.
+    for (int round = 0; round < 4; ++round) {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QCoreApplication::processEvents(QEventLoop::AllEvents);
+    }
 }
 
 } // namespace semscope::test

@@ -12,4 +12,9 @@ bool waitFor(const std::function<bool()> &condition, int timeoutMs = 10000);
 // callback given to `issue` is called, or `timeoutMs` passes. Returns false on timeout.
 bool waitForCallback(const std::function<void(std::function<void()> done)> &issue, int timeoutMs = 10000);
 
+// Delivers the events already posted and those they post in turn (layout requests, a chart's
+// geometry, deferred updates), so that a screenshot grabbed next shows the state the test reached:
+// what a fixed sleep before a grab used to hope for.
+void deliverPostedEvents();
+
 } // namespace semscope::test

@@ -177,7 +177,7 @@ void TestHolderSearch::cancelEndsASearchAtOnce() {
     QVERIFY(!w->cancelButton()->isEnabled());
     QVERIFY2(w->statusLabel()->text().startsWith(QLatin1String("Cancelled")),
              qPrintable(w->statusLabel()->text()));
-    // Answers still on their way change nothing.
+    // Answers still on their way change nothing: a window of 300 ms in which nothing may happen.
     const int rows = w->model()->rowCount();
     QTest::qWait(300);
     QCOMPARE(w->model()->rowCount(), rows);

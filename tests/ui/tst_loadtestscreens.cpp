@@ -4,6 +4,7 @@
 
 #include "DemoFixture.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "model/LoadTestRunner.h"
 #include "ui/loadtest/LoadTestForm.h"
 #include "ui/loadtest/LoadTestPage.h"
@@ -124,7 +125,7 @@ void TestLoadTestScreens::loadTestPage() {
     QVERIFY(page->isRunning());
     QVERIFY(finished.wait(runTimeoutMs));
     QVERIFY2(page->runner()->reports().value(0).ok, qPrintable(page->runner()->reports().value(0).error));
-    QTest::qWait(200); // let the charts paint their last points
+    test::deliverPostedEvents(); // the charts' last points drawn
     QVERIFY(save(m_window, QStringLiteral("loadtest-page")));
 }
 
@@ -143,7 +144,7 @@ void TestLoadTestScreens::trainingSideBySide() {
     QCOMPARE(reports.size(), 2);
     QVERIFY(reports[0].safety.overAdmissions > 0);
     QCOMPARE(reports[1].safety.overAdmissions, 0LL);
-    QTest::qWait(200);
+    test::deliverPostedEvents();
     QVERIFY(save(m_window, QStringLiteral("training-side-by-side")));
 
     // The leak scenario: crashed slots leaked on one side, back on the other.
@@ -156,7 +157,7 @@ void TestLoadTestScreens::trainingSideBySide() {
     QVERIFY(leak[0].recovery.crashes > 0);
     QCOMPARE(leak[0].recovery.recovered, 0LL);
     QVERIFY(leak[1].recovery.recovered > 0);
-    QTest::qWait(200);
+    test::deliverPostedEvents();
     QVERIFY(save(m_window, QStringLiteral("training-slots-leak")));
 }
 

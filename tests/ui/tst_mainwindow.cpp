@@ -574,6 +574,49 @@ void TestMainWindow::deleteWithNothingSelectedSaysWhy() {
              qPrintable(window->statusBar()->currentMessage()));
 }
 
+namespace {
+
+// The shape a 16 px connection-state icon shows, told from four pixels' opacity: the centre, a
+// corner of the 12 px box it is drawn in, the middle of the box's top edge and its lower-left
+// corner. A filled circle covers the centre and the top edge only; a ring the top edge only; a
+// triangle (apex up) all but the upper corner; a cross all but the top edge's middle.
+QString shapeOf(const QImage &icon) {
+    const auto inked = [&icon](int x, int y) { return icon.pixelColor(x, y).alpha() > 128; };
+    const bool centre = inked(8, 8), corner = inked(3, 3), top = inked(8, 3), lowerLeft = inked(3, 13);
+    if (centre && !corner && top && !lowerLeft)
+        return QStringLiteral("filled circle");
+    if (!centre && !corner && top && !lowerLeft)
+        return QStringLiteral("ring");
+    if (centre && !corner && top && lowerLeft)
+        return QStringLiteral("triangle");
+    if (centre && corner && !top && lowerLeft)
+        return QStringLiteral("cross");
+    if (centre && !corner && !top && !lowerLeft)
+        return QStringLiteral("dash");
+    return QStringLiteral("something else (%1%2%3%4)").arg(centre).arg(corner).arg(top).arg(lowerLeft);
+}
+
+// What ui/ConnectionStateIcon.h promises each state looks like.
+QString expectedShape(model::ConnectionController::State state) {
+    using State = model::ConnectionController::State;
+    switch (state) {
+    case State::Connected:
+        return QStringLiteral("filled circle");
+    case State::Connecting:
+    case State::Reconnecting:
+        return QStringLiteral("ring");
+    case State::Lost:
+        return QStringLiteral("triangle");
+    case State::Failed:
+        return QStringLiteral("cross");
+    case State::Idle:
+        break;
+    }
+    return QStringLiteral("dash");
+}
+
+} // namespace
+
 void TestMainWindow::connectionIconShowsStateNotEnvironment() {
     using State = model::ConnectionController::State;
     // Each state has its own shape, not only its own colour.
@@ -587,6 +630,9 @@ void TestMainWindow::connectionIconShowsStateNotEnvironment() {
             QVERIFY2(ma != mb, qPrintable(model::connectionStateName(a) + QLatin1String(" vs ") +
                                           model::connectionStateName(b)));
         }
+        const QImage icon =
+            ui::connectionStateIcon(a).pixmap(16).toImage().convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(shapeOf(icon), expectedShape(a));
     }
     // A development connection that cannot connect: its icon says so (it used to be the green of
     // "development"), its environment is in the text.
@@ -610,7 +656,14 @@ void TestMainWindow::connectionIconShowsStateNotEnvironment() {
     QVERIFY(item);
     const State state = s->controller.state();
     QVERIFY(state != State::Connected);
-    QCOMPARE(item->icon().pixmap(16).toImage(), ui::connectionStateIcon(state).pixmap(16).toImage());
+    // Read off the pixels, not compared with what connectionStateIcon() draws: the shape the
+    // header promises for the state, in a red for a connection that is down.
+    const QImage shown = item->icon().pixmap(16).toImage().convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(shapeOf(shown), expectedShape(state));
+    if (state == State::Lost || state == State::Failed) {
+        const QColor ink = shown.pixelColor(8, 8);
+        QVERIFY2(ink.red() > ink.green() + 60 && ink.red() > ink.blue() + 60, qPrintable(ink.name()));
+    }
     QVERIFY(item->text().contains(QLatin1String("development")));
     QVERIFY(item->text().contains(model::connectionStateName(state)));
     m_demo->window->closeConnection(dead.id);

@@ -245,7 +245,7 @@ void TestTopology::clusterTopologyWindowNodeColumnAndPage() {
             return true;
         },
         15000));
-    QTest::qWait(50);
+    test::deliverPostedEvents(); // the last change drawn
     saveScreenshot(w, QStringLiteral("topology-cluster"));
 
     w->close();
@@ -347,7 +347,7 @@ void TestTopology::sentinelFailoverIsAnEventOnConnectionAndPage() {
     QVERIFY(page->connectionLabel()->text().contains(after));
     // The tab reads the new master's replication once it has it.
     QTRY_VERIFY_WITH_TIMEOUT(panel->masterLabel()->text().contains(after), 15000);
-    QTest::qWait(50);
+    test::deliverPostedEvents(); // the last change drawn
     saveScreenshot(&f.window, QStringLiteral("failover-event"));
 }
 
