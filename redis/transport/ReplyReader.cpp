@@ -4,7 +4,7 @@
 
 #include <charconv>
 #include <cstring>
-#include <memory>
+#include <utility>
 
 namespace semscope::redis {
 
@@ -189,6 +189,8 @@ bool ReplyReader::pump() {
 }
 
 std::optional<RedisReply> ReplyReader::next() {
+    if (m_reader && m_reader->pos == m_reader->len && m_stagedPos == m_staged.size())
+        return std::nullopt; // nothing to read (hiredis would look for a type byte and find none)
     while (m_reader) {
         if (m_lineScanned > 0 && !lineArrived()) {
             if (!pump())
@@ -201,10 +203,9 @@ std::optional<RedisReply> ReplyReader::next() {
             return std::nullopt;
         }
         if (out) {
-            const std::unique_ptr<RedisReply> root(static_cast<RedisReply *>(out));
             m_built = 0;
             trimSpare();
-            return std::move(*root);
+            return std::exchange(m_root, RedisReply());
         }
         if (!notePartial() || !pump())
             return std::nullopt;
@@ -333,8 +334,12 @@ bool ReplyReader::charge(qint64 bytes) {
 }
 
 void *ReplyReader::place(const redisReadTask *task, RedisReply &&value) {
-    if (!task->parent)
-        return new RedisReply(std::move(value)); // the root; hiredis hands it back or frees it
+    if (!task->parent) {
+        // The root lives in the reader: no allocation per reply. hiredis hands it back or frees it.
+        RedisReply &root = readerOf(task)->m_root;
+        root = std::move(value);
+        return &root;
+    }
     // The parent is the array being filled: its own place in the tree stays put until it is
     // complete, because its siblings only come after it.
     auto *parent = static_cast<RedisReply *>(task->parent->obj);
@@ -393,8 +398,8 @@ void *ReplyReader::createNil(const redisReadTask *task) {
 }
 
 void ReplyReader::freeObject(void *reply) {
-    // hiredis 0.14 frees only the root (a reply it will not hand back); the root owns the rest.
-    delete static_cast<RedisReply *>(reply);
+    // hiredis 0.14 frees only the root (a reply it will not hand back), which owns the rest.
+    *static_cast<RedisReply *>(reply) = RedisReply();
 }
 
 } // namespace semscope::redis

@@ -90,6 +90,7 @@ private:
     qsizetype unread() const;
 
     redisReader *m_reader = nullptr;
+    RedisReply m_root;   // the reply being built; its elements own the rest of it
     QByteArray m_staged; // fed, not yet handed to hiredis (from m_stagedPos)
     qsizetype m_stagedPos = 0;
     // Bytes after hiredis' read position known to hold no CRLF while it waits for a line's end
