@@ -19,12 +19,13 @@ namespace semscope::redis {
 // never what a header claims. hiredis creates a bulk string only once all of it has arrived and
 // hands an array's claimed count to createArray, which reserves nothing for it (the elements are
 // appended as they arrive). One reply may hold at most maxReplyBytes (its unread bytes plus what is
-// built of it so far, counting sizeof(RedisReply) per value); arrays nest
-// at most kMaxDepth deep (hiredis' limit). Anything else is a protocol error: malformed or
-// out-of-range lengths and integers, a bulk string not closed by CRLF, RESP3 types, bytes that
-// start no reply. Work stays linear in the input: hiredis is handed at most kFeedPiece bytes at a
-// time, and a line that arrives in pieces is not given back to hiredis (which searches it from its
-// start) until its CRLF has come.
+// built of it so far, counting sizeof(RedisReply) per value); a bulk length or element count the
+// limit cannot hold is refused as soon as its header has arrived. Arrays nest at most kMaxDepth
+// deep (hiredis' limit). Anything else is a protocol error: malformed or out-of-range lengths and
+// integers, a bulk string not closed by CRLF, RESP3 types, bytes that start no reply. Work stays
+// linear in the input: hiredis is handed at most kFeedPiece bytes at a time, and a line that
+// arrives in pieces is not given back to hiredis (which searches it from its start) until its CRLF
+// has come. After a big reply, hiredis' buffer keeps at most kMaxSpareBuffer of spare room.
 class ReplyReader {
 public:
     // Well above any real semaphore (a million-element reply is about 100 MiB here) and low
