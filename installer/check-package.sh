@@ -95,9 +95,15 @@ expect_path /usr/share/man/man1/semscope-cli.1.gz
 expect_path /usr/share/man/man1/semscope.1.gz
 expect_path /usr/share/doc/semscope/copyright
 
-# dpkg-shlibdeps must have covered every library the executables link (e.g. hiredis once used).
+# dpkg-shlibdeps must have covered every library the executables link.
 mkdir -p "$work_dir/deb-root"
 dpkg-deb --extract "$deb" "$work_dir/deb-root"
+# hiredis reads every Redis reply: both programs link it, and Depends names Debian's libhiredis.
+if objdump -p "$work_dir/deb-root/usr/bin/semscope-cli" 2>/dev/null | grep -q 'NEEDED.*libhiredis'; then
+    pass "semscope-cli links hiredis"
+else
+    fail "semscope-cli does not link hiredis"
+fi
 for exe in semscope-cli semscope; do
     bin="$work_dir/deb-root/usr/bin/$exe"
     [ -f "$bin" ] || continue

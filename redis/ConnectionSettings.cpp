@@ -2,7 +2,7 @@
 
 #include "core/Redaction.h"
 #include "transport/Logging.h"
-#include "transport/RespParser.h"
+#include "transport/ReplyReader.h"
 
 #include <QUrl>
 #include <QUrlQuery>
@@ -242,15 +242,15 @@ qint64 ConnectionSettings::defaultMaxReplyBytes() {
         constexpr qint64 kMiB = 1024 * 1024;
         const QByteArray text = qgetenv("SEMSCOPE_MAX_REPLY_MB");
         if (text.isEmpty())
-            return RespParser::kDefaultMaxReplyBytes;
+            return ReplyReader::kDefaultMaxReplyBytes;
         bool ok = false;
         const qint64 mib = text.toLongLong(&ok);
         if (!ok || mib < 1 || mib > 1024 * 1024) {
             qCWarning(lcRedisTransport).noquote()
                 << QStringLiteral("SEMSCOPE_MAX_REPLY_MB must be a whole number of MiB from 1 to 1048576; "
                                   "using %1")
-                       .arg(RespParser::kDefaultMaxReplyBytes / kMiB);
-            return RespParser::kDefaultMaxReplyBytes;
+                       .arg(ReplyReader::kDefaultMaxReplyBytes / kMiB);
+            return ReplyReader::kDefaultMaxReplyBytes;
         }
         return mib * kMiB;
     }();

@@ -3,8 +3,8 @@
 #include "core/SemaphoreTypes.h"
 #include "topology/SentinelResolver.h"
 #include "transport/Logging.h"
+#include "transport/ReplyReader.h"
 #include "transport/RespEncoder.h"
-#include "transport/RespParser.h"
 #include "transport/SocketTransport.h"
 
 #include <QElapsedTimer>
@@ -68,7 +68,7 @@ public:
     RedisConnection *q;
     ConnectionSettings settings;
     SocketTransport *socket = nullptr;
-    RespParser parser;
+    ReplyReader parser;
     std::deque<Pending> inFlight; // written, waiting for their replies, in order
     std::deque<Queued> queue;     // not written yet: waiting for the handshake
     State state = State::Disconnected;

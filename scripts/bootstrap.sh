@@ -16,7 +16,7 @@ default) build_dir=build ;;
 esac
 
 packages=(
-    build-essential cmake ninja-build pkg-config ccache
+    build-essential cmake ninja-build pkg-config ccache libhiredis-dev
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-charts-dev qt6-svg-dev
     qt6-httpserver-dev qt6-websockets-dev qt6-l10n-tools libqt6opengl6-dev libgl-dev qtkeychain-qt6-dev
     redis-server redis-sentinel redis-tools openssl xvfb xauth libqt6sql6-sqlite

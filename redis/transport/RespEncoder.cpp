@@ -32,8 +32,11 @@ char *header(char *p, char prefix, qsizetype n) {
 
 } // namespace
 
-// Written directly into one buffer of the exact size: hiredis' redisFormatCommandArgv formats every
-// length with sprintf and copies the result once more, a visible share of a load test's client CPU.
+// Written directly into one buffer of the exact size. hiredis' formatters write every length with
+// sprintf (redisFormatCommandArgv) or sdscatfmt (redisFormatSdsCommandArgv) into a buffer of their
+// own that is then copied into a QByteArray: about ten times the time per command, and 9-28 % more
+// of the load tester's CPU per pair in tests/bench/bench_loadtest (README, "Performance").
+// tst_redisreply checks the bytes against redisFormatCommandArgv on random commands.
 QByteArray encodeCommand(const QList<QByteArray> &args) {
     qsizetype size = 1 + digits(args.size()) + 2;
     for (const QByteArray &a : args)

@@ -9,7 +9,7 @@
 #include "redis/RedisConnection.h"
 #include "redis/RedisDiscovery.h"
 #include "redis/topology/RedisTopology.h"
-#include "redis/transport/RespParser.h"
+#include "redis/transport/ReplyReader.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -106,10 +106,16 @@ void TestHostileRedis::misbehaviour_data() {
         << scripted("$2000000000\r\n") << small << "protocol error: a bulk string of 2000000000 bytes";
     QTest::newRow("array claim over the limit")
         << scripted("*100000000\r\n") << small << "protocol error: an array of 100000000 elements";
+    // hiredis refuses these lengths itself and does not say the number.
     QTest::newRow("negative bulk length")
-        << scripted("$-7\r\n") << small << "protocol error: negative bulk string length -7";
+        << scripted("$-7\r\n") << small << "protocol error: negative bulk string length (below -1";
     QTest::newRow("negative array length")
-        << scripted("*-5\r\n") << small << "protocol error: negative array length -5";
+        << scripted("*-5\r\n") << small << "protocol error: array length out of range (below -1";
+    QTest::newRow("array length above INT_MAX")
+        << scripted("*4294967297\r\n") << small << "protocol error: array length out of range";
+    QTest::newRow("array of INT_MAX elements")
+        << scripted("*2147483647\r\n") << small
+        << "protocol error: an array of 2147483647 elements (more than fit in the";
     QTest::newRow("length that is not a number")
         << scripted("$xyz\r\n") << small << "protocol error: malformed bulk string length";
     QTest::newRow("integer that overflows")
@@ -254,7 +260,7 @@ void TestHostileRedis::scanThatNeverEnds() {
     QFETCH(QString, error);
     HostileServer hostile(HostileServer::Framing::Raw);
     qint64 nextCursor = 1;
-    semscope::redis::RespParser commands; // client commands are RESP arrays too
+    semscope::redis::ReplyReader commands; // client commands are RESP arrays too
     hostile.setHandler([&](QTcpSocket *client, const QByteArray &request) {
         commands.feed(request);
         QByteArray answer;
@@ -294,7 +300,7 @@ void TestHostileRedis::abandonedSlotMapReloadFreesItsChain() {
     // shutdown): the retry chain and what it captured must be freed, not kept alive by itself.
     HostileServer hostile(HostileServer::Framing::Raw);
     bool asked = false;
-    semscope::redis::RespParser commands;
+    semscope::redis::ReplyReader commands;
     hostile.setHandler([&](QTcpSocket *client, const QByteArray &request) {
         commands.feed(request);
         QByteArray answer;

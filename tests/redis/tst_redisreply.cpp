@@ -1,19 +1,24 @@
-// The RESP side of the transport, on raw bytes (no server): RespParser,
-// the encoder, and the RedisReply helpers. Big and broken replies live here because a real server
-// will not cut a reply in half on request.
+// The RESP side of the transport, on raw bytes (no server): ReplyReader (hiredis' redisReader with
+// semscope's object functions), the command encoder (against hiredis' formatter), and the RedisReply
+// helpers. Big and broken
+// replies live here because a real server will not cut a reply in half on request.
 #include "TestMain.h"
 #include "redis/RedisReply.h"
+#include "redis/transport/Hiredis.h"
+#include "redis/transport/ReplyReader.h"
 #include "redis/transport/RespEncoder.h"
-#include "redis/transport/RespParser.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <vector>
 
 using semscope::redis::encodeCommand;
 using semscope::redis::RedisReply;
-using semscope::redis::RespParser;
+using semscope::redis::ReplyReader;
 using Type = semscope::redis::RedisReply::Type;
 
 Q_DECLARE_METATYPE(semscope::redis::RedisReply::Type)
@@ -23,7 +28,7 @@ namespace {
 
 // All replies in `bytes`, fed in pieces of `piece` bytes (0: all at once).
 QList<RedisReply> parseAll(const QByteArray &bytes, qsizetype piece = 0, QString *error = nullptr) {
-    RespParser parser;
+    ReplyReader parser;
     QList<RedisReply> out;
     const qsizetype step = piece > 0 ? piece : qMax<qsizetype>(1, bytes.size());
     for (qsizetype pos = 0; pos < bytes.size(); pos += step) {
@@ -69,12 +74,16 @@ private Q_SLOTS:
     void hostileStreamsAreProtocolErrors();
     void replyLimitIsConfigurable();
     void cutOffRepliesWaitForTheRest();
+    void linesTrickledByteByByte();
+    void arrayHoldsOnlyWhatArrived();
+    void spareRoomAfterABigReplyIsReturned();
     void manySmallRepliesInOneFeedKeepOrder();
     void garbageIsAProtocolErrorAndResetRecovers();
     void halfBuiltRepliesAreDropped();
     void bulkString64MiB();
     void array1MillionElements();
     void encoderIsBinarySafe();
+    void encoderMatchesHiredisOnRandomCommands();
     void numbers_data();
     void numbers();
     void describe();
@@ -161,13 +170,15 @@ void TestRedisReply::claimedSizesReserveNothing_data() {
     // nested ones ran out of memory.
     QTest::newRow("20 million elements") << QByteArray("*20000000\r\n");
     QTest::newRow("7 nested claims") << QByteArray("*20000000\r\n").repeated(7);
+    QTest::newRow("just under the limit's elements") << QByteArray("*170000000\r\n");
+    QTest::newRow("just under the limit's bytes") << QByteArray("$536870000\r\n");
     QTest::newRow("100 MiB bulk, 3 bytes sent") << QByteArray("$104857600\r\nabc");
     QTest::newRow("claims inside an array") << QByteArray("*2\r\n:1\r\n*30000000\r\n*30000000\r\n");
 }
 
 void TestRedisReply::claimedSizesReserveNothing() {
     QFETCH(QByteArray, raw);
-    RespParser parser;
+    ReplyReader parser;
     parser.feed(raw);
     QVERIFY(!parser.next().has_value());
     QVERIFY2(!parser.hasError(), qPrintable(parser.errorString()));
@@ -198,17 +209,34 @@ void TestRedisReply::hostileStreamsAreProtocolErrors_data() {
     QTest::newRow("empty integer") << QByteArray(":\r\n") << kLimit << "malformed integer";
     QTest::newRow("overflowing array length")
         << QByteArray("*99999999999999999999\r\n") << kLimit << "malformed array length";
+    // hiredis refuses these itself, before any object function is called.
     QTest::newRow("int32-wrapping array length")
-        << QByteArray("*4294967297\r\n") << kLimit << "an array of 4294967297 elements";
+        << QByteArray("*4294967297\r\n") << kLimit
+        << "array length out of range (below -1, the nil array, or above 2147483647)";
     QTest::newRow("negative bulk length")
-        << QByteArray("$-5\r\n") << kLimit << "negative bulk string length -5";
-    QTest::newRow("negative array length") << QByteArray("*-2\r\n") << kLimit << "negative array length -2";
+        << QByteArray("$-5\r\n") << kLimit << "negative bulk string length (below -1, the nil string)";
+    QTest::newRow("negative array length")
+        << QByteArray("*-2\r\n") << kLimit << "array length out of range (below -1";
     QTest::newRow("bulk without CRLF")
         << QByteArray("$3\r\nabcXY") << kLimit << "a bulk string of 3 bytes is not followed by CRLF";
     QTest::newRow("length line without end")
         << QByteArray("$") + QByteArray(40, '1') << kLimit << "a length or integer line longer than 21 bytes";
     QTest::newRow("RESP3 map") << QByteArray("%1\r\n+a\r\n+b\r\n") << kLimit << "RESP3 reply type '%'";
     QTest::newRow("RESP3 double") << QByteArray(",3.14\r\n") << kLimit << "RESP3 reply type ','";
+    QTest::newRow("RESP3 null") << QByteArray("_\r\n") << kLimit << "RESP3 reply type '_'";
+    QTest::newRow("CR where a reply should start")
+        << QByteArray("\r\n") << kLimit << "byte 0x0d where a reply";
+    // The claims of the table, against the default limit: refused from the header alone.
+    QTest::newRow("array of INT_MAX elements")
+        << QByteArray("*2147483647\r\n") << ReplyReader::kDefaultMaxReplyBytes
+        << "an array of 2147483647 elements (more than fit in the 512 MiB limit for one reply)";
+    QTest::newRow("bulk claim above 4 GiB")
+        << QByteArray("$4294967297\r\n") << ReplyReader::kDefaultMaxReplyBytes
+        << "a bulk string of 4294967297 bytes (more than the 512 MiB limit for one reply)";
+    QTest::newRow("claims nested under an array")
+        << QByteArray("*2\r\n*1\r\n$2000000\r\n") << kLimit << "a bulk string of 2000000 bytes";
+    QTest::newRow("endless error line")
+        << "-" + QByteArray(kLimit + 10, '\r') << kLimit << "reply larger than 1 MiB";
     QTest::newRow("binary garbage") << QByteArray("\x00\xff\x13", 3) << kLimit << "byte 0x00 where a reply";
 }
 
@@ -216,7 +244,7 @@ void TestRedisReply::hostileStreamsAreProtocolErrors() {
     QFETCH(QByteArray, raw);
     QFETCH(qint64, limit);
     QFETCH(QString, error);
-    RespParser parser(limit);
+    ReplyReader parser(limit);
     // As a socket delivers it: the error must come as soon as it is certain, not at the end.
     for (qsizetype pos = 0; pos < raw.size() && !parser.hasError(); pos += 64 * 1024) {
         parser.feed(raw.mid(pos, 64 * 1024));
@@ -233,7 +261,7 @@ void TestRedisReply::hostileStreamsAreProtocolErrors() {
 void TestRedisReply::replyLimitIsConfigurable() {
     // Exactly at the limit is fine, one byte more is not.
     const QByteArray payload(1000, 'x');
-    RespParser parser(1000 + qint64(sizeof(RedisReply)));
+    ReplyReader parser(1000 + qint64(sizeof(RedisReply)));
     parser.feed(bulk(payload));
     const auto reply = parser.next();
     QVERIFY2(reply.has_value(), qPrintable(parser.errorString()));
@@ -241,14 +269,14 @@ void TestRedisReply::replyLimitIsConfigurable() {
     parser.feed(bulk(payload + 'y'));
     QVERIFY(!parser.next().has_value());
     QVERIFY(parser.hasError());
-    QCOMPARE(RespParser().maxReplyBytes(), 512LL * 1024 * 1024);
+    QCOMPARE(ReplyReader().maxReplyBytes(), 512LL * 1024 * 1024);
 }
 
 void TestRedisReply::cutOffRepliesWaitForTheRest() {
     const QByteArray raw = "*3\r\n$5\r\nhello\r\n:12345\r\n*2\r\n+OK\r\n-ERR no\r\n";
     // Every prefix is incomplete: no reply, no error. The rest completes it.
     for (qsizetype cut = 0; cut < raw.size(); ++cut) {
-        RespParser parser;
+        ReplyReader parser;
         parser.feed(raw.left(cut));
         QVERIFY2(!parser.next().has_value(), qPrintable(QStringLiteral("cut at %1").arg(cut)));
         QVERIFY(!parser.hasError());
@@ -262,6 +290,58 @@ void TestRedisReply::cutOffRepliesWaitForTheRest() {
         QVERIFY(!parser.next().has_value());
         QCOMPARE(parser.bufferedBytes(), 0);
     }
+}
+
+void TestRedisReply::linesTrickledByteByByte() {
+    // A long status line and an integer arriving one byte at a time: the reader waits for each
+    // line's CRLF without handing hiredis the same bytes again, and then reads both whole.
+    const QByteArray status(100000, 's');
+    const QByteArray raw = "+" + status + "\r\n:-9223372036854775808\r\n$5\r\nhello\r\n";
+    const auto replies = parseAll(raw, 1);
+    QCOMPARE(replies.size(), 3);
+    QCOMPARE(replies.at(0).type, Type::Status);
+    QVERIFY(replies.at(0).str == status);
+    QCOMPARE(replies.at(1).integer, std::numeric_limits<qint64>::min());
+    QCOMPARE(replies.at(2).str, QByteArray("hello"));
+}
+
+void TestRedisReply::arrayHoldsOnlyWhatArrived() {
+    // A header claiming 20 million elements followed by 1000 of them: the reply holds what came (at
+    // most one element per three bytes), never room for the claim.
+    const QByteArray elements = QByteArray(":1\r\n").repeated(1000);
+    ReplyReader reader;
+    reader.feed("*20000000\r\n" + elements);
+    QVERIFY(!reader.next().has_value());
+    QVERIFY2(!reader.hasError(), qPrintable(reader.errorString()));
+    const qint64 bound = (elements.size() / 3 + 2) * qint64(sizeof(RedisReply));
+    QVERIFY2(reader.heldBytes() <= bound,
+             qPrintable(QStringLiteral("%1 > %2").arg(reader.heldBytes()).arg(bound)));
+    // The same elements, the whole array at once: complete, nothing left over.
+    reader.reset();
+    reader.feed("*1000\r\n" + elements);
+    const auto reply = reader.next();
+    QVERIFY(reply.has_value());
+    QCOMPARE(reply->elements.size(), 1000);
+    QCOMPARE(reader.heldBytes(), 0);
+}
+
+void TestRedisReply::spareRoomAfterABigReplyIsReturned() {
+    // A 16 MiB bulk string followed by the start of the next reply in the same read: once the big
+    // one is read, hiredis' buffer gives its room back instead of keeping it for the small rest.
+    const QByteArray payload(16 * 1024 * 1024, 'p');
+    ReplyReader reader;
+    const QByteArray raw = bulk(payload);
+    for (const QByteArray &piece : QList<QByteArray>{raw.left(1000), QByteArray(raw.mid(1000) + "+aft")}) {
+        reader.feed(piece);
+        while (const auto reply = reader.next())
+            QCOMPARE(reply->str.size(), payload.size());
+    }
+    QVERIFY2(!reader.hasError(), qPrintable(reader.errorString()));
+    QVERIFY(reader.bufferedBytes() <= 4); // "+aft", or "aft" once hiredis has read the type byte
+    QVERIFY2(reader.bufferCapacity() <= ReplyReader::kMaxSpareBuffer,
+             qPrintable(QString::number(reader.bufferCapacity())));
+    reader.feed("er\r\n");
+    QCOMPARE(reader.next()->str, QByteArray("after"));
 }
 
 void TestRedisReply::manySmallRepliesInOneFeedKeepOrder() {
@@ -278,7 +358,7 @@ void TestRedisReply::manySmallRepliesInOneFeedKeepOrder() {
 }
 
 void TestRedisReply::garbageIsAProtocolErrorAndResetRecovers() {
-    RespParser parser;
+    ReplyReader parser;
     parser.feed("+OK\r\nhello world\r\n+LATER\r\n");
     const auto first = parser.next();
     QVERIFY(first.has_value());
@@ -300,7 +380,7 @@ void TestRedisReply::halfBuiltRepliesAreDropped() {
     // A connection that drops mid-reply resets (or destroys) its parser with part of a nested
     // array built; the sanitizer run checks that nothing of it leaks.
     {
-        RespParser parser;
+        ReplyReader parser;
         parser.feed("*3\r\n*2\r\n$3\r\nabc\r\n:7\r\n*1\r\n");
         QVERIFY(!parser.next().has_value());
         parser.reset();
@@ -310,7 +390,7 @@ void TestRedisReply::halfBuiltRepliesAreDropped() {
         parser.feed("*2\r\n$5\r\nhello\r\n");
         QVERIFY(!parser.next().has_value());
     } // destroyed with a half-built array inside
-    RespParser broken;
+    ReplyReader broken;
     broken.feed("*2\r\n:1\r\n?what\r\n");
     QVERIFY(!broken.next().has_value());
     QVERIFY(broken.hasError());
@@ -375,13 +455,46 @@ void TestRedisReply::encoderIsBinarySafe() {
     QCOMPARE(encodeCommand({"SET", "key", QByteArray("v\0\r\n", 4)}),
              QByteArray("*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$4\r\nv\0\r\n\r\n", 32));
     QCOMPARE(encodeCommand({"GET", ""}), QByteArray("*2\r\n$3\r\nGET\r\n$0\r\n\r\n"));
-    // What we encode, the parser reads back as an array of the same strings.
+    // What we encode, the reader reads back as an array of the same strings.
     const QList<QByteArray> args = {"EVALSHA", QByteArray(1000, 'x'), "0", QByteArray("\xff\x00", 2)};
     const auto replies = parseAll(encodeCommand(args));
     QCOMPARE(replies.size(), 1);
     QCOMPARE(replies.at(0).elements.size(), args.size());
     for (qsizetype i = 0; i < args.size(); ++i)
         QCOMPARE(replies.at(0).elements.at(i).str, args.at(i));
+}
+
+void TestRedisReply::encoderMatchesHiredisOnRandomCommands() {
+    // semscope keeps its own encoder for speed (README, "Performance"); its bytes must be exactly
+    // hiredis' redisFormatCommandArgv's. Lengths near each digit boundary, empty arguments and any
+    // bytes at all, from a fixed seed so a failure can be replayed.
+    QRandomGenerator random(20261128);
+    const QList<qsizetype> boundaries = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 9999, 10000, 65536};
+    for (int round = 0; round < 3000; ++round) {
+        QList<QByteArray> args(random.bounded(round < 20 ? round + 1 : 16));
+        for (QByteArray &arg : args) {
+            const qsizetype size = random.bounded(4) == 0
+                                       ? boundaries.at(random.bounded(int(boundaries.size())))
+                                       : random.bounded(200);
+            arg.resize(size);
+            for (char &c : arg)
+                c = char(random.bounded(256));
+        }
+        std::vector<const char *> argv;
+        std::vector<size_t> argvlen;
+        for (const QByteArray &arg : args) {
+            argv.push_back(arg.constData());
+            argvlen.push_back(size_t(arg.size()));
+        }
+        char *formatted = nullptr;
+        const int length = redisFormatCommandArgv(&formatted, int(args.size()), argv.data(), argvlen.data());
+        QVERIFY(length >= 0 && formatted);
+        const QByteArray expected(formatted, length);
+        std::free(formatted);
+        if (encodeCommand(args) != expected)
+            QFAIL(qPrintable(
+                QStringLiteral("round %1: %2 arguments differ from hiredis").arg(round).arg(args.size())));
+    }
 }
 
 void TestRedisReply::numbers_data() {

@@ -1,5 +1,7 @@
 #include "ScriptedRedisServer.h"
 
+#include "redis/transport/ReplyReader.h"
+
 #include <QSemaphore>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -9,34 +11,15 @@ namespace semscope::test {
 
 namespace {
 
-// One complete command at the front of `buffer` (a RESP array of bulk strings), removed from it;
+// The next complete command the client sent (a RESP array of bulk strings, read like every reply),
 // std::nullopt while it is incomplete.
-std::optional<QList<QByteArray>> takeCommand(QByteArray &buffer) {
-    qsizetype pos = 0;
-    auto line = [&]() -> std::optional<QByteArray> {
-        const qsizetype end = buffer.indexOf("\r\n", pos);
-        if (end < 0)
-            return std::nullopt;
-        QByteArray l = buffer.mid(pos, end - pos);
-        pos = end + 2;
-        return l;
-    };
-    const auto head = line();
-    if (!head || !head->startsWith('*'))
+std::optional<QList<QByteArray>> takeCommand(redis::ReplyReader &commands) {
+    const std::optional<redis::RedisReply> command = commands.next();
+    if (!command)
         return std::nullopt;
-    const int count = head->mid(1).toInt();
     QList<QByteArray> args;
-    for (int i = 0; i < count; ++i) {
-        const auto len = line();
-        if (!len)
-            return std::nullopt;
-        const qsizetype n = len->mid(1).toLongLong();
-        if (buffer.size() < pos + n + 2)
-            return std::nullopt;
-        args << buffer.mid(pos, n);
-        pos += n + 2;
-    }
-    buffer.remove(0, pos);
+    for (const redis::RedisReply &arg : command->elements)
+        args << arg.str;
     return args;
 }
 
@@ -60,7 +43,7 @@ public:
 private:
     // Per client: what it sent and has not been answered yet, in order.
     struct Client {
-        QByteArray buffer;
+        redis::ReplyReader commands;
         std::optional<QList<QByteArray>> deferred; // answered "not yet": asked again shortly
         int index = 0;
         bool retryScheduled = false;
@@ -70,7 +53,7 @@ private:
         auto client = std::make_shared<Client>();
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         connect(socket, &QTcpSocket::readyRead, socket, [this, socket, client] {
-            client->buffer.append(socket->readAll());
+            client->commands.feed(socket->readAll());
             answer(socket, client);
         });
     }
@@ -78,7 +61,7 @@ private:
     void answer(QTcpSocket *socket, const std::shared_ptr<Client> &client) {
         while (true) {
             if (!client->deferred)
-                client->deferred = takeCommand(client->buffer);
+                client->deferred = takeCommand(client->commands);
             if (!client->deferred)
                 return;
             const std::optional<QByteArray> reply = m_answer(*client->deferred, client->index);
