@@ -34,8 +34,9 @@ AcquireDialog::AcquireDialog(const QString &semaphore, const QString &defaultHol
     m_ttl->setPlaceholderText(tr("the layout's own"));
     // The same rule as semscope-cli's --ttl (core::AcquireRequest::ttlGiven).
     m_ttl->setToolTip(tr("Lease length: 250ms, 30s, 5m. The slot is never held longer: a layout without "
-                         "leases, or with a longer shared timeout, refuses it. Leave it empty to take the "
-                         "layout's own lease (30 s where semscope keeps one; none on a seed's slots)."));
+                         "leases, or with a longer shared timeout, refuses it. Left as it is, or empty, "
+                         "it asks for no particular lease: the layout's own (30 s where semscope keeps one; "
+                         "none on a seed's slots, said when granted)."));
     form->addRow(tr("&TTL:"), m_ttl);
 
     m_replicaRow = new QWidget(this);
@@ -101,7 +102,8 @@ qint64 AcquireDialog::ttlMs() const {
 }
 
 bool AcquireDialog::ttlGiven() const {
-    return !m_ttl->text().trimmed().isEmpty();
+    // Typed by the operator: the prefilled 30s is the default, as semscope-cli's without --ttl.
+    return m_ttl->isModified() && !m_ttl->text().trimmed().isEmpty();
 }
 
 bool AcquireDialog::offersReplicas() const {

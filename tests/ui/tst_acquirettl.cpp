@@ -1,7 +1,7 @@
-// The acquire dialog's TTL is a lease asked for (issue 29 item 2), as semscope-cli's --ttl: on a
-// `slots` semaphore the seed's clients created (no lease) a typed TTL is refused in the dialog and
-// nothing is taken; emptied, the field asks for no particular lease and the slot is granted with
-// the word that it is held until released. Real redis-server.
+// A TTL typed in the acquire dialog is a lease asked for (issue 29 item 2), as semscope-cli's
+// --ttl: on a `slots` semaphore the seed's clients created (no lease) it is refused in the dialog
+// and nothing is taken; emptied (or left prefilled), the field asks for no particular lease and the
+// slot is granted with the word that it is held until released. Real redis-server.
 
 #include "RedisServer.h"
 #include "TestMain.h"
@@ -64,6 +64,9 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         auto *ttl = dialog.findChild<QLineEdit *>(QStringLiteral("ttl"));
         QCOMPARE(ttl->text(), QStringLiteral("30s"));
+        QVERIFY(!dialog.ttlGiven()); // prefilled: the default, not a lease asked for
+        ttl->clear();
+        QTest::keyClicks(ttl, QStringLiteral("30s"));
         QVERIFY(dialog.ttlGiven());
 
         QSignalSpy done(&dialog, &ui::AcquireDialog::acquireFinished);
