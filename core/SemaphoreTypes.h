@@ -135,6 +135,13 @@ struct Grant {
 struct AcquireRequest {
     QString holder; // empty: the store makes a unique id
     qint64 ttlMs = 30000;
+    // The operator asked for ttlMs (semscope-cli --ttl, a TTL typed in the acquire dialog) rather than
+    // leaving the default. A store never holds a slot longer than such a lease: where the layout
+    // would keep it longer (a layout without leases, a shared timeout above it) it refuses and takes
+    // nothing, saying why and what it can do instead; where the lease comes out shorter it grants and
+    // says so in the grant's warnings. With the default, it grants whatever lease the layout keeps
+    // and says so in the warnings when that is none.
+    bool ttlGiven = false;
     qint64 waitMs = 0; // 0: try once; >0: wait up to this long for a slot
     // Added for the load tester: how far this client's clock is off. Only layouts whose scores come
     // from the client's clock (the seed-faithful training scenarios) use it; atomic kinds ignore it.

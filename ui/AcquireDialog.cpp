@@ -31,7 +31,12 @@ AcquireDialog::AcquireDialog(const QString &semaphore, const QString &defaultHol
     form->addRow(tr("&Holder id:"), m_holder);
     m_ttl = new QLineEdit(QStringLiteral("30s"), this);
     m_ttl->setObjectName(QStringLiteral("ttl"));
-    m_ttl->setToolTip(tr("Lease length: 250ms, 30s, 5m. Layouts without leases ignore it."));
+    m_ttl->setPlaceholderText(tr("the layout's own"));
+    // The same rule as semscope-cli's --ttl (core::AcquireRequest::ttlGiven).
+    m_ttl->setToolTip(tr("Lease length: 250ms, 30s, 5m. The slot is never held longer: a layout without "
+                         "leases, or with a longer shared timeout, refuses it. Left as it is, or empty, "
+                         "it asks for no particular lease: the layout's own (30 s where semscope keeps one; "
+                         "none on a seed's slots, said when granted)."));
     form->addRow(tr("&TTL:"), m_ttl);
 
     m_replicaRow = new QWidget(this);
@@ -91,7 +96,14 @@ QString AcquireDialog::holder() const {
 }
 
 qint64 AcquireDialog::ttlMs() const {
+    if (!ttlGiven())
+        return core::AcquireRequest{}.ttlMs;
     return core::parseDurationMs(m_ttl->text().trimmed()).value_or(-1);
+}
+
+bool AcquireDialog::ttlGiven() const {
+    // Typed by the operator: the prefilled 30s is the default, as semscope-cli's without --ttl.
+    return m_ttl->isModified() && !m_ttl->text().trimmed().isEmpty();
 }
 
 bool AcquireDialog::offersReplicas() const {
@@ -188,6 +200,7 @@ void AcquireDialog::startAcquire() {
     core::AcquireRequest request;
     request.holder = holder();
     request.ttlMs = ttlMs();
+    request.ttlGiven = ttlGiven();
     request.replicas = replicas();
     if (request.replicas > 0)
         request.replicaTimeoutMs = replicaTimeoutMs();

@@ -30,7 +30,8 @@ class AcquireDialog : public QDialog {
 public:
     AcquireDialog(const QString &semaphore, const QString &defaultHolder, QWidget *parent = nullptr);
     QString holder() const;
-    qint64 ttlMs() const; // -1 when the text is not a duration
+    qint64 ttlMs() const;  // -1 when the text is not a duration; the default when it is empty
+    bool ttlGiven() const; // a TTL was typed: the acquire never holds the slot longer
 
     // `node`: the master serving the semaphore ("host:port"; empty when unknown).
     void attach(model::OperatorActions *actions, const core::SemaphoreRef &ref, const QString &node);

@@ -61,6 +61,9 @@ protected:
         if (!replicaOptions(ctx, &m_request.replicas, &m_request.replicaTimeoutMs))
             return false;
         m_request.ttlMs = *ttl;
+        // Asked for, not the default: a store that would hold the slot longer refuses (--ttl on a
+        // layout without leases, a shared timeout above it).
+        m_request.ttlGiven = ctx.isSet(QStringLiteral("ttl"));
         m_request.waitMs = *wait;
         m_request.holder = ctx.value(QStringLiteral("holder"));
         armWait(ctx);

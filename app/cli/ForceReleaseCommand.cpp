@@ -77,13 +77,18 @@ protected:
                        nullptr, 0);
                 return;
             }
-            if (m_expectToken && !seen->token) {
+            if ((m_expectToken && !seen->token) || (m_expectSlot && !seen->slot)) {
                 // Only a layout that records acquisitions can pin one (for slots: those semscope
-                // created); saying "changed" here would be a guess.
+                // created), and only one that numbers its slots a slot; saying "changed" here would
+                // be a guess, and the option cannot be honoured: refused, with what can be pinned.
+                const QString what = m_expectToken ? QStringLiteral("token") : QStringLiteral("slot number");
+                const QString instead = seen->token  ? QStringLiteral("use --expect-token")
+                                        : seen->slot ? QStringLiteral("use --expect-slot")
+                                                     : QStringLiteral("it can only be named by its id");
                 report(ctx, store, core::ForceReleaseResult::Status::Error,
-                       QStringLiteral("%1 has no token in %2 (its layout records none for it); use "
-                                      "--expect-slot; nothing was done")
-                           .arg(holderId, snap.ref.name),
+                       QStringLiteral(
+                           "%1 has no %2 in %3 (its layout records none for it); %4; nothing was done")
+                           .arg(holderId, what, snap.ref.name, instead),
                        seen, snap.serverNowMs);
                 return;
             }

@@ -28,8 +28,12 @@ QCommandLineOption timeoutOption() {
 }
 
 QCommandLineOption ttlOption() {
-    return {QStringLiteral("ttl"), QStringLiteral("Lease to take or extend, e.g. 30s (default 30s)."),
-            QStringLiteral("DUR")};
+    return {
+        QStringLiteral("ttl"),
+        QStringLiteral("Lease to take or extend, e.g. 30s (default 30s). An acquire given one never holds "
+                       "the slot longer: a layout without leases, or with a longer shared timeout, "
+                       "refuses it."),
+        QStringLiteral("DUR")};
 }
 
 QCommandLineOption lockKeyOption() {

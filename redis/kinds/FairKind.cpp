@@ -263,12 +263,31 @@ void FairKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
     keys << outerLockKeys(ref); // only read: while one is held, the acquire does nothing
     // One timeout for every holder (the layout has no per-holder lease): the profile's, else 10 s.
     const qint64 timeout = timeoutMs(ref);
+    // A lease asked for (AcquireRequest::ttlGiven) is never outlived: a longer timeout is refused
+    // before anything is written, a shorter one granted with a word.
+    if (request.ttlGiven && timeout > request.ttlMs) {
+        core::AcquireResult result;
+        result.error =
+            QStringLiteral("acquire refused: every holder of the fair semaphore %1 keeps its slot for "
+                           "the shared timeout of %2, longer than the %3 asked; nothing was taken. "
+                           "Ask for %2 or more (or leave the TTL out), or change the timeout in "
+                           "the semaphore's profile")
+                .arg(ref.name, core::formatDurationMs(timeout), core::formatDurationMs(request.ttlMs));
+        done(result);
+        return;
+    }
+    QStringList warnings;
+    if (request.ttlGiven && timeout < request.ttlMs)
+        warnings << QStringLiteral("lease shorter than the %1 asked: every holder of the fair semaphore %2 "
+                                   "keeps its slot for the shared timeout of %3 (refresh within it)")
+                        .arg(core::formatDurationMs(request.ttlMs), ref.name,
+                             core::formatDurationMs(timeout));
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(*ref.profile.limit),
                                  QByteArray::number(timeout)};
     RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0;
     conn.eval(m_acquire, keys, args,
-              [this, c, ref, holder, timeout, wantHolders, done](const RedisReply &reply) {
+              [this, c, ref, holder, timeout, wantHolders, warnings, done](const RedisReply &reply) {
                   core::AcquireResult result;
                   result.attempts = 1;
                   const auto code = integerAt(reply, 0);
@@ -288,6 +307,8 @@ void FairKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                       result.grant.rank = integerAt(reply, 2);
                       if (const auto at = integerAt(reply, 3))
                           result.grant.expiresAtMs = *at + timeout;
+                      if (!warnings.isEmpty())
+                          result.grant.details.insert(QStringLiteral("warnings"), warnings);
                       done(result);
                       return;
                   }

@@ -24,11 +24,12 @@ namespace semscope::redis {
 // The semaphore is created by its first acquire with the limit of the caller's profile
 // (SemaphoreRef::profile.limit, 1 when unset); after that the stored limit rules and only setLimit()
 // changes it. Each acquisition takes the next fencing token (HINCRBY fence), so tokens rise strictly
-// in grant order. Should the meta be lost while other keys remain (DEL, eviction), nothing is granted
-// until repair() has rebuilt the fence above every token on record (and setLimit() the limit). A newcomer
-// only gets a slot when every queued waiter ahead of it fits as well. Whatever frees a slot while waiters
-// queue (release, force-release, purge, leave, set-limit, an acquire that purged expired leases) grants it to
-// the head of the queue in the same script.
+// in grant order; a counter started afresh starts from the server clock in microseconds, not 0, so
+// they never go back when the meta is lost (leased_common.lua, fence_start). Should the meta be lost while
+// other keys remain (DEL, eviction), nothing is granted until repair() has rebuilt the fence above every
+// token on record (and setLimit() the limit). A newcomer only gets a slot when every queued waiter ahead of
+// it fits as well. Whatever frees a slot while waiters queue (release, force-release, purge, leave,
+// set-limit, an acquire that purged expired leases) grants it to the head of the queue in the same script.
 class LeasedKind : public RedisKind, public WaitQueueKind {
 public:
     LeasedKind();

@@ -2,6 +2,7 @@
 
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
+#include "core/Duration.h"
 
 #include <QHash>
 #include <QSet>
@@ -47,6 +48,16 @@ QString limitMismatch(const core::SemaphoreRef &ref, qint64 slotCount) {
         .arg(ref.name)
         .arg(slotCount)
         .arg(ref.profile.limit.value_or(0));
+}
+
+// An acquire that asked for a lease (AcquireRequest::ttlGiven) on a layout that keeps none.
+QString noLeaseKept(const core::SemaphoreRef &ref, qint64 ttlMs) {
+    return QStringLiteral(
+               "acquire refused: %1 was not created by semscope and its layout keeps no lease, so "
+               "a slot taken now would be held until someone releases it, not for the %2 asked; "
+               "nothing was taken. To take a slot without a lease, leave the TTL out (semscope-cli: "
+               "omit --ttl)")
+        .arg(ref.name, core::formatDurationMs(ttlMs));
 }
 
 // A granted reply {slot, expiry or -1, token or -1, N}. What the operator must be told goes into the
@@ -332,7 +343,8 @@ void SlotsKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
     const QString holder = request.holder.isEmpty() ? makeHolderId() : request.holder;
     const QList<QByteArray> keys = keysOf(ref.name);
     const QList<QByteArray> args{holder.toUtf8(), QByteArray::number(ref.profile.limit.value_or(0)),
-                                 QByteArray::number(std::max<qint64>(0, request.ttlMs))};
+                                 QByteArray::number(std::max<qint64>(0, request.ttlMs)),
+                                 request.ttlGiven ? QByteArray("1") : QByteArray("0")};
     RedisCommands *c = &conn;
     const bool wantHolders = request.waitMs <= 0; // a one-shot caller shows who holds the slots
     const qint64 ttlMs = request.ttlMs;
@@ -346,6 +358,12 @@ void SlotsKind::tryAcquire(RedisCommands &conn, const core::SemaphoreRef &ref,
                       result.error = code && *code == -2 ? QStringLiteral("acquire refused: ") +
                                                                QString::fromUtf8(bytesAt(reply, 1))
                                                          : failureText(QStringLiteral("acquire"), reply);
+                      done(result);
+                      return;
+                  }
+                  if (*code == -3) {
+                      result.status = core::AcquireResult::Status::Error;
+                      result.error = noLeaseKept(ref, ttlMs);
                       done(result);
                       return;
                   }

@@ -17,6 +17,7 @@ namespace semscope::redis {
 // free loopback ports, stopped after).
 //
 // Each side runs the same fixed sequence on a fresh group, so the outcome is the same every run:
+//   0. client W acquires and releases the semaphore once, and the replica copies its counter;
 //   1. the replica is paused (SIGSTOP) and its link dropped (CLIENT KILL TYPE replica: otherwise
 //      the grant could still sit in the paused replica's socket buffer and arrive after all);
 //   2. client A acquires a `leased` semaphore of limit 1 through the sentinel URL;

@@ -80,9 +80,11 @@ void resetScenarioSemaphores(RedisSemaphoreStore &store, const TrainingScenario 
 QJsonObject scenarioReportJson(const TrainingScenario &scenario, const core::LoadTestReport &unsafe,
                                const core::LoadTestReport &atomic) {
     return QJsonObject{
-        {QStringLiteral("scenario"), scenario.name},           {QStringLiteral("title"), scenario.title},
-        {QStringLiteral("explanation"), scenario.explanation}, {QStringLiteral("unsafe"), unsafe.toJson()},
-        {QStringLiteral("atomic"), atomic.toJson()},
+        {QStringLiteral("scenario"), scenario.name},
+        {QStringLiteral("title"), scenario.title},
+        {QStringLiteral("explanation"), scenario.explanation},
+        {scenarioUnsafeSide(), unsafe.toJson()},
+        {scenarioAtomicSide(), atomic.toJson()},
     };
 }
 

@@ -42,7 +42,7 @@ void resetScenarioSemaphores(RedisSemaphoreStore &store, const TrainingScenario 
                              const QString &name, std::function<void(const QString &error)> done);
 
 // The JSON both the CLI (--json) and the GUI's export write for a scenario: its name, title and
-// explanation, and the two reports under "unsafe" and "atomic".
+// explanation, and the two reports under scenarioUnsafeSide() and scenarioAtomicSide().
 QJsonObject scenarioReportJson(const TrainingScenario &scenario, const core::LoadTestReport &unsafe,
                                const core::LoadTestReport &atomic);
 

@@ -29,6 +29,17 @@ struct TrainingScenario {
     core::LoadTestConfig defaults;
 };
 
+// The two sides of every scenario's JSON (the CLI's --json, the app's export), failover-lost-lock
+// included, so that one script reads them all: the design that shows the flaw, and the one that
+// does not (an atomic kind; for failover-lost-lock, replica-acknowledged grants). Each side's "run"
+// says what it was.
+inline QString scenarioUnsafeSide() {
+    return QStringLiteral("unsafe");
+}
+inline QString scenarioAtomicSide() {
+    return QStringLiteral("atomic");
+}
+
 QList<TrainingScenario> trainingScenarios();
 const TrainingScenario *findTrainingScenario(const QString &name);
 QStringList trainingScenarioNames();

@@ -31,13 +31,15 @@ if not (limit and fenced) then
                                      'set it with set-limit before acquiring')
     end
     -- The first acquire creates the semaphore with the caller's limit. (A stored limit without a
-    -- counter and nothing else on record: no token is held, the counter starts again.)
+    -- counter and nothing else on record: the counter starts again.) Nothing tells a new semaphore
+    -- from one whose meta was lost after its last holder left, whose tokens paused clients may still
+    -- carry: the counter starts from the clock (fence_start), above them.
     ensure(1, 3, 4, 5)
     if not limit then
         limit = tonumber(ARGV[3])
         redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'ttl', ARGV[2], 'created', now_s)
     end
-    redis.call('HSET', KEYS[2], 'fence', '0')
+    redis.call('HSET', KEYS[2], 'fence', fence_start())
 end
 purge_expired()
 

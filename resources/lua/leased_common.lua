@@ -47,6 +47,17 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local now_s = string.format('%d', now)
 
+-- The first value of a fencing counter started afresh (a new semaphore, or one whose meta was lost):
+-- the server clock in microseconds, never 0. A lost counter may have handed out tokens that paused
+-- clients still carry, and nothing left on record says how many. It started at an earlier clock
+-- reading and rose by one per grant, and no Redis grants a million times a second, so a counter
+-- started from the clock now is above all of them. (About 1.8e15: exact in a Lua number, a double,
+-- up to 2^53. TIME makes scripts non-deterministic, which Redis 7 allows: it replicates a script by
+-- its effects, so replicas and the AOF get the value written.)
+local function fence_start()
+    return string.format('%d', tonumber(time[1]) * 1000000 + tonumber(time[2]))
+end
+
 -- Integers as strings, without float formatting (%.0f, Lua's own %.14g and Redis' %.17g for number
 -- arguments all go through the slow floating-point printer). For the same reason constant numeric
 -- arguments are written as strings ('0', '1'): redis.call formats every Lua number argument.

@@ -64,15 +64,21 @@ end
 
 -- Raises the meta's fencing and ticket counters to at least the highest token and ticket on record,
 -- and writes a fencing counter lost with the meta (deleted, evicted) while the semaphore has other
--- keys: neither counter may hand out again a number that a holder or waiter still carries. Reads
+-- keys: neither counter may hand out again a number that a holder or waiter still carries. A lost
+-- counter restarts from the clock (fence_start) when that is higher: it may have handed out tokens
+-- above every one still on record, to holders that have left or whose records were lost too. Reads
 -- every record, orphans and expired holders' included (so callers run it before they purge). The
 -- limit is left alone: nothing on record proves one. Returns 1 when the fence was written.
 local function raise_counters()
     local fence = tonumber(redis.call('HGET', KEYS[2], 'fence') or '')
     local top = highest_on_record(KEYS[3])
     local raised = 0
-    if (fence and fence < top) or (not fence and (top > 0 or redis.call('EXISTS', unpack(KEYS)) > 0)) then
+    if fence and fence < top then
         redis.call('HSET', KEYS[2], 'fence', num(top))
+        raised = 1
+    elseif not fence and (top > 0 or redis.call('EXISTS', unpack(KEYS)) > 0) then
+        local start = fence_start()
+        redis.call('HSET', KEYS[2], 'fence', tonumber(start) > top and start or num(top))
         raised = 1
     end
     local ticket = highest_on_record(KEYS[5])

@@ -8,7 +8,7 @@ ensure(1, 3, 4, 5)
 raise_counters()
 purge_expired()
 redis.call('HSET', KEYS[2], 'limit', ARGV[1])
-redis.call('HSETNX', KEYS[2], 'fence', '0')
+redis.call('HSETNX', KEYS[2], 'fence', fence_start())
 redis.call('HSETNX', KEYS[2], 'created', now_s)
 hand_off(tonumber(ARGV[1]))
 return old

@@ -1,5 +1,6 @@
 -- slots: one acquire attempt, the seed's slot script made safe (KEYS: R|list, R|map, R|lease;
--- ARGV: holder, limit for a semaphore this call creates, lease ms (0 = none)).
+-- ARGV: holder, limit for a semaphore this call creates, lease ms (0 = none), '1' when that lease
+-- was asked for and must be kept (refused, nothing written, where this layout keeps none).
 -- Same state changes as the seed's script: RPUSH missing slot numbers, LPOP one, HSET holder->slot;
 -- the seed's clients keep working on what this leaves behind. Unlike the seed's, a slot number is
 -- never handed out twice, whatever the data:
@@ -12,7 +13,8 @@
 -- Leases and acquisition tokens (R|lease, see slots_common.lua) are kept only for semaphores semscope
 -- created: when this call creates the layout, or when R|lease already carries the marker.
 -- Reply: {slot, expiry_ms or -1, token or -1, N} granted; {0, slot} this holder already has a slot;
---        {-1, N, earliest_expiry or -1} full; {-2, message} unusable data.
+--        {-1, N, earliest_expiry or -1} full; {-2, message} unusable data; {-3} no lease kept here
+--        though one was asked for.
 local holder, limit, leaseMs = ARGV[1], tonumber(ARGV[2]) or 0, tonumber(ARGV[3]) or 0
 local listType = redis.call('TYPE', KEYS[1]).ok
 local mapType = redis.call('TYPE', KEYS[2]).ok
@@ -23,6 +25,8 @@ if leaseType ~= 'zset' and leaseType ~= 'none' then return {-2, KEYS[3] .. ' is 
 local now = nowMs()
 local fresh = listType == 'none' and mapType == 'none'
 local owned = fresh or (leaseType == 'zset' and redis.call('ZSCORE', KEYS[3], MARK) ~= false)
+-- The seed's clients know no lease: a slot taken here is held until released, not for the lease asked.
+if ARGV[4] == '1' and not owned then return {-3} end
 -- Only holders whose lease ran out lose their slot.
 if owned then reclaimExpired(now) end
 local mine = redis.call('HGET', KEYS[2], holder)

@@ -4,7 +4,9 @@
 // then seemed not to over-admit).
 #include "TestMain.h"
 #include "redis/training/FailoverLostLock.h"
+#include "redis/training/ScenarioRuns.h"
 
+#include <QJsonObject>
 #include <QTest>
 
 using semscope::core::AcquireResult;
@@ -48,6 +50,41 @@ private Q_SLOTS:
         r.status = status;
         r.error = error;
         QCOMPARE(FailoverLostLock::outcomeOf(r), outcome);
+    }
+
+    // issue 29 item 5: every scenario's JSON (`loadtest --scenario S --json`, the app's export)
+    // names its two sides alike, failover-lost-lock included, and each side says what it ran and
+    // what it found under the same names: one script reads them all.
+    void everyScenarioNamesItsSidesAlike() {
+        QList<std::pair<QString, QJsonObject>> documents;
+        for (const semscope::redis::TrainingScenario &s : semscope::redis::trainingScenarios())
+            documents.append({s.name, semscope::redis::scenarioReportJson(s, {}, {})});
+        FailoverLostLock::Report failover;
+        failover.naive.label = QStringLiteral("naive");
+        failover.safe.label = QStringLiteral("replica-acknowledged");
+        documents.append({FailoverLostLock::scenarioName(), failover.toJson()});
+        QVERIFY(documents.size() >= 6);
+
+        const QStringList sides{QStringLiteral("atomic"), QStringLiteral("unsafe")};
+        for (const auto &[name, o] : documents) {
+            QStringList found;
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                if (it.value().isObject())
+                    found << it.key();
+            }
+            found.sort();
+            QVERIFY2(found == sides, qPrintable(name + QStringLiteral(": ") + found.join(QLatin1Char(','))));
+            for (const char *key : {"scenario", "title", "explanation"})
+                QVERIFY2(o.value(QLatin1String(key)).isString(), qPrintable(name + QLatin1Char(' ') + key));
+            for (const QString &side : sides) {
+                const QJsonObject report = o.value(side).toObject();
+                for (const char *key :
+                     {"run", "completed", "over_admissions", "token_violations", "refused_grants"})
+                    QVERIFY2(
+                        report.contains(QLatin1String(key)),
+                        qPrintable(QStringLiteral("%1, %2 side: no %3").arg(name, side, QLatin1String(key))));
+            }
+        }
     }
 };
 
