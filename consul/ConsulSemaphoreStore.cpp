@@ -1,5 +1,7 @@
 #include "ConsulSemaphoreStore.h"
 
+#include "core/AsyncChain.h"
+
 #include "ConsulAcquire.h"
 #include "RawKvReader.h"
 #include "core/GlobPattern.h"
@@ -177,11 +179,10 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
             auto st = std::make_shared<State>();
             st->todo = locks;
             st->result = result;
-            // Each round is reached through a weak pointer: only the reads in flight hold the pump,
-            // so a discovery abandoned at shutdown (its replies never come) frees everything.
-            auto pump = std::make_shared<std::function<void()>>();
-            *pump = [this, st, weakPump = std::weak_ptr<std::function<void()>>(pump), request, cancel,
-                     progress, done] {
+            // Only the reads in flight hold the pump (core::AsyncChain), so a discovery abandoned at
+            // shutdown (its replies never come) frees everything.
+            const auto pump = core::AsyncChain<>::start(this, [this, st, request, cancel, progress,
+                                                               done](const core::AsyncChain<>::Ptr &pump) {
                 if (st->finished)
                     return;
                 if (cancel.isCancelled()) {
@@ -197,7 +198,6 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
                     done(st->result);
                     return;
                 }
-                const auto pump = weakPump.lock();
                 while (st->running < kDiscoverParallel && !st->todo.isEmpty()) {
                     const QString key = st->todo.takeFirst();
                     ++st->running;
@@ -236,7 +236,7 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
                         (*pump)();
                     });
                 }
-            };
+            });
             (*pump)();
         });
 }
@@ -336,69 +336,67 @@ void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core
     auto finish = [this, sid, done](core::ReleaseResult r) {
         m_client->sessionDestroy(sid, [r, done](ConsulClient::BoolResult) { done(r); });
     };
-    // The next round is reached through a weak pointer: the request in flight holds the only strong
-    // one, so a release abandoned at shutdown (its reply never comes) frees everything.
-    auto round = std::make_shared<std::function<void(int)>>();
-    *round = [this, sid, prefix, finish,
-              weakRound = std::weak_ptr<std::function<void(int)>>(round)](int attempt) {
-        const auto self = weakRound.lock();
-        const QString lockKey = prefix + QStringLiteral("/.lock");
-        const QString contenderKey = prefix + QLatin1Char('/') + sid;
-        m_client->kvGet(lockKey, {}, [=, this](ConsulClient::KvResult r) {
-            core::ReleaseResult out;
-            auto done = [&](core::ReleaseResult res) { finish(res); };
-            if (!r.http.ok()) {
-                out.error = QStringLiteral("failed to read %1: %2").arg(lockKey, r.http.error);
-                return done(out);
-            }
-            if (!r.found || r.entries.isEmpty()) {
-                out.status = core::ReleaseResult::Status::NotHeld;
-                out.error = QStringLiteral("%1 is gone").arg(lockKey);
-                return done(out);
-            }
-            const KvEntry lock = r.entries.first();
-            QString error;
-            auto doc = LockDocument::parse(lock.value, &error);
-            if (!doc) {
-                out.error = QStringLiteral("cannot release from %1: %2; the session is destroyed instead")
-                                .arg(prefix, error);
-                return done(out);
-            }
-            if (!doc->removeHolder(sid)) {
-                out.status = core::ReleaseResult::Status::NotHeld;
-                out.error = QStringLiteral("session %1 is not a holder of %2").arg(sid, prefix);
-                return done(out);
-            }
-            ConsulClient::TxnOp cas;
-            cas.verb = QStringLiteral("cas");
-            cas.key = lockKey;
-            cas.index = lock.modifyIndex;
-            cas.flags = lock.flags;
-            cas.value = doc->serialize();
-            ConsulClient::TxnOp del;
-            del.verb = QStringLiteral("delete");
-            del.key = contenderKey;
-            m_client->txn({cas, del}, [=, this](ConsulClient::TxnResult t) {
-                core::ReleaseResult res;
-                auto end = [&](core::ReleaseResult x) { finish(x); };
-                if (!t.http.ok()) {
-                    res.error = QStringLiteral("failed to update lock: %1").arg(t.http.error);
-                    return end(res);
+    // Only the request in flight holds the next round (core::AsyncChain), so a release abandoned at
+    // shutdown (its reply never comes) frees everything.
+    const auto round = core::AsyncChain<int>::start(
+        this, [this, sid, prefix, finish](const core::AsyncChain<int>::Ptr &self, int attempt) {
+            const QString lockKey = prefix + QStringLiteral("/.lock");
+            const QString contenderKey = prefix + QLatin1Char('/') + sid;
+            m_client->kvGet(lockKey, {}, [=, this](ConsulClient::KvResult r) {
+                core::ReleaseResult out;
+                auto done = [&](core::ReleaseResult res) { finish(res); };
+                if (!r.http.ok()) {
+                    out.error = QStringLiteral("failed to read %1: %2").arg(lockKey, r.http.error);
+                    return done(out);
                 }
-                if (t.rolledBack) {
-                    if (attempt + 1 >= kMaxReleaseRounds) {
-                        res.error = QStringLiteral("%1 kept changing; gave up after %2 tries")
-                                        .arg(lockKey)
-                                        .arg(attempt + 1);
+                if (!r.found || r.entries.isEmpty()) {
+                    out.status = core::ReleaseResult::Status::NotHeld;
+                    out.error = QStringLiteral("%1 is gone").arg(lockKey);
+                    return done(out);
+                }
+                const KvEntry lock = r.entries.first();
+                QString error;
+                auto doc = LockDocument::parse(lock.value, &error);
+                if (!doc) {
+                    out.error = QStringLiteral("cannot release from %1: %2; the session is destroyed instead")
+                                    .arg(prefix, error);
+                    return done(out);
+                }
+                if (!doc->removeHolder(sid)) {
+                    out.status = core::ReleaseResult::Status::NotHeld;
+                    out.error = QStringLiteral("session %1 is not a holder of %2").arg(sid, prefix);
+                    return done(out);
+                }
+                ConsulClient::TxnOp cas;
+                cas.verb = QStringLiteral("cas");
+                cas.key = lockKey;
+                cas.index = lock.modifyIndex;
+                cas.flags = lock.flags;
+                cas.value = doc->serialize();
+                ConsulClient::TxnOp del;
+                del.verb = QStringLiteral("delete");
+                del.key = contenderKey;
+                m_client->txn({cas, del}, [=, this](ConsulClient::TxnResult t) {
+                    core::ReleaseResult res;
+                    auto end = [&](core::ReleaseResult x) { finish(x); };
+                    if (!t.http.ok()) {
+                        res.error = QStringLiteral("failed to update lock: %1").arg(t.http.error);
                         return end(res);
                     }
-                    return (*self)(attempt + 1);
-                }
-                res.status = core::ReleaseResult::Status::Ok;
-                end(res);
+                    if (t.rolledBack) {
+                        if (attempt + 1 >= kMaxReleaseRounds) {
+                            res.error = QStringLiteral("%1 kept changing; gave up after %2 tries")
+                                            .arg(lockKey)
+                                            .arg(attempt + 1);
+                            return end(res);
+                        }
+                        return (*self)(attempt + 1);
+                    }
+                    res.status = core::ReleaseResult::Status::Ok;
+                    end(res);
+                });
             });
         });
-    };
     (*round)(0);
 }
 

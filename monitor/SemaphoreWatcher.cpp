@@ -29,7 +29,8 @@ SemaphoreWatcher::SemaphoreWatcher(core::SemaphoreStore &store, WatchOptions opt
     : QObject(parent)
     , m_store(store)
     , m_options(std::move(options))
-    , m_clock([] { return QDateTime::currentMSecsSinceEpoch(); }) {
+    , m_clock([] { return QDateTime::currentMSecsSinceEpoch(); })
+    , m_schedule(m_options.discoveryIntervalMs, m_options.discoveryBudget, m_options.discoveryMaxGapMs) {
     qRegisterMetaType<QList<HolderEvent>>();
     m_options.intervalMs = qMax<qint64>(10, m_options.intervalMs);
     m_options.maxInFlight = qMax(1, m_options.maxInFlight);
@@ -165,8 +166,16 @@ void SemaphoreWatcher::discoverNow() {
 
 void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 durationMs, bool first) {
     m_discovering = false;
-    if (m_options.discoveryIntervalMs > 0)
-        m_discoveryTimer.start(int(qMin<qint64>(m_options.discoveryIntervalMs, INT_MAX)));
+    if (m_options.discoveryIntervalMs > 0) {
+        // A failed discovery costs what it took as well (a timeout: the most).
+        m_schedule.recordDiscovery(durationMs);
+        const qint64 gap = m_schedule.nextDelayMs();
+        m_discoveryTimer.start(int(qMin<qint64>(gap, INT_MAX)));
+        if (DiscoverySchedule::worthTelling(m_toldGapMs, gap)) {
+            m_toldGapMs = gap;
+            Q_EMIT discoveryScheduled(gap, m_schedule.explanation());
+        }
+    }
     if (!result.ok) {
         Q_EMIT discoveryFinished(durationMs, false, result.error);
         return;

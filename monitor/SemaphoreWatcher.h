@@ -1,5 +1,6 @@
 #pragma once
 
+#include "DiscoverySchedule.h"
 #include "HolderEvent.h"
 
 #include "core/Cancellation.h"
@@ -22,9 +23,14 @@ struct WatchOptions {
     QString match = QStringLiteral("*"); // glob on names (DiscoverRequest::match)
     std::optional<core::Kind> kind;      // only this kind
     qint64 intervalMs = 1000;            // re-read of every semaphore (polled backends)
-    qint64 discoveryIntervalMs = 30000;  // rediscovery; 0: discover once
-    int maxInFlight = 8;                 // snapshots outstanding at once: bounds the read cost
-    int maxSemaphores = 1000;            // watched at most (the first found); the rest is reported
+    // Rediscovery: at least this long between two (watch/serve: the read interval), longer when a
+    // discovery costs the server more than discoveryBudget of its time (DiscoverySchedule), at most
+    // discoveryMaxGapMs. 0: discover once.
+    qint64 discoveryIntervalMs = 1000;
+    double discoveryBudget = DiscoverySchedule::kDefaultBudget;
+    qint64 discoveryMaxGapMs = DiscoverySchedule::kDefaultMaxGapMs;
+    int maxInFlight = 8;      // snapshots outstanding at once: bounds the read cost
+    int maxSemaphores = 1000; // watched at most (the first found); the rest is reported
     // Profiles of semaphores whose layout stores no limit (DiscoverRequest::known).
     QList<core::SemaphoreRef> known;
     // Non-empty: watch exactly these semaphores and never discover (the GUI's starred ones).
@@ -37,8 +43,10 @@ struct WatchOptions {
 
 // Watches one store on its own schedule and turns what it reads into events (SnapshotDiff): the one
 // event source behind `watch`, `serve --metrics`, the History tab and the desktop notifications.
-// - Discovery runs at start and every discoveryIntervalMs; semaphores it no longer finds are read
-//   one last time (so their holders' departures are reported) and then reported `disappeared`.
+// - Discovery runs at start and then as often as its cost allows (DiscoverySchedule: every
+//   discoveryIntervalMs on a small keyspace, less often on a large one); semaphores it no longer
+//   finds are read one last time (so their holders' departures are reported) and then reported
+//   `disappeared`. discoveryScheduled() says how often and why when that changes.
 // - Every watched semaphore is re-read every intervalMs, at most maxInFlight reads at a time; a read
 //   still outstanding is never issued again (a slow server gets fewer reads, not a queue).
 // - Where the store pushes changes (SemaphoreStore::canWatch: Consul blocking queries), those
@@ -72,6 +80,7 @@ public:
     QList<core::Snapshot> latest() const;
     QList<core::SemaphoreRef> watched() const;
     int roundsFinished() const { return m_rounds; }
+    const DiscoverySchedule &discoverySchedule() const { return m_schedule; }
 
 public Q_SLOTS:
     void readSoon(const core::SemaphoreRef &ref);
@@ -84,6 +93,9 @@ Q_SIGNALS:
     // Every watched semaphore was read once more since the previous roundFinished().
     void roundFinished();
     void discoveryFinished(qint64 durationMs, bool ok, const QString &error);
+    // How often new semaphores are looked for from now on, and why (DiscoverySchedule::explanation);
+    // after the first discovery and whenever the gap changes by a factor of 2 or more.
+    void discoveryScheduled(qint64 gapMs, const QString &why);
     void readFailed(const semscope::core::SemaphoreRef &ref, const QString &error);
     // Discovery found more than maxSemaphores; only the first are watched.
     void truncated(int found, int watched);
@@ -121,6 +133,8 @@ private:
     core::Cancellation m_cancel;
     QTimer m_tick;
     QTimer m_discoveryTimer;
+    DiscoverySchedule m_schedule;
+    qint64 m_toldGapMs = 0; // the gap discoveryScheduled() last told
     QHash<QString, Watched> m_watched;
     QStringList m_order; // keys in discovery order, so reads are spread fairly
     int m_inFlight = 0;

@@ -17,7 +17,7 @@ ConnectionSession::ConnectionSession(const model::ConnectionConfig &config, mode
     m_summaryTimer.setInterval(3000);
     connect(&m_summaryTimer, &QTimer::timeout, this, &ConnectionSession::refreshSummaries);
     m_rediscoverTimer.setSingleShot(true);
-    m_rediscoverTimer.setInterval(kDefaultRediscoverMs);
+    m_rediscoverTimer.setInterval(m_rediscoverMs);
     connect(&m_rediscoverTimer, &QTimer::timeout, this, [this] {
         if (!m_discovering)
             startDiscovery(true);
@@ -25,9 +25,19 @@ ConnectionSession::ConnectionSession(const model::ConnectionConfig &config, mode
 }
 
 void ConnectionSession::setRediscoverInterval(int ms) {
-    m_rediscoverTimer.setInterval(ms);
-    if (ms <= 0)
+    m_rediscoverMs = ms;
+    if (ms <= 0) {
         m_rediscoverTimer.stop();
+        return;
+    }
+    m_schedule.setIntervalMs(ms);
+    m_rediscoverTimer.setInterval(int(qMin<qint64>(m_schedule.nextDelayMs(), INT_MAX)));
+}
+
+QString ConnectionSession::discoveryNote() const {
+    if (m_rediscoverMs <= 0 || !m_schedule.hasMeasured())
+        return {};
+    return m_schedule.explanation();
 }
 
 ConnectionSession::~ConnectionSession() {
@@ -48,6 +58,7 @@ void ConnectionSession::startDiscovery(bool background) {
     m_background = background;
     m_rediscoverTimer.stop();
     m_found = 0;
+    m_discoveryClock.start();
     const quint64 round = ++m_discoveryRound;
     Q_EMIT discoveryStarted();
     DiscoverRequest request;
@@ -77,8 +88,15 @@ void ConnectionSession::startDiscovery(bool background) {
             }
             refreshSummaries();
             m_summaryTimer.start();
-            if (r.ok && m_rediscoverTimer.interval() > 0 && r.scannedKeys <= kMaxAutoRediscoverKeys)
-                m_rediscoverTimer.start();
+            if (r.ok && m_rediscoverMs > 0) {
+                m_schedule.recordDiscovery(m_discoveryClock.elapsed());
+                const qint64 gap = m_schedule.nextDelayMs();
+                m_rediscoverTimer.start(int(qMin<qint64>(gap, INT_MAX)));
+                if (monitor::DiscoverySchedule::worthTelling(m_toldGapMs, gap)) {
+                    m_toldGapMs = gap;
+                    Q_EMIT discoveryScheduled(gap, m_schedule.explanation());
+                }
+            }
             Q_EMIT discoveryFinished(
                 r.ok, r.cancelled,
                 // What the list shows now (it also keeps the semaphores known from profiles).

@@ -5,7 +5,9 @@
 #include "model/OperatorActions.h"
 #include "model/SemaphoreFilterProxy.h"
 #include "model/SemaphoreListModel.h"
+#include "monitor/DiscoverySchedule.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QTimer>
@@ -38,12 +40,15 @@ public:
     // The running (or last) scan is the periodic one the session started itself: the window shows
     // no progress bar for it, and reports only a failure.
     bool isBackgroundDiscovery() const { return m_background; }
-    // New keys show up without Ctrl+R: after a scan the session scans again every `ms`, as long as
-    // the last scan read at most kMaxAutoRediscoverKeys keys (a big keyspace is scanned on request
-    // only). 0 turns it off.
+    // New keys show up without Ctrl+R: after a scan the session scans again after at least `ms` (the
+    // list's refresh by default), longer when scans cost the server more than its budget
+    // (monitor::DiscoverySchedule, shared with `watch` and `serve`): a big keyspace is scanned less
+    // often. 0 turns it off.
     void setRediscoverInterval(int ms);
-    static constexpr int kDefaultRediscoverMs = 60000;
-    static constexpr qint64 kMaxAutoRediscoverKeys = 50000;
+    static constexpr int kDefaultRediscoverMs = 3000;
+    // How often new semaphores are looked for and why, for the operator (empty until the first
+    // scan, and while the periodic scan is off).
+    QString discoveryNote() const;
     // Ends the running scan at once (discoveryFinished with cancelled = true), even while the
     // server has not answered; what was found so far stays listed.
     void cancelDiscovery();
@@ -74,6 +79,8 @@ Q_SIGNALS:
     void discoveryStarted();
     void discoveryProgress(qint64 scanned, qint64 total, int found);
     void discoveryFinished(bool ok, bool cancelled, const QString &message);
+    // discoveryNote() changed (the gap between periodic scans moved by a factor of 2 or more).
+    void discoveryScheduled(qint64 gapMs, const QString &why);
 
 private:
     void startDiscovery(bool background);
@@ -85,6 +92,10 @@ private:
     int m_summariesInFlight = 0;
     QTimer m_summaryTimer;
     QTimer m_rediscoverTimer;
+    int m_rediscoverMs = kDefaultRediscoverMs;
+    monitor::DiscoverySchedule m_schedule{kDefaultRediscoverMs};
+    QElapsedTimer m_discoveryClock; // the running scan's duration: its cost for the schedule
+    qint64 m_toldGapMs = 0;
     bool m_background = false;
     QHash<QString, QHash<QByteArray, qint64>> m_firstSeen; // semaphore -> holder -> first seen
 };

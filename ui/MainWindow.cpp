@@ -442,6 +442,8 @@ void MainWindow::updateConnectionItem(const QString &id) {
         QString stateText = s ? s->controller.stateText() : tr("not connected");
         if (s && !s->controller.servingMaster().isEmpty())
             stateText += QStringLiteral("\n") + s->controller.servingMaster();
+        if (s && !s->discoveryNote().isEmpty())
+            stateText += QStringLiteral("\n") + s->discoveryNote();
         item->setToolTip(
             QStringLiteral("%1\n%2\n%3").arg(config->endpoint(), stateText, tr("Double-click to connect")));
         item->setIcon(connectionStateIcon(state)); // the environment is the [tag] in the text
@@ -778,6 +780,11 @@ void MainWindow::startSession(ConnectionConfig config) {
                                          : message),
                     15000);
             });
+    connect(s, &ConnectionSession::discoveryScheduled, this, [this, s, id](qint64, const QString &why) {
+        // In the connection's tooltip, and in the log when it changes (a keyspace that grew).
+        qInfo().noquote() << s->located(why);
+        updateConnectionItem(id);
+    });
     s->controller.open();
     s->discover();
     selectConnection(id);

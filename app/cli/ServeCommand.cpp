@@ -81,9 +81,10 @@ public:
             ctx.fail(ExitUsage, {}, QStringLiteral("--stuck-after: give a positive duration, e.g. 10m"));
             return;
         }
-        // A scan walks the whole keyspace, a read touches one semaphore's keys: new semaphores are
-        // looked for less often than known ones are read.
-        options.discoveryIntervalMs = qMax<qint64>(kDiscoveryIntervalMs, 10 * options.intervalMs);
+        // New semaphores are looked for as often as the known ones are read, as long as the scans
+        // stay within the server-time budget (monitor::DiscoverySchedule): a scan walks the whole
+        // keyspace, so a large one is scanned less often.
+        options.discoveryIntervalMs = options.intervalMs;
         options.maxInFlight = kMaxInFlight;
 
         m_store = openStore(ctx, &error);
@@ -135,7 +136,6 @@ public:
     }
 
 private:
-    static constexpr qint64 kDiscoveryIntervalMs = 30000;
     static constexpr int kMaxInFlight = 16;
 
     void serve(CliContext &ctx) {
@@ -152,6 +152,11 @@ private:
                              if (!ok)
                                  ctx.err() << QStringLiteral("semscope-cli: %1: discovery failed: %2\n")
                                                   .arg(m_store->endpoint(), why);
+                             ctx.err().flush();
+                         });
+        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryScheduled, m_watcher.get(),
+                         [&ctx](qint64, const QString &why) {
+                             ctx.err() << why << '\n';
                              ctx.err().flush();
                          });
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::truncated, m_watcher.get(),

@@ -60,9 +60,10 @@ public:
         const auto duration = durationOption(ctx, QStringLiteral("for"), 0);
         if (!duration)
             return;
-        // New semaphores are looked for less often than the known ones are read: a scan walks the
-        // whole keyspace, a read touches one semaphore's keys.
-        options.discoveryIntervalMs = qMax<qint64>(kDiscoveryIntervalMs, 10 * options.intervalMs);
+        // New semaphores are looked for as often as the known ones are read, as long as the scans
+        // stay within the server-time budget (monitor::DiscoverySchedule): a scan walks the whole
+        // keyspace, so a large one is scanned less often.
+        options.discoveryIntervalMs = options.intervalMs;
         options.maxInFlight = kMaxInFlight;
 
         QString error;
@@ -90,7 +91,6 @@ private:
             ctx.finish(ExitOk);
     }
 
-    static constexpr qint64 kDiscoveryIntervalMs = 10000;
     static constexpr int kMaxInFlight = 16;
 
     void watch(CliContext &ctx, const monitor::WatchOptions &options) {
@@ -134,6 +134,11 @@ private:
                                                   .arg(m_watcher->watched().size())
                                                   .arg(m_store->endpoint());
                              }
+                             ctx.err().flush();
+                         });
+        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryScheduled, m_watcher.get(),
+                         [&ctx](qint64, const QString &why) {
+                             ctx.err() << why << '\n';
                              ctx.err().flush();
                          });
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::truncated, m_watcher.get(),

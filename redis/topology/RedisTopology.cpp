@@ -1,5 +1,7 @@
 #include "RedisTopology.h"
 
+#include "core/AsyncChain.h"
+
 #include "HashSlot.h"
 #include "redis/transport/Logging.h"
 
@@ -576,49 +578,47 @@ void RedisTopology::reloadMap(std::function<void(const QString &error)> done) {
             guarded << c;
     }
     const bool tls = m_entry->settings().transport == ConnectionSettings::Transport::Tls;
-    // The next attempt is reached through a weak pointer: only the request in flight holds the
-    // chain, so a reload abandoned at shutdown (its reply never comes) frees everything.
-    auto attempt = std::make_shared<std::function<void(int, QString)>>();
-    *attempt = [this, guarded, tls, done,
-                weakAttempt = std::weak_ptr<std::function<void(int, QString)>>(attempt)](int i,
-                                                                                         QString lastError) {
-        while (i < guarded.size() && !guarded.at(i))
-            ++i;
-        if (i >= guarded.size()) {
-            if (m_reloadAgain) {
-                m_reloadAgain = false;
-                scheduleReload();
-            }
-            qCWarning(lcRedisTransport).noquote() << "cannot read the cluster's slot map:" << lastError;
-            if (done)
-                done(QStringLiteral("cannot read the cluster's slot map: ") + lastError);
-            return;
-        }
-        RedisConnection *c = guarded.at(i);
-        auto attempt = weakAttempt.lock();
-        c->pipeline({{"CLUSTER", "SHARDS"}, {"CLUSTER", "SLOTS"}}, [this, i, tls, done, attempt,
-                                                                    c](const QList<RedisReply> &replies) {
-            QString error;
-            std::optional<ClusterMap> map;
-            if (!replies.value(0).isError())
-                map = ClusterMap::fromShards(replies.value(0), tls, &error);
-            if (!map && !replies.value(1).isError())
-                map = ClusterMap::fromSlots(replies.value(1), &error);
-            if (!map || map->isEmpty()) {
-                if (error.isEmpty())
-                    error = c->endpoint() + QStringLiteral(": ") + replies.value(1).errorMessage();
-                (*attempt)(i + 1, error);
+    // Only the request in flight holds the next attempt (core::AsyncChain), so a reload abandoned at
+    // shutdown (its reply never comes) frees everything.
+    using Chain = core::AsyncChain<int, QString>;
+    const auto attempt =
+        Chain::start(this, [this, guarded, tls, done](const Chain::Ptr &attempt, int i, QString lastError) {
+            while (i < guarded.size() && !guarded.at(i))
+                ++i;
+            if (i >= guarded.size()) {
+                if (m_reloadAgain) {
+                    m_reloadAgain = false;
+                    scheduleReload();
+                }
+                qCWarning(lcRedisTransport).noquote() << "cannot read the cluster's slot map:" << lastError;
+                if (done)
+                    done(QStringLiteral("cannot read the cluster's slot map: ") + lastError);
                 return;
             }
-            applyMap(*map);
-            if (done)
-                done({});
-            if (m_reloadAgain) {
-                m_reloadAgain = false;
-                scheduleReload();
-            }
+            RedisConnection *c = guarded.at(i);
+            c->pipeline({{"CLUSTER", "SHARDS"}, {"CLUSTER", "SLOTS"}}, [this, i, tls, done, attempt,
+                                                                        c](const QList<RedisReply> &replies) {
+                QString error;
+                std::optional<ClusterMap> map;
+                if (!replies.value(0).isError())
+                    map = ClusterMap::fromShards(replies.value(0), tls, &error);
+                if (!map && !replies.value(1).isError())
+                    map = ClusterMap::fromSlots(replies.value(1), &error);
+                if (!map || map->isEmpty()) {
+                    if (error.isEmpty())
+                        error = c->endpoint() + QStringLiteral(": ") + replies.value(1).errorMessage();
+                    (*attempt)(i + 1, error);
+                    return;
+                }
+                applyMap(*map);
+                if (done)
+                    done({});
+                if (m_reloadAgain) {
+                    m_reloadAgain = false;
+                    scheduleReload();
+                }
+            });
         });
-    };
     (*attempt)(0, QString());
 }
 

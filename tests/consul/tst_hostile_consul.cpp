@@ -92,6 +92,7 @@ private Q_SLOTS:
     void invalidAddressesAreRefusedRedacted_data();
     void invalidAddressesAreRefusedRedacted();
     void abandonedDiscoveryFreesItsChain();
+    void abandonedReleaseFreesItsChain();
 
 private:
     // Where the cross-origin redirects point; it must never hear from the client.
@@ -426,6 +427,36 @@ void TestHostileConsul::invalidAddressesAreRefusedRedacted() {
     QVERIFY2(output.contains(error), qPrintable(output));
     QVERIFY2(!output.contains(QLatin1String("s3cr")), qPrintable(output));
     QVERIFY2(!output.contains(QLatin1String("et@")), qPrintable(output));
+}
+
+void TestHostileConsul::abandonedReleaseFreesItsChain() {
+    // An agent that never answers the release's read of .lock, and the store closed while the
+    // release waits (as at shutdown): the release's round chain and what it captured are freed, and
+    // its callback never runs (core::AsyncChain, the same as discovery and the slot-map reload).
+    HostileServer hostile(HostileServer::Framing::Http);
+    bool readAsked = false;
+    hostile.setHandler([&](QTcpSocket *, const QByteArray &request) {
+        if (request.contains("sem/b/.lock"))
+            readAsked = true; // and silence
+    });
+    auto captured = std::make_shared<int>(0);
+    const std::weak_ptr<int> watched = captured;
+    bool called = false;
+    {
+        semscope::consul::ConsulSemaphoreStore store(configFor(hostile));
+        semscope::core::Grant grant;
+        grant.ref.kind = semscope::core::Kind::Consul;
+        grant.ref.name = QStringLiteral("sem/b");
+        grant.holder = QStringLiteral("h");
+        grant.details.insert(QStringLiteral("session"),
+                             QStringLiteral("0f0e0d0c-0000-0000-0000-000000000001"));
+        store.release(grant, [captured, &called](const semscope::core::ReleaseResult &) { called = true; });
+        captured.reset();
+        QVERIFY(semscope::test::waitFor([&]() { return readAsked; }, kTimeBoundMs));
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QVERIFY2(watched.expired(), "an abandoned release kept its chain alive");
+    QVERIFY(!called);
 }
 
 void TestHostileConsul::abandonedDiscoveryFreesItsChain() {

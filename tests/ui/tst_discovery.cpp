@@ -12,6 +12,7 @@
 #include "ui/MainWindow.h"
 
 #include <QLabel>
+#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -52,6 +53,7 @@ class TestDiscovery : public QObject {
 private Q_SLOTS:
     void cancelWhileTheServerIsStuck();
     void listsSemaphoresKnownOnlyByTheirProfile();
+    void newLockIsListedWithinTheListsRefresh();
 };
 
 void TestDiscovery::cancelWhileTheServerIsStuck() {
@@ -126,6 +128,44 @@ void TestDiscovery::listsSemaphoresKnownOnlyByTheirProfile() {
         return r.kind == core::Kind::RedissonSemaphore && r.name == QLatin1String("report-permits");
     });
     QVERIFY(listed);
+}
+
+// A lock taken after the connection was opened is listed as soon as the list refreshes on a small
+// keyspace (a scan costs the server far less than its budget), not a minute later; the connection's
+// tooltip says how often new semaphores are looked for and why.
+void TestDiscovery::newLockIsListedWithinTheListsRefresh() {
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    WindowFixture f;
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.name = QStringLiteral("plain redis");
+    config.port = server.port();
+    f.registry.upsert(config);
+    f.window.openConnection(config.id);
+    ui::ConnectionSession *session = f.window.session(config.id);
+    QVERIFY(session);
+    QSignalSpy scheduled(session, &ui::ConnectionSession::discoveryScheduled);
+    QVERIFY(scheduled.wait(30000));
+    const QString note = scheduled.first().at(1).toString();
+    QVERIFY2(note.startsWith(QLatin1String("looking for new semaphores every 3.0 s")), qPrintable(note));
+    QCOMPARE(session->discoveryNote(), note);
+    auto *connections = f.window.findChild<QListWidget *>();
+    QVERIFY(connections);
+    bool inTooltip = false;
+    for (int i = 0; i < connections->count(); ++i)
+        inTooltip = inTooltip || connections->item(i)->toolTip().contains(note);
+    QVERIFY(inTooltip);
+
+    QCOMPARE(server.command({"SET", "locks:nightly", "worker-9", "NX", "PX", "600000"}).str,
+             QByteArray("OK"));
+    const auto listed = [session] {
+        const QList<core::SemaphoreRef> refs = session->list.refs();
+        return std::any_of(refs.cbegin(), refs.cend(), [](const core::SemaphoreRef &r) {
+            return r.name == QLatin1String("locks:nightly");
+        });
+    };
+    // A few list refreshes, far less than the minute the periodic scan used to wait.
+    QTRY_VERIFY_WITH_TIMEOUT(listed(), 15000);
 }
 
 SEMSCOPE_TEST_MAIN(TestDiscovery)
