@@ -2,7 +2,7 @@
 
 #include "core/Duration.h"
 #include "core/ProfileStore.h"
-#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 #include "monitor/SemaphoreWatcher.h"
 
 #include <QCoreApplication>
@@ -40,7 +40,7 @@ QString settingsKey(const QString &connectionId) {
 
 } // namespace
 
-WatchController::WatchController(monitor::HistoryStore *history, core::ProfileStore *profiles,
+WatchController::WatchController(monitor::HistoryWorker *history, core::ProfileStore *profiles,
                                  QObject *parent)
     : QObject(parent)
     , m_history(history)

@@ -14,7 +14,7 @@ namespace semscope::core {
 class ProfileStore;
 }
 namespace semscope::monitor {
-class HistoryStore;
+class HistoryWorker;
 class SemaphoreWatcher;
 } // namespace semscope::monitor
 
@@ -39,7 +39,7 @@ class WatchController : public QObject {
     Q_OBJECT
 public:
     // `history` and `profiles` (nullable) must outlive the controller.
-    WatchController(monitor::HistoryStore *history, core::ProfileStore *profiles, QObject *parent = nullptr);
+    WatchController(monitor::HistoryWorker *history, core::ProfileStore *profiles, QObject *parent = nullptr);
     ~WatchController() override;
 
     // Starts watching the connection's starred semaphores; removeConnection() before `controller` goes.
@@ -103,7 +103,7 @@ private:
                const QString &message);
     QString connectionName(const QString &connectionId) const;
 
-    monitor::HistoryStore *m_history;
+    monitor::HistoryWorker *m_history;
     core::ProfileStore *m_profiles;
     std::unordered_map<QString, std::unique_ptr<Connection>> m_connections;
     qint64 m_fullAfterMs = kDefaultFullAfterMs;

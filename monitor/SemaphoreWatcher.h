@@ -17,7 +17,7 @@
 
 namespace semscope::monitor {
 
-class HistoryStore;
+class HistoryWorker;
 
 struct WatchOptions {
     QString match = QStringLiteral("*"); // glob on names (DiscoverRequest::match)
@@ -52,7 +52,7 @@ struct WatchOptions {
 // - Where the store pushes changes (SemaphoreStore::canWatch: Consul blocking queries), those
 //   replace polling for that semaphore.
 // - readSoon() asks for an early re-read (a Redis keyspace notification, an operator action).
-// - With a HistoryStore, holders without an acquire time get firstSeenMs from the history (so the
+// - With a history (HistoryWorker: on its own thread), holders without an acquire time get firstSeenMs from the history (so the
 //   stuck rule of core/StuckHolders survives restarts), what was seen is recorded there, and events
 //   are appended to it; force-release marks there turn `released` into `force-released`.
 // Semaphores present at the first discovery (and every one in `only`) produce no `appeared` (they were there
@@ -64,8 +64,9 @@ public:
     ~SemaphoreWatcher() override;
 
     const WatchOptions &options() const { return m_options; }
-    // Not owned; must outlive the watcher (or be reset to nullptr). Used on the watcher's thread.
-    void setHistory(HistoryStore *history) { m_history = history; }
+    // Not owned; must outlive the watcher (or be reset to nullptr). Every history access runs on the
+    // worker's thread: a read's events come out once the history answered (in the order read).
+    void setHistory(HistoryWorker *history) { m_history = history; }
     // Not owned (nullptr: none). The watcher tells it what it watches after every round and reads a
     // semaphore it names at once; the interval reads go on, since hints can be lost.
     void setChangeHints(core::SemaphoreChangeHints *hints);
@@ -114,16 +115,24 @@ private:
     void onTick();
     void issueReads();
     void read(const QString &key);
+    // What the history adds to a read (computed on its thread).
+    struct HistoryAnswer {
+        std::optional<QHash<QString, qint64>> firstSeen; // unset: the history is off
+        QHash<QString, QString> marks;                   // force-released holder -> who did it
+    };
     void onSnapshot(const QString &key, core::Snapshot snapshot, bool pushed);
+    void finishSnapshot(const QString &key, core::Snapshot snapshot, bool pushed, qint64 now,
+                        const std::optional<QHash<QString, qint64>> &firstSeen,
+                        const QHash<QString, QString> &marks);
+    std::optional<QHash<QString, qint64>> localFirstSeen(const core::Snapshot &snapshot, qint64 nowMs);
     void onDiscovered(const core::DiscoverResult &result, qint64 durationMs, bool first);
     void finishRoundIfDone();
-    void stampFirstSeen(core::Snapshot &snapshot, qint64 nowMs);
     void emitEvents(QList<HolderEvent> list);
     static QString keyOf(const core::SemaphoreRef &ref);
 
     core::SemaphoreStore &m_store;
     WatchOptions m_options;
-    HistoryStore *m_history = nullptr;
+    HistoryWorker *m_history = nullptr;
     QPointer<core::SemaphoreChangeHints> m_hints;
     QList<QMetaObject::Connection> m_hintsConnections;
     std::function<qint64()> m_clock;
