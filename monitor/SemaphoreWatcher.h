@@ -52,9 +52,10 @@ struct WatchOptions {
 // - Where the store pushes changes (SemaphoreStore::canWatch: Consul blocking queries), those
 //   replace polling for that semaphore.
 // - readSoon() asks for an early re-read (a Redis keyspace notification, an operator action).
-// - With a history (HistoryWorker: on its own thread), holders without an acquire time get firstSeenMs from the history (so the
-//   stuck rule of core/StuckHolders survives restarts), what was seen is recorded there, and events
-//   are appended to it; force-release marks there turn `released` into `force-released`.
+// - With a history (HistoryWorker, on its own thread), holders without an acquire time get
+//   firstSeenMs from it (so the stuck rule of core/StuckHolders survives restarts), what was seen is
+//   recorded there, and events are appended to it; force-release marks there turn `released` into
+//   `force-released`. A read's events come out once the history answered.
 // Semaphores present at the first discovery (and every one in `only`) produce no `appeared` (they were there
 // before watching started); their stale/over-limit/expired holders are still reported.
 class SemaphoreWatcher : public QObject {
