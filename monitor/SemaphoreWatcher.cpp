@@ -90,6 +90,7 @@ void SemaphoreWatcher::stop() {
     }
     m_inFlight = 0;
     m_discovering = false;
+    m_discoverAgain = false;
 }
 
 QList<Snapshot> SemaphoreWatcher::latest() const {
@@ -118,6 +119,15 @@ void SemaphoreWatcher::setChangeHints(core::SemaphoreChangeHints *hints) {
         return;
     m_hintsConnections << connect(hints, &core::SemaphoreChangeHints::changed, this,
                                   &SemaphoreWatcher::readSoon);
+    // A watcher that discovers wants new keys' events too; one of a fixed list does not.
+    const bool discovers = m_options.only.isEmpty() && m_options.discoveryIntervalMs > 0;
+    hints->setNewKeysWanted(discovers);
+    if (discovers)
+        m_hintsConnections << connect(hints, &core::SemaphoreChangeHints::mayHaveAppeared, this,
+                                      [this](const QString &key) {
+                                          discoverSoon();
+                                          Q_EMIT discoveryHinted(key);
+                                      });
     // The semaphores and their keys as last read: discovery may have found more, a layout may have
     // grown a key.
     m_hintsConnections << connect(this, &SemaphoreWatcher::roundFinished, hints, [this] {
@@ -139,6 +149,20 @@ void SemaphoreWatcher::readAllSoon() {
     for (Watched &w : m_watched)
         w.due = true;
     issueReads();
+}
+
+void SemaphoreWatcher::discoverSoon() {
+    if (!m_running || !m_options.only.isEmpty() || m_options.discoveryIntervalMs <= 0)
+        return;
+    if (m_discovering) {
+        m_discoverAgain = true; // the running scan may already be past the new key
+        return;
+    }
+    qint64 delay = kCoalesceMs;
+    if (m_sinceDiscovery.isValid())
+        delay = qMax(delay, m_schedule.budgetGapMs() - m_sinceDiscovery.elapsed());
+    if (!m_discoveryTimer.isActive() || m_discoveryTimer.remainingTime() > delay)
+        m_discoveryTimer.start(int(qMin<qint64>(delay, INT_MAX)));
 }
 
 void SemaphoreWatcher::discoverNow() {
@@ -175,6 +199,9 @@ void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 d
             m_toldGapMs = gap;
             Q_EMIT discoveryScheduled(gap, m_schedule.explanation());
         }
+        m_sinceDiscovery.start();
+        if (std::exchange(m_discoverAgain, false))
+            discoverSoon();
     }
     if (!result.ok) {
         Q_EMIT discoveryFinished(durationMs, false, result.error);

@@ -84,11 +84,18 @@ public:
     int roundsFinished() const { return m_rounds; }
     const DiscoverySchedule &discoverySchedule() const { return m_schedule; }
 
+public:
+    static constexpr qint64 kCoalesceMs = 100;
+
 public Q_SLOTS:
     void readSoon(const core::SemaphoreRef &ref);
     void readAllSoon();
     // Re-runs discovery now (a new semaphore is expected).
     void discoverNow();
+    // Re-runs discovery soon: events within kCoalesceMs make one discovery, and it starts no sooner
+    // after the previous one than the budget allows (DiscoverySchedule::budgetGapMs). Hints call it
+    // when a key that may be a new semaphore was written.
+    void discoverSoon();
 
 Q_SIGNALS:
     void events(const QList<semscope::monitor::HolderEvent> &events);
@@ -98,6 +105,8 @@ Q_SIGNALS:
     // How often new semaphores are looked for from now on, and why (DiscoverySchedule::explanation);
     // after the first discovery and whenever the gap changes by a factor of 2 or more.
     void discoveryScheduled(qint64 gapMs, const QString &why);
+    // discoverSoon() brought the next discovery forward (a key that may be a new semaphore).
+    void discoveryHinted(const QString &key);
     void readFailed(const semscope::core::SemaphoreRef &ref, const QString &error);
     // Discovery found more than maxSemaphores; only the first are watched.
     void truncated(int found, int watched);
@@ -144,7 +153,9 @@ private:
     QTimer m_tick;
     QTimer m_discoveryTimer;
     DiscoverySchedule m_schedule;
-    qint64 m_toldGapMs = 0; // the gap discoveryScheduled() last told
+    qint64 m_toldGapMs = 0;         // the gap discoveryScheduled() last told
+    QElapsedTimer m_sinceDiscovery; // since the last discovery answered
+    bool m_discoverAgain = false;   // discoverSoon() while one ran: it may have scanned past the key
     QHash<QString, Watched> m_watched;
     QStringList m_order; // keys in discovery order, so reads are spread fairly
     int m_inFlight = 0;

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void eventsGoToTheHistory();
     void keyspaceNotificationsReadAChangeAtOnce_data();
     void keyspaceNotificationsReadAChangeAtOnce();
+    void keyspaceNotificationsTurnedOnLaterAreUsedAtOnce();
     void noHintsWithoutAProvider();
 
 private:
@@ -263,9 +264,10 @@ void TestWatchController::keyspaceNotificationsReadAChangeAtOnce() {
     QVERIFY(watchJobs(w, controller));
     QVERIFY(test::waitFor([&] { return !w.changeNote(config.id).isEmpty(); }));
     const QString note = w.changeNote(config.id);
-    QVERIFY2(
-        note.contains(atOnce ? QStringLiteral("read at once") : QStringLiteral("Re-read every 1 m 00 s")),
-        qPrintable(note));
+    QVERIFY2(note.contains(atOnce
+                               ? QStringLiteral("Instant: keyspace notifications")
+                               : QStringLiteral("Every 1 m 00 s: the server publishes no keyspace events")),
+             qPrintable(note));
 
     if (atOnce) {
         // Subscribed to the semaphore's keys once a round has told the notifications what they are.
@@ -278,6 +280,52 @@ void TestWatchController::keyspaceNotificationsReadAChangeAtOnce() {
         QVERIFY2(!recorded.isEmpty() || recorded.wait(10000),
                  "the new holder was not read before the next interval");
     }
+}
+
+// Notifications turned on after the app connected (CONFIG SET, issue 31): the channels were followed
+// all along, so the first event switches the connection to instant reads, without a reconnect, and
+// the note the History tab shows says so.
+void TestWatchController::keyspaceNotificationsTurnedOnLaterAreUsedAtOnce() {
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    redis::RedisSemaphoreStore writer(server.settings());
+    const auto acquire = [&writer](const QString &holder) {
+        core::AcquireRequest request;
+        request.holder = holder;
+        request.ttlMs = 3600000;
+        core::SemaphoreRef ref = jobs();
+        ref.profile.limit = 3;
+        std::optional<core::AcquireResult> result;
+        writer.acquire(ref, request, {}, [&result](core::AcquireResult r) { result = std::move(r); });
+        return test::waitFor([&] { return result.has_value(); }) &&
+               result->status == core::AcquireResult::Status::Granted;
+    };
+    QVERIFY(acquire(QStringLiteral("first")));
+
+    model::ConnectionConfig config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.url = server.url();
+    ConnectionController controller(config, model::storeFactoryFor(config));
+    controller.open();
+    WatchController w(m_worker.get(), nullptr);
+    w.setIntervalMs(60000); // only a notification can bring a change within seconds
+    w.setChangeHintsProvider(model::changeHintsFor);
+    QVERIFY(watchJobs(w, controller));
+    QVERIFY(test::waitFor([&] { return !w.changeNote(config.id).isEmpty(); }));
+    QVERIFY2(w.changeNote(config.id).startsWith(QStringLiteral("Every 1 m 00 s")),
+             qPrintable(w.changeNote(config.id)));
+    // Subscribed although the server publishes nothing yet.
+    QVERIFY(test::waitFor([&] {
+        const redis::RedisReply r = server.command({"PUBSUB", "NUMSUB", "__keyspace@0__:{jobs}:holders"});
+        return r.elements.size() == 2 && r.elements.at(1).integer == 1;
+    }));
+
+    const redis::RedisReply set = server.command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+    QVERIFY2(!set.isError(), set.str.constData());
+    QSignalSpy recorded(&w, &WatchController::eventsRecorded);
+    QVERIFY(acquire(QStringLiteral("second")));
+    QVERIFY2(!recorded.isEmpty() || recorded.wait(10000),
+             "the new holder was not read before the next interval");
+    QVERIFY(test::waitFor([&] { return w.changeNote(config.id).startsWith(QStringLiteral("Instant:")); }));
 }
 
 // A connection whose store is not the server its settings name (an in-memory store here, as in
