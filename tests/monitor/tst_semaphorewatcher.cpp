@@ -154,8 +154,10 @@ public:
             followed << s.ref.name;
         ++follows;
     }
+    void setNewKeysWanted(bool wanted) override { newKeysWanted = wanted; }
     QStringList followed;
     int follows = 0;
+    bool newKeysWanted = false;
 };
 
 monitor::WatchOptions fast() {
@@ -182,6 +184,7 @@ private Q_SLOTS:
     void stuckHolderIsStillStaleAfterARestart();
     void withoutHistoryTheAgeCountsFromTheStart();
     void aBusyHistoryNeverStopsTheWatchersThread();
+    void aNewKeyHintBringsDiscoveryForward();
     void stopEndsEverything();
 };
 
@@ -511,6 +514,41 @@ void TestSemaphoreWatcher::aBusyHistoryNeverStopsTheWatchersThread() {
         other.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("locker"));
+}
+
+void TestSemaphoreWatcher::aNewKeyHintBringsDiscoveryForward() {
+    // Discovery every hour; a hint that a key which may be a semaphore was written brings the next
+    // one forward. Hints close together make one discovery, and the new semaphore is reported.
+    auto server = std::make_shared<InMemorySemaphoreServer>();
+    hold(*server, "old", "h", 600000);
+    InMemorySemaphoreStore store(server);
+    auto options = fast();
+    options.intervalMs = 3600000;
+    options.discoveryIntervalMs = 3600000;
+    SemaphoreWatcher w(store, options);
+    Recorder r(w);
+    ScriptedHints hints;
+    w.setChangeHints(&hints);
+    QVERIFY(hints.newKeysWanted); // a discovering watcher asks for them
+    QSignalSpy discovered(&w, &SemaphoreWatcher::discoveryFinished);
+    w.start();
+    QVERIFY(discovered.wait());
+    hold(*server, "new", "n", 600000);
+    for (int i = 0; i < 5; ++i)
+        Q_EMIT hints.mayHaveAppeared(QStringLiteral("new"));
+    QVERIFY(test::waitFor([&] { return r.has("appeared", {}, "new"); }));
+    QCOMPARE(discovered.count(), 2);
+    // A window in which nothing may happen: five hints within the coalescing time made one
+    // discovery; a second would come right after the first.
+    QTest::qWait(int(3 * SemaphoreWatcher::kCoalesceMs));
+    QCOMPARE(discovered.count(), 2);
+
+    // A watcher of a fixed list does not want them.
+    options.only = {w.watched().constFirst()};
+    SemaphoreWatcher fixed(store, options);
+    ScriptedHints fixedHints;
+    fixed.setChangeHints(&fixedHints);
+    QVERIFY(!fixedHints.newKeysWanted);
 }
 
 void TestSemaphoreWatcher::stopEndsEverything() {
