@@ -5,7 +5,7 @@
 #include "core/Kind.h"
 #include "core/SnapshotRules.h"
 #include "core/audit/AuditOutcome.h"
-#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -214,23 +214,44 @@ void OperatorActions::forceRelease(const SemaphoreRef &ref, const Holder &observ
         refuse(entry, refusal, context, done);
         return;
     }
-    std::optional<qint64> mark;
-    if (m_history)
-        mark = m_history->markForceRelease(
-            m_controller->config().endpoint(), ref, observed.id,
-            monitor::HistoryStore::originOfThisProcess(QStringLiteral("semscope")),
-            QDateTime::currentMSecsSinceEpoch());
+    if (!m_history) {
+        forceReleaseMarked(ref, observed, observedVersion, entry, std::nullopt, answerTo(context),
+                           std::move(done));
+        return;
+    }
+    // The mark goes first (a watcher must never see the holder gone without it), written on the
+    // history's thread; the force-release follows when it is written or could not be.
+    m_history->markForceRelease(m_controller->config().endpoint(), ref, observed.id,
+                                monitor::HistoryStore::originOfThisProcess(QStringLiteral("semscope")),
+                                QDateTime::currentMSecsSinceEpoch(), this,
+                                [this, ref, observed, observedVersion, entry, context = answerTo(context),
+                                 done](std::optional<qint64> mark) mutable {
+                                    forceReleaseMarked(ref, observed, observedVersion, entry, mark, context,
+                                                       std::move(done));
+                                });
+}
+
+void OperatorActions::forceReleaseMarked(const SemaphoreRef &ref, const Holder &observed,
+                                         std::optional<qint64> observedVersion, const core::AuditEntry &entry,
+                                         std::optional<qint64> mark, QPointer<QObject> context,
+                                         Callback<ForceReleaseResult> done) {
     m_controller->forceRelease(
         ref, observed, observedVersion, this,
-        [this, entry, done, mark, history = m_history, context = answerTo(context)](ForceReleaseResult r) {
-            const QString unmarked =
-                history ? history->settleForceRelease(mark, r.status == ForceReleaseResult::Status::Released)
-                        : QString();
-            if (!unmarked.isEmpty())
-                r.message += (r.message.isEmpty() ? QString() : QStringLiteral("; ")) + unmarked;
-            record(entry, auditOutcome(r));
-            if (context)
-                done(r);
+        [this, entry, done, mark, history = QPointer<monitor::HistoryWorker>(m_history),
+         context](ForceReleaseResult r) {
+            auto finish = [this, entry, done, context](ForceReleaseResult r, const QString &unmarked) {
+                if (!unmarked.isEmpty())
+                    r.message += (r.message.isEmpty() ? QString() : QStringLiteral("; ")) + unmarked;
+                record(entry, auditOutcome(r));
+                if (context)
+                    done(r);
+            };
+            if (!history) {
+                finish(r, QString());
+                return;
+            }
+            history->settleForceRelease(mark, r.status == ForceReleaseResult::Status::Released, this,
+                                        [finish, r](const QString &unmarked) { finish(r, unmarked); });
         });
 }
 

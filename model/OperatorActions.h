@@ -4,13 +4,10 @@
 #include "ConsulSessionEntry.h"
 #include "core/audit/AuditLog.h"
 #include "core/audit/AuditOutcome.h"
+#include "monitor/HistoryWorker.h"
 
 #include <QObject>
 #include <QPointer>
-
-namespace semscope::monitor {
-class HistoryStore;
-}
 
 namespace semscope::model {
 
@@ -27,7 +24,7 @@ public:
     ConnectionController *controller() const { return m_controller; }
     // Force-releases are marked in the shared history first, so watchers (here and in other
     // processes) report them as force-released and by whom. Not owned; nullptr: not marked.
-    void setHistory(monitor::HistoryStore *history) { m_history = history; }
+    void setHistory(monitor::HistoryWorker *history) { m_history = history; }
     bool canWrite() const { return !m_controller->config().readOnly; }
     bool needsTypedConfirmation() const { return m_controller->config().isProduction(); }
     static bool confirmationMatches(const core::SemaphoreRef &ref, const QString &typed);
@@ -92,11 +89,16 @@ private:
     template <typename R>
     void refuse(const core::AuditEntry &entry, const QString &refusal, QObject *context,
                 core::Callback<R> done);
+    // The force-release itself, once the history holds its mark (`mark`; unset: none written).
+    void forceReleaseMarked(const core::SemaphoreRef &ref, const core::Holder &observed,
+                            std::optional<qint64> observedVersion, const core::AuditEntry &entry,
+                            std::optional<qint64> mark, QPointer<QObject> context,
+                            core::Callback<core::ForceReleaseResult> done);
     // Who an answer is for: the caller's context, or this object when none was given.
     QPointer<QObject> answerTo(QObject *context) { return context ? context : this; }
 
     ConnectionController *m_controller;
-    monitor::HistoryStore *m_history = nullptr;
+    QPointer<monitor::HistoryWorker> m_history;
     core::AuditLog *m_audit;
     QList<core::Grant> m_grants;
 };

@@ -2,7 +2,7 @@
 
 #include "core/Duration.h"
 #include "core/ProfileStore.h"
-#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 #include "monitor/SemaphoreWatcher.h"
 
 #include <QCoreApplication>
@@ -40,7 +40,7 @@ QString settingsKey(const QString &connectionId) {
 
 } // namespace
 
-WatchController::WatchController(monitor::HistoryStore *history, core::ProfileStore *profiles,
+WatchController::WatchController(monitor::HistoryWorker *history, core::ProfileStore *profiles,
                                  QObject *parent)
     : QObject(parent)
     , m_history(history)
@@ -160,7 +160,7 @@ void WatchController::restart(const QString &connectionId) {
     c.watcher->setHistory(m_history);
     connect(c.watcher.get(), &monitor::SemaphoreWatcher::events, this,
             [this, connectionId](const QList<HolderEvent> &list) { onEvents(connectionId, list); });
-    if (c.hints && c.hints->isEnabled())
+    if (c.hints && c.hintsProbed)
         c.watcher->setChangeHints(c.hints.get());
     else if (!c.hints)
         askForChangeHints(connectionId, c);
@@ -179,16 +179,32 @@ void WatchController::askForChangeHints(const QString &connectionId, Connection 
         if (!hints || it == m_connections.end() || it->second->hints.get() != hints)
             return; // the connection closed meanwhile
         Connection &c = *it->second;
-        c.changeNote = enabled
-                           ? tr("Changes are read at once: the server publishes keyspace notifications (%1).")
-                                 .arg(setting)
-                           : tr("Re-read every %1: the server publishes no keyspace notifications%2.")
-                                 .arg(core::formatDurationMs(m_intervalMs),
-                                      setting.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(setting));
-        if (enabled && c.watcher)
+        c.hintsProbed = true;
+        c.changeNote = enabled ? instantNote(setting) : intervalNote(setting);
+        // Followed either way (issue 31): the channels cost nothing while the server publishes
+        // nothing, and notifications turned on later are used from their first event.
+        if (c.watcher)
             c.watcher->setChangeHints(hints);
+        connect(hints, &redis::KeyspaceNotifications::publishingStarted, this, [this, connectionId] {
+            const auto it = m_connections.find(connectionId);
+            if (it == m_connections.end())
+                return;
+            it->second->changeNote = instantNote(tr("turned on since semscope connected"));
+            Q_EMIT watchedChanged();
+        });
         Q_EMIT watchedChanged();
     });
+}
+
+QString WatchController::instantNote(const QString &setting) const {
+    return tr("Instant: keyspace notifications (%1) — a change is read at once.").arg(setting);
+}
+
+QString WatchController::intervalNote(const QString &setting) const {
+    return tr("Every %1: the server publishes no keyspace events%2; the first one it publishes switches "
+              "to instant reads.")
+        .arg(core::formatDurationMs(m_intervalMs),
+             setting.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(setting));
 }
 
 bool WatchController::isReportedFull(const QString &connectionId, const SemaphoreRef &ref) const {

@@ -14,7 +14,7 @@ namespace semscope::core {
 class ProfileStore;
 }
 namespace semscope::monitor {
-class HistoryStore;
+class HistoryWorker;
 class SemaphoreWatcher;
 } // namespace semscope::monitor
 
@@ -39,7 +39,7 @@ class WatchController : public QObject {
     Q_OBJECT
 public:
     // `history` and `profiles` (nullable) must outlive the controller.
-    WatchController(monitor::HistoryStore *history, core::ProfileStore *profiles, QObject *parent = nullptr);
+    WatchController(monitor::HistoryWorker *history, core::ProfileStore *profiles, QObject *parent = nullptr);
     ~WatchController() override;
 
     // Starts watching the connection's starred semaphores; removeConnection() before `controller` goes.
@@ -72,9 +72,10 @@ public:
 
     // The watcher of an open connection (nullptr when nothing is starred there), for tests.
     monitor::SemaphoreWatcher *watcherOf(const QString &connectionId) const;
-    // How soon a change to a watched semaphore of this connection is seen, for the operator: at once
-    // where the Redis server publishes keyspace notifications, else on the interval. Empty until
-    // known (and for Consul, whose watches are pushed anyway).
+    // How soon a change to a watched semaphore of this connection is seen, for the operator (the
+    // History tab): "Instant: …" where the Redis server publishes keyspace notifications (also when
+    // they were turned on after connecting: the first event switches), else "Every N: …". Empty
+    // until known (and for Consul, whose watches are pushed anyway).
     QString changeNote(const QString &connectionId) const;
 
 Q_SIGNALS:
@@ -90,6 +91,7 @@ private:
         std::unique_ptr<monitor::SemaphoreWatcher> watcher;
         // Redis: keyspace notifications, asked for once the first semaphore is starred.
         std::unique_ptr<redis::KeyspaceNotifications> hints;
+        bool hintsProbed = false; // hints answered probe(): watchers follow them from then on
         QString changeNote;
         QHash<QString, qint64> fullSince; // semaphore key -> since when it is full (local clock)
         QSet<QString> fullReported;
@@ -97,13 +99,15 @@ private:
 
     void restart(const QString &connectionId);
     void askForChangeHints(const QString &connectionId, Connection &c);
+    QString instantNote(const QString &setting) const;
+    QString intervalNote(const QString &setting) const;
     void onEvents(const QString &connectionId, const QList<monitor::HolderEvent> &events);
     void checkFull();
     void raise(const QString &connectionId, const core::SemaphoreRef &ref, const QString &title,
                const QString &message);
     QString connectionName(const QString &connectionId) const;
 
-    monitor::HistoryStore *m_history;
+    monitor::HistoryWorker *m_history;
     core::ProfileStore *m_profiles;
     std::unordered_map<QString, std::unique_ptr<Connection>> m_connections;
     qint64 m_fullAfterMs = kDefaultFullAfterMs;

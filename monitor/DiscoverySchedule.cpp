@@ -35,6 +35,13 @@ qint64 DiscoverySchedule::nextDelayMs() const {
     return std::clamp(gap, m_intervalMs, m_maxGapMs);
 }
 
+qint64 DiscoverySchedule::budgetGapMs() const {
+    if (!m_measured)
+        return 0;
+    const double needed = m_costMs * (1.0 / m_budget - 1.0);
+    return needed >= double(m_maxGapMs) ? m_maxGapMs : qint64(qCeil(needed));
+}
+
 QString DiscoverySchedule::explanation() const {
     const qint64 delay = nextDelayMs();
     const QString budget = QStringLiteral("%1 %").arg(m_budget * 100, 0, 'g', 3);

@@ -37,6 +37,9 @@ public:
     // How long to wait after a discovery before the next one starts: at least intervalMs, and long
     // enough that cost / (cost + gap) <= budget, at most maxGapMs.
     qint64 nextDelayMs() const;
+    // The shortest gap the budget alone allows (no interval floor): a discovery asked for early (a
+    // new key's keyspace event) waits at least this long after the previous one. 0 until measured.
+    qint64 budgetGapMs() const;
     // Why, for people: "looking for new semaphores every 500 ms (a scan costs ~2 ms, budget 5 %)".
     QString explanation() const;
     // Whether nextDelayMs() moved enough since `previousDelayMs` to be worth telling again (a

@@ -1,6 +1,6 @@
 #include "SemaphoreWatcher.h"
 
-#include "HistoryStore.h"
+#include "HistoryWorker.h"
 #include "SeenHolders.h"
 #include "SnapshotDiff.h"
 
@@ -90,6 +90,7 @@ void SemaphoreWatcher::stop() {
     }
     m_inFlight = 0;
     m_discovering = false;
+    m_discoverAgain = false;
 }
 
 QList<Snapshot> SemaphoreWatcher::latest() const {
@@ -118,6 +119,15 @@ void SemaphoreWatcher::setChangeHints(core::SemaphoreChangeHints *hints) {
         return;
     m_hintsConnections << connect(hints, &core::SemaphoreChangeHints::changed, this,
                                   &SemaphoreWatcher::readSoon);
+    // A watcher that discovers wants new keys' events too; one of a fixed list does not.
+    const bool discovers = m_options.only.isEmpty() && m_options.discoveryIntervalMs > 0;
+    hints->setNewKeysWanted(discovers);
+    if (discovers)
+        m_hintsConnections << connect(hints, &core::SemaphoreChangeHints::mayHaveAppeared, this,
+                                      [this](const QString &key) {
+                                          discoverSoon();
+                                          Q_EMIT discoveryHinted(key);
+                                      });
     // The semaphores and their keys as last read: discovery may have found more, a layout may have
     // grown a key.
     m_hintsConnections << connect(this, &SemaphoreWatcher::roundFinished, hints, [this] {
@@ -139,6 +149,20 @@ void SemaphoreWatcher::readAllSoon() {
     for (Watched &w : m_watched)
         w.due = true;
     issueReads();
+}
+
+void SemaphoreWatcher::discoverSoon() {
+    if (!m_running || !m_options.only.isEmpty() || m_options.discoveryIntervalMs <= 0)
+        return;
+    if (m_discovering) {
+        m_discoverAgain = true; // the running scan may already be past the new key
+        return;
+    }
+    qint64 delay = kCoalesceMs;
+    if (m_sinceDiscovery.isValid())
+        delay = qMax(delay, m_schedule.budgetGapMs() - m_sinceDiscovery.elapsed());
+    if (!m_discoveryTimer.isActive() || m_discoveryTimer.remainingTime() > delay)
+        m_discoveryTimer.start(int(qMin<qint64>(delay, INT_MAX)));
 }
 
 void SemaphoreWatcher::discoverNow() {
@@ -175,6 +199,9 @@ void SemaphoreWatcher::onDiscovered(const core::DiscoverResult &result, qint64 d
             m_toldGapMs = gap;
             Q_EMIT discoveryScheduled(gap, m_schedule.explanation());
         }
+        m_sinceDiscovery.start();
+        if (std::exchange(m_discoverAgain, false))
+            discoverSoon();
     }
     if (!result.ok) {
         Q_EMIT discoveryFinished(durationMs, false, result.error);
@@ -278,18 +305,13 @@ void SemaphoreWatcher::read(const QString &key) {
         });
         return;
     }
+    // In flight until its history step is done as well: a semaphore whose history lags is not read
+    // again meanwhile, so a locked history file cannot pile up reads.
     w.inFlight = true;
     ++m_inFlight;
     m_store.snapshot(w.ref, [self, generation, key](Snapshot s) {
-        if (!self || self->m_generation != generation)
-            return;
-        auto it = self->m_watched.find(key);
-        if (it != self->m_watched.end() && it->inFlight) {
-            it->inFlight = false;
-            --self->m_inFlight;
-        }
-        self->onSnapshot(key, std::move(s), false);
-        self->issueReads();
+        if (self && self->m_generation == generation)
+            self->onSnapshot(key, std::move(s), false);
     });
 }
 
@@ -297,8 +319,54 @@ void SemaphoreWatcher::onSnapshot(const QString &key, Snapshot snapshot, bool pu
     auto it = m_watched.find(key);
     if (it == m_watched.end())
         return;
-    m_roundPending.remove(key);
     const qint64 now = m_clock();
+    if (!m_history) {
+        finishSnapshot(key, std::move(snapshot), pushed, now, localFirstSeen(snapshot, now), {});
+        return;
+    }
+    // The history's part (when holders were first seen, force-release marks) runs on its own
+    // thread; the rest continues when it answers. Its answers come in the order asked, so the
+    // events of a semaphore keep their order.
+    const bool reading = !carriesNoReading(snapshot);
+    const QString endpoint = m_store.endpoint();
+    const SemaphoreRef seenRef = snapshot.ref;
+    const SemaphoreRef marksRef = it->ref;
+    const QStringList ids = reading ? holdersWithoutTime(snapshot) : QStringList();
+    // Marks are written before the force-release itself, so they are there by the time the holder
+    // is seen gone; the window covers missed reads and a slow server.
+    const qint64 since = now - qMax<qint64>(60000, 10 * m_options.intervalMs);
+    const quint64 generation = m_generation;
+    m_history->run(
+        [reading, endpoint, seenRef, marksRef, ids, now, since](HistoryStore &history) {
+            HistoryAnswer answer;
+            if (reading && history.isAvailable())
+                answer.firstSeen = history.recordSeen(endpoint, seenRef, ids, now);
+            if (reading)
+                answer.marks = history.forceReleasedSince(endpoint, marksRef, since);
+            return answer;
+        },
+        this,
+        [this, generation, key, snapshot = std::move(snapshot), pushed, now](HistoryAnswer answer) mutable {
+            if (generation != m_generation)
+                return; // stopped meanwhile: as for a read's answer
+            // A history that is off: this run's memory, as without one.
+            const auto firstSeen = answer.firstSeen ? answer.firstSeen : localFirstSeen(snapshot, now);
+            finishSnapshot(key, std::move(snapshot), pushed, now, firstSeen, answer.marks);
+        });
+}
+
+void SemaphoreWatcher::finishSnapshot(const QString &key, Snapshot snapshot, bool pushed, qint64 now,
+                                      const std::optional<QHash<QString, qint64>> &firstSeen,
+                                      const QHash<QString, QString> &marks) {
+    auto it = m_watched.find(key);
+    if (it == m_watched.end())
+        return;
+    if ((!pushed || it->leaving) && it->inFlight) {
+        // A leaving semaphore may be erased below by a pushed answer while its last read is out.
+        it->inFlight = false;
+        --m_inFlight;
+    }
+    m_roundPending.remove(key);
     if (carriesNoReading(snapshot)) {
         Q_EMIT readFailed(it->ref, snapshot.warnings.constFirst());
         if (it->leaving) {
@@ -311,25 +379,27 @@ void SemaphoreWatcher::onSnapshot(const QString &key, Snapshot snapshot, bool pu
             emitEvents({disappearedEvent(ref, now)});
         }
         finishRoundIfDone();
+        if (!pushed)
+            issueReads();
         return;
     }
-    stampFirstSeen(snapshot, now);
-
-    QHash<QString, QString> marks; // force-released holder -> who did it
-    if (m_history && it->last) {
-        // Marks are written before the force-release itself, so they are there by the time the
-        // holder is seen gone; the window covers missed reads and a slow server.
-        const qint64 since = now - qMax<qint64>(60000, 10 * m_options.intervalMs);
-        marks = m_history->forceReleasedSince(m_store.endpoint(), it->ref, since);
+    if (firstSeen) {
+        for (Holder &h : snapshot.holders)
+            if (!h.acquiredAtMs && !h.firstSeenMs && firstSeen->contains(h.id))
+                h.firstSeenMs = firstSeen->value(h.id);
     }
-    const QStringList forcedIds = marks.keys();
+    core::markStuckHolders(snapshot, now);
+
+    // Marks only matter for holders seen before (a first read has nobody to lose).
+    const QHash<QString, QString> forced = it->last ? marks : QHash<QString, QString>();
+    const QStringList forcedIds = forced.keys();
     QList<HolderEvent> list = diffSnapshots(it->last ? &*it->last : nullptr, snapshot, now,
                                             QSet<QString>(forcedIds.begin(), forcedIds.end()));
     if (!it->last && it->baseline)
         list.removeIf([](const HolderEvent &e) { return e.event == events::Appeared; });
     for (HolderEvent &e : list)
-        if (e.event == events::ForceReleased && !marks.value(e.holder).isEmpty())
-            e.details = QStringLiteral("force-released by %1").arg(marks.value(e.holder));
+        if (e.event == events::ForceReleased && !forced.value(e.holder).isEmpty())
+            e.details = QStringLiteral("force-released by %1").arg(forced.value(e.holder));
     const bool leaving = it->leaving;
     const SemaphoreRef ref = it->ref;
     if (leaving) {
@@ -344,33 +414,36 @@ void SemaphoreWatcher::onSnapshot(const QString &key, Snapshot snapshot, bool pu
     }
     emitEvents(std::move(list));
     finishRoundIfDone();
+    if (!pushed)
+        issueReads();
 }
 
-void SemaphoreWatcher::stampFirstSeen(Snapshot &snapshot, qint64 nowMs) {
-    if (m_history && m_history->isAvailable()) {
-        stampFromHistory(*m_history, m_store.endpoint(), snapshot, nowMs);
-        return;
-    }
+std::optional<QHash<QString, qint64>> SemaphoreWatcher::localFirstSeen(const Snapshot &snapshot,
+                                                                       qint64 nowMs) {
+    if (carriesNoReading(snapshot))
+        return std::nullopt;
     // No history: this run's memory (the GUI's behaviour before the history). Departed holders are
     // forgotten, so a holder that comes back starts again.
     QHash<QByteArray, qint64> &mine = m_firstSeen[keyOf(snapshot.ref)];
     QHash<QByteArray, qint64> next;
-    for (Holder &h : snapshot.holders) {
+    QHash<QString, qint64> out;
+    for (const Holder &h : snapshot.holders) {
         if (h.acquiredAtMs || h.firstSeenMs || !h.occupiesSlot())
             continue;
         const QByteArray id = h.id.toUtf8();
-        h.firstSeenMs = mine.value(id, nowMs);
-        next.insert(id, *h.firstSeenMs);
+        const qint64 seen = mine.value(id, nowMs);
+        next.insert(id, seen);
+        out.insert(h.id, seen);
     }
     mine = next;
-    core::markStuckHolders(snapshot, nowMs);
+    return out;
 }
 
 void SemaphoreWatcher::emitEvents(QList<HolderEvent> list) {
     if (list.isEmpty())
         return;
     if (m_history)
-        m_history->record(m_store.endpoint(), list);
+        m_history->record(m_store.endpoint(), list); // queued: written on the history's thread
     Q_EMIT events(list);
 }
 

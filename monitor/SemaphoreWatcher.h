@@ -17,7 +17,7 @@
 
 namespace semscope::monitor {
 
-class HistoryStore;
+class HistoryWorker;
 
 struct WatchOptions {
     QString match = QStringLiteral("*"); // glob on names (DiscoverRequest::match)
@@ -52,9 +52,10 @@ struct WatchOptions {
 // - Where the store pushes changes (SemaphoreStore::canWatch: Consul blocking queries), those
 //   replace polling for that semaphore.
 // - readSoon() asks for an early re-read (a Redis keyspace notification, an operator action).
-// - With a HistoryStore, holders without an acquire time get firstSeenMs from the history (so the
-//   stuck rule of core/StuckHolders survives restarts), what was seen is recorded there, and events
-//   are appended to it; force-release marks there turn `released` into `force-released`.
+// - With a history (HistoryWorker, on its own thread), holders without an acquire time get
+//   firstSeenMs from it (so the stuck rule of core/StuckHolders survives restarts), what was seen is
+//   recorded there, and events are appended to it; force-release marks there turn `released` into
+//   `force-released`. A read's events come out once the history answered.
 // Semaphores present at the first discovery (and every one in `only`) produce no `appeared` (they were there
 // before watching started); their stale/over-limit/expired holders are still reported.
 class SemaphoreWatcher : public QObject {
@@ -64,8 +65,9 @@ public:
     ~SemaphoreWatcher() override;
 
     const WatchOptions &options() const { return m_options; }
-    // Not owned; must outlive the watcher (or be reset to nullptr). Used on the watcher's thread.
-    void setHistory(HistoryStore *history) { m_history = history; }
+    // Not owned; must outlive the watcher (or be reset to nullptr). Every history access runs on the
+    // worker's thread: a read's events come out once the history answered (in the order read).
+    void setHistory(HistoryWorker *history) { m_history = history; }
     // Not owned (nullptr: none). The watcher tells it what it watches after every round and reads a
     // semaphore it names at once; the interval reads go on, since hints can be lost.
     void setChangeHints(core::SemaphoreChangeHints *hints);
@@ -82,11 +84,18 @@ public:
     int roundsFinished() const { return m_rounds; }
     const DiscoverySchedule &discoverySchedule() const { return m_schedule; }
 
+public:
+    static constexpr qint64 kCoalesceMs = 100;
+
 public Q_SLOTS:
     void readSoon(const core::SemaphoreRef &ref);
     void readAllSoon();
     // Re-runs discovery now (a new semaphore is expected).
     void discoverNow();
+    // Re-runs discovery soon: events within kCoalesceMs make one discovery, and it starts no sooner
+    // after the previous one than the budget allows (DiscoverySchedule::budgetGapMs). Hints call it
+    // when a key that may be a new semaphore was written.
+    void discoverSoon();
 
 Q_SIGNALS:
     void events(const QList<semscope::monitor::HolderEvent> &events);
@@ -96,6 +105,8 @@ Q_SIGNALS:
     // How often new semaphores are looked for from now on, and why (DiscoverySchedule::explanation);
     // after the first discovery and whenever the gap changes by a factor of 2 or more.
     void discoveryScheduled(qint64 gapMs, const QString &why);
+    // discoverSoon() brought the next discovery forward (a key that may be a new semaphore).
+    void discoveryHinted(const QString &key);
     void readFailed(const semscope::core::SemaphoreRef &ref, const QString &error);
     // Discovery found more than maxSemaphores; only the first are watched.
     void truncated(int found, int watched);
@@ -114,16 +125,24 @@ private:
     void onTick();
     void issueReads();
     void read(const QString &key);
+    // What the history adds to a read (computed on its thread).
+    struct HistoryAnswer {
+        std::optional<QHash<QString, qint64>> firstSeen; // unset: the history is off
+        QHash<QString, QString> marks;                   // force-released holder -> who did it
+    };
     void onSnapshot(const QString &key, core::Snapshot snapshot, bool pushed);
+    void finishSnapshot(const QString &key, core::Snapshot snapshot, bool pushed, qint64 now,
+                        const std::optional<QHash<QString, qint64>> &firstSeen,
+                        const QHash<QString, QString> &marks);
+    std::optional<QHash<QString, qint64>> localFirstSeen(const core::Snapshot &snapshot, qint64 nowMs);
     void onDiscovered(const core::DiscoverResult &result, qint64 durationMs, bool first);
     void finishRoundIfDone();
-    void stampFirstSeen(core::Snapshot &snapshot, qint64 nowMs);
     void emitEvents(QList<HolderEvent> list);
     static QString keyOf(const core::SemaphoreRef &ref);
 
     core::SemaphoreStore &m_store;
     WatchOptions m_options;
-    HistoryStore *m_history = nullptr;
+    HistoryWorker *m_history = nullptr;
     QPointer<core::SemaphoreChangeHints> m_hints;
     QList<QMetaObject::Connection> m_hintsConnections;
     std::function<qint64()> m_clock;
@@ -134,7 +153,9 @@ private:
     QTimer m_tick;
     QTimer m_discoveryTimer;
     DiscoverySchedule m_schedule;
-    qint64 m_toldGapMs = 0; // the gap discoveryScheduled() last told
+    qint64 m_toldGapMs = 0;         // the gap discoveryScheduled() last told
+    QElapsedTimer m_sinceDiscovery; // since the last discovery answered
+    bool m_discoverAgain = false;   // discoverSoon() while one ran: it may have scanned past the key
     QHash<QString, Watched> m_watched;
     QStringList m_order; // keys in discovery order, so reads are spread fairly
     int m_inFlight = 0;

@@ -3,6 +3,8 @@
 #include "RedisConnection.h"
 #include "topology/RedisTopology.h"
 
+#include "core/KindRecognition.h"
+
 #include <QPointer>
 
 namespace semscope::redis {
@@ -96,6 +98,8 @@ void KeyspaceNotifications::finishProbe(const QList<Answer> &answers) {
             if (!self)
                 return;
             self->m_enabled = enabled;
+            self->m_probed = true;
+            self->m_cluster = self->isCluster();
             // Outside a Cluster the one subscriber needs no map; on a Cluster it says where keys
             // live. Not publishing: nothing to keep a connection open for.
             if (!self->isCluster() || !enabled)
@@ -166,6 +170,7 @@ void KeyspaceNotifications::subscribe(const QStringList &keys) {
         subscriberOn(it.value()).subscribe(channelOf(key), [self, key](const QByteArray &) {
             if (!self)
                 return;
+            self->noteEvent();
             const auto it = self->m_refOfKey.constFind(key);
             if (it != self->m_refOfKey.constEnd())
                 Q_EMIT self->changed(*it);
@@ -174,14 +179,65 @@ void KeyspaceNotifications::subscribe(const QStringList &keys) {
     m_nodeOfKey = wanted;
 }
 
+void KeyspaceNotifications::noteEvent() {
+    if (m_enabled)
+        return;
+    m_enabled = true;
+    Q_EMIT publishingStarted();
+}
+
 void KeyspaceNotifications::followSemaphores(const QList<core::Snapshot> &snapshots) {
-    if (!m_enabled)
+    // A Cluster's keys live on several masters, whose map is kept only while they publish.
+    if (!m_enabled && (!m_probed || m_cluster))
         return;
     m_refOfKey.clear();
     for (const core::Snapshot &s : snapshots)
         for (const QString &key : s.keys)
             m_refOfKey.insert(key, s.ref);
     follow(m_refOfKey.keys());
+}
+
+// The commands that create the keys of semaphore layouts (a SET NX lock, a hash, a zset, a list),
+// by their keyevent names; the type each implies.
+QStringList KeyspaceNotifications::newKeyEvents() {
+    return {QStringLiteral("set"),   QStringLiteral("hset"),  QStringLiteral("hincrby"),
+            QStringLiteral("zadd"),  QStringLiteral("lpush"), QStringLiteral("rpush"),
+            QStringLiteral("incrby")};
+}
+
+void KeyspaceNotifications::setNewKeysWanted(bool wanted) {
+    // Outside a Cluster only: there a key's events come from its own master (see the class comment).
+    if (wanted == m_newKeysWanted || (wanted && m_cluster))
+        return;
+    m_newKeysWanted = wanted;
+    QPointer<KeyspaceNotifications> self(this);
+    const QByteArray prefix = QByteArray("__keyevent@") + QByteArray::number(m_settings.db) + "__:";
+    for (const QString &event : newKeyEvents()) {
+        const QByteArray channel = prefix + event.toUtf8();
+        if (!wanted) {
+            subscriberOn(QString()).unsubscribe(channel);
+            continue;
+        }
+        subscriberOn(QString()).subscribe(channel, [self, event = event.toUtf8()](const QByteArray &key) {
+            if (self)
+                self->onKeyEvent(event, key);
+        });
+    }
+}
+
+void KeyspaceNotifications::onKeyEvent(const QByteArray &event, const QByteArray &key) {
+    noteEvent();
+    if (m_refOfKey.contains(QString::fromUtf8(key)))
+        return; // a followed semaphore: its keyspace channel reads it
+    QByteArray type = "string";
+    if (event.startsWith('h'))
+        type = "hash";
+    else if (event.startsWith('z'))
+        type = "zset";
+    else if (event.endsWith("push"))
+        type = "list";
+    if (core::keyRole(key, type).candidate)
+        Q_EMIT mayHaveAppeared(QString::fromUtf8(key));
 }
 
 } // namespace semscope::redis

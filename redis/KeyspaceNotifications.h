@@ -26,8 +26,14 @@ class RedisTopology;
 // every master is asked in probe(), and each key is followed on its own master (the slot map is
 // read again before each followSemaphores(), so a failover or a moved slot moves the subscription too).
 //
-// As core::SemaphoreChangeHints (what the watchers take) it follows semaphores rather than keys,
-// and only once probe() found the server publishing.
+// As core::SemaphoreChangeHints (what the watchers take) it follows semaphores rather than keys.
+// Outside a Cluster it subscribes whatever probe() found: a channel costs nothing while the server
+// publishes nothing, and a server whose notifications are turned on later (CONFIG SET) is noticed
+// at its first event (publishingStarted()), without a reconnect. On a Cluster, only once probe()
+// found every master publishing.
+// New keys (setNewKeysWanted): keyevent channels (`__keyevent@<db>__:set`, `:hset`, `:zadd`, …,
+// published where notify-keyspace-events has E) name every key those commands write; one that is
+// not followed and whose name and type could be a semaphore's (core::keyRole) is mayHaveAppeared().
 class KeyspaceNotifications : public core::SemaphoreChangeHints {
     Q_OBJECT
 public:
@@ -48,6 +54,12 @@ public:
     // Follows exactly the keys of these semaphores from now on (subscribes the new ones,
     // unsubscribes the rest), when enabled; a change to one of them is changed(its semaphore).
     void followSemaphores(const QList<core::Snapshot> &snapshots) override;
+    void setNewKeysWanted(bool wanted) override;
+
+Q_SIGNALS:
+    // The first event arrived while probe() had found the server not publishing: notifications were
+    // turned on since (isEnabled() is now true).
+    void publishingStarted();
 
 private:
     struct Answer {
@@ -63,6 +75,9 @@ private:
     QString nodeOf(const QString &key) const; // empty outside a Cluster
     RedisConnection &subscriberOn(const QString &node);
     QByteArray channelOf(const QString &key) const;
+    void noteEvent();
+    void onKeyEvent(const QByteArray &event, const QByteArray &key);
+    static QStringList newKeyEvents();
 
     ConnectionSettings m_settings;
     std::unique_ptr<topology::RedisTopology> m_topology; // during probe(); kept on a Cluster
@@ -72,6 +87,9 @@ private:
     QStringList m_pendingKeys; // asked for while the slot map was being read
     bool m_reloading = false;
     bool m_enabled = false;
+    bool m_probed = false;
+    bool m_cluster = false;                        // what the last probe() found
+    bool m_newKeysWanted = false;                  // subscribed to the keyevent channels (outside a Cluster)
     QHash<QString, core::SemaphoreRef> m_refOfKey; // followSemaphores(): key -> its semaphore
 };
 

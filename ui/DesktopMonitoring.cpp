@@ -1,7 +1,7 @@
 #include "DesktopMonitoring.h"
 
 #include "ConnectionSession.h"
-#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 
 #include <QAction>
 #include <QApplication>
@@ -12,7 +12,7 @@ namespace semscope::ui {
 
 DesktopMonitoring::DesktopMonitoring(core::ProfileStore *profiles, QObject *parent)
     : QObject(parent)
-    , m_history(std::make_unique<monitor::HistoryStore>(QString(), kGuiBusyTimeoutMs))
+    , m_history(std::make_unique<monitor::HistoryWorker>(QString(), kGuiBusyTimeoutMs))
     , m_watch(std::make_unique<model::WatchController>(m_history.get(), profiles)) {
     m_tray = new QSystemTrayIcon(QApplication::windowIcon(), this);
     m_tray->setObjectName(QStringLiteral("monitoringTray"));

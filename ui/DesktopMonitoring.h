@@ -10,7 +10,7 @@ class QAction;
 class QSystemTrayIcon;
 
 namespace semscope::monitor {
-class HistoryStore;
+class HistoryWorker;
 }
 namespace semscope::core {
 class ProfileStore;
@@ -29,9 +29,10 @@ public:
     explicit DesktopMonitoring(core::ProfileStore *profiles, QObject *parent = nullptr);
     ~DesktopMonitoring() override;
 
-    monitor::HistoryStore *history() const { return m_history.get(); }
-    // The window's thread writes the history: it waits at most this long for another process
-    // (events that could not be written wait in memory for the next write).
+    monitor::HistoryWorker *history() const { return m_history.get(); }
+    // The history is written on its own thread; a force-release waits for its mark there, at most
+    // this long for another process (events that could not be written wait in memory for the next
+    // write).
     static constexpr int kGuiBusyTimeoutMs = 250;
     model::WatchController *watch() const { return m_watch.get(); }
     QSystemTrayIcon *tray() const { return m_tray; }
@@ -56,7 +57,7 @@ private:
     void updateTray();
     void show(const model::WatchNotification &notification);
 
-    std::unique_ptr<monitor::HistoryStore> m_history;
+    std::unique_ptr<monitor::HistoryWorker> m_history;
     std::unique_ptr<model::WatchController> m_watch;
     QSystemTrayIcon *m_tray = nullptr;
     std::optional<model::WatchNotification> m_last;

@@ -1,7 +1,7 @@
 #include "HistoryPanel.h"
 
 #include "model/WatchController.h"
-#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -45,12 +45,17 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     m_view->setColumnWidth(model::HistoryEventModel::HolderColumn, 160);
     layout->addWidget(m_view, 1);
     connect(m_export, &QPushButton::clicked, this, &HistoryPanel::chooseExportFile);
+    m_slowLoad.setSingleShot(true);
+    m_slowLoad.setInterval(300);
+    connect(&m_slowLoad, &QTimer::timeout, this, &HistoryPanel::updateNote);
     clear();
 }
 
-void HistoryPanel::setMonitoring(model::WatchController *watch, monitor::HistoryStore *history) {
+void HistoryPanel::setMonitoring(model::WatchController *watch, monitor::HistoryWorker *history) {
     m_watch = watch;
     m_history = history;
+    if (m_history)
+        connect(m_history, &monitor::HistoryWorker::turnedOff, this, &HistoryPanel::updateNote);
     if (m_watch) {
         connect(m_watch, &model::WatchController::eventsRecorded, this,
                 [this](const QString &connectionId, const core::SemaphoreRef &ref) {
@@ -64,24 +69,50 @@ void HistoryPanel::setMonitoring(model::WatchController *watch, monitor::History
 
 void HistoryPanel::setSemaphore(const QString &connectionId, const QString &endpoint,
                                 const core::SemaphoreRef &ref) {
+    const bool same = m_ref && *m_ref == ref && m_connectionId == connectionId && m_endpoint == endpoint;
     m_connectionId = connectionId;
     m_endpoint = endpoint;
     m_ref = ref;
+    if (!same) {
+        m_model.setEvents({}); // another semaphore's rows must not show while its own load
+        m_rowsCurrent = false;
+    }
     reload();
 }
 
 void HistoryPanel::clear() {
     m_ref.reset();
+    ++m_query; // an answer still to come is for what was shown before
     m_model.setEvents({});
+    m_rowsCurrent = false;
+    m_export->setEnabled(false);
     updateNote();
 }
 
 void HistoryPanel::reload() {
+    const quint64 query = ++m_query;
     if (!m_ref || !m_history) {
-        m_model.setEvents({});
-    } else {
-        m_model.setEvents(m_history->events(m_endpoint, *m_ref, 0, kMaxRows));
+        showEvents({});
+        return;
     }
+    // The query runs on the history's thread (the file may be busy in another process for a while);
+    // the rows shown stay until the answer replaces them.
+    ++m_loading;
+    m_slowLoad.start();
+    m_history->events(m_endpoint, *m_ref, 0, kMaxRows, this,
+                      [this, query](const QList<monitor::HolderEvent> &events) {
+                          --m_loading;
+                          if (query == m_query)
+                              showEvents(events);
+                          else
+                              updateNote();
+                      });
+    updateNote();
+}
+
+void HistoryPanel::showEvents(const QList<monitor::HolderEvent> &events) {
+    m_model.setEvents(events);
+    m_rowsCurrent = true;
     m_export->setEnabled(m_model.rowCount() > 0);
     updateNote();
 }
@@ -93,6 +124,10 @@ void HistoryPanel::updateNote() {
     }
     if (!m_ref) {
         m_note->clear();
+        return;
+    }
+    if (m_loading > 0 && (!m_rowsCurrent || !m_slowLoad.isActive())) {
+        m_note->setText(tr("Loading…"));
         return;
     }
     const bool watched = m_watch && m_watch->isWatched(m_connectionId, *m_ref);

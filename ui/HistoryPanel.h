@@ -3,6 +3,7 @@
 #include "core/SemaphoreTypes.h"
 #include "model/HistoryEventModel.h"
 
+#include <QTimer>
 #include <QWidget>
 
 class QLabel;
@@ -10,7 +11,7 @@ class QPushButton;
 class QTableView;
 
 namespace semscope::monitor {
-class HistoryStore;
+class HistoryWorker;
 }
 namespace semscope::model {
 class WatchController;
@@ -20,18 +21,21 @@ namespace semscope::ui {
 
 // The History tab of the semaphore page: what happened to the semaphore (who held what, when, for
 // how long) as recorded in the shared history by the app's watchers and `semscope-cli watch`, with
-// export to CSV. Reads the history (local SQLite, a bounded query) when shown and whenever a watcher
-// recorded new events for this semaphore.
+// export to CSV. Reads the history (local SQLite, a bounded query on the history's own thread) when
+// shown and whenever a watcher recorded new events for this semaphore; says "loading…" meanwhile.
 class HistoryPanel : public QWidget {
     Q_OBJECT
 public:
     explicit HistoryPanel(QWidget *parent = nullptr);
 
     // Not owned; both nullable.
-    void setMonitoring(model::WatchController *watch, monitor::HistoryStore *history);
+    void setMonitoring(model::WatchController *watch, monitor::HistoryWorker *history);
     void setSemaphore(const QString &connectionId, const QString &endpoint, const core::SemaphoreRef &ref);
     void clear();
+    // Asks the history again; the rows change when it answers.
     void reload();
+    // A query is in flight (the note says "loading…").
+    bool isLoading() const { return m_loading > 0; }
 
     model::HistoryEventModel *model() { return &m_model; }
     QTableView *view() const { return m_view; }
@@ -44,10 +48,17 @@ public:
 private:
     void chooseExportFile();
     void updateNote();
+    void showEvents(const QList<monitor::HolderEvent> &events);
 
     model::HistoryEventModel m_model;
     model::WatchController *m_watch = nullptr;
-    monitor::HistoryStore *m_history = nullptr;
+    monitor::HistoryWorker *m_history = nullptr;
+    quint64 m_query = 0;        // the latest query asked: older answers are for another semaphore or stale
+    int m_loading = 0;          // queries in flight
+    bool m_rowsCurrent = false; // the rows are this semaphore's (a reload refreshes them)
+    // A refresh of rows already shown says "loading…" only once it takes a while: the background
+    // watcher's refreshes every second must not make the note flicker.
+    QTimer m_slowLoad;
     QString m_connectionId;
     QString m_endpoint;
     std::optional<core::SemaphoreRef> m_ref;

@@ -247,7 +247,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
 
 SemaphorePage::~SemaphorePage() = default;
 
-void SemaphorePage::setMonitoring(model::WatchController *watch, monitor::HistoryStore *history) {
+void SemaphorePage::setMonitoring(model::WatchController *watch, monitor::HistoryWorker *history) {
     m_watch = watch;
     m_historyPanel->setMonitoring(watch, history);
     if (m_watch)

@@ -26,7 +26,7 @@ namespace semscope::model {
 class WatchController;
 }
 namespace semscope::monitor {
-class HistoryStore;
+class HistoryWorker;
 }
 
 namespace semscope::ui {
@@ -65,7 +65,7 @@ public:
     int snapshotsApplied() const { return m_applied; }
 
     // Monitoring (issue 19): the ★ Watch toggle and the History tab. Not owned; both nullable.
-    void setMonitoring(model::WatchController *watch, monitor::HistoryStore *history);
+    void setMonitoring(model::WatchController *watch, monitor::HistoryWorker *history);
     QAction *watchAction() const { return m_watchToggle; }
     HistoryPanel *historyPanel() const { return m_historyPanel; }
     QTabWidget *lowerTabs() const { return m_lowerTabs; }

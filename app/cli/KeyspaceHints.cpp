@@ -30,10 +30,19 @@ readChangesAtOnce(CliContext &ctx, const core::SemaphoreStore &store, monitor::S
                              .arg(core::formatDurationMs(watching->options().intervalMs),
                                   setting.isEmpty() ? QString() : QStringLiteral(": ") + setting);
         } else {
-            ctx.err()
-                << QStringLiteral("keyspace notifications on (%1): a change is read at once\n").arg(setting);
-            watching->setChangeHints(hints);
+            ctx.err() << QStringLiteral("keyspace notifications on (%1): a change is read at once%2\n")
+                             .arg(setting, setting.contains(QLatin1Char('E'))
+                                               ? QStringLiteral(", a new semaphore looked for at once")
+                                               : QString());
         }
+        // Followed either way: channels cost nothing while the server publishes nothing, and
+        // notifications turned on later are then used from their first event.
+        watching->setChangeHints(hints);
+        QObject::connect(hints, &redis::KeyspaceNotifications::publishingStarted, hints, [&ctx] {
+            ctx.err() << QStringLiteral(
+                "keyspace notifications are published now: a change is read at once\n");
+            ctx.err().flush();
+        });
         ctx.err().flush();
     });
     return notifications;

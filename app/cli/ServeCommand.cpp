@@ -9,7 +9,7 @@
 #include "WatchOptionsFromCli.h"
 #include "core/ProfileStore.h"
 #include "core/Redaction.h"
-#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 #include "monitor/MetricsCollector.h"
 #include "monitor/PrometheusExposition.h"
 #include "monitor/SemaphoreWatcher.h"
@@ -139,9 +139,13 @@ private:
     static constexpr int kMaxInFlight = 16;
 
     void serve(CliContext &ctx) {
-        m_history = std::make_unique<monitor::HistoryStore>();
-        if (!m_history->isAvailable())
-            ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(m_history->warning());
+        // The same worker as the app's: the watcher's history steps never hold up its reads.
+        m_history = std::make_unique<monitor::HistoryWorker>();
+        QObject::connect(m_history.get(), &monitor::HistoryWorker::turnedOff, m_history.get(),
+                         [&ctx](const QString &warning) {
+                             ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(warning);
+                             ctx.err().flush();
+                         });
         m_watcher->setHistory(m_history.get());
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
                          [this, &ctx](qint64, bool ok, const QString &why) {
@@ -175,7 +179,7 @@ private:
     // Declared in the order they must go: the HTTP server reads the collector, which follows the
     // watcher, which uses the history and the store.
     std::unique_ptr<core::SemaphoreStore> m_store;
-    std::unique_ptr<monitor::HistoryStore> m_history;
+    std::unique_ptr<monitor::HistoryWorker> m_history;
     std::unique_ptr<monitor::SemaphoreWatcher> m_watcher;
     std::unique_ptr<redis::KeyspaceNotifications> m_notifications;
     std::unique_ptr<monitor::MetricsCollector> m_collector;

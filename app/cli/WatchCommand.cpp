@@ -7,7 +7,7 @@
 #include "WatchOptionsFromCli.h"
 #include "core/Duration.h"
 #include "core/ProfileStore.h"
-#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 #include "monitor/SemaphoreWatcher.h"
 #include "redis/KeyspaceNotifications.h"
 
@@ -94,9 +94,13 @@ private:
     static constexpr int kMaxInFlight = 16;
 
     void watch(CliContext &ctx, const monitor::WatchOptions &options) {
-        m_history = std::make_unique<monitor::HistoryStore>();
-        if (!m_history->isAvailable())
-            ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(m_history->warning());
+        // The same worker as the app's: the watcher's history steps never hold up its reads.
+        m_history = std::make_unique<monitor::HistoryWorker>();
+        QObject::connect(m_history.get(), &monitor::HistoryWorker::turnedOff, m_history.get(),
+                         [&ctx](const QString &warning) {
+                             ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(warning);
+                             ctx.err().flush();
+                         });
         m_watcher = std::make_unique<monitor::SemaphoreWatcher>(*m_store, options);
         m_watcher->setHistory(m_history.get());
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::events, m_watcher.get(),
@@ -154,7 +158,7 @@ private:
     }
 
     std::unique_ptr<core::SemaphoreStore> m_store;
-    std::unique_ptr<monitor::HistoryStore> m_history;
+    std::unique_ptr<monitor::HistoryWorker> m_history;
     std::unique_ptr<monitor::SemaphoreWatcher> m_watcher;
     std::unique_ptr<TerminationSignals> m_signals;
     std::unique_ptr<redis::KeyspaceNotifications> m_notifications;

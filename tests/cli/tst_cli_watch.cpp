@@ -219,6 +219,50 @@ private Q_SLOTS:
                 QVERIFY(o.value("token").isDouble());
     }
 
+    // With notifications on (keyevents too), a lock that appears after the start is looked for at
+    // once (issue 29 item 3): with a read interval (and so a discovery gap) of an hour, only the
+    // SET's event can bring it within seconds.
+    void aNewKeysEventTriggersDiscovery() {
+        test::RedisServer notifying;
+        test::RedisServer::Options options;
+        options.extraArgs = QStringList{"--notify-keyspace-events", "KEA"};
+        QVERIFY2(notifying.start(options), qPrintable(notifying.errorString()));
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli,
+                    {"--redis", notifying.url(), "watch", "--json", "--interval", "1h", "--for", "60s"});
+        QByteArray err;
+        QVERIFY2(test::waitFor(
+                     [&] {
+                         watch.waitForReadyRead(50);
+                         err += watch.readAllStandardError();
+                         return err.contains("watching 0 semaphores") &&
+                                err.contains("keyspace notifications on");
+                     },
+                     30000),
+                 err.constData());
+        // Subscribed (the handshake is asynchronous): an event published before would be lost.
+        QVERIFY(test::waitFor([&] {
+            const redis::RedisReply r = notifying.command({"PUBSUB", "NUMSUB", "__keyevent@0__:set"});
+            return r.elements.size() == 2 && r.elements.at(1).integer == 1;
+        }));
+        const redis::RedisReply set = notifying.command({"SET", "locks:new", "x", "NX", "PX", "60000"});
+        QCOMPARE(set.str, QByteArray("OK"));
+        QByteArray out;
+        QVERIFY2(test::waitFor(
+                     [&] {
+                         watch.waitForReadyRead(50);
+                         out += watch.readAllStandardOutput();
+                         return out.contains("\"appeared\"") && out.contains("locks:new");
+                     },
+                     20000),
+                 out.constData());
+        // And stderr said it would be.
+        QVERIFY2(err.contains("a new semaphore looked for at once"), err.constData());
+        watch.kill();
+        watch.waitForFinished(10000);
+    }
+
     // Where the server already publishes keyspace notifications, a change is read at once, long
     // before the next interval read; the server's configuration is never changed.
     void keyspaceNotificationsTriggerAnEarlyRead() {

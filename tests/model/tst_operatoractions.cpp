@@ -1,7 +1,9 @@
 #include "InMemorySemaphoreStore.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "model/OperatorActions.h"
 #include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 
 #include <QSignalSpy>
 #include <QSqlDatabase>
@@ -174,7 +176,10 @@ void TestOperatorActions::forceReleaseTheHistoryCouldNotMarkSaysSo() {
     // (the operator's write is not held back for a record), and the result says a watch will not
     // be told who removed the holder.
     const QString path = m_dir->path() + QStringLiteral("/history.sqlite");
-    monitor::HistoryStore history(path, 50);
+    QVERIFY(monitor::HistoryStore(path).isAvailable()); // the file exists before it is locked
+    monitor::HistoryWorker history(path, 50);
+    // Opened (on its thread) before the other connection locks the file.
+    QVERIFY(test::waitForCallback([&](std::function<void()> done) { history.flush(nullptr, done); }));
     QVERIFY(history.isAvailable());
     {
         QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));

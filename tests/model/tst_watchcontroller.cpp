@@ -6,6 +6,7 @@
 #include "model/StoreFactory.h"
 #include "model/WatchController.h"
 #include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 #include "monitor/SemaphoreWatcher.h"
 #include "redis/RedisSemaphoreStore.h"
 
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void eventsGoToTheHistory();
     void keyspaceNotificationsReadAChangeAtOnce_data();
     void keyspaceNotificationsReadAChangeAtOnce();
+    void keyspaceNotificationsTurnedOnLaterAreUsedAtOnce();
     void noHintsWithoutAProvider();
 
 private:
@@ -79,6 +81,14 @@ private:
     }
 
     std::unique_ptr<QTemporaryDir> m_dir;
+    // Flushes what the watchers asked the history to write (it writes on its own thread).
+    bool historyWritten() {
+        return test::waitForCallback([this](std::function<void()> done) { m_worker->flush(nullptr, done); });
+    }
+
+    // The watchers' history (on its own thread) and a second connection to the same file, as
+    // another process would have: the test's marks and its oracle.
+    std::unique_ptr<monitor::HistoryWorker> m_worker;
     std::unique_ptr<monitor::HistoryStore> m_history;
     std::shared_ptr<InMemorySemaphoreServer> m_server;
 };
@@ -90,10 +100,12 @@ void TestWatchController::init() {
     QSettings().clear();
     m_history = std::make_unique<monitor::HistoryStore>(m_dir->filePath("history.sqlite"));
     QVERIFY(m_history->isAvailable());
+    m_worker = std::make_unique<monitor::HistoryWorker>(m_dir->filePath("history.sqlite"));
     m_server = std::make_shared<InMemorySemaphoreServer>();
 }
 
 void TestWatchController::cleanup() {
+    m_worker.reset();
     m_history.reset();
     m_dir.reset();
 }
@@ -103,7 +115,7 @@ void TestWatchController::starredIsWatchedAndRemembered() {
     const QString id = c->config().id;
     hold(*m_server, "h");
     {
-        WatchController w(m_history.get(), nullptr);
+        WatchController w(m_worker.get(), nullptr);
         QSignalSpy changed(&w, &WatchController::watchedChanged);
         w.addConnection(c.get());
         QVERIFY(!w.watcherOf(id));
@@ -116,7 +128,7 @@ void TestWatchController::starredIsWatchedAndRemembered() {
         QCOMPARE(w.watcherOf(id)->options().only.size(), 1);
     }
     // Another run: the star is remembered per connection.
-    WatchController again(m_history.get(), nullptr);
+    WatchController again(m_worker.get(), nullptr);
     again.addConnection(c.get());
     QVERIFY(again.isWatched(id, jobs()));
     QVERIFY(again.watcherOf(id));
@@ -131,7 +143,7 @@ void TestWatchController::starredIsWatchedAndRemembered() {
 void TestWatchController::fullLongerThanTheThresholdIsNews() {
     auto c = open();
     hold(*m_server, "only", 1); // limit 1, held: full
-    WatchController w(m_history.get(), nullptr);
+    WatchController w(m_worker.get(), nullptr);
     w.setFullAfterMs(300);
     w.setIntervalMs(50);
     QSignalSpy raised(&w, &WatchController::notificationRaised);
@@ -157,7 +169,7 @@ void TestWatchController::fullLongerThanTheThresholdIsNews() {
 void TestWatchController::forceReleaseBySomeoneElseIsNews() {
     auto c = open();
     hold(*m_server, "victim");
-    WatchController w(m_history.get(), nullptr);
+    WatchController w(m_worker.get(), nullptr);
     w.setIntervalMs(50);
     QSignalSpy raised(&w, &WatchController::notificationRaised);
     QVERIFY(watchJobs(w, *c));
@@ -174,7 +186,7 @@ void TestWatchController::ownForceReleaseIsNoNews() {
     auto c = open();
     hold(*m_server, "mine");
     hold(*m_server, "other");
-    WatchController w(m_history.get(), nullptr);
+    WatchController w(m_worker.get(), nullptr);
     w.setIntervalMs(50);
     QSignalSpy raised(&w, &WatchController::notificationRaised);
     QSignalSpy recorded(&w, &WatchController::eventsRecorded);
@@ -189,6 +201,7 @@ void TestWatchController::ownForceReleaseIsNoNews() {
     // recorded; 200 ms more lets any late one show.
     QTest::qWait(200);
     QCOMPARE(raised.count(), 0);
+    QVERIFY(historyWritten());
     const auto events = m_history->events(c->config().endpoint(), jobs(), 0);
     QVERIFY(std::any_of(events.begin(), events.end(),
                         [](const auto &e) { return e.event == "force-released" && e.holder == "mine"; }));
@@ -196,7 +209,7 @@ void TestWatchController::ownForceReleaseIsNoNews() {
 
 void TestWatchController::eventsGoToTheHistory() {
     auto c = open();
-    WatchController w(m_history.get(), nullptr);
+    WatchController w(m_worker.get(), nullptr);
     w.setIntervalMs(50);
     hold(*m_server, "first");
     QVERIFY(watchJobs(w, *c));
@@ -204,6 +217,7 @@ void TestWatchController::eventsGoToTheHistory() {
     hold(*m_server, "second");
     QVERIFY(recorded.wait(5000));
     QCOMPARE(recorded.constFirst().at(0).toString(), c->config().id);
+    QVERIFY(historyWritten());
     const auto events = m_history->events(c->config().endpoint(), jobs(), 0);
     QVERIFY(!events.isEmpty());
     QCOMPARE(events.constFirst().event, QStringLiteral("acquired"));
@@ -244,15 +258,16 @@ void TestWatchController::keyspaceNotificationsReadAChangeAtOnce() {
     config.url = server.url();
     ConnectionController controller(config, model::storeFactoryFor(config));
     controller.open();
-    WatchController w(m_history.get(), nullptr);
+    WatchController w(m_worker.get(), nullptr);
     w.setIntervalMs(60000);
     w.setChangeHintsProvider(model::changeHintsFor);
     QVERIFY(watchJobs(w, controller));
     QVERIFY(test::waitFor([&] { return !w.changeNote(config.id).isEmpty(); }));
     const QString note = w.changeNote(config.id);
-    QVERIFY2(
-        note.contains(atOnce ? QStringLiteral("read at once") : QStringLiteral("Re-read every 1 m 00 s")),
-        qPrintable(note));
+    QVERIFY2(note.contains(atOnce
+                               ? QStringLiteral("Instant: keyspace notifications")
+                               : QStringLiteral("Every 1 m 00 s: the server publishes no keyspace events")),
+             qPrintable(note));
 
     if (atOnce) {
         // Subscribed to the semaphore's keys once a round has told the notifications what they are.
@@ -265,6 +280,52 @@ void TestWatchController::keyspaceNotificationsReadAChangeAtOnce() {
         QVERIFY2(!recorded.isEmpty() || recorded.wait(10000),
                  "the new holder was not read before the next interval");
     }
+}
+
+// Notifications turned on after the app connected (CONFIG SET, issue 31): the channels were followed
+// all along, so the first event switches the connection to instant reads, without a reconnect, and
+// the note the History tab shows says so.
+void TestWatchController::keyspaceNotificationsTurnedOnLaterAreUsedAtOnce() {
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    redis::RedisSemaphoreStore writer(server.settings());
+    const auto acquire = [&writer](const QString &holder) {
+        core::AcquireRequest request;
+        request.holder = holder;
+        request.ttlMs = 3600000;
+        core::SemaphoreRef ref = jobs();
+        ref.profile.limit = 3;
+        std::optional<core::AcquireResult> result;
+        writer.acquire(ref, request, {}, [&result](core::AcquireResult r) { result = std::move(r); });
+        return test::waitFor([&] { return result.has_value(); }) &&
+               result->status == core::AcquireResult::Status::Granted;
+    };
+    QVERIFY(acquire(QStringLiteral("first")));
+
+    model::ConnectionConfig config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.url = server.url();
+    ConnectionController controller(config, model::storeFactoryFor(config));
+    controller.open();
+    WatchController w(m_worker.get(), nullptr);
+    w.setIntervalMs(60000); // only a notification can bring a change within seconds
+    w.setChangeHintsProvider(model::changeHintsFor);
+    QVERIFY(watchJobs(w, controller));
+    QVERIFY(test::waitFor([&] { return !w.changeNote(config.id).isEmpty(); }));
+    QVERIFY2(w.changeNote(config.id).startsWith(QStringLiteral("Every 1 m 00 s")),
+             qPrintable(w.changeNote(config.id)));
+    // Subscribed although the server publishes nothing yet.
+    QVERIFY(test::waitFor([&] {
+        const redis::RedisReply r = server.command({"PUBSUB", "NUMSUB", "__keyspace@0__:{jobs}:holders"});
+        return r.elements.size() == 2 && r.elements.at(1).integer == 1;
+    }));
+
+    const redis::RedisReply set = server.command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+    QVERIFY2(!set.isError(), set.str.constData());
+    QSignalSpy recorded(&w, &WatchController::eventsRecorded);
+    QVERIFY(acquire(QStringLiteral("second")));
+    QVERIFY2(!recorded.isEmpty() || recorded.wait(10000),
+             "the new holder was not read before the next interval");
+    QVERIFY(test::waitFor([&] { return w.changeNote(config.id).startsWith(QStringLiteral("Instant:")); }));
 }
 
 // A connection whose store is not the server its settings name (an in-memory store here, as in
@@ -282,7 +343,7 @@ void TestWatchController::noHintsWithoutAProvider() {
     ConnectionController controller(
         config, [server = m_server] { return std::make_unique<test::InMemorySemaphoreStore>(server); });
     controller.open();
-    WatchController w(m_history.get(), nullptr);
+    WatchController w(m_worker.get(), nullptr);
     w.setIntervalMs(20);
     QVERIFY(watchJobs(w, controller));
     // A probe answers within a round trip; several rounds give it ample time to show.

@@ -3,9 +3,12 @@
 
 #include "TestMain.h"
 #include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 #include "monitor/SemaphoreWatcher.h"
 
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -151,8 +154,10 @@ public:
             followed << s.ref.name;
         ++follows;
     }
+    void setNewKeysWanted(bool wanted) override { newKeysWanted = wanted; }
     QStringList followed;
     int follows = 0;
+    bool newKeysWanted = false;
 };
 
 monitor::WatchOptions fast() {
@@ -178,6 +183,8 @@ private Q_SLOTS:
     void changeHintsAreReadAtOnce();
     void stuckHolderIsStillStaleAfterARestart();
     void withoutHistoryTheAgeCountsFromTheStart();
+    void aBusyHistoryNeverStopsTheWatchersThread();
+    void aNewKeyHintBringsDiscoveryForward();
     void stopEndsEverything();
 };
 
@@ -415,7 +422,7 @@ void TestSemaphoreWatcher::stuckHolderIsStillStaleAfterARestart() {
         return p;
     };
     {
-        monitor::HistoryStore history(path);
+        monitor::HistoryWorker history(path);
         SemaphoreWatcher w(store, options);
         w.setHistory(&history);
         Recorder r(w);
@@ -425,12 +432,15 @@ void TestSemaphoreWatcher::stuckHolderIsStillStaleAfterARestart() {
         core::SemaphoreRef pool;
         pool.kind = core::Kind::Slots;
         pool.name = QStringLiteral("pool");
-        const auto recorded = history.events(store.endpoint(), pool, 0);
+        // Written on the history's thread: once what was asked before has run, a second connection
+        // (as another process) reads it.
+        QVERIFY(test::waitForCallback([&](std::function<void()> done) { history.flush(nullptr, done); }));
+        const auto recorded = monitor::HistoryStore(path).events(store.endpoint(), pool, 0);
         QCOMPARE(recorded.size(), 1);
         QCOMPARE(recorded.constFirst().event, QStringLiteral("stale"));
     }
     // A new process: the first read already knows how long the holder has been seen.
-    monitor::HistoryStore history(path);
+    monitor::HistoryWorker history(path);
     SemaphoreWatcher w(store, options);
     w.setHistory(&history);
     Recorder r(w);
@@ -454,6 +464,91 @@ void TestSemaphoreWatcher::withoutHistoryTheAgeCountsFromTheStart() {
     const auto seen = w.latest().constFirst().holders.constFirst().firstSeenMs;
     QVERIFY(seen && *seen >= before && *seen <= before + 2000);
     QCOMPARE(w.latest().constFirst().holders.constFirst().state, core::HolderState::Live);
+}
+
+void TestSemaphoreWatcher::aBusyHistoryNeverStopsTheWatchersThread() {
+    // Another process holds the history file locked while the watcher records a read: the history
+    // waits for it (up to its busy timeout), the watcher's thread must not. A timer on that thread
+    // keeps firing while the read's history step is pending; the step completes once the lock goes.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("history.sqlite");
+    auto server = std::make_shared<InMemorySemaphoreServer>();
+    hold(*server, "pool", "h", 3600000); // a `slots` holder: each read records when it was seen
+    SlotsLikeStore store(server);
+    monitor::HistoryWorker history(path, 30000);
+    // Open (on the history's thread) before the other connection locks the file.
+    QVERIFY(test::waitForCallback([&](std::function<void()> done) { history.flush(nullptr, done); }));
+    QVERIFY(history.isAvailable());
+    {
+        QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("locker"));
+        other.setDatabaseName(path);
+        QVERIFY(other.open());
+        QSqlQuery lock(other);
+        QVERIFY(lock.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+
+        SemaphoreWatcher w(store, fast());
+        w.setHistory(&history);
+        int ticks = 0;
+        QTimer timer;
+        timer.setInterval(10);
+        QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+        int ticksAtFirstRound = -1;
+        QObject::connect(&w, &SemaphoreWatcher::roundFinished, [&] {
+            if (ticksAtFirstRound < 0)
+                ticksAtFirstRound = ticks;
+        });
+        timer.start();
+        w.start();
+        // The lock is held until the timer fired 20 times: the first round (which needs the history)
+        // cannot finish before. A thread stuck in the history's busy wait would not count a tick.
+        QVERIFY(test::waitFor([&] { return ticks >= 20 || ticksAtFirstRound >= 0; }, 60000));
+        QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+        QVERIFY(test::waitFor([&] { return ticksAtFirstRound >= 0; }, 60000));
+        QVERIFY2(ticksAtFirstRound >= 20,
+                 qPrintable(QStringLiteral("the first round finished after %1 ticks, while the history "
+                                           "was locked")
+                                .arg(ticksAtFirstRound)));
+        // What the history answered is in the read: the holder's age is known.
+        QVERIFY(w.latest().constFirst().holders.constFirst().firstSeenMs.has_value());
+        w.stop();
+        other.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("locker"));
+}
+
+void TestSemaphoreWatcher::aNewKeyHintBringsDiscoveryForward() {
+    // Discovery every hour; a hint that a key which may be a semaphore was written brings the next
+    // one forward. Hints close together make one discovery, and the new semaphore is reported.
+    auto server = std::make_shared<InMemorySemaphoreServer>();
+    hold(*server, "old", "h", 600000);
+    InMemorySemaphoreStore store(server);
+    auto options = fast();
+    options.intervalMs = 3600000;
+    options.discoveryIntervalMs = 3600000;
+    SemaphoreWatcher w(store, options);
+    Recorder r(w);
+    ScriptedHints hints;
+    w.setChangeHints(&hints);
+    QVERIFY(hints.newKeysWanted); // a discovering watcher asks for them
+    QSignalSpy discovered(&w, &SemaphoreWatcher::discoveryFinished);
+    w.start();
+    QVERIFY(discovered.wait());
+    hold(*server, "new", "n", 600000);
+    for (int i = 0; i < 5; ++i)
+        Q_EMIT hints.mayHaveAppeared(QStringLiteral("new"));
+    QVERIFY(test::waitFor([&] { return r.has("appeared", {}, "new"); }));
+    QCOMPARE(discovered.count(), 2);
+    // A window in which nothing may happen: five hints within the coalescing time made one
+    // discovery; a second would come right after the first.
+    QTest::qWait(int(3 * SemaphoreWatcher::kCoalesceMs));
+    QCOMPARE(discovered.count(), 2);
+
+    // A watcher of a fixed list does not want them.
+    options.only = {w.watched().constFirst()};
+    SemaphoreWatcher fixed(store, options);
+    ScriptedHints fixedHints;
+    fixed.setChangeHints(&fixedHints);
+    QVERIFY(!fixedHints.newKeysWanted);
 }
 
 void TestSemaphoreWatcher::stopEndsEverything() {

@@ -5,6 +5,7 @@
 #include "TestMain.h"
 #include "model/WatchController.h"
 #include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
 #include "monitor/SemaphoreWatcher.h"
 #include "ui/DesktopMonitoring.h"
 #include "ui/HistoryPanel.h"
@@ -145,9 +146,9 @@ void TestMonitoring::foreignForceReleaseNotifiesAndClickOpens() {
     };
     QTRY_VERIFY_WITH_TIMEOUT(seen(), 30000);
     // Someone else (another semscope process) force-releases it: its mark in the history names it.
-    monitoring->history()->markForceRelease(m_redis->config().endpoint(), victim, "victim-of-someone-else",
-                                            "semscope-cli (oncall@laptop, pid 77)",
-                                            QDateTime::currentMSecsSinceEpoch());
+    monitor::HistoryStore(monitoring->history()->path())
+        .markForceRelease(m_redis->config().endpoint(), victim, "victim-of-someone-else",
+                          "semscope-cli (oncall@laptop, pid 77)", QDateTime::currentMSecsSinceEpoch());
     QSignalSpy notified(monitoring, &ui::DesktopMonitoring::notified);
     core::Holder observed;
     observed.id = QStringLiteral("victim-of-someone-else");

@@ -1,0 +1,81 @@
+// The History tab reads the shared history on the history's own thread (issue 29 item 6): it says
+// "Loading…" while a query runs, shows the rows when it answers, and an answer for a semaphore no
+// longer shown is dropped.
+#include "TestMain.h"
+#include "TestWait.h"
+#include "monitor/HistoryStore.h"
+#include "monitor/HistoryWorker.h"
+#include "ui/HistoryPanel.h"
+
+#include <QDateTime>
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace semscope;
+
+namespace {
+
+const QString kEndpoint = QStringLiteral("redis://history-panel");
+
+core::SemaphoreRef named(const QString &name) {
+    core::SemaphoreRef ref;
+    ref.kind = core::Kind::Leased;
+    ref.name = name;
+    return ref;
+}
+
+// Written by another connection, as `semscope-cli watch` in another process would.
+void writeEvents(const QString &path, const core::SemaphoreRef &ref, int count) {
+    monitor::HistoryStore store(path);
+    QList<monitor::HolderEvent> events;
+    for (int i = 0; i < count; ++i) {
+        monitor::HolderEvent e;
+        e.atMs = QDateTime::currentMSecsSinceEpoch() - 1000 + i; // within the retention
+        e.event = monitor::events::Acquired;
+        e.ref = ref;
+        e.holder = QStringLiteral("h%1").arg(i);
+        events << e;
+    }
+    QVERIFY(store.record(kEndpoint, events));
+}
+
+} // namespace
+
+class TestHistoryPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loadsWithoutBlockingAndSaysSo();
+};
+
+void TestHistoryPanel::loadsWithoutBlockingAndSaysSo() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+    writeEvents(path, named(QStringLiteral("jobs")), 3);
+    writeEvents(path, named(QStringLiteral("other")), 5);
+    monitor::HistoryWorker worker(path);
+    ui::HistoryPanel panel;
+    panel.setMonitoring(nullptr, &worker);
+    auto *note = panel.findChild<QLabel *>(QStringLiteral("historyNote"));
+    QVERIFY(note);
+
+    panel.setSemaphore(QStringLiteral("c"), kEndpoint, named(QStringLiteral("jobs")));
+    // Asked, not answered yet: the window's thread went on.
+    QVERIFY(panel.isLoading());
+    QCOMPARE(note->text(), QStringLiteral("Loading…"));
+    QCOMPARE(panel.model()->rowCount(), 0);
+    QVERIFY(test::waitFor([&] { return !panel.isLoading(); }));
+    QCOMPARE(panel.model()->rowCount(), 3);
+    QVERIFY(note->text() != QStringLiteral("Loading…"));
+    QVERIFY(panel.exportButton()->isEnabled());
+
+    // Another semaphore while the first one's answer is still to come: only the last one shows.
+    panel.setSemaphore(QStringLiteral("c"), kEndpoint, named(QStringLiteral("jobs")));
+    panel.setSemaphore(QStringLiteral("c"), kEndpoint, named(QStringLiteral("other")));
+    QCOMPARE(panel.model()->rowCount(), 0); // jobs' rows went with it
+    QVERIFY(test::waitFor([&] { return !panel.isLoading(); }));
+    QCOMPARE(panel.model()->rowCount(), 5);
+}
+
+SEMSCOPE_TEST_MAIN(TestHistoryPanel)
+#include "tst_historypanel.moc"
