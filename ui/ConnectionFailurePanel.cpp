@@ -41,6 +41,7 @@ ConnectionFailurePanel::ConnectionFailurePanel(QWidget *parent)
     layout->addLayout(buttons);
     connect(m_edit, &QPushButton::clicked, this, &ConnectionFailurePanel::editRequested);
     connect(m_retry, &QPushButton::clicked, this, &ConnectionFailurePanel::retryRequested);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum); // as tall as its text, at the top
     setAutoFillBackground(true);
     applyTone();
 }

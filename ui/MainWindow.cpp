@@ -88,6 +88,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_page = new SemaphorePage(m_services.profiles, mainArea);
     mainLayout->addWidget(m_failurePanel);
     mainLayout->addWidget(m_page, 1);
+    mainLayout->addStretch(0); // takes the room only while the page is hidden: the panel stays its size
     m_splitter->addWidget(mainArea);
     m_monitoring = new DesktopMonitoring(m_services.profiles, this);
     m_monitoring->watch()->setChangeHintsProvider(m_services.changeHints);
