@@ -108,6 +108,10 @@ struct Snapshot {
     QString node;                  // Redis: "host:port" of the master that answered; empty for Consul
     int slot = -1;                 // Redis Cluster: hash slot of its first key; -1 elsewhere
     QString readFrom;              // Redis Cluster read from replicas: "host:port (replica)"; else empty
+    // The answer every write of this semaphore gets from the store as things stand ("refused: this
+    // layout keeps its keys in slots … on different masters …"), so a caller can say so before the
+    // operator starts one; empty when the store would try the write.
+    QString writeRefusal;
 
     // Permits occupied right now by holders (live, expired-but-present, stale, over-limit); a
     // multi-permit holder counts with its permits.

@@ -23,10 +23,17 @@ int markStuckHolders(Snapshot &snapshot, qint64 localNowMs) {
             continue;
         h.state = HolderState::Stale;
         h.details.insert(QStringLiteral("stuck"), true);
+        // Where the store refuses every write (a layout split over Cluster masters) a force-release
+        // is not on offer: the warning must not send the operator after one.
+        const QString remedy =
+            snapshot.writeRefusal.isEmpty()
+                ? QStringLiteral("only a force-release frees the slot")
+                : QStringLiteral("only removing its entry frees the slot, and semscope cannot "
+                                 "do that on this layout here (every write is refused)");
         snapshot.warnings << QStringLiteral("%1 has held slot %2 for at least %3 (stuck threshold %4): its "
-                                            "client may have crashed; only a force-release frees the slot")
+                                            "client may have crashed; %5")
                                  .arg(h.id, h.slot ? QString::number(*h.slot) : QStringLiteral("?"),
-                                      formatDurationMs(watched), formatDurationMs(threshold));
+                                      formatDurationMs(watched), formatDurationMs(threshold), remedy);
         ++marked;
     }
     return marked;

@@ -25,6 +25,7 @@ void LoadTestRunner::start(const QList<redis::PlannedRun> &runs) {
         return;
     ++m_generation;
     m_cancelled = false;
+    m_scratch.reset(); // a plain load test: its keys are the operator's to keep
     m_labels.clear();
     for (const redis::PlannedRun &run : runs)
         m_labels << run.label;
@@ -48,6 +49,7 @@ void LoadTestRunner::startScenario(const redis::TrainingScenario &scenario, cons
 
     // The reset goes over a connection of its own in this thread: asynchronous like every other
     // store call, and gone again before the runs start.
+    m_scratch = Scratch{&scenario, base.ref.name, settings};
     m_resetStore = std::make_unique<redis::RedisSemaphoreStore>(settings);
     redis::resetScenarioSemaphores(*m_resetStore, scenario, base.ref.name,
                                    [this, generation, runs](const QString &error) {
@@ -58,6 +60,8 @@ void LoadTestRunner::startScenario(const redis::TrainingScenario &scenario, cons
                                        if (m_resetStore)
                                            m_resetStore.release()->deleteLater();
                                        if (!error.isEmpty() || m_cancelled) {
+                                           // Nothing ran: nothing of the runs to remove.
+                                           m_scratch.reset();
                                            m_running = false;
                                            if (!error.isEmpty())
                                                Q_EMIT failed(error);
@@ -95,8 +99,32 @@ void LoadTestRunner::onRunFinished() {
     for (const auto &engine : m_engines)
         if (!engine->isFinished())
             return;
+    if (m_scratch) {
+        removeScratchKeys();
+        return;
+    }
     m_running = false;
     Q_EMIT finished();
+}
+
+void LoadTestRunner::removeScratchKeys() {
+    const Scratch scratch = *m_scratch;
+    m_scratch.reset();
+    const int generation = m_generation;
+    // Its own connection, like the reset before the runs: the engines' clients are gone by now.
+    m_resetStore = std::make_unique<redis::RedisSemaphoreStore>(scratch.settings);
+    const QString endpoint = m_resetStore->endpoint();
+    redis::resetScenarioSemaphores(
+        *m_resetStore, *scratch.scenario, scratch.name, [this, generation, endpoint](const QString &error) {
+            if (generation != m_generation)
+                return;
+            if (m_resetStore)
+                m_resetStore.release()->deleteLater(); // we are inside its reply handling
+            m_running = false;
+            if (!error.isEmpty())
+                Q_EMIT keysLeft(tr("%1: the training run's keys were left: %2").arg(endpoint, error));
+            Q_EMIT finished();
+        });
 }
 
 void LoadTestRunner::setAudit(core::AuditLog *log, const ConnectionConfig &config, const QString &action) {

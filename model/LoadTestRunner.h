@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace semscope::redis {
@@ -46,13 +47,25 @@ Q_SIGNALS:
     void finished();
     // The runs could not start (the scenario's reset failed); finished() follows.
     void failed(const QString &message);
+    // A scenario's scratch keys could not be deleted after its runs (finished or stopped); finished()
+    // follows. `message` names the server and why.
+    void keysLeft(const QString &message);
 
 private:
     void launch(const QList<redis::PlannedRun> &runs);
     void onRunFinished();
+    // A scenario's runs leave nothing behind: its scratch semaphores go again once every engine has
+    // stopped (finished, stopped, or stopped for a quit), then finished() is emitted.
+    void removeScratchKeys();
 
     std::vector<std::unique_ptr<core::LoadTestEngine>> m_engines;
     std::unique_ptr<redis::RedisSemaphoreStore> m_resetStore;
+    struct Scratch {
+        const redis::TrainingScenario *scenario = nullptr; // static (redis::trainingScenarios())
+        QString name;
+        redis::ConnectionSettings settings;
+    };
+    std::optional<Scratch> m_scratch; // the scenario whose scratch keys are deleted after its runs
     QStringList m_labels;
     core::AuditLog *m_audit = nullptr;
     ConnectionConfig m_auditConfig;

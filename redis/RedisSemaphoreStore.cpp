@@ -218,6 +218,7 @@ void RedisSemaphoreStore::snapshot(const core::SemaphoreRef &ref, core::Callback
             }
             kind->snapshotKeyByKey(reads, ref, [placed, split](core::Snapshot snap) {
                 snap.warnings.prepend(split);
+                snap.writeRefusal = writeRefusal(split); // what every write would answer, said up front
                 placed(snap);
             });
         });

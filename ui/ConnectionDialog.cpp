@@ -54,6 +54,17 @@ ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *paren
     setObjectName(QStringLiteral("connectionDialog"));
     auto *layout = new QVBoxLayout(this);
 
+    m_failure = new QLabel(this);
+    m_failure->setObjectName(QStringLiteral("connectionFailure"));
+    m_failure->setTextFormat(Qt::PlainText);
+    m_failure->setWordWrap(true);
+    m_failure->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failure->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
+                                 .arg(palette().color(QPalette::Text).name(),
+                                      model::toneBackground(model::Tone::Bad, palette()).name()));
+    m_failure->hide();
+    layout->addWidget(m_failure);
+
     auto *top = new QFormLayout;
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("name"));
@@ -509,6 +520,19 @@ void ConnectionDialog::finishTest(bool ok, const QString &message) {
     m_testStatus->setStyleSheet(
         QStringLiteral("color: %1;").arg(model::toneText(ok ? model::Tone::Good : model::Tone::Bad).name()));
     Q_EMIT testFinished(ok, message);
+}
+
+} // namespace semscope::ui
+
+namespace semscope::ui {
+
+void ConnectionDialog::setFailure(const QString &text) {
+    m_failure->setText(text.isEmpty() ? QString() : tr("Last attempt failed: %1").arg(text));
+    m_failure->setVisible(!text.isEmpty());
+}
+
+QString ConnectionDialog::failure() const {
+    return m_failure->text();
 }
 
 } // namespace semscope::ui

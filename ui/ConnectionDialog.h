@@ -47,6 +47,11 @@ public:
     // (without a store it tests without them and says so).
     void setSecretStore(model::SecretStore *store);
 
+    // Why this connection failed last (wrong password, refused port): repeated at the top of the
+    // dialog, whole, so the field to fix is chosen knowing it. Empty hides it.
+    void setFailure(const QString &text);
+    QString failure() const;
+
     QString testResult() const;
     // What the last test found behind a Redis URL ("Standalone: 1 master, 0 replicas"); empty
     // before a test, for Consul, and when it failed.
@@ -108,6 +113,7 @@ private:
     QCheckBox *m_remember = nullptr;
     QPushButton *m_testButton = nullptr;
     QLabel *m_testStatus = nullptr;
+    QLabel *m_failure = nullptr;
     QPushButton *m_okButton = nullptr;
     std::unique_ptr<model::ConnectionController> m_tester;
     QPointer<model::SecretStore> m_secrets;

@@ -2,6 +2,7 @@
 #include "DesktopMonitoring.h"
 
 #include "AuditPanel.h"
+#include "ConnectionFailurePanel.h"
 #include "ConnectionSession.h"
 #include "ConnectionStateIcon.h"
 #include "ElideMiddleDelegate.h"
@@ -72,8 +73,23 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     buildLeft(m_splitter);
-    m_page = new SemaphorePage(m_services.profiles, m_splitter);
-    m_splitter->addWidget(m_page);
+    // The main area: why the selected connection fails (when it does) above the semaphore page.
+    auto *mainArea = new QWidget(m_splitter);
+    auto *mainLayout = new QVBoxLayout(mainArea);
+    mainLayout->setContentsMargins(0, 0, 0, 0);
+    m_failurePanel = new ConnectionFailurePanel(mainArea);
+    m_failurePanel->hide();
+    connect(m_failurePanel, &ConnectionFailurePanel::editRequested, this, [this] { editConnection(); });
+    connect(m_failurePanel, &ConnectionFailurePanel::retryRequested, this, [this] {
+        const QString id = currentConnectionId();
+        closeConnection(id);
+        openConnection(id);
+    });
+    m_page = new SemaphorePage(m_services.profiles, mainArea);
+    mainLayout->addWidget(m_failurePanel);
+    mainLayout->addWidget(m_page, 1);
+    mainLayout->addStretch(0); // takes the room only while the page is hidden: the panel stays its size
+    m_splitter->addWidget(mainArea);
     m_monitoring = new DesktopMonitoring(m_services.profiles, this);
     m_monitoring->watch()->setChangeHintsProvider(m_services.changeHints);
     m_page->setMonitoring(m_monitoring->watch(), m_monitoring->history());
@@ -583,7 +599,25 @@ bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &
     return true;
 }
 
+void MainWindow::updateFailurePanel() {
+    ConnectionSession *s = currentSession();
+    using State = ConnectionController::State;
+    const State state = s ? s->controller.state() : State::Idle;
+    const bool failing = state == State::Failed || state == State::Lost || state == State::Reconnecting;
+    if (failing) {
+        const QString name = s->config().name;
+        m_failurePanel->showFailure(state == State::Failed ? tr("Cannot connect to %1").arg(name)
+                                                           : tr("The connection to %1 is lost").arg(name),
+                                    s->controller.stateText());
+    }
+    m_failurePanel->setVisible(failing);
+    // An empty page ("Select a semaphore") under the failure says nothing: it goes; a semaphore of
+    // this connection stays in view with its last read.
+    m_page->setVisible(!failing || m_page->session() == s);
+}
+
 void MainWindow::updateStatus() {
+    updateFailurePanel();
     ConnectionSession *s = currentSession();
     const QString id = currentConnectionId();
     const auto config = id.isEmpty() ? std::nullopt : m_services.registry->find(id);
@@ -632,6 +666,8 @@ ConnectionDialog *MainWindow::editConnection() {
     dialog->setKeyringAvailable(m_services.secrets->isPersistent());
     dialog->setSecretStore(m_services.secrets); // "(unchanged)" passwords for Test connection
     dialog->setConfig(*config);
+    if (ConnectionSession *s = session(id); s && m_failurePanel->isVisibleTo(this))
+        dialog->setFailure(s->controller.stateText()); // what to fix, where it is fixed
     connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, false); });
     dialog->open();
     return dialog;

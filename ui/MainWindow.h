@@ -31,6 +31,7 @@ class QTableView;
 namespace semscope::ui {
 
 class AuditPanel;
+class ConnectionFailurePanel;
 class ConnectionSession;
 class DesktopMonitoring;
 class ConsulSessionsWindow;
@@ -80,6 +81,8 @@ public:
     QLabel *connectionStateLabel() const { return m_stateLabel; }
     // Shown next to the state when the server refused the password/token.
     QPushButton *editCredentialsButton() const { return m_editCredentials; }
+    // Why the selected connection does not work, in the main area (hidden while it works).
+    ConnectionFailurePanel *connectionFailurePanel() const { return m_failurePanel; }
     QLineEdit *filterEdit() const { return m_filter; }
     QCheckBox *staleOnlyBox() const { return m_staleOnly; }
     QComboBox *kindFilter() const { return m_kindFilter; }
@@ -125,6 +128,7 @@ private:
     void reloadConnectionList();
     void updateConnectionItem(const QString &id);
     void updateStatus();
+    void updateFailurePanel();
     void currentConnectionChanged();
     void semaphoreActivated(const QModelIndex &proxyIndex);
     // Puts `ref` of `s` on the page and remembers it as that connection's shown semaphore.
@@ -159,6 +163,7 @@ private:
     QLabel *m_discoveryLabel = nullptr;
     QPushButton *m_discoveryCancel = nullptr;
     SemaphorePage *m_page = nullptr;
+    ConnectionFailurePanel *m_failurePanel = nullptr;
     DesktopMonitoring *m_monitoring = nullptr;
     AuditPanel *m_audit = nullptr;
     QDockWidget *m_auditDock = nullptr;

@@ -15,6 +15,7 @@
 #include "ProfileDialog.h"
 #include "core/Duration.h"
 #include "core/Kind.h"
+#include "model/SemaphoreActionRules.h"
 #include "model/WatchController.h"
 #include "rawkeys/RawKeysWindow.h"
 #include "topology/ReplicationPanel.h"
@@ -162,6 +163,13 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
     m_readOnlyBanner->hide();
     layout->addWidget(m_readOnlyBanner);
+    m_writesRefusedBanner = new QLabel(this);
+    m_writesRefusedBanner->setObjectName(QStringLiteral("writesRefusedBanner"));
+    m_writesRefusedBanner->setTextFormat(Qt::PlainText);
+    m_writesRefusedBanner->setWordWrap(true);
+    m_writesRefusedBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_writesRefusedBanner->hide();
+    layout->addWidget(m_writesRefusedBanner);
     applyTones();
 
     m_toolbar = new QToolBar(this);
@@ -304,6 +312,9 @@ void SemaphorePage::applyTones() {
                                   .arg(text, model::toneBackground(Tone::Bad, palette()).name()));
     m_readOnlyBanner->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
                                         .arg(text, model::toneBackground(Tone::Info, palette()).name()));
+    m_writesRefusedBanner->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
+            .arg(text, model::toneBackground(Tone::Caution, palette()).name()));
 }
 
 void SemaphorePage::tick() {
@@ -414,7 +425,9 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     m_selectOnRead.clear();
     m_inFlight = false;
     m_lastReadLocalMs = 0;
+    m_lastSnapshot = Snapshot{}; // what the store said of the previous semaphore is not this one's
     m_holders.clear();
+    m_view->horizontalHeader()->show();
     m_view->restartColumnFit();
     // The charts go on where they stopped when this semaphore was last on show this session.
     m_history.restore(session->chartHistory.take(ConnectionSession::historyKey(ref)));
@@ -436,6 +449,7 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     m_gauge->setValue(0);
     m_gauge->setFormat(tr("reading…"));
     m_warnings->hide();
+    m_writesRefusedBanner->hide();
     m_readOnlyBanner->setVisible(cfg.readOnly);
     // Read-only connections offer no write at all: the actions are not just greyed, they are gone.
     for (QAction *a : writeActions())
@@ -508,6 +522,9 @@ void SemaphorePage::clearSemaphore() {
     m_holders.clear();
     m_history.clear();
     m_card->showHolder(nullptr, nullptr);
+    // No holders, no columns: the headers of the semaphore shown before (another connection's,
+    // perhaps) would suggest a table that is merely empty.
+    m_view->horizontalHeader()->hide();
     m_kind->setText(tr("no semaphore"));
     m_name->setFullText(tr("Select a semaphore on the left"));
     m_badge->hide();
@@ -520,6 +537,7 @@ void SemaphorePage::clearSemaphore() {
     m_gauge->setFormat(QString());
     m_warnings->hide();
     m_readOnlyBanner->hide();
+    m_writesRefusedBanner->hide();
     m_lastRead->clear();
     m_historyPanel->clear();
     disconnect(m_placeConnection);
@@ -684,26 +702,51 @@ void SemaphorePage::updateColumns(const Snapshot &s) {
 void SemaphorePage::updateActions() {
     const bool has = m_session != nullptr;
     m_rawKeys->setEnabled(has);
-    const bool writable = has && m_session->actions.canWrite();
-    const auto selected = selectedHolders();
-    bool mine = false;
-    if (has) {
-        for (const auto &o : selected)
-            mine = mine || m_session->actions.grantFor(m_ref, o.holder.rawId).has_value();
-    }
     m_refreshNow->setEnabled(has);
-    m_acquire->setEnabled(writable && kindIsWritable(m_ref.kind));
-    m_refreshMine->setEnabled(writable && mine);
-    m_releaseMine->setEnabled(writable && mine);
-    m_forceRelease->setEnabled(writable && !selected.isEmpty());
-    m_purge->setEnabled(writable);
-    m_repair->setEnabled(writable && m_ref.kind == Kind::Slots);
-    m_repair->setVisible(writable && m_ref.kind == Kind::Slots);
-    const bool consul = backendOf(m_ref.kind) == Backend::Consul;
-    m_invalidate->setVisible(writable && consul);
-    m_invalidate->setEnabled(writable && consul && selected.size() == 1);
+    const auto selected = selectedHolders();
     m_copyId->setEnabled(!selected.isEmpty());
     m_copyRows->setEnabled(!selected.isEmpty());
+    if (!has) {
+        for (QAction *a : writeActions())
+            a->setEnabled(false);
+        return;
+    }
+    model::SemaphoreActionInputs in;
+    in.kind = m_ref.kind;
+    in.readOnly = !m_session->actions.canWrite();
+    // Until the first read the store has not said; it is asked again on every read.
+    if (m_lastSnapshot.ref.name == m_ref.name && m_lastSnapshot.ref.kind == m_ref.kind)
+        in.writeRefusal = m_lastSnapshot.writeRefusal;
+    in.selectedHolders = int(selected.size());
+    for (const auto &o : selected)
+        in.ownHolderSelected =
+            in.ownHolderSelected || m_session->actions.grantFor(m_ref, o.holder.rawId).has_value();
+    const model::SemaphoreActionRules rules = model::semaphoreActionRules(in);
+    using A = model::SemaphoreAction;
+    const QList<std::pair<QAction *, A>> actions{{m_acquire, A::Acquire},
+                                                 {m_refreshMine, A::RenewMine},
+                                                 {m_releaseMine, A::ReleaseMine},
+                                                 {m_forceRelease, A::ForceRelease},
+                                                 {m_purge, A::Purge},
+                                                 {m_repair, A::Repair},
+                                                 {m_invalidate, A::InvalidateSession}};
+    for (const auto &[action, which] : actions) {
+        const model::SemaphoreActionVerdict v = rules.verdict(which);
+        // The tooltip it was built with, then why it is greyed (rich text, so a long reason wraps).
+        if (!action->property("baseToolTip").isValid())
+            action->setProperty("baseToolTip", action->toolTip());
+        const QString base = action->property("baseToolTip").toString();
+        action->setVisible(v.offered);
+        action->setEnabled(v.offered && v.allowed);
+        action->setToolTip(
+            v.why.isEmpty()
+                ? base
+                : QStringLiteral("<p>%1</p><p><b>%2</b> %3</p>")
+                      .arg(base.toHtmlEscaped(), tr("Not available:").toHtmlEscaped(),
+                           v.why.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+    }
+    m_writesRefusedBanner->setText(rules.banner);
+    m_writesRefusedBanner->setVisible(!rules.banner.isEmpty());
 }
 
 void SemaphorePage::updateCard() {

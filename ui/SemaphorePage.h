@@ -174,6 +174,7 @@ private:
     QProgressBar *m_gauge = nullptr;
     QLabel *m_warnings = nullptr;
     QLabel *m_readOnlyBanner = nullptr;
+    QLabel *m_writesRefusedBanner = nullptr; // the store refuses every write here (and why)
     QLabel *m_lastRead = nullptr;
     QSpinBox *m_interval = nullptr;
     QPushButton *m_pauseButton = nullptr;

@@ -563,9 +563,11 @@ void TestLoadTestPage::consulConnectionRunsTheConsulKind() {
     QCOMPARE(summaryValue(page->runView(), LoadTestSummaryModel::ErrorsRow), 0.0);
     QVERIFY(summaryValue(page->runView(), LoadTestSummaryModel::MaxHoldersRow) <= 2);
 
-    // The training scenarios are Redis designs: the tab says so and does not start.
-    QVERIFY(!w->trainingPage()->startButton()->isEnabled());
-    QVERIFY(w->trainingPage()->statusLabel()->text().contains(QLatin1String("Redis")));
+    // The training scenarios are Redis designs: on a Consul connection they run on a private
+    // redis-server only; the connection is not offered as a target.
+    QVERIFY(w->trainingPage()->startButton()->isEnabled());
+    QCOMPARE(w->trainingPage()->targetBox()->count(), 1);
+    QCOMPARE(w->trainingPage()->target(), ui::TrainingPage::Target::PrivateServer);
 }
 
 void TestLoadTestPage::readOnlyConnectionRefuses() {
@@ -582,6 +584,7 @@ void TestLoadTestPage::readOnlyConnectionRefuses() {
     QVERIFY(page->runView()->verdictLabel()->text().contains(QLatin1String("read-only")));
 
     w->showTraining();
+    w->trainingPage()->setTarget(ui::TrainingPage::Target::Connection); // not the default
     QTest::mouseClick(w->trainingPage()->startButton(), Qt::LeftButton);
     QVERIFY(!w->trainingPage()->isRunning());
     QVERIFY(w->trainingPage()->statusLabel()->text().contains(QLatin1String("read-only")));

@@ -136,8 +136,7 @@ void TestLoadTestScreens::trainingSideBySide() {
     page->setScenario(QStringLiteral("incr-lock"));
     page->durationBox()->setValue(4.0);
     QSignalSpy finished(page->runner(), &model::LoadTestRunner::finished);
-    page->start();
-    QVERIFY(confirmProduction(m_window));
+    page->start(); // on a private redis-server: nothing asked on the production connection
     QVERIFY(page->isRunning());
     QVERIFY(finished.wait(runTimeoutMs));
     const auto reports = page->runner()->reports();
@@ -151,7 +150,6 @@ void TestLoadTestScreens::trainingSideBySide() {
     page->setScenario(QStringLiteral("slots-crash-leak"));
     page->durationBox()->setValue(5.0);
     page->start();
-    QVERIFY(confirmProduction(m_window));
     QVERIFY(finished.wait(runTimeoutMs));
     const auto leak = page->runner()->reports();
     QVERIFY(leak[0].recovery.crashes > 0);

@@ -11,6 +11,7 @@
 #include "model/LoadTestStoreFactory.h"
 #include "model/LoadTestWriteGuard.h"
 #include "model/TrainingRunConfig.h"
+#include "redis/sandbox/LocalRedisProcess.h"
 #include "redis/training/FailoverLostLock.h"
 #include "redis/training/ScenarioRuns.h"
 #include "redis/training/TrainingScenarios.h"
@@ -76,6 +77,32 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     bar->addWidget(m_export);
     layout->addLayout(bar);
 
+    // Where the runs write. A private server is the default on every connection, production or not:
+    // the scratch semaphores never show up in anyone's list, and nothing is asked to confirm.
+    auto *targetRow = new QHBoxLayout;
+    auto *onLabel = new QLabel(tr("Run &on:"), this);
+    m_target = new QComboBox(this);
+    m_target->setObjectName(QStringLiteral("trainingTarget"));
+    m_target->addItem(tr("a private redis-server started for the run (stopped and removed after it)"),
+                      int(Target::PrivateServer));
+    if (hasConnection() && m_config.backend == core::Backend::Redis)
+        m_target->addItem(tr("%1 [%2] (its scratch keys are deleted after the run)")
+                              .arg(m_config.name, model::environmentName(m_config.environment)),
+                          int(Target::Connection));
+    m_target->setCurrentIndex(0);
+    m_target->setToolTip(tr("The scenarios write two scratch semaphores, semscope-training:<scenario>-unsafe "
+                            "and -atomic. Every key they make is deleted when the run ends, is stopped, "
+                            "or semscope quits."));
+    onLabel->setBuddy(m_target);
+    targetRow->addWidget(onLabel);
+    targetRow->addWidget(m_target);
+    targetRow->addStretch(1);
+    layout->addLayout(targetRow);
+    connect(m_target, &QComboBox::currentIndexChanged, this, [this] {
+        scenarioChanged();
+        updateButtons();
+    });
+
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("scenarioTitle"));
     m_title->setTextFormat(Qt::PlainText);
@@ -137,10 +164,17 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
         m_unsafe->showProblem(message);
         m_atomic->showProblem(message);
     });
+    connect(m_runner, &model::LoadTestRunner::keysLeft, this, [this](const QString &message) {
+        setStatus(message, true);
+        m_status->setProperty("keysLeft", true);
+    });
     connect(m_runner, &model::LoadTestRunner::finished, this, [this] {
-        if (m_reports == 2) {
+        stopPrivateServer(); // its keys go with it
+        if (m_status->property("keysLeft").toBool()) {
+            // Said by keysLeft(): the one thing the trainer must act on.
+        } else if (m_reports == 2) {
             setStatus(tr("Finished. Hover a figure in the tables for what it means; Export keeps both "
-                         "reports."));
+                         "reports; the run's keys are deleted."));
         } else if (m_reports == 0 && !m_failed) {
             // Stopped while the scratch semaphores were still being reset: nothing ran.
             setStatus(tr("Stopped before the runs began."));
@@ -199,7 +233,7 @@ void TrainingPage::setScenario(const QString &name) {
 }
 
 bool TrainingPage::isRunning() const {
-    return m_runner->isRunning() || m_failover->isRunning();
+    return m_startingServer || m_runner->isRunning() || m_failover->isRunning();
 }
 
 void TrainingPage::scenarioChanged() {
@@ -219,18 +253,8 @@ void TrainingPage::scenarioChanged() {
         return;
     }
     m_results->setCurrentWidget(m_runColumns);
-    if (!hasConnection())
-        setStatus(tr("This scenario replays a design on your Redis: open a Redis connection (double-click "
-                     "it in the main window) and choose Tools → Training there. Only failover-lost-lock "
-                     "runs without one."),
-                  true);
-    else if (m_config.backend != core::Backend::Redis)
-        setStatus(tr("The training scenarios replay designs built on Redis: open a Redis connection to run "
-                     "them. (%1 is a Consul connection.)")
-                      .arg(m_config.name),
-                  true);
-    else
-        setStatus({});
+    // Every scenario can run on a private server: no connection needed (a Consul one included).
+    setStatus({});
     updateButtons();
     const redis::TrainingScenario *s = scenario();
     if (!s)
@@ -238,9 +262,9 @@ void TrainingPage::scenarioChanged() {
     m_title->setText(s->title);
     m_explanation->setText(s->explanation);
     const core::LoadTestConfig c = model::trainingRunConfig(*s, s->defaults.durationMs);
-    m_setup->setText(tr("Both sides: %1. Writes %2 and %3 on %4 (deleted first).")
+    m_setup->setText(tr("Both sides: %1. Writes %2 and %3 on %4 (deleted before and after the run).")
                          .arg(model::describeTrainingRun(*s, c), redis::scenarioUnsafeName(c.ref.name),
-                              redis::scenarioAtomicName(c.ref.name), m_config.name));
+                              redis::scenarioAtomicName(c.ref.name), targetName()));
     if (m_runner->isRunning())
         return;
     // The time in which the scenario is sure to show its flaw (the CLI's default too).
@@ -259,8 +283,10 @@ void TrainingPage::setStatus(const QString &text, bool problem) {
 void TrainingPage::updateButtons() {
     const bool running = isRunning();
     const bool failover = isFailoverScenario();
-    m_start->setEnabled(!running &&
-                        (failover || (hasConnection() && m_config.backend == core::Backend::Redis)));
+    // A private server needs no connection; a connection must be a Redis one.
+    m_start->setEnabled(!running && (failover || target() == Target::PrivateServer ||
+                                     (hasConnection() && m_config.backend == core::Backend::Redis)));
+    m_target->setEnabled(!running && !failover);
     m_stop->setEnabled(running);
     m_scenario->setEnabled(!running);
     m_duration->setEnabled(!running && !failover); // its sequence is fixed
@@ -277,6 +303,10 @@ void TrainingPage::start() {
     const redis::TrainingScenario *s = scenario();
     if (!s)
         return;
+    if (target() == Target::PrivateServer) {
+        launch(); // a server of its own: nothing shared to guard
+        return;
+    }
     const QString scratch = redis::scenarioUnsafeName(scratchName(*s)) + QStringLiteral(", ") +
                             redis::scenarioAtomicName(scratchName(*s));
     const model::LoadTestWriteCheck check = model::checkLoadTestWrites(m_config, scratch);
@@ -302,15 +332,79 @@ void TrainingPage::start() {
 }
 
 void TrainingPage::launch() {
-    const redis::TrainingScenario *s = scenario();
-    if (m_runner->isRunning() || !s)
+    if (isRunning() || !scenario())
         return;
+    m_status->setProperty("keysLeft", false);
+    if (target() == Target::PrivateServer) {
+        startPrivateServer();
+        return;
+    }
     QString error;
     const auto settings = model::loadTestRedisSettings(m_config, &error);
     if (!settings) {
         setStatus(tr("Not started: %1").arg(error), true);
         return;
     }
+    launchOn(*settings);
+}
+
+void TrainingPage::startPrivateServer() {
+    m_privateServer = std::make_unique<redis::LocalRedisProcess>();
+    m_startingServer = true;
+    connect(m_privateServer.get(), &redis::LocalRedisProcess::ready, this, [this] {
+        if (!m_startingServer || !m_privateServer)
+            return; // a late word from a server already on its way out
+        m_startingServer = false;
+        redis::ConnectionSettings settings = m_privateServer->settings();
+        settings.autoReconnect = true; // as on a connection (model::loadTestRedisSettings)
+        launchOn(settings);
+    });
+    connect(m_privateServer.get(), &redis::LocalRedisProcess::failed, this, [this](const QString &message) {
+        m_startingServer = false;
+        setStatus(tr("Not started: the private redis-server did not start: %1. Pick a connection under "
+                     "Run on instead.")
+                      .arg(message),
+                  true);
+        stopPrivateServer();
+        updateButtons();
+        Q_EMIT runningChanged(false);
+    });
+    redis::LocalRedisProcess::Options options;
+    options.label = QStringLiteral("the training redis-server");
+    setStatus(tr("Starting a private redis-server for the run…"));
+    m_privateServer->start(options);
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
+void TrainingPage::stopPrivateServer() {
+    // By its PID (LocalRedisProcess); its folder goes with it, and every key in it.
+    // Later, not now: this may run inside one of its signals. What it says while it stops (its
+    // log read to the end) is no news for this page.
+    if (!m_privateServer)
+        return;
+    m_privateServer->disconnect(this);
+    m_privateServer.release()->deleteLater();
+}
+
+TrainingPage::Target TrainingPage::target() const {
+    return Target(m_target->currentData().toInt());
+}
+
+void TrainingPage::setTarget(Target target) {
+    const int index = m_target->findData(int(target));
+    if (index >= 0)
+        m_target->setCurrentIndex(index);
+}
+
+QString TrainingPage::targetName() const {
+    return target() == Target::PrivateServer ? tr("a private redis-server") : m_config.name;
+}
+
+void TrainingPage::launchOn(const redis::ConnectionSettings &settings) {
+    const redis::TrainingScenario *s = scenario();
+    if (m_runner->isRunning() || !s)
+        return;
     const qint64 durationMs = std::llround(m_duration->value() * 1000.0);
     const core::LoadTestConfig base = model::trainingRunConfig(*s, durationMs);
     m_running = s;
@@ -323,7 +417,7 @@ void TrainingPage::launch() {
     m_unsafe->begin(s->name, durationMs, base.limit);
     m_atomic->begin(core::kindName(s->counterpart), durationMs, base.limit);
     setStatus(tr("Running both for %1 s…").arg(durationMs / 1000.0));
-    m_runner->startScenario(*s, base, *settings);
+    m_runner->startScenario(*s, base, settings);
     updateButtons();
     Q_EMIT runningChanged(true);
 }
@@ -342,9 +436,17 @@ void TrainingPage::stop() {
         m_failover->cancel();
         return;
     }
+    if (m_startingServer) {
+        m_startingServer = false;
+        stopPrivateServer(); // by its PID, before any run wrote to it
+        setStatus(tr("Stopped before the runs began."));
+        updateButtons();
+        Q_EMIT runningChanged(false);
+        return;
+    }
     if (!m_runner->isRunning())
         return;
-    setStatus(tr("Stopping both runs…"));
+    setStatus(tr("Stopping both runs (their keys are deleted after)…"));
     m_runner->cancel();
 }
 

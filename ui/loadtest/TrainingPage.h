@@ -3,6 +3,7 @@
 #include "model/ConnectionConfig.h"
 
 #include <QWidget>
+#include <memory>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -15,8 +16,10 @@ class FailoverTrainingRunner;
 class LoadTestRunner;
 } // namespace semscope::model
 namespace semscope::redis {
+class LocalRedisProcess;
+struct ConnectionSettings;
 struct TrainingScenario;
-}
+} // namespace semscope::redis
 
 namespace semscope::ui {
 
@@ -48,6 +51,16 @@ public:
     void stop();
     bool isRunning() const;
 
+    // Where a scenario's runs write: a private redis-server started for the run (the default,
+    // always: training never lands on a shared server unless the trainer picks it) or this page's
+    // connection. Either way every key the run made is deleted after it, stopped or not.
+    enum class Target { PrivateServer, Connection };
+    Target target() const;
+    void setTarget(Target target);
+    QComboBox *targetBox() const { return m_target; }
+    // The private server of the run in progress (nullptr when none runs).
+    redis::LocalRedisProcess *privateServer() const { return m_privateServer.get(); }
+
     QComboBox *scenarioBox() const { return m_scenario; }
     QDoubleSpinBox *durationBox() const { return m_duration; }
     QLabel *titleLabel() const { return m_title; }
@@ -72,6 +85,10 @@ Q_SIGNALS:
 private:
     void scenarioChanged();
     void launch();
+    void launchOn(const redis::ConnectionSettings &settings);
+    void startPrivateServer();
+    void stopPrivateServer();
+    QString targetName() const;
     void launchFailover();
     void setStatus(const QString &text, bool problem = false);
     void updateButtons();
@@ -83,6 +100,9 @@ private:
     QWidget *m_runColumns = nullptr;
     FailoverVerdictView *m_failoverView = nullptr;
     QComboBox *m_scenario = nullptr;
+    QComboBox *m_target = nullptr;
+    std::unique_ptr<redis::LocalRedisProcess> m_privateServer;
+    bool m_startingServer = false; // the private server is starting; the runs follow when it is ready
     QDoubleSpinBox *m_duration = nullptr;
     QPushButton *m_start = nullptr;
     QPushButton *m_stop = nullptr;
