@@ -58,6 +58,7 @@ void ConnectionSession::startDiscovery(bool background) {
     m_background = background;
     m_rediscoverTimer.stop();
     m_found = 0;
+    m_scanProgress = {};
     m_discoveryClock.start();
     const quint64 round = ++m_discoveryRound;
     Q_EMIT discoveryStarted();
@@ -73,6 +74,7 @@ void ConnectionSession::startDiscovery(bool background) {
                 return;
             list.addDiscovered(p.found);
             m_found += int(p.found.size());
+            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found};
             Q_EMIT discoveryProgress(p.scannedKeys, p.totalKeys, m_found);
         },
         [this, round](DiscoverResult r) {

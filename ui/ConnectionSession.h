@@ -34,6 +34,14 @@ public:
     // "<name> · <address>: <message>", the address said once (the message may already name it).
     QString located(const QString &message) const;
     bool isDiscovering() const { return m_discovering; }
+    // How far the running (or last) scan got, as its last discoveryProgress() said; scanned < 0
+    // before its first page. The window shows it when the connection is selected mid-scan.
+    struct ScanProgress {
+        qint64 scanned = -1;
+        qint64 total = 0;
+        int found = 0;
+    };
+    ScanProgress scanProgress() const { return m_scanProgress; }
 
     // Scans for semaphores; progress(scanned, total) as pages come in. Replaces a running scan.
     void discover() { startDiscovery(false); }
@@ -91,6 +99,7 @@ private:
     int m_found = 0;
     int m_summariesInFlight = 0;
     QTimer m_summaryTimer;
+    ScanProgress m_scanProgress;
     QTimer m_rediscoverTimer;
     int m_rediscoverMs = kDefaultRediscoverMs;
     monitor::DiscoverySchedule m_schedule{kDefaultRediscoverMs};

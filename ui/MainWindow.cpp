@@ -240,6 +240,7 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     auto *discLayout = new QHBoxLayout(m_discoveryBar);
     discLayout->setContentsMargins(0, 0, 0, 0);
     m_discoveryLabel = new QLabel(m_discoveryBar);
+    m_discoveryLabel->setObjectName(QStringLiteral("discoveryLabel"));
     m_discoveryProgress = new QProgressBar(m_discoveryBar);
     m_discoveryProgress->setObjectName(QStringLiteral("discoveryProgress"));
     m_discoveryCancel = new QPushButton(tr("Cancel"), m_discoveryBar);
@@ -527,7 +528,7 @@ void MainWindow::currentConnectionChanged() {
     }
     applyFilters();
     showPageOf(s);
-    m_discoveryBar->setVisible(s && s->isDiscovering() && !s->isBackgroundDiscovery());
+    showScanProgress(s);
     const QString id = currentConnectionId();
     m_editConnectionAction->setEnabled(!id.isEmpty());
     m_removeConnectionAction->setEnabled(!id.isEmpty());
@@ -643,6 +644,24 @@ void MainWindow::updateStatus() {
     m_editCredentials->setVisible(s && s->controller.needsCredentials());
     const int busy = s ? s->controller.pendingOperations() : 0;
     m_busyLabel->setText(busy > 3 ? tr("%1 requests in flight").arg(busy) : QString());
+}
+
+void MainWindow::showScanProgress(ConnectionSession *s) {
+    // Always from the session's own state: the bar is shared by every connection, and one selected
+    // mid-scan showed the last connection's count until its own next page came in.
+    const bool shown = s && s->isDiscovering() && !s->isBackgroundDiscovery();
+    m_discoveryBar->setVisible(shown);
+    if (!shown)
+        return;
+    const ConnectionSession::ScanProgress p = s->scanProgress();
+    if (p.total > 0) {
+        m_discoveryProgress->setRange(0, 1000);
+        m_discoveryProgress->setValue(int(std::min<qint64>(1000, p.scanned * 1000 / p.total)));
+    } else {
+        m_discoveryProgress->setRange(0, 0);
+    }
+    m_discoveryLabel->setText(p.scanned < 0 ? tr("Scanning…")
+                                            : tr("Scanning: %1 keys, %2 found").arg(p.scanned).arg(p.found));
 }
 
 ConnectionDialog *MainWindow::addConnection() {
@@ -788,22 +807,13 @@ void MainWindow::startSession(ConnectionConfig config) {
     connect(&s->actions, &model::OperatorActions::actionFinished, this,
             [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
     connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
-        if (currentSession() != s || s->isBackgroundDiscovery())
-            return;
-        m_discoveryBar->show();
-        m_discoveryProgress->setRange(0, 0);
-        m_discoveryLabel->setText(tr("Scanning…"));
+        if (currentSession() == s)
+            showScanProgress(s);
     });
-    connect(s, &ConnectionSession::discoveryProgress, this,
-            [this, s](qint64 scanned, qint64 total, int found) {
-                if (currentSession() != s || s->isBackgroundDiscovery())
-                    return;
-                if (total > 0) {
-                    m_discoveryProgress->setRange(0, 1000);
-                    m_discoveryProgress->setValue(int(std::min<qint64>(1000, scanned * 1000 / total)));
-                }
-                m_discoveryLabel->setText(tr("Scanning: %1 keys, %2 found").arg(scanned).arg(found));
-            });
+    connect(s, &ConnectionSession::discoveryProgress, this, [this, s] {
+        if (currentSession() == s)
+            showScanProgress(s);
+    });
     connect(s, &ConnectionSession::discoveryFinished, this,
             [this, s](bool ok, bool cancelled, const QString &message) {
                 if (currentSession() == s)

@@ -129,6 +129,7 @@ private:
     void updateConnectionItem(const QString &id);
     void updateStatus();
     void updateFailurePanel();
+    void showScanProgress(ConnectionSession *s); // the discovery bar, for the selected connection
     void currentConnectionChanged();
     void semaphoreActivated(const QModelIndex &proxyIndex);
     // Puts `ref` of `s` on the page and remembers it as that connection's shown semaphore.
