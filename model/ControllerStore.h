@@ -35,12 +35,17 @@ public:
     void setLimit(const core::SemaphoreRef &ref, qint64 limit,
                   core::Callback<core::MaintenanceResult> done) override;
 
+    // How old a snapshot read by someone else (the page, the list) may be and still serve this
+    // store's reads (ConnectionController::snapshot); 0, the default: every read is sent.
+    void setSharedReadAgeMs(qint64 ms) { m_sharedReadAgeMs = ms; }
+
     bool canWatch() const override;
     void watch(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> onChange) override;
     void unwatch(const core::SemaphoreRef &ref) override;
 
 private:
     QPointer<ConnectionController> m_controller;
+    qint64 m_sharedReadAgeMs = 0;
 };
 
 } // namespace semscope::model

@@ -129,12 +129,16 @@ void ConnectionSession::refreshSummaries() {
     for (int i = 0; i < refs.size() && i < kMaxSummaries; ++i) {
         const SemaphoreRef ref = resolveProfile ? resolveProfile(refs.at(i)) : refs.at(i);
         ++m_summariesInFlight;
-        controller.snapshot(ref, this, [this](Snapshot s) {
-            --m_summariesInFlight;
-            stampFirstSeen(s);
-            if (list.rowOf(s.ref) >= 0)
-                list.updateSnapshot(s);
-        });
+        // Shared with the page and the watcher when one of them read it this round.
+        controller.snapshot(
+            ref, this,
+            [this](Snapshot s) {
+                --m_summariesInFlight;
+                stampFirstSeen(s);
+                if (list.rowOf(s.ref) >= 0)
+                    list.updateSnapshot(s);
+            },
+            m_summaryTimer.interval());
     }
 }
 

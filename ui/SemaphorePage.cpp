@@ -62,7 +62,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_proxy.setSourceModel(&m_holders);
     m_holders.setAutoTick(false); // the age timer below repaints the visible rows instead
     m_timer.setInterval(1000);
-    connect(&m_timer, &QTimer::timeout, this, &SemaphorePage::requestSnapshot);
+    connect(&m_timer, &QTimer::timeout, this, [this] { requestSnapshot(sharedReadAgeMs()); });
     m_ageTimer.setInterval(500);
     connect(&m_ageTimer, &QTimer::timeout, this, &SemaphorePage::tick);
 
@@ -499,7 +499,7 @@ void SemaphorePage::startUpdates() {
     m_interval->setEnabled(true);
     m_interval->setToolTip(tr("Auto-refresh interval"));
     m_timer.start();
-    requestSnapshot();
+    requestSnapshot(0);
 }
 
 void SemaphorePage::stopUpdates() {
@@ -560,20 +560,28 @@ void SemaphorePage::refreshNow() {
     if (!m_session)
         return;
     m_inFlight = false; // an explicit refresh may overtake a slow read; the generation drops stale answers
-    requestSnapshot();
+    requestSnapshot(0);  // a read sent now, not one shared from before
 }
 
-void SemaphorePage::requestSnapshot() {
+void SemaphorePage::requestSnapshot(qint64 maxAgeMs) {
     if (!m_session || m_inFlight)
         return;
     m_inFlight = true;
     const quint64 generation = ++m_generation;
-    m_session->controller.snapshot(resolvedRef(), this, [this, generation](Snapshot s) {
-        if (generation != m_generation)
-            return;
-        m_inFlight = false;
-        applySnapshot(s);
-    });
+    m_session->controller.snapshot(
+        resolvedRef(), this,
+        [this, generation](Snapshot s) {
+            if (generation != m_generation)
+                return;
+            m_inFlight = false;
+            applySnapshot(s);
+        },
+        maxAgeMs);
+}
+
+qint64 SemaphorePage::sharedReadAgeMs() const {
+    // The list's, the watcher's and this page's reads of the semaphore are one per interval.
+    return m_timer.interval();
 }
 
 void SemaphorePage::setPaused(bool paused) {

@@ -125,7 +125,9 @@ private:
     void buildActions();
     void fitToFont();  // the name's size, row heights and column widths follow the (zoomed) font
     void applyTones(); // banner colours from the palette in use
-    void requestSnapshot();
+    // maxAgeMs: how old a read shared with the list or the watcher may be (0: a read sent now).
+    void requestSnapshot(qint64 maxAgeMs);
+    qint64 sharedReadAgeMs() const;
     void startUpdates();
     void stopUpdates();
     void updateHeader(const core::Snapshot &snapshot);
