@@ -101,14 +101,14 @@ QVariant SemaphoreListModel::display(const Row &row, int column) const {
     case NameColumn:
         return row.found.ref.name;
     case UsageColumn:
+        // Where the eye is, not in the Holders column further right (off screen at 1280 px).
+        if (row.emptySinceMs)
+            return emptySinceText(*row.emptySinceMs);
         if (!row.summarised)
             return QStringLiteral("…");
         return row.limit ? QStringLiteral("%1 / %2").arg(row.used).arg(*row.limit)
                          : QStringLiteral("%1 / ?").arg(row.used);
     case HoldersColumn:
-        // Before the summary: an empty semaphore has no holders whatever its last read said.
-        if (row.emptySinceMs)
-            return emptySinceText(*row.emptySinceMs);
         if (!row.summarised)
             return QString();
         return row.waiters > 0 ? QStringLiteral("%1 (+%2 waiting)").arg(row.holders).arg(row.waiters)
@@ -175,7 +175,8 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
         return ttl ? QVariant::fromValue(*ttl) : QVariant();
     }
     case UsedRole:
-        return row.summarised ? QVariant::fromValue(row.used) : QVariant();
+        // No bar under "empty since …": it is text, not a level.
+        return row.summarised && !row.emptySinceMs ? QVariant::fromValue(row.used) : QVariant();
     case LimitRole:
         return row.limit ? QVariant::fromValue(*row.limit) : QVariant();
     case SearchTextRole:
@@ -186,11 +187,6 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
         switch (index.column()) {
         case KindColumn:
             return kindDescription(row.found.ref.kind);
-        case UsageColumn:
-            return row.limit
-                       ? QStringLiteral("Limit %1 (%2)").arg(*row.limit).arg(limitSourceName(row.limitSource))
-                       : QStringLiteral("The limit is not stored in this layout; set it in the semaphore's "
-                                        "profile.");
         case ExpiryColumn:
             if (row.soonestExpiryMs)
                 return QStringLiteral("The first lease to run out, counting down between reads (server "
@@ -220,7 +216,7 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
             return row.found.slot >= 0
                        ? QStringLiteral("Master %1, hash slot %2").arg(row.found.node).arg(row.found.slot)
                        : QStringLiteral("Served by %1").arg(row.found.node);
-        case HoldersColumn:
+        case UsageColumn:
             if (row.emptySinceMs)
                 return QStringLiteral(
                            "None of its keys exist now (Redis deletes a ZSET or a lock key once its last "
@@ -229,7 +225,10 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
                            "sets how long it stays.")
                     .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(*row.emptySinceMs),
                                             QLocale::ShortFormat));
-            return row.found.keys.join(QLatin1Char('\n'));
+            return row.limit
+                       ? QStringLiteral("Limit %1 (%2)").arg(*row.limit).arg(limitSourceName(row.limitSource))
+                       : QStringLiteral("The limit is not stored in this layout; set it in the semaphore's "
+                                        "profile.");
         case NameColumn: {
             // Why a row is there although no scan found it comes first.
             QString why;

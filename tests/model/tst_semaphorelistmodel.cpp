@@ -216,10 +216,11 @@ void TestSemaphoreListModel::keepsEmptyAndPinnedOverARescan() {
     QCOMPARE(model.rowCount(), 3);
     const int row = model.rowOf(rate.ref);
     QCOMPARE(model.emptySinceMs(row), lastSeen);
-    const QString text = model.index(row, SemaphoreListModel::HoldersColumn).data().toString();
+    const QString text = model.index(row, SemaphoreListModel::UsageColumn).data().toString();
     QVERIFY2(text.startsWith(QLatin1String("empty since ")), qPrintable(text));
     QVERIFY(text.contains(QDateTime::fromMSecsSinceEpoch(lastSeen).toString(QStringLiteral("HH:mm"))));
-    QVERIFY(model.index(row, SemaphoreListModel::HoldersColumn)
+    QVERIFY(!model.index(row, 0).data(SemaphoreListModel::UsedRole).isValid()); // no usage bar
+    QVERIFY(model.index(row, SemaphoreListModel::UsageColumn)
                 .data(Qt::ToolTipRole)
                 .toString()
                 .contains(QLatin1String("Forget")));
@@ -227,7 +228,7 @@ void TestSemaphoreListModel::keepsEmptyAndPinnedOverARescan() {
     core::Snapshot empty;
     empty.ref = rate.ref;
     model.updateSnapshot(empty);
-    QVERIFY(model.index(row, SemaphoreListModel::HoldersColumn).data().toString().startsWith(u"empty since"));
+    QVERIFY(model.index(row, SemaphoreListModel::UsageColumn).data().toString().startsWith(u"empty since"));
 
     // Found again: a normal row.
     model.addDiscovered({rate});
