@@ -74,6 +74,11 @@ OpenKeyDialog::OpenKeyDialog(const QString &connectionName, LookUp lookUp, QWidg
         updateChoice();
         m_typing.start();
     });
+    // Return before the pause: read now (with a guess in, Return presses Open as usual).
+    connect(m_key, &QLineEdit::returnPressed, this, [this] {
+        if (m_typing.isActive())
+            lookUpNow();
+    });
     connect(m_kind, &QComboBox::currentIndexChanged, this, &OpenKeyDialog::updateChoice);
     updateChoice();
     resize(560, sizeHint().height());

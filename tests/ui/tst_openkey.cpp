@@ -126,8 +126,11 @@ private Q_SLOTS:
         const SemaphoreRef invoice{Kind::Lock, QStringLiteral("invoice-run"), {}};
         QCOMPARE(s->list.rowOf(invoice), -1); // the scan cannot tell it from data
 
-        ui::OpenKeyDialog *dialog = m_window->openKey();
-        QVERIFY(dialog);
+        // Ctrl+O from the main window.
+        m_window->activateWindow();
+        QTest::keyClick(m_window.get(), Qt::Key_O, Qt::ControlModifier);
+        ui::OpenKeyDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = m_window->findChild<ui::OpenKeyDialog *>()) != nullptr);
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
         QVERIFY(!dialog->openButton()->isEnabled());
         QSignalSpy looked(dialog, &ui::OpenKeyDialog::looked);
