@@ -102,7 +102,7 @@ QVariant SemaphoreListModel::display(const Row &row, int column) const {
         return row.found.ref.name;
     case UsageColumn:
         // Where the eye is, not in the Holders column further right (off screen at 1280 px).
-        if (row.emptySinceMs)
+        if (showsEmpty(row))
             return emptySinceText(*row.emptySinceMs);
         if (!row.summarised)
             return QStringLiteral("…");
@@ -176,7 +176,7 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
     }
     case UsedRole:
         // No bar under "empty since …": it is text, not a level.
-        return row.summarised && !row.emptySinceMs ? QVariant::fromValue(row.used) : QVariant();
+        return row.summarised && !showsEmpty(row) ? QVariant::fromValue(row.used) : QVariant();
     case LimitRole:
         return row.limit ? QVariant::fromValue(*row.limit) : QVariant();
     case SearchTextRole:
@@ -217,7 +217,7 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
                        ? QStringLiteral("Master %1, hash slot %2").arg(row.found.node).arg(row.found.slot)
                        : QStringLiteral("Served by %1").arg(row.found.node);
         case UsageColumn:
-            if (row.emptySinceMs)
+            if (showsEmpty(row))
                 return QStringLiteral(
                            "None of its keys exist now (Redis deletes a ZSET or a lock key once its last "
                            "holder goes): last seen with keys at %1. Kept listed for the next holder; "
@@ -245,7 +245,7 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
             return row.found.keys.join(QLatin1Char('\n'));
         }
     case Qt::ForegroundRole:
-        if (row.emptySinceMs && index.column() != WarningsColumn)
+        if (showsEmpty(row) && index.column() != WarningsColumn)
             return QBrush(toneText(Tone::Muted));
         if (index.column() == StaleColumn && row.attention > 0)
             return QBrush(toneText(Tone::Bad));
@@ -424,6 +424,9 @@ void SemaphoreListModel::markEmpty(const SemaphoreRef &ref, qint64 lastSeenMs) {
     Row &r = m_rows[row];
     if (r.emptySinceMs == lastSeenMs)
         return;
+    // Its last summary is from before its keys went: until the next read, it is what the scan says.
+    if (!r.emptySinceMs)
+        r.summarised = false;
     r.emptySinceMs = lastSeenMs;
     Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
@@ -443,6 +446,12 @@ bool SemaphoreListModel::remove(const SemaphoreRef &ref) {
     endRemoveRows();
     reindex();
     return true;
+}
+
+bool SemaphoreListModel::showsEmpty(const Row &row) {
+    // A scan may miss a semaphore that is not empty (a narrower MATCH since it was seen, a layout
+    // discovery cannot place): when its read finds holders, it is shown as what it is.
+    return row.emptySinceMs && (!row.summarised || (row.holders == 0 && row.waiters == 0));
 }
 
 QString SemaphoreListModel::emptySinceText(qint64 ms) {

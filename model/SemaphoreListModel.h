@@ -93,6 +93,8 @@ private:
         bool pinned = false;
         std::optional<qint64> emptySinceMs;
     };
+    // Marked empty and its last read found nobody (or there was none yet).
+    static bool showsEmpty(const Row &row);
     // "empty since 04:12" (today) or "empty since 28 Nov 23:10".
     static QString emptySinceText(qint64 ms);
     void reindex();

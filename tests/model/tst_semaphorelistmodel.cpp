@@ -210,6 +210,11 @@ void TestSemaphoreListModel::keepsEmptyAndPinnedOverARescan() {
     model.addPinned({invoice}); // once
     QCOMPARE(model.rowCount(), 3);
 
+    // Its last read found a holder; the scan now misses it: empty until a read says otherwise.
+    core::Snapshot before;
+    before.ref = rate.ref;
+    before.holders << holder(QStringLiteral("w0"), core::HolderState::Live, std::nullopt);
+    model.updateSnapshot(before);
     const qint64 lastSeen = QDateTime::currentMSecsSinceEpoch() - 60000;
     model.markEmpty(rate.ref, lastSeen);
     model.retainOnly({jobs.ref}); // the scan found only demo:jobs
@@ -229,6 +234,14 @@ void TestSemaphoreListModel::keepsEmptyAndPinnedOverARescan() {
     empty.ref = rate.ref;
     model.updateSnapshot(empty);
     QVERIFY(model.index(row, SemaphoreListModel::UsageColumn).data().toString().startsWith(u"empty since"));
+
+    // A read that finds a holder shows it as what it is, whatever the scan missed.
+    core::Snapshot held;
+    held.ref = rate.ref;
+    held.holders << holder(QStringLiteral("w1"), core::HolderState::Live, std::nullopt);
+    model.updateSnapshot(held);
+    QCOMPARE(model.index(row, SemaphoreListModel::UsageColumn).data().toString(), QStringLiteral("1 / ?"));
+    model.updateSnapshot(empty);
 
     // Found again: a normal row.
     model.addDiscovered({rate});
