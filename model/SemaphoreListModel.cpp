@@ -235,6 +235,10 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
             if (row.pinned)
                 why = QStringLiteral("Opened by name (File → Open key…): listed on every scan. "
                                      "Right-click → Forget to stop.\n\n");
+            if (showsEmpty(row))
+                why += QStringLiteral("No keys now: %1 (seen before, kept listed; right-click → Forget "
+                                      "removes it).\n\n")
+                           .arg(emptySinceText(*row.emptySinceMs));
             // The keys, and what is wrong with them: the name stays in view when the list is narrow.
             return QString(why + (allWarnings(row).isEmpty()
                                       ? row.found.keys.join(QLatin1Char('\n'))

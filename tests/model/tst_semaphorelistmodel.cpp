@@ -229,6 +229,10 @@ void TestSemaphoreListModel::keepsEmptyAndPinnedOverARescan() {
                 .data(Qt::ToolTipRole)
                 .toString()
                 .contains(QLatin1String("Forget")));
+    QVERIFY(model.index(row, SemaphoreListModel::NameColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .startsWith(QLatin1String("No keys now: empty since")));
     // Its summary (0 holders) does not hide that it is empty.
     core::Snapshot empty;
     empty.ref = rate.ref;
