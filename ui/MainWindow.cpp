@@ -315,11 +315,9 @@ void MainWindow::buildMenus() {
     m_editConnectionAction = file->addAction(tr("&Edit connection…"), this, &MainWindow::editConnection);
     m_removeConnectionAction = file->addAction(tr("&Remove connection"), this, &MainWindow::removeConnection);
     file->addSeparator();
-    auto *openKeyAction = file->addAction(tr("&Open key…"), this, [this] { openKey(); });
-    openKeyAction->setObjectName(QStringLiteral("openKeyAction"));
-    openKeyAction->setShortcut(QKeySequence::Open);
-    openKeyAction->setToolTip(tr("List a key the scan does not find (a lock whose name says nothing), "
-                                 "by its name and kind"));
+    m_openKeyAction = file->addAction(tr("&Open key…"), this, [this] { openKey(); });
+    m_openKeyAction->setObjectName(QStringLiteral("openKeyAction"));
+    m_openKeyAction->setShortcut(QKeySequence::Open);
     file->addSeparator();
     auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     // Spelled out: QKeySequence::Quit is empty on platforms with a Windows key scheme.
@@ -511,6 +509,16 @@ void MainWindow::forgetSemaphore(const QString &connectionId, const SemaphoreRef
         15000);
 }
 
+void MainWindow::updateOpenKeyAction() {
+    // Offered only where it can read a key: an open Redis connection.
+    ConnectionSession *s = currentSession();
+    const bool redis = s && s->config().backend == Backend::Redis;
+    m_openKeyAction->setEnabled(redis);
+    m_openKeyAction->setToolTip(redis ? tr("List a key the scan does not find (a lock whose name says "
+                                           "nothing), by its name and kind")
+                                      : tr("Select an open Redis connection first: Open key… reads the key"));
+}
+
 int MainWindow::keepEmptyHours() const {
     auto settings = openSettings(m_services.settingsFile);
     return settings->value(QStringLiteral("list/keepEmptyHours"), 24).toInt();
@@ -642,6 +650,7 @@ void MainWindow::currentConnectionChanged() {
     m_editConnectionAction->setEnabled(!id.isEmpty());
     m_removeConnectionAction->setEnabled(!id.isEmpty());
     m_rediscoverAction->setEnabled(s != nullptr);
+    updateOpenKeyAction();
     updateStatus();
 }
 
@@ -956,6 +965,7 @@ void MainWindow::closeConnection(const QString &id) {
     m_monitoring->detach(id);
     delete s;
     updateConnectionItem(id);
+    updateOpenKeyAction();
     updateStatus();
 }
 

@@ -141,6 +141,7 @@ private:
     void updateConnectionItem(const QString &id);
     void updateStatus();
     void updateFailurePanel();
+    void updateOpenKeyAction(); // File → Open key… is offered on an open Redis connection only
     void currentConnectionChanged();
     void semaphoreActivated(const QModelIndex &proxyIndex);
     // Puts `ref` of `s` on the page and remembers it as that connection's shown semaphore.
@@ -187,6 +188,7 @@ private:
     QAction *m_editConnectionAction = nullptr;
     QAction *m_removeConnectionAction = nullptr;
     QAction *m_rediscoverAction = nullptr;
+    QAction *m_openKeyAction = nullptr;
     ViewZoom *m_zoom = nullptr;
     QPointer<QMessageBox> m_stopRunsQuestion;
     QTimer m_stopRunsDeadline;

@@ -188,7 +188,11 @@ private Q_SLOTS:
 
     // Without a Redis connection there is nothing to read: the action says so, nothing opens.
     void openKeyNeedsARedisConnection() {
+        auto *action = m_window->findChild<QAction *>(QStringLiteral("openKeyAction"));
+        QVERIFY(action && action->isEnabled());
         m_window->closeConnection(m_config.id);
+        QVERIFY(!action->isEnabled());
+        QVERIFY(action->toolTip().contains(QLatin1String("Redis connection")));
         QVERIFY(!m_window->openKey());
         QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("Redis")));
     }
