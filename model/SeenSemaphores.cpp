@@ -1,7 +1,5 @@
 #include "SeenSemaphores.h"
 
-#include <QSet>
-
 namespace semscope::model {
 
 QString SeenSemaphores::keyOf(const core::SemaphoreRef &ref) {
@@ -10,6 +8,8 @@ QString SeenSemaphores::keyOf(const core::SemaphoreRef &ref) {
 
 void SeenSemaphores::load(const QList<monitor::SeenSemaphore> &seen) {
     for (const monitor::SeenSemaphore &s : seen) {
+        if (m_forgotten.contains(keyOf(s.ref)))
+            continue;
         monitor::SeenSemaphore &mine = m_seen[keyOf(s.ref)];
         if (mine.lastSeenMs == 0) {
             mine = s;
@@ -26,6 +26,7 @@ SeenSemaphores::Outcome SeenSemaphores::afterScan(const QList<core::SemaphoreRef
     for (const core::SemaphoreRef &ref : present) {
         const QString key = keyOf(ref);
         found.insert(key);
+        m_forgotten.remove(key);
         monitor::SeenSemaphore &s = m_seen[key];
         if (s.lastSeenMs == 0) {
             s.ref.kind = ref.kind;
@@ -53,6 +54,7 @@ SeenSemaphores::Outcome SeenSemaphores::afterScan(const QList<core::SemaphoreRef
 
 void SeenSemaphores::forget(const core::SemaphoreRef &ref) {
     m_seen.remove(keyOf(ref));
+    m_forgotten.insert(keyOf(ref));
 }
 
 bool SeenSemaphores::contains(const core::SemaphoreRef &ref) const {

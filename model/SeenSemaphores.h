@@ -3,6 +3,7 @@
 #include "monitor/HistoryStore.h"
 
 #include <QHash>
+#include <QSet>
 
 namespace semscope::model {
 
@@ -35,6 +36,9 @@ public:
     bool contains(const core::SemaphoreRef &ref) const;
 
 private:
+    // Forgotten in this session: an answer of the history read before the Forget does not bring
+    // them back (a scan that finds them does).
+    QSet<QString> m_forgotten;
     static QString keyOf(const core::SemaphoreRef &ref);
 
     qint64 m_retentionMs = kDefaultRetentionMs;

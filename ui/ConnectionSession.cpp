@@ -135,8 +135,19 @@ void ConnectionSession::setEmptyRetentionMs(qint64 ms) {
 
 void ConnectionSession::keepSeen(const QList<SemaphoreRef> &present) {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (m_history)
-        m_history->recordSemaphoresSeen(config().endpoint(), present, now);
+    // New ones go to the history at once; all of them at most once a minute ("empty since" shows
+    // minutes), not a write to a file shared with every CLI run at each scan.
+    QList<SemaphoreRef> fresh;
+    for (const SemaphoreRef &ref : present) {
+        if (!m_seen.contains(ref))
+            fresh << ref;
+    }
+    const bool due = m_lastSeenWriteMs < 0 || now - m_lastSeenWriteMs >= kSeenWriteEveryMs;
+    if (m_history && (due || !fresh.isEmpty())) {
+        m_history->recordSemaphoresSeen(config().endpoint(), due ? present : fresh, now);
+        if (due)
+            m_lastSeenWriteMs = now;
+    }
     m_lastPresent = present;
     applySeen(present, now);
 }

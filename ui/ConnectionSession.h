@@ -116,6 +116,8 @@ private:
     model::SeenSemaphores m_seen;
     // What the last complete scan found, for the history's answer when it comes after that scan.
     std::optional<QList<core::SemaphoreRef>> m_lastPresent;
+    qint64 m_lastSeenWriteMs = -1;
+    static constexpr qint64 kSeenWriteEveryMs = 60000;
 
     core::Cancellation m_cancel;
     bool m_discovering = false;

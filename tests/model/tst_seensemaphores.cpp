@@ -75,6 +75,12 @@ private Q_SLOTS:
         seen.afterScan({ref("a")}, kT0);
         seen.forget(ref("a"));
         QVERIFY(seen.afterScan({}, kT0 + 1000).empty.isEmpty());
+        // The history's answer, read before the Forget was written, does not bring it back...
+        seen.load({monitor::SeenSemaphore{ref("a"), kT0, kT0}});
+        QVERIFY(seen.afterScan({}, kT0 + 2000).empty.isEmpty());
+        // ...a scan that finds it again does.
+        seen.afterScan({ref("a")}, kT0 + 3000);
+        QCOMPARE(seen.afterScan({}, kT0 + 4000).empty.size(), 1);
     }
 };
 
