@@ -212,9 +212,9 @@ core::ClientLiveness livenessFromRead(const ClientIdentity &identity, const Clie
     l.source = ClientLiveness::Source::RedisClients;
     l.identity = identity.label();
     if (read.cluster)
-        l.limits = QObject::tr("Cluster: the client lists of the %n master(s) are read; a client connected "
-                               "only to replicas is not seen.",
-                               nullptr, int(read.nodes.size() + read.failedNodes.size()));
+        l.limits =
+            QObject::tr("Cluster: the client lists of every master are read; a client connected only to "
+                        "replicas is not seen.");
     if (!read.ok()) {
         l.evidence = read.error;
         return l;
