@@ -3,6 +3,7 @@
 // whose client is connected, then closed, then a semscope-cli acquire that exited.
 #include "AsyncCall.h"
 #include "CliRun.h"
+#include "RedisCluster.h"
 #include "RedisServer.h"
 #include "TestMain.h"
 #include "TestWait.h"
@@ -298,6 +299,29 @@ private Q_SLOTS:
         const core::ClientLiveness l = livenessFromRead(*id, read(observer.topology()), false);
         QCOMPARE(l.state, State::Gone);
         QVERIFY(l.limits.isEmpty()); // not a Cluster
+    }
+
+    // A Cluster: every master's client list is read, and the answer says what it cannot see. A
+    // client connected to the third master only is found.
+    void clusterReadsEveryMaster() {
+        test::RedisCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        RedisSemaphoreStore observer(cluster.settings());
+        ConnectionSettings third = cluster.node(2).settings();
+        third.clientName.clear();
+        RedisConnection client(third);
+        client.open();
+        QVERIFY(awaitCall<RedisReply>([&](auto done) {
+            client.command({"CLIENT", "SETNAME", "only-on-third"}, done);
+        }));
+        const ClientListRead r = read(observer.topology());
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY(r.cluster);
+        QCOMPARE(r.nodes.size(), 3);
+        const auto id = clientIdentityOf(holderWithId(QStringLiteral("only-on-third")));
+        const core::ClientLiveness l = livenessFromRead(*id, r, false);
+        QCOMPARE(l.state, State::Connected);
+        QVERIFY2(l.limits.contains(QStringLiteral("every master")), qPrintable(l.limits));
     }
 
     // An ACL user without CLIENT LIST: the answer says why it cannot tell.
