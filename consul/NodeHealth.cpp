@@ -91,10 +91,18 @@ core::ClientLiveness livenessFromNodeHealth(const NodeHealth &health, const QStr
         return l;
     }
     l.state = core::ClientLiveness::State::Connected;
-    l.evidence = QObject::tr("%1 of %2 checks of node %3 passing")
-                     .arg(health.checks.size() - warnings.size())
-                     .arg(health.checks.size())
-                     .arg(health.node);
+    // Which checks: "serfHealth" says the agent is alive, a service check says more.
+    QStringList passing;
+    for (const NodeCheck &c : health.checks) {
+        if (c.status == QLatin1String("passing"))
+            passing << c.checkId;
+    }
+    if (passing.size() > 4)
+        passing = passing.mid(0, 3) << QObject::tr("%1 more").arg(passing.size() - 3);
+    l.evidence =
+        passing.isEmpty()
+            ? QObject::tr("node %1").arg(health.node)
+            : QObject::tr("node %1: %2 passing").arg(health.node, passing.join(QStringLiteral(", ")));
     if (!warnings.isEmpty())
         l.evidence += QStringLiteral("; ") + warnings.join(QStringLiteral("; "));
     return l;

@@ -223,7 +223,7 @@ core::ClientLiveness livenessFromRead(const ClientIdentity &identity, const Clie
         if (!identity.matches(c))
             continue;
         l.state = ClientLiveness::State::Connected;
-        l.evidence = QObject::tr("connected as %1 from %2").arg(c.name, c.addr);
+        l.evidence = QObject::tr("as %1 from %2").arg(c.name, c.addr);
         if (read.cluster)
             l.evidence += QObject::tr(" (to %1)").arg(c.node);
         return l;

@@ -29,7 +29,7 @@ private Q_SLOTS:
         const QStringList serf{QStringLiteral("serfHealth")};
         QTest::newRow("serfHealth passing")
             << "[" + check("serfHealth", "passing", "Agent alive and reachable") + "]" << serf
-            << int(State::Connected) << "1 of 1 checks of node worker-3 passing";
+            << int(State::Connected) << "node worker-3: serfHealth passing";
         QTest::newRow("bound check critical")
             << "[" + check("serfHealth", "critical", "Agent not live or unreachable") + "]" << serf
             << int(State::Gone)

@@ -104,7 +104,7 @@ void TestHolderDetailCard::saysWhetherItsClientIsThere_data() {
         << QStringList{QStringLiteral("already when semscope first looked, at ") + at};
     core::ClientLiveness connected;
     connected.state = core::ClientLiveness::State::Connected;
-    connected.evidence = QStringLiteral("connected as semscope-cli:30410@vm from 10.0.0.5:51234");
+    connected.evidence = QStringLiteral("as semscope-cli:30410@vm from 10.0.0.5:51234");
     QTest::newRow("connected") << connected
                                << QStringList{QStringLiteral("client connected"),
                                               QStringLiteral("from 10.0.0.5:51234")};
