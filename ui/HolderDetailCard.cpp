@@ -79,8 +79,14 @@ void HolderDetailCard::showLiveness(const std::optional<ClientLiveness> &livenes
     }
     const ClientLiveness &l = *liveness;
     const QString summary = livenessSummary(l, QDateTime::currentMSecsSinceEpoch());
-    QString text = QStringLiteral("<b>%1</b>").arg(summary.toHtmlEscaped());
-    if (l.state != ClientLiveness::State::Unknown && !l.evidence.isEmpty())
+    const bool consul = l.source == ClientLiveness::Source::ConsulNodeChecks;
+    // The verdict in bold, the evidence (or why there is none) after it in plain weight.
+    QString text = l.state == ClientLiveness::State::Unknown
+                       ? QStringLiteral("<b>%1</b>")
+                             .arg(consul ? tr("node health: cannot tell").toHtmlEscaped()
+                                         : tr("client: cannot tell").toHtmlEscaped())
+                       : QStringLiteral("<b>%1</b>").arg(summary.toHtmlEscaped());
+    if (!l.evidence.isEmpty())
         text += QStringLiteral(" — ") + l.evidence.toHtmlEscaped();
     if (!consequence.isEmpty())
         text += QStringLiteral("<br>") + consequence.toHtmlEscaped();
@@ -88,7 +94,6 @@ void HolderDetailCard::showLiveness(const std::optional<ClientLiveness> &livenes
         text += QStringLiteral("<br><i>%1</i>").arg(l.limits.toHtmlEscaped());
     if (m_liveness->text() != text)
         m_liveness->setText(text);
-    const bool consul = l.source == ClientLiveness::Source::ConsulNodeChecks;
     m_liveness->setToolTip(
         consul
             ? tr("Asked from Consul's health checks of %1 (/v1/health/node). A session ends on a critical "

@@ -112,7 +112,8 @@ void TestHolderDetailCard::saysWhetherItsClientIsThere_data() {
     forbidden.evidence = QStringLiteral("this connection's ACL user may not run CLIENT LIST (NOPERM)");
     QTest::newRow("ACL forbids CLIENT LIST")
         << forbidden
-        << QStringList{QStringLiteral("cannot tell: this connection's ACL user may not run CLIENT LIST")};
+        << QStringList{
+               QStringLiteral("client: cannot tell — this connection's ACL user may not run CLIENT LIST")};
     core::ClientLiveness cluster = connected;
     cluster.limits =
         QStringLiteral("Cluster: the client lists of every master are read; a client connected only to "
