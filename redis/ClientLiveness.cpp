@@ -7,6 +7,7 @@
 #include <QPointer>
 #include <QRegularExpression>
 #include <QSysInfo>
+#include <algorithm>
 #include <memory>
 
 namespace semscope::redis {
@@ -229,6 +230,19 @@ core::ClientLiveness livenessFromRead(const ClientIdentity &identity, const Clie
         return l;
     }
     const QString where = read.nodes.join(QStringLiteral(", "));
+    // semscope's own connections are named too: a list without them does not show names as set
+    // (a proxy in between that pools connections, say), and a missing name proves nothing.
+    const QString ownSuffix = processClientName(QString());
+    const bool seesOwnName =
+        std::any_of(read.clients.cbegin(), read.clients.cend(),
+                    [&ownSuffix](const ClientEntry &c) { return c.name.endsWith(ownSuffix); });
+    if (!seesOwnName) {
+        l.evidence =
+            QObject::tr("%1 does not list semscope's own connection by its name (a proxy in between?), "
+                        "so a missing client proves nothing")
+                .arg(where);
+        return l;
+    }
     if (!read.failedNodes.isEmpty()) {
         // Not found where we could look, but it may be on a master we could not read.
         l.evidence = QObject::tr("not among the clients of %1, and %2 could not be read")

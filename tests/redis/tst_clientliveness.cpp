@@ -324,6 +324,27 @@ private Q_SLOTS:
         QVERIFY2(l.limits.contains(QStringLiteral("every master")), qPrintable(l.limits));
     }
 
+    // A list that does not show this process's own named connection (a pooling proxy in between)
+    // proves nothing by a missing name: cannot tell, rather than a false "gone".
+    void listWithoutOwnNameCannotTell() {
+        ClientListRead r;
+        r.nodes << QStringLiteral("10.0.0.9:6379");
+        r.clients = parseClientList("id=1 addr=10.0.0.2:4000 fd=8 name= age=1 idle=0 flags=N db=0\n"
+                                    "id=2 addr=10.0.0.3:4000 fd=9 name= age=1 idle=0 flags=N db=0\n");
+        const auto id =
+            clientIdentityOf(holderWithId(QStringLiteral("a"), QStringLiteral("semscope-cli pid 1 on h")));
+        const core::ClientLiveness l = livenessFromRead(*id, r, true);
+        QCOMPARE(l.state, State::Unknown);
+        QVERIFY2(l.evidence.contains(QStringLiteral("proves nothing")), qPrintable(l.evidence));
+        // With this process's connection in the list the same read says gone.
+        ClientEntry own;
+        own.id = 3;
+        own.addr = QStringLiteral("10.0.0.4:4000");
+        own.name = processClientName(QStringLiteral("semscope"));
+        r.clients << own;
+        QCOMPARE(livenessFromRead(*id, r, false).state, State::Gone);
+    }
+
     // An ACL user without CLIENT LIST: the answer says why it cannot tell.
     void forbiddenSaysWhy() {
         m_server.command({"ACL", "SETUSER", "narrow", "on", ">pw", "~*", "&*", "+@all", "-client"});
