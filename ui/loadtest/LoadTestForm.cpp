@@ -89,18 +89,20 @@ LoadTestForm::LoadTestForm(QWidget *parent)
 
     m_acquireMode = new QComboBox(this);
     m_acquireMode->setObjectName(QStringLiteral("acquireMode"));
-    m_acquireMode->addItem(tr("Try once, retry after a pause"), TryOnce);
-    m_acquireMode->addItem(tr("Wait for a slot, at most"), WaitUpTo);
+    m_acquireMode->addItem(tr("Retry after a pause"), TryOnce);
+    m_acquireMode->addItem(tr("Wait in line"), WaitUpTo);
     // The marked item is longer than the others: the box shows it whole where there is room and
     // does not widen the form past a 1280x720 projector for it (the list shows every item whole).
     m_acquireMode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_acquireMode->setMinimumContentsLength(24);
+    m_acquireMode->setMinimumContentsLength(26);
     m_acquireMode->setToolTip(
         tr("How each client asks for a slot. A kind with a wait queue (leased) is best waited on: the "
            "release hands the slot to the first in line, one attempt per grant. Kinds without one are "
            "retried after a short pause. The recommended way for the kind is marked and chosen until "
            "you pick one yourself."));
     m_wait = spin(this, QStringLiteral("wait"), 1, 3'600'000, 10'000, tr(" ms"));
+    m_wait->setPrefix(tr("at most "));
+    m_wait->setToolTip(tr("How long one acquire waits for a slot before it gives up and asks again"));
     form->addRow(tr("Ac&quire"), pair(this, m_acquireMode, m_wait));
 
     m_stopMode = new QComboBox(this);
@@ -206,11 +208,9 @@ void LoadTestForm::showRecommendedAcquire() {
         core::LoadTestConfig::recommendedWaitMs(currentKind().value_or(core::Kind::Leased));
     const int mode = recommended > 0 ? WaitUpTo : TryOnce;
     m_acquireMode->setItemText(m_acquireMode->findData(TryOnce),
-                               mode == TryOnce ? tr("Try once, retry after a pause (recommended)")
-                                               : tr("Try once, retry after a pause"));
+                               mode == TryOnce ? tr("Retry (recommended)") : tr("Retry after a pause"));
     m_acquireMode->setItemText(m_acquireMode->findData(WaitUpTo),
-                               mode == WaitUpTo ? tr("Wait for a slot (recommended), at most")
-                                                : tr("Wait for a slot, at most"));
+                               mode == WaitUpTo ? tr("Wait in line (recommended)") : tr("Wait in line"));
     if (m_acquireModeChosen)
         return;
     m_acquireMode->setCurrentIndex(m_acquireMode->findData(mode));
