@@ -30,7 +30,7 @@ struct LoadTestProgress {
     qint64 errors = 0;
     qint64 refusedGrants = 0; // replica-acknowledged grants not acknowledged in time (released)
     qint64 crashes = 0;
-    int holders = 0;    // clients holding right now
+    int holders = 0; // clients holding right now
     // Slots that crashed clients took and that have not been seen given back yet (a grant that
     // needed one proves it back: CrashRecovery's rule, followed live).
     int crashedSlots = 0;

@@ -258,7 +258,8 @@ private Q_SLOTS:
         zoomed.setPointSizeF(original.pointSizeF() * 1.3);
         QApplication::setFont(zoomed);
         // The new font reaches the widgets through posted events: wait for the banner's.
-        (void)QTest::qWaitFor([&] { return QFontInfo(view.verdictLabel()->font()).pointSizeF() > before * 1.2; }, 3000);
+        (void)QTest::qWaitFor(
+            [&] { return QFontInfo(view.verdictLabel()->font()).pointSizeF() > before * 1.2; }, 3000);
         const qreal after = QFontInfo(view.verdictLabel()->font()).pointSizeF();
         const bool bold = view.verdictLabel()->font().bold();
         QApplication::setFont(original);
