@@ -90,8 +90,8 @@ public:
              QStringLiteral("loadtest: refresh interval while holding (default ttl/3)."),
              QStringLiteral("DUR")},
             {QStringLiteral("wait"),
-             QStringLiteral("Wait up to this long for a slot (acquire: default try once; loadtest: the "
-                            "default for a kind with a FIFO wait queue, leased, is 10s, others retry)."),
+             QStringLiteral("loadtest: each acquire waits up to this long for a slot (the default of a "
+                            "kind with a FIFO wait queue, leased: 10s; other kinds retry)."),
              QStringLiteral("DUR")},
             {QStringLiteral("duration"), QStringLiteral("loadtest: how long to run (default 10s)."),
              QStringLiteral("DUR")},
