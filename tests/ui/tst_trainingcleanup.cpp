@@ -14,6 +14,7 @@
 
 #include <QAbstractButton>
 #include <QComboBox>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QtTest>
@@ -43,6 +44,33 @@ private Q_SLOTS:
         QVERIFY(m_window);
     }
     void cleanupTestCase() { m_demo.reset(); }
+
+    // The window's header said "PRODUCTION · Connection: demo redis" above a run on a private server.
+    void headerSaysWhereTheRunsWrite() {
+        auto *where = m_window->findChild<QLabel *>(QStringLiteral("loadTestConnection"));
+        auto *badge = m_window->findChild<QWidget *>(QStringLiteral("loadTestEnvironment"));
+        QVERIFY(where && badge);
+        ui::TrainingPage *page = m_window->trainingPage();
+        const QString name = m_demo->sandbox->redisConnection().name;
+        m_window->tabs()->setCurrentIndex(1); // Training
+        page->setScenario(QStringLiteral("incr-lock"));
+        page->setTarget(Target::PrivateServer);
+        QVERIFY(!badge->isVisibleTo(m_window));
+        QVERIFY2(where->text().contains(QLatin1String("private redis-server")), qPrintable(where->text()));
+        QVERIFY2(where->text().contains(QLatin1String("nothing is written to ") + name),
+                 qPrintable(where->text()));
+        page->setTarget(Target::Connection); // the trainer picks the connection: its badge is back
+        QVERIFY(badge->isVisibleTo(m_window));
+        QVERIFY2(where->text().startsWith(QLatin1String("Connection: ") + name), qPrintable(where->text()));
+        page->setScenario(QStringLiteral("failover-lost-lock")); // starts its own servers
+        QVERIFY(!badge->isVisibleTo(m_window));
+        QVERIFY2(where->text().contains(QLatin1String("private servers")), qPrintable(where->text()));
+        m_window->tabs()->setCurrentIndex(0); // a load test runs on the connection
+        QVERIFY(badge->isVisibleTo(m_window));
+        page->setScenario(QStringLiteral("incr-lock"));
+        page->setTarget(Target::PrivateServer);
+        m_window->tabs()->setCurrentIndex(1);
+    }
 
     void privateServerByDefaultEvenOnProduction() {
         ui::TrainingPage *page = m_window->trainingPage();

@@ -31,20 +31,17 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
 
     const bool connected = !config.id.isEmpty();
     auto *header = new QHBoxLayout;
-    auto *badge = new EnvironmentBadge(this);
-    badge->setEnvironment(config.environment, config.readOnly);
-    auto *where = new QLabel(this);
-    where->setObjectName(QStringLiteral("loadTestConnection"));
-    where->setTextFormat(Qt::PlainText);
-    where->setText(connected ? tr("Connection: %1   %2").arg(config.name, config.endpoint())
-                             : tr("No connection: only training scenarios that start their own servers run "
-                                  "here"));
-    QFont f = where->font();
+    m_badge = new EnvironmentBadge(this);
+    m_badge->setObjectName(QStringLiteral("loadTestEnvironment"));
+    m_badge->setEnvironment(config.environment, config.readOnly);
+    m_where = new QLabel(this);
+    m_where->setObjectName(QStringLiteral("loadTestConnection"));
+    m_where->setTextFormat(Qt::PlainText);
+    QFont f = m_where->font();
     f.setBold(true);
-    where->setFont(f);
-    header->addWidget(badge);
-    badge->setVisible(connected);
-    header->addWidget(where, 1);
+    m_where->setFont(f);
+    header->addWidget(m_badge);
+    header->addWidget(m_where, 1);
     layout->addLayout(header);
 
     m_tabs = new QTabWidget(this);
@@ -69,6 +66,10 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
         setWindowTitle(tr("Training"));
     }
 
+    connect(m_tabs, &QTabWidget::currentChanged, this, &LoadTestWindow::updateHeader);
+    connect(m_training, &TrainingPage::targetChanged, this, &LoadTestWindow::updateHeader);
+    updateHeader();
+
     auto closeIfDone = [this](bool running) {
         if (running || isRunning())
             return;
@@ -82,6 +83,23 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
     auto settings = openLoadTestSettings(settingsFile);
     if (!restoreGeometry(settings->value(QStringLiteral("loadtest/geometry")).toByteArray()))
         resizeToFitScreen(this, QSize(1500, 940));
+}
+
+void LoadTestWindow::updateHeader() {
+    const bool connected = !m_config.id.isEmpty();
+    const bool training = m_tabs->currentWidget() == m_trainingTab;
+    const bool onConnection = connected && (!training || m_training->writesToConnection());
+    m_badge->setVisible(onConnection);
+    if (onConnection)
+        m_where->setText(tr("Connection: %1   %2").arg(m_config.name, m_config.endpoint()));
+    else if (training && m_training->isFailoverScenario())
+        m_where->setText(tr("Runs on private servers the scenario starts itself: nothing is written to %1")
+                             .arg(connected ? m_config.name : tr("any connection")));
+    else if (connected)
+        m_where->setText(tr("Runs on a private redis-server started for the run: nothing is written to %1")
+                             .arg(m_config.name));
+    else
+        m_where->setText(tr("No connection: only training scenarios that start their own servers run here"));
 }
 
 LoadTestWindow::~LoadTestWindow() = default;

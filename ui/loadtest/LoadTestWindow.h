@@ -6,11 +6,13 @@
 
 #include <QWidget>
 
+class QLabel;
 class QScrollArea;
 class QTabWidget;
 
 namespace semscope::ui {
 
+class EnvironmentBadge;
 class LoadTestPage;
 class TrainingPage;
 
@@ -52,6 +54,11 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    // The header names where the shown tab's runs write: the connection with its environment badge,
+    // or the private servers training starts (so a training run on the demo does not read as one on
+    // production).
+    void updateHeader();
+
     model::ConnectionConfig m_config;
     QString m_connectionId;
     QString m_connectionName;
@@ -60,6 +67,8 @@ private:
     LoadTestPage *m_loadTest = nullptr;
     TrainingPage *m_training = nullptr;
     QScrollArea *m_trainingTab = nullptr; // m_training, scrolling
+    EnvironmentBadge *m_badge = nullptr;
+    QLabel *m_where = nullptr;
     bool m_closeWhenStopped = false;
 };
 

@@ -145,6 +145,9 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     layout->addWidget(m_results, 1);
 
     connect(m_scenario, &QComboBox::currentIndexChanged, this, &TrainingPage::scenarioChanged);
+    // Either choice decides where a run writes (writesToConnection()).
+    connect(m_scenario, &QComboBox::currentIndexChanged, this, &TrainingPage::targetChanged);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &TrainingPage::targetChanged);
     connect(m_start, &QPushButton::clicked, this, &TrainingPage::start);
     connect(m_stop, &QPushButton::clicked, this, &TrainingPage::stop);
     connect(m_export, &LoadTestExportButton::exported, this,
@@ -384,6 +387,10 @@ void TrainingPage::stopPrivateServer() {
         return;
     m_privateServer->disconnect(this);
     m_privateServer.release()->deleteLater();
+}
+
+bool TrainingPage::writesToConnection() const {
+    return hasConnection() && !isFailoverScenario() && target() == Target::Connection;
 }
 
 TrainingPage::Target TrainingPage::target() const {

@@ -57,6 +57,9 @@ public:
     enum class Target { PrivateServer, Connection };
     Target target() const;
     void setTarget(Target target);
+    // Whether a run writes to this page's connection (the trainer picked it); false on a private
+    // server, and for failover-lost-lock, which starts its own servers.
+    bool writesToConnection() const;
     QComboBox *targetBox() const { return m_target; }
     // The private server of the run in progress (nullptr when none runs).
     redis::LocalRedisProcess *privateServer() const { return m_privateServer.get(); }
@@ -81,6 +84,8 @@ public:
 
 Q_SIGNALS:
     void runningChanged(bool running);
+    // The scenario or the target changed: writesToConnection() may say otherwise now.
+    void targetChanged();
 
 protected:
     void changeEvent(QEvent *event) override;
