@@ -244,8 +244,8 @@ void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::
 // -------------------------------------------------------------------------------------------------
 // Holding a slot
 
-void ConsulSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                                   core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
+void ConsulSemaphoreStore::doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                                     core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
     auto *op = new ConsulAcquire(this, ref, request, std::move(cancel), std::move(done));
     op->start();
 }
@@ -291,14 +291,8 @@ void ConsulSemaphoreStore::stopRenewing(const QString &sid) {
         r->timer.stop();
 }
 
-void ConsulSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
-                                   core::Callback<core::RefreshResult> done) {
-    if (isReadOnly()) {
-        core::RefreshResult r;
-        r.error = readOnlyMessage();
-        done(r);
-        return;
-    }
+void ConsulSemaphoreStore::doRefresh(const core::Grant &grant, qint64 ttlMs,
+                                     core::Callback<core::RefreshResult> done) {
     const QString sid = sessionOf(grant);
     m_client->sessionRenew(sid, [this, sid, ttlMs, grant, done](ConsulClient::SessionsResult res) {
         core::RefreshResult r;
@@ -320,13 +314,7 @@ void ConsulSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
     });
 }
 
-void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
-    if (isReadOnly()) {
-        core::ReleaseResult r;
-        r.error = readOnlyMessage();
-        done(r);
-        return;
-    }
+void ConsulSemaphoreStore::doRelease(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
     const QString sid = sessionOf(grant);
     const QString prefix = normalizePrefix(grant.ref.name);
     stopRenewing(sid);
@@ -403,21 +391,18 @@ void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core
 // -------------------------------------------------------------------------------------------------
 // Operator actions
 
-void ConsulSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
-                                        std::optional<qint64> observedVersion,
-                                        core::Callback<core::ForceReleaseResult> done) {
+void ConsulSemaphoreStore::doForceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                                          std::optional<qint64> observedVersion,
+                                          core::Callback<core::ForceReleaseResult> done) {
     forceRelease(ref, observed, observedVersion, m_invalidateOnForce, std::move(done));
 }
 
 void ConsulSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
                                         std::optional<qint64> observedVersion, bool invalidateSession,
                                         core::Callback<core::ForceReleaseResult> done) {
-    core::ForceReleaseResult out;
-    if (isReadOnly()) {
-        out.message = readOnlyMessage();
-        done(out);
+    if (refuseIfReadOnly(done))
         return;
-    }
+    core::ForceReleaseResult out;
     const QString prefix = normalizePrefix(ref.name);
     const QString sid = observed.rawId.isEmpty() ? observed.id : QString::fromUtf8(observed.rawId);
     const QString lockKey = prefix + QStringLiteral("/.lock");
@@ -563,10 +548,8 @@ void ConsulSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const cor
         });
 }
 
-void ConsulSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
-                                        core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+void ConsulSemaphoreStore::doPurgeExpired(const core::SemaphoreRef &ref,
+                                          core::Callback<core::MaintenanceResult> done) {
     const QString prefix = normalizePrefix(ref.name);
     readPrefix(prefix, {}, [this, prefix, done](std::pair<PrefixView, QString> r) {
         if (!r.second.isEmpty())
@@ -612,18 +595,16 @@ void ConsulSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
     });
 }
 
-void ConsulSemaphoreStore::repair(const core::SemaphoreRef &ref,
-                                  core::Callback<core::MaintenanceResult> done) {
+void ConsulSemaphoreStore::doRepair(const core::SemaphoreRef &ref,
+                                    core::Callback<core::MaintenanceResult> done) {
     Q_UNUSED(ref);
     done(maintenance(false,
                      QStringLiteral("repair applies to `slots` semaphores; a Consul semaphore is cleaned "
                                     "with purge (prunes stale holders) or destroy")));
 }
 
-void ConsulSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
-                                    core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+void ConsulSemaphoreStore::doSetLimit(const core::SemaphoreRef &ref, qint64 limit,
+                                      core::Callback<core::MaintenanceResult> done) {
     if (limit <= 0)
         return done(maintenance(false, QStringLiteral("semaphore limit must be positive")));
     const QString prefix = normalizePrefix(ref.name);
@@ -662,8 +643,8 @@ void ConsulSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
 
 void ConsulSemaphoreStore::destroy(const core::SemaphoreRef &ref,
                                    core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+    if (refuseIfReadOnly(done))
+        return;
     const QString prefix = normalizePrefix(ref.name);
     readPrefix(prefix, {}, [this, prefix, done](std::pair<PrefixView, QString> r) {
         if (!r.second.isEmpty())
@@ -706,8 +687,8 @@ void ConsulSemaphoreStore::listSessions(core::Callback<SessionsOutcome> done) {
 
 void ConsulSemaphoreStore::invalidateSession(const QString &sessionId,
                                              core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+    if (refuseIfReadOnly(done))
+        return;
     if (!isSessionId(sessionId))
         return done(maintenance(false, QStringLiteral("not a session id: %1").arg(sessionId)));
     m_client->sessionInfo(sessionId, {}, [this, sessionId, done](ConsulClient::SessionsResult info) {

@@ -251,15 +251,12 @@ void RedisSemaphoreStore::withReads(std::function<void(RedisCommands &reads, boo
     });
 }
 
-void RedisSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                                  core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
-    AcquireResult refused;
+void RedisSemaphoreStore::doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                                    core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
     RedisKind *kind = kindFor(ref.kind);
-    if (isReadOnly())
-        refused.error = readOnlyMessage();
-    else if (!kind)
+    if (!kind) {
+        AcquireResult refused;
         refused.error = noKindMessage(ref.kind);
-    if (!refused.error.isEmpty()) {
         done(refused);
         return;
     }
@@ -603,12 +600,12 @@ void RedisSemaphoreStore::finishWaiter(quint64 id, AcquireResult result, bool le
     w->done(result);
 }
 
-void RedisSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
-                                  core::Callback<core::RefreshResult> done) {
+void RedisSemaphoreStore::doRefresh(const core::Grant &grant, qint64 ttlMs,
+                                    core::Callback<core::RefreshResult> done) {
     RedisKind *kind = kindFor(grant.ref.kind);
-    if (isReadOnly() || !kind) {
+    if (!kind) {
         done(core::RefreshResult{core::RefreshResult::Status::Error, std::nullopt,
-                                 isReadOnly() ? readOnlyMessage() : noKindMessage(grant.ref.kind)});
+                                 noKindMessage(grant.ref.kind)});
         return;
     }
     const int replicas = grant.details.value(QStringLiteral("replicas")).toInt();
@@ -732,11 +729,10 @@ void RedisSemaphoreStore::confirmReplicated(core::AcquireResult granted, const c
                   });
 }
 
-void RedisSemaphoreStore::release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
+void RedisSemaphoreStore::doRelease(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
     RedisKind *kind = kindFor(grant.ref.kind);
-    if (isReadOnly() || !kind) {
-        done(core::ReleaseResult{core::ReleaseResult::Status::Error,
-                                 isReadOnly() ? readOnlyMessage() : noKindMessage(grant.ref.kind)});
+    if (!kind) {
+        done(core::ReleaseResult{core::ReleaseResult::Status::Error, noKindMessage(grant.ref.kind)});
         return;
     }
     auto *queue = dynamic_cast<WaitQueueKind *>(kind);
@@ -764,13 +760,12 @@ void RedisSemaphoreStore::release(const core::Grant &grant, core::Callback<core:
         });
 }
 
-void RedisSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
-                                       std::optional<qint64> observedVersion,
-                                       core::Callback<core::ForceReleaseResult> done) {
+void RedisSemaphoreStore::doForceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                                         std::optional<qint64> observedVersion,
+                                         core::Callback<core::ForceReleaseResult> done) {
     RedisKind *kind = kindFor(ref.kind);
-    if (isReadOnly() || !kind) {
-        done(core::ForceReleaseResult{core::ForceReleaseResult::Status::Error,
-                                      isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+    if (!kind) {
+        done(core::ForceReleaseResult{core::ForceReleaseResult::Status::Error, noKindMessage(ref.kind)});
         return;
     }
     whenSlotsChecked(
@@ -783,11 +778,11 @@ void RedisSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core
         });
 }
 
-void RedisSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
-                                       core::Callback<core::MaintenanceResult> done) {
+void RedisSemaphoreStore::doPurgeExpired(const core::SemaphoreRef &ref,
+                                         core::Callback<core::MaintenanceResult> done) {
     RedisKind *kind = kindFor(ref.kind);
-    if (isReadOnly() || !kind) {
-        done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+    if (!kind) {
+        done(core::MaintenanceResult{false, 0, noKindMessage(ref.kind)});
         return;
     }
     whenSlotsChecked(kind, ref.name, [this, kind, ref, done = std::move(done)](const QString &split) {
@@ -798,11 +793,11 @@ void RedisSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
     });
 }
 
-void RedisSemaphoreStore::repair(const core::SemaphoreRef &ref,
-                                 core::Callback<core::MaintenanceResult> done) {
+void RedisSemaphoreStore::doRepair(const core::SemaphoreRef &ref,
+                                   core::Callback<core::MaintenanceResult> done) {
     RedisKind *kind = kindFor(ref.kind);
-    if (isReadOnly() || !kind) {
-        done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+    if (!kind) {
+        done(core::MaintenanceResult{false, 0, noKindMessage(ref.kind)});
         return;
     }
     whenSlotsChecked(kind, ref.name, [this, kind, ref, done = std::move(done)](const QString &split) {
@@ -813,11 +808,11 @@ void RedisSemaphoreStore::repair(const core::SemaphoreRef &ref,
     });
 }
 
-void RedisSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
-                                   core::Callback<core::MaintenanceResult> done) {
+void RedisSemaphoreStore::doSetLimit(const core::SemaphoreRef &ref, qint64 limit,
+                                     core::Callback<core::MaintenanceResult> done) {
     RedisKind *kind = kindFor(ref.kind);
-    if (isReadOnly() || !kind) {
-        done(core::MaintenanceResult{false, 0, isReadOnly() ? readOnlyMessage() : noKindMessage(ref.kind)});
+    if (!kind) {
+        done(core::MaintenanceResult{false, 0, noKindMessage(ref.kind)});
         return;
     }
     whenSlotsChecked(kind, ref.name, [this, kind, ref, limit, done = std::move(done)](const QString &split) {

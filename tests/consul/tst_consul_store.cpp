@@ -2,6 +2,7 @@
 // official protocol, stale holders, watching, garbage and faults.
 #include "ConsulAwait.h"
 #include "ConsulTestTarget.h"
+#include "StoreWrites.h"
 #include "TestMain.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/ConsulTypes.h"
@@ -548,6 +549,52 @@ private Q_SLOTS:
         QCOMPARE(a.status, core::AcquireResult::Status::Error);
         QVERIFY(a.error.contains(QStringLiteral("read-only")));
         QCOMPARE(m_double->requestCount(), qint64(0));
+    }
+
+    // Every write of the interface (tests/support/StoreWrites.h) and Consul's own: each is refused
+    // with the same text, later (never inside the call), and sends the agent nothing.
+    void readOnlyRefusesEachWrite_data() {
+        QTest::addColumn<QString>("write");
+        for (const QString &name : test::everyStoreWrite().keys())
+            QTest::newRow(qPrintable(name)) << name;
+        QTest::newRow("force-release invalidating the session")
+            << QStringLiteral("force-release invalidating");
+        QTest::newRow("destroy") << QStringLiteral("destroy");
+        QTest::newRow("invalidate-session") << QStringLiteral("invalidate-session");
+    }
+
+    void readOnlyRefusesEachWrite() {
+        QFETCH(QString, write);
+        const auto maintenance = [](std::function<void(test::WriteAnswer)> done) {
+            return [done](const core::MaintenanceResult &r) { done({r.ok, r.message}); };
+        };
+        QMap<QString, test::WriteCall> calls = test::everyStoreWrite();
+        calls.insert(QStringLiteral("force-release invalidating"),
+                     [this](core::SemaphoreStore &, const core::SemaphoreRef &r, auto done) {
+                         core::Holder h;
+                         h.id = QStringLiteral("00000000-0000-0000-0000-000000000001");
+                         m_store->forceRelease(
+                             r, h, std::nullopt, true, [done](const core::ForceReleaseResult &f) {
+                                 done({f.status != core::ForceReleaseResult::Status::Error, f.message});
+                             });
+                     });
+        calls.insert(QStringLiteral("destroy"),
+                     [this, maintenance](core::SemaphoreStore &, const core::SemaphoreRef &r, auto done) {
+                         m_store->destroy(r, maintenance(done));
+                     });
+        calls.insert(QStringLiteral("invalidate-session"),
+                     [this, maintenance](core::SemaphoreStore &, const core::SemaphoreRef &, auto done) {
+                         m_store->invalidateSession(QStringLiteral("00000000-0000-0000-0000-000000000001"),
+                                                    maintenance(done));
+                     });
+        m_store->setReadOnly(true);
+        const qint64 before = m_double->requestCount();
+        const test::WriteOutcome out = test::runWrite(calls.value(write), *m_store, ref(2));
+        QVERIFY(out.answer.has_value());
+        QVERIFY(!out.answer->ok);
+        QCOMPARE(out.answer->text, QStringLiteral("refused: this connection is read-only"));
+        QVERIFY(!out.answeredBeforeReturn);
+        QCOMPARE(m_double->requestCount(), before);
     }
 
     void watchSurvivesAnIndexGoingBackwards() {
