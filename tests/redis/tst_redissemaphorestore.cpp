@@ -1,6 +1,5 @@
 // RedisSemaphoreStore against a real redis-server: dispatch, read-only refusal, waiting acquires
 // (FIFO, no polling, timeout, cancel) and the safety run over every writable Redis kind.
-#include "AsyncCall.h"
 #include "RedisServer.h"
 #include "StoreWrites.h"
 #include "TestMain.h"

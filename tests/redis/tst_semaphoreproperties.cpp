@@ -32,9 +32,9 @@
 // disappears was removed by a step, and a purge must remove nobody.
 //
 // A failing row prints its seed and the steps that led there; rerun the row to replay it.
-#include "AsyncCall.h"
 #include "RedisServer.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "redis/RedisSemaphoreStore.h"
 
 #include <QTimer>
