@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <functional>
+#include <memory>
 
 namespace semscope::core {
 
@@ -147,5 +148,9 @@ protected:
 private:
     bool m_readOnly = false;
 };
+
+// Makes a store. Called once, on the thread the store is to live on (a connection's worker, a
+// load-test worker), so that everything the store creates (sockets, timers) lives there.
+using StoreFactory = std::function<std::unique_ptr<SemaphoreStore>()>;
 
 } // namespace semscope::core
