@@ -9,8 +9,8 @@ namespace semscope::model {
 // A connection's store as seen from the GUI thread: every call goes to the ConnectionController
 // (the real store runs on the connection's worker thread) and its answer comes back here. Lets code
 // written against core::SemaphoreStore — monitor::SemaphoreWatcher — run on the GUI thread without
-// ever waiting on the network. Writes go through the controller too, so a read-only connection
-// refuses them in its store as always.
+// ever waiting on the network. It is read-only when the connection is: its own gate refuses a
+// write here, as the real store on the worker thread would, before anything is sent there.
 class ControllerStore : public core::SemaphoreStore {
     Q_OBJECT
 public:
