@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -46,6 +47,35 @@ bool semaphoreishName(const QByteArray &key) {
     for (const char *word : {"sem", "lock", "mutex", "permit", "slot", "lease"}) {
         if (lower.contains(word))
             return true;
+    }
+    return false;
+}
+
+// The words a semaphore's or a lock's name is made of, whole (`lock:orders`, `semaphore:payments`,
+// `billing_mutex`): a key with such a name that no layout claims is listed with a warning rather
+// than dropped. Whole words, so `clock` or `semantic` do not count.
+bool isSemaphoreWord(QByteArrayView word) {
+    for (const char *w : {"lock", "locks", "mutex", "redlock", "semaphore", "semaphores", "sem", "permit",
+                          "permits", "lease", "leases"}) {
+        const qsizetype n = qsizetype(qstrlen(w));
+        if (word.size() == n && qstrnicmp(word.data(), n, w, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool lockWordName(QByteArrayView key) {
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= key.size(); ++i) {
+        if (i < key.size() && isalnum(static_cast<unsigned char>(key[i])))
+            continue;
+        const QByteArrayView word = key.sliced(start, i - start);
+        for (const char *w : {"lock", "locks", "mutex", "redlock"}) {
+            const qsizetype n = qsizetype(qstrlen(w));
+            if (word.size() == n && qstrnicmp(word.data(), n, w, n) == 0)
+                return true;
+        }
+        start = i + 1;
     }
     return false;
 }
@@ -400,7 +430,49 @@ void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
     }
 }
 
+// A key whose name says semaphore or lock but whose type no layout of such a name uses (a LIST
+// `semaphore:payments-legacy`, a HASH `lock:orders` without Redisson's fields): listed under the
+// kind its name suggests, with the warning that says why semscope cannot read it. Silently
+// skipping it left the operator looking for a lock that "was not there".
+void recognizeWrongType(const Group &g, QList<DiscoveredSemaphore> &out) {
+    const KeyFingerprint *fp = g.get(g.base);
+    if (!fp || !semaphoreLikeName(g.base))
+        return;
+    const bool readable = fp->type == "string" || fp->type == "zset";
+    if (readable)
+        return; // strings and ZSETs have rules of their own (a counter named `sem:count` is data)
+    Kind kind = Kind::Zset;
+    QByteArray name = g.base;
+    const char *expected = "zset";
+    if (lockWordName(g.base)) {
+        kind = Kind::Lock;
+        expected = "string";
+    } else if (g.base.contains(kNodeSemaphorePrefix)) {
+        kind = Kind::NodeSemaphore;
+        name = nodeSemaphoreName(g.base).toUtf8();
+    }
+    DiscoveredSemaphore found = makeFound(kind, name, {fp});
+    found.warnings << typeWarning(*fp, expected) +
+                          QStringLiteral(": its name says %1, but no %1 layout keeps a %2, so semscope "
+                                         "cannot read it as one")
+                              .arg(kind == Kind::Lock ? QStringLiteral("lock") : QStringLiteral("semaphore"),
+                                   QString::fromLatin1(fp->type));
+    out << found;
+}
+
 } // namespace
+
+bool semaphoreLikeName(QByteArrayView key) {
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= key.size(); ++i) {
+        if (i < key.size() && isalnum(static_cast<unsigned char>(key[i])))
+            continue;
+        if (i > start && isSemaphoreWord(key.sliced(start, i - start)))
+            return true;
+        start = i + 1;
+    }
+    return false;
+}
 
 KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
     KeyRole role;
@@ -448,6 +520,10 @@ KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
     if (type == "zset" || type == "hash")
         return role; // plain ZSETs and Redisson lock hashes have arbitrary names
     if (type == "string" && (key.startsWith(kNodeMutexPrefix) || lockishName(key)))
+        return role;
+    // Sampled whatever its type (a names page says "string" of every key): a LIST named like a
+    // semaphore is listed with a warning (recognizeWrongType), not skipped.
+    if (semaphoreLikeName(key))
         return role;
     role.candidate = false;
     return role;
@@ -515,6 +591,8 @@ QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys
             if (!ownedByAnother)
                 recognizeStrings(g, found);
         }
+        if (found.isEmpty())
+            recognizeWrongType(g, found);
         for (const DiscoveredSemaphore &d : found) {
             if (!only || d.ref.kind == *only)
                 out << d;

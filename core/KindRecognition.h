@@ -36,6 +36,12 @@ struct KeyRole {
 // that are not candidates are forgotten, so memory stays bounded on a keyspace of millions.
 KeyRole keyRole(const QByteArray &key, const QByteArray &type);
 
+// Whether the key's name holds a whole word that names a semaphore or a lock ("lock", "mutex",
+// "semaphore", "sem", "permit", "lease", their plurals, "redlock"), words being runs of letters
+// and digits: `lock:orders`, `semaphore:payments-legacy`, `billing_mutex`, not `clock`. Such a key
+// is listed even when its type fits no layout, with a warning (a LIST where a ZSET belongs).
+bool semaphoreLikeName(QByteArrayView key);
+
 // Keys that must be sampled with `key` although SCAN may not have returned them in the same batch
 // (Redisson's `N` next to `{N}:timeout`, the fair `S` next to `S:owner`).
 QList<QByteArray> companionKeys(const QByteArray &key, const QByteArray &type);

@@ -133,6 +133,45 @@ void ConnectionConfig::takeSecretFromUrl() {
     url = parsed.toString(QUrl::RemovePassword);
 }
 
+bool ConnectionConfig::pin(const core::SemaphoreRef &ref) {
+    for (const core::SemaphoreRef &p : std::as_const(pinned)) {
+        if (p.kind == ref.kind && p.name == ref.name)
+            return false;
+    }
+    core::SemaphoreRef bare;
+    bare.kind = ref.kind;
+    bare.name = ref.name; // limits and timeouts belong to the profile store, not here
+    pinned << bare;
+    return true;
+}
+
+namespace {
+
+// "lock:invoice-run": the kind's name (which never holds a colon), then the key's name as typed.
+QStringList pinnedToStrings(const QList<core::SemaphoreRef> &refs) {
+    QStringList out;
+    for (const core::SemaphoreRef &r : refs)
+        out << core::kindName(r.kind) + QLatin1Char(':') + r.name;
+    return out;
+}
+
+QList<core::SemaphoreRef> pinnedFromStrings(const QStringList &list) {
+    QList<core::SemaphoreRef> out;
+    for (const QString &s : list) {
+        const qsizetype colon = s.indexOf(QLatin1Char(':'));
+        const auto kind = colon > 0 ? core::kindFromName(s.left(colon)) : std::nullopt;
+        if (!kind || colon + 1 >= s.size())
+            continue; // a hand-edited entry that names no kind is ignored, not guessed at
+        core::SemaphoreRef ref;
+        ref.kind = *kind;
+        ref.name = s.mid(colon + 1);
+        out << ref;
+    }
+    return out;
+}
+
+} // namespace
+
 void ConnectionConfig::save(QSettings &settings) const {
     settings.setValue(QStringLiteral("id"), id);
     settings.setValue(QStringLiteral("name"), name);
@@ -141,6 +180,7 @@ void ConnectionConfig::save(QSettings &settings) const {
     settings.setValue(QStringLiteral("environment"), environmentName(environment));
     settings.setValue(QStringLiteral("readOnly"), readOnly);
     settings.setValue(QStringLiteral("discoverMatch"), discoverMatch);
+    settings.setValue(QStringLiteral("pinned"), pinnedToStrings(pinned));
     settings.setValue(QStringLiteral("url"), urlWithoutPassword(url));
     settings.setValue(QStringLiteral("host"), host);
     settings.setValue(QStringLiteral("port"), port);
@@ -169,6 +209,7 @@ ConnectionConfig ConnectionConfig::load(const QSettings &settings) {
     c.environment = environmentFromName(settings.value(QStringLiteral("environment")).toString());
     c.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
     c.discoverMatch = settings.value(QStringLiteral("discoverMatch"), c.discoverMatch).toString();
+    c.pinned = pinnedFromStrings(settings.value(QStringLiteral("pinned")).toStringList());
     c.url = settings.value(QStringLiteral("url")).toString();
     c.host = settings.value(QStringLiteral("host"), c.host).toString();
     c.port = quint16(settings.value(QStringLiteral("port"), c.port).toUInt());

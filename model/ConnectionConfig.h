@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Kind.h"
+#include "core/SemaphoreTypes.h"
 #include "redis/ConnectionSettings.h"
 
 #include <QString>
@@ -24,6 +25,11 @@ struct ConnectionConfig {
     Environment environment = Environment::Development;
     bool readOnly = false;
     QString discoverMatch = QStringLiteral("*"); // SCAN MATCH glob (Redis) or KV prefix (Consul)
+    // Keys the operator opened by name (File → Open key…) with the kind they confirmed: listed on
+    // every scan whatever their name says, also while they do not exist (a lock between holders).
+    QList<core::SemaphoreRef> pinned;
+    // Adds `ref` (kind and name) unless it is pinned already; false when it was.
+    bool pin(const core::SemaphoreRef &ref);
 
     // Redis. A non-empty url wins over host/port/socket.
     QString url;

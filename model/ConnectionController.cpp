@@ -1,5 +1,7 @@
 #include "ConnectionController.h"
 
+#include "SharedSnapshotReads.h"
+
 #include "consul/ConsulSemaphoreStore.h"
 #include "redis/RedisSemaphoreStore.h"
 
@@ -47,7 +49,10 @@ ConnectionController::ConnectionController(ConnectionConfig config, core::StoreF
     : QObject(parent)
     , m_config(std::move(config))
     , m_factory(std::move(factory))
-    , m_worker(new StoreWorker) {
+    , m_worker(new StoreWorker)
+    , m_reads(new SharedSnapshotReads(
+          [this](const SemaphoreRef &ref, Callback<Snapshot> done) { readFromStore(ref, std::move(done)); },
+          {}, this)) {
     qRegisterMetaType<TopologyEvent>(); // crosses from the worker thread by queued signal
     m_thread.setObjectName(QStringLiteral("semscope-store:") + m_config.name.left(32));
     m_worker->moveToThread(&m_thread);
@@ -267,12 +272,47 @@ Cancellation ConnectionController::discover(const DiscoverRequest &request, QObj
     return cancel;
 }
 
-void ConnectionController::snapshot(const SemaphoreRef &ref, QObject *context, Callback<Snapshot> done) {
+void ConnectionController::snapshot(const SemaphoreRef &ref, QObject *context, Callback<Snapshot> done,
+                                    qint64 maxAgeMs) {
+    QPointer<QObject> guard(context ? context : this);
+    m_reads->read(
+        ref, maxAgeMs,
+        [guard, done = std::move(done)](const Snapshot &s) {
+            if (guard)
+                done(s);
+        },
+        context);
+}
+
+void ConnectionController::readFromStore(const SemaphoreRef &ref, Callback<Snapshot> done) {
     Snapshot noStore;
     noStore.ref = ref;
     noStore.warnings << noStoreMessage();
     call<Snapshot>([ref](SemaphoreStore &store, Callback<Snapshot> cb) { store.snapshot(ref, cb); }, noStore,
-                   context, std::move(done));
+                   m_reads, std::move(done));
+}
+
+void ConnectionController::markChanged(const SemaphoreRef &ref) {
+    m_reads->changed(ref);
+}
+
+quint64 ConnectionController::snapshotReadsIssued() const {
+    return m_reads->readsIssued();
+}
+
+quint64 ConnectionController::snapshotReadsIssued(const SemaphoreRef &ref) const {
+    return m_reads->readsIssued(ref);
+}
+
+template <typename R>
+Callback<R> ConnectionController::changing(const SemaphoreRef &ref, Callback<R> done) {
+    // Before the write is sent (a read sent after it on the same connection sees it) and when it is
+    // answered (Consul's requests are not ordered): no snapshot read before the write is shared after.
+    markChanged(ref);
+    return [this, ref, done = std::move(done)](R result) {
+        markChanged(ref);
+        done(std::move(result));
+    };
 }
 
 void ConnectionController::acquire(const SemaphoreRef &ref, const AcquireRequest &request,
@@ -283,7 +323,7 @@ void ConnectionController::acquire(const SemaphoreRef &ref, const AcquireRequest
         [ref, request, cancel](SemaphoreStore &store, Callback<AcquireResult> cb) {
             store.acquire(ref, request, cancel, cb);
         },
-        noStore, context, std::move(done));
+        noStore, context, changing(ref, std::move(done)));
 }
 
 void ConnectionController::refresh(const Grant &grant, qint64 ttlMs, QObject *context,
@@ -292,7 +332,7 @@ void ConnectionController::refresh(const Grant &grant, qint64 ttlMs, QObject *co
     noStore.error = noStoreMessage();
     call<RefreshResult>([grant, ttlMs](SemaphoreStore &store,
                                        Callback<RefreshResult> cb) { store.refresh(grant, ttlMs, cb); },
-                        noStore, context, std::move(done));
+                        noStore, context, changing(grant.ref, std::move(done)));
 }
 
 void ConnectionController::release(const Grant &grant, QObject *context, Callback<ReleaseResult> done) {
@@ -300,7 +340,7 @@ void ConnectionController::release(const Grant &grant, QObject *context, Callbac
     noStore.error = noStoreMessage();
     call<ReleaseResult>(
         [grant](SemaphoreStore &store, Callback<ReleaseResult> cb) { store.release(grant, cb); }, noStore,
-        context, std::move(done));
+        context, changing(grant.ref, std::move(done)));
 }
 
 void ConnectionController::forceRelease(const SemaphoreRef &ref, const Holder &observed,
@@ -312,7 +352,7 @@ void ConnectionController::forceRelease(const SemaphoreRef &ref, const Holder &o
         [ref, observed, observedVersion](SemaphoreStore &store, Callback<ForceReleaseResult> cb) {
             store.forceRelease(ref, observed, observedVersion, cb);
         },
-        noStore, context, std::move(done));
+        noStore, context, changing(ref, std::move(done)));
 }
 
 void ConnectionController::purgeExpired(const SemaphoreRef &ref, QObject *context,
@@ -321,7 +361,7 @@ void ConnectionController::purgeExpired(const SemaphoreRef &ref, QObject *contex
     noStore.message = noStoreMessage();
     call<MaintenanceResult>(
         [ref](SemaphoreStore &store, Callback<MaintenanceResult> cb) { store.purgeExpired(ref, cb); },
-        noStore, context, std::move(done));
+        noStore, context, changing(ref, std::move(done)));
 }
 
 void ConnectionController::repair(const SemaphoreRef &ref, QObject *context,
@@ -330,7 +370,7 @@ void ConnectionController::repair(const SemaphoreRef &ref, QObject *context,
     noStore.message = noStoreMessage();
     call<MaintenanceResult>(
         [ref](SemaphoreStore &store, Callback<MaintenanceResult> cb) { store.repair(ref, cb); }, noStore,
-        context, std::move(done));
+        context, changing(ref, std::move(done)));
 }
 
 void ConnectionController::setLimit(const SemaphoreRef &ref, qint64 limit, QObject *context,
@@ -339,7 +379,7 @@ void ConnectionController::setLimit(const SemaphoreRef &ref, qint64 limit, QObje
     noStore.message = noStoreMessage();
     call<MaintenanceResult>([ref, limit](SemaphoreStore &store,
                                          Callback<MaintenanceResult> cb) { store.setLimit(ref, limit, cb); },
-                            noStore, context, std::move(done));
+                            noStore, context, changing(ref, std::move(done)));
 }
 
 void ConnectionController::watch(const SemaphoreRef &ref, QObject *context, Callback<Snapshot> onChange) {

@@ -12,6 +12,8 @@
 
 namespace semscope::model {
 
+class SharedSnapshotReads;
+
 // Lives in the worker thread and owns the store. Only ConnectionController touches it.
 class StoreWorker : public QObject {
     Q_OBJECT
@@ -51,7 +53,16 @@ public:
     core::Cancellation discover(const core::DiscoverRequest &request, QObject *context,
                                 core::Callback<core::DiscoverProgress> progress,
                                 core::Callback<core::DiscoverResult> done);
-    void snapshot(const core::SemaphoreRef &ref, QObject *context, core::Callback<core::Snapshot> done);
+    // One read serves every asker (SharedSnapshotReads): a periodic asker passes how old an answer
+    // may be (its interval) and shares a read another asker (`context`) sent meanwhile; 0 asks for a
+    // read sent after this call. Writes through this controller mark the semaphore changed.
+    void snapshot(const core::SemaphoreRef &ref, QObject *context, core::Callback<core::Snapshot> done,
+                  qint64 maxAgeMs = 0);
+    // The semaphore changed (a keyspace notification): no read from before is shared after.
+    void markChanged(const core::SemaphoreRef &ref);
+    // Snapshot reads sent to the store so far (shared ones count once).
+    quint64 snapshotReadsIssued() const;
+    quint64 snapshotReadsIssued(const core::SemaphoreRef &ref) const;
     void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                  core::Cancellation cancel, QObject *context, core::Callback<core::AcquireResult> done);
     void refresh(const core::Grant &grant, qint64 ttlMs, QObject *context,
@@ -123,6 +134,9 @@ Q_SIGNALS:
     void warning(const QString &message);
 
 private:
+    void readFromStore(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done);
+    template <typename R>
+    core::Callback<R> changing(const core::SemaphoreRef &ref, core::Callback<R> done);
     void applyStoreState(const QString &text);
     void applyTopologyEvent(const core::TopologyEvent &event);
     void setState(State state, const QString &text);
@@ -139,6 +153,7 @@ private:
     core::StoreFactory m_factory;
     QThread m_thread;
     StoreWorker *m_worker = nullptr;
+    SharedSnapshotReads *m_reads = nullptr; // a child: gone with the controller
     State m_state = State::Idle;
     QString m_stateText = QStringLiteral("not connected");
     QString m_lastFailure; // why the last attempt failed; kept next to "reconnecting in …"

@@ -44,7 +44,7 @@ void ControllerStore::discover(const DiscoverRequest &request, Cancellation canc
 
 void ControllerStore::snapshot(const SemaphoreRef &ref, Callback<Snapshot> done) {
     if (m_controller)
-        m_controller->snapshot(ref, this, done);
+        m_controller->snapshot(ref, this, done, m_sharedReadAgeMs);
 }
 
 void ControllerStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,

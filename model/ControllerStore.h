@@ -24,6 +24,10 @@ public:
                   core::Callback<core::DiscoverResult> done) override;
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
 
+    // How old a snapshot read by someone else (the page, the list) may be and still serve this
+    // store's reads (ConnectionController::snapshot); 0, the default: every read is sent.
+    void setSharedReadAgeMs(qint64 ms) { m_sharedReadAgeMs = ms; }
+
     bool canWatch() const override;
     void watch(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> onChange) override;
     void unwatch(const core::SemaphoreRef &ref) override;
@@ -44,6 +48,7 @@ protected:
 
 private:
     QPointer<ConnectionController> m_controller;
+    qint64 m_sharedReadAgeMs = 0;
 };
 
 } // namespace semscope::model

@@ -1,6 +1,7 @@
 #include "LoadTestVerdict.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace semscope::model {
 
@@ -12,16 +13,31 @@ QString tr(const char *text) {
 QString overAdmissions(qint64 n) {
     return n == 1 ? tr("1 over-admission") : tr("%1 over-admissions").arg(n);
 }
+
+// How long the run spent above its limit: an over-admission is a stretch of time (SafetyChecker),
+// so a run above the limit from start to end counts one, and this says how long it was.
+QString timeAbove(const core::LoadTestReport &r) {
+    const double above = static_cast<double>(r.safety.overAdmittedNs) / 1e9;
+    const double total = static_cast<double>(r.elapsedMs) / 1000.0;
+    if (total <= 0.0)
+        return tr(" (stretches above the limit: %1 s in all)").arg(above, 0, 'f', 1);
+    return tr(" (stretches above the limit: %1 s of the %2 s run)")
+        .arg(above, 0, 'f', 1)
+        .arg(total, 0, 'f', 1);
+}
 } // namespace
 
 LoadTestVerdict liveVerdict(const QString &label, const core::LoadTestProgress &p, bool aboutLeaks) {
     LoadTestVerdict v;
     if (aboutLeaks) {
-        v.text = tr("%1: running — %2 crashes so far, %3 of %4 slots in use")
+        // Slots crashed clients took count as in use: a leak is slots nobody holds that nobody gets.
+        v.text = tr("%1: running — %2 crashes so far, %3 of %4 slots in use (%5 by crashed clients)")
                      .arg(label)
                      .arg(p.crashes)
-                     .arg(p.holders)
-                     .arg(p.limit);
+                     .arg(std::min(p.holders + p.crashedSlots, std::max(p.limit, p.holders)))
+                     .arg(p.limit)
+                     .arg(p.crashedSlots);
+        v.tone = p.crashedSlots > 0 ? LoadTestVerdict::Tone::Bad : LoadTestVerdict::Tone::Neutral;
         return v;
     }
     v.text = tr("%1: running — %2 so far").arg(label, overAdmissions(p.overAdmissions));
@@ -40,6 +56,8 @@ LoadTestVerdict finalVerdict(const core::LoadTestReport &r, bool aboutLeaks) {
     const bool unsafe = r.safety.overAdmissions > 0 || r.safety.tokenViolations > 0;
     if (unsafe) {
         v.text = tr("%1: %2").arg(r.label, overAdmissions(r.safety.overAdmissions));
+        if (r.safety.overAdmissions > 0)
+            v.text += timeAbove(r);
         if (r.safety.tokenViolations > 0)
             v.text += tr(", %1 token violations").arg(r.safety.tokenViolations);
         v.text += tr(" — up to %1 holders at once, limit %2")

@@ -6,6 +6,8 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDateTime>
+#include <QLocale>
 #include <algorithm>
 
 namespace semscope::model {
@@ -99,6 +101,9 @@ QVariant SemaphoreListModel::display(const Row &row, int column) const {
     case NameColumn:
         return row.found.ref.name;
     case UsageColumn:
+        // Where the eye is, not in the Holders column further right (off screen at 1280 px).
+        if (showsEmpty(row))
+            return emptySinceText(*row.emptySinceMs);
         if (!row.summarised)
             return QStringLiteral("…");
         return row.limit ? QStringLiteral("%1 / %2").arg(row.used).arg(*row.limit)
@@ -170,7 +175,8 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
         return ttl ? QVariant::fromValue(*ttl) : QVariant();
     }
     case UsedRole:
-        return row.summarised ? QVariant::fromValue(row.used) : QVariant();
+        // No bar under "empty since …": it is text, not a level.
+        return row.summarised && !showsEmpty(row) ? QVariant::fromValue(row.used) : QVariant();
     case LimitRole:
         return row.limit ? QVariant::fromValue(*row.limit) : QVariant();
     case SearchTextRole:
@@ -181,11 +187,6 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
         switch (index.column()) {
         case KindColumn:
             return kindDescription(row.found.ref.kind);
-        case UsageColumn:
-            return row.limit
-                       ? QStringLiteral("Limit %1 (%2)").arg(*row.limit).arg(limitSourceName(row.limitSource))
-                       : QStringLiteral("The limit is not stored in this layout; set it in the semaphore's "
-                                        "profile.");
         case ExpiryColumn:
             if (row.soonestExpiryMs)
                 return QStringLiteral("The first lease to run out, counting down between reads (server "
@@ -215,16 +216,41 @@ QVariant SemaphoreListModel::data(const QModelIndex &index, int role) const {
             return row.found.slot >= 0
                        ? QStringLiteral("Master %1, hash slot %2").arg(row.found.node).arg(row.found.slot)
                        : QStringLiteral("Served by %1").arg(row.found.node);
-        case NameColumn:
+        case UsageColumn:
+            if (showsEmpty(row))
+                return QStringLiteral(
+                           "None of its keys exist now (Redis deletes a ZSET or a lock key once its last "
+                           "holder goes): last seen with keys at %1. Kept listed for the next holder; "
+                           "right-click → Forget removes it, and View → Keep empty semaphores listed… "
+                           "sets how long it stays.")
+                    .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(*row.emptySinceMs),
+                                            QLocale::ShortFormat));
+            return row.limit
+                       ? QStringLiteral("Limit %1 (%2)").arg(*row.limit).arg(limitSourceName(row.limitSource))
+                       : QStringLiteral("The limit is not stored in this layout; set it in the semaphore's "
+                                        "profile.");
+        case NameColumn: {
+            // Why a row is there although no scan found it comes first.
+            QString why;
+            if (row.pinned)
+                why = QStringLiteral("Opened by name (File → Open key…): listed on every scan. "
+                                     "Right-click → Forget to stop.\n\n");
+            if (showsEmpty(row))
+                why += QStringLiteral("No keys now: %1 (seen before, kept listed; right-click → Forget "
+                                      "removes it).\n\n")
+                           .arg(emptySinceText(*row.emptySinceMs));
             // The keys, and what is wrong with them: the name stays in view when the list is narrow.
-            return allWarnings(row).isEmpty()
-                       ? row.found.keys.join(QLatin1Char('\n'))
-                       : row.found.keys.join(QLatin1Char('\n')) + QStringLiteral("\n\n⚠ ") +
-                             allWarnings(row).join(QStringLiteral("\n⚠ "));
+            return QString(why + (allWarnings(row).isEmpty()
+                                      ? row.found.keys.join(QLatin1Char('\n'))
+                                      : row.found.keys.join(QLatin1Char('\n')) + QStringLiteral("\n\n⚠ ") +
+                                            allWarnings(row).join(QStringLiteral("\n⚠ "))));
+        }
         default:
             return row.found.keys.join(QLatin1Char('\n'));
         }
     case Qt::ForegroundRole:
+        if (showsEmpty(row) && index.column() != WarningsColumn)
+            return QBrush(toneText(Tone::Muted));
         if (index.column() == StaleColumn && row.attention > 0)
             return QBrush(toneText(Tone::Bad));
         if (index.column() == WarningsColumn)
@@ -283,6 +309,7 @@ void SemaphoreListModel::addDiscovered(const QList<DiscoveredSemaphore> &found) 
             r.found.warnings = d.warnings;
             r.found.node = d.node; // a failover or a resharding moves it
             r.found.slot = d.slot;
+            r.emptySinceMs.reset(); // found again: its keys are back
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         } else if (!m_index.contains(keyOf(d.ref))) {
             bool dup = false;
@@ -351,15 +378,91 @@ void SemaphoreListModel::retainOnly(const QList<SemaphoreRef> &present) {
     for (const auto &ref : present)
         keep.insert(keyOf(ref));
     for (int row = int(m_rows.size()) - 1; row >= 0; --row) {
-        if (keep.contains(keyOf(m_rows.at(row).found.ref)))
+        const Row &r = m_rows.at(row);
+        if (keep.contains(keyOf(r.found.ref)) || r.pinned || r.emptySinceMs)
             continue;
         beginRemoveRows({}, row, row);
         m_rows.removeAt(row);
         endRemoveRows();
     }
+    reindex();
+}
+
+void SemaphoreListModel::reindex() {
     m_index.clear();
     for (int i = 0; i < m_rows.size(); ++i)
         m_index.insert(keyOf(m_rows.at(i).found.ref), i);
+}
+
+void SemaphoreListModel::addPinned(const QList<SemaphoreRef> &refs) {
+    QList<DiscoveredSemaphore> fresh;
+    for (const SemaphoreRef &ref : refs) {
+        if (rowOf(ref) >= 0)
+            continue;
+        DiscoveredSemaphore d;
+        d.ref = ref;
+        d.keys << ref.name;
+        fresh << d;
+    }
+    addDiscovered(fresh);
+    for (const SemaphoreRef &ref : refs) {
+        const int row = rowOf(ref);
+        if (row < 0 || m_rows.at(row).pinned)
+            continue;
+        m_rows[row].pinned = true;
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+}
+
+bool SemaphoreListModel::isPinned(int row) const {
+    return row >= 0 && row < m_rows.size() && m_rows.at(row).pinned;
+}
+
+void SemaphoreListModel::markEmpty(const SemaphoreRef &ref, qint64 lastSeenMs) {
+    if (rowOf(ref) < 0) {
+        DiscoveredSemaphore d;
+        d.ref = ref;
+        addDiscovered({d});
+    }
+    const int row = rowOf(ref);
+    Row &r = m_rows[row];
+    if (r.emptySinceMs == lastSeenMs)
+        return;
+    // Its last summary is from before its keys went: until the next read, it is what the scan says.
+    if (!r.emptySinceMs)
+        r.summarised = false;
+    r.emptySinceMs = lastSeenMs;
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+std::optional<qint64> SemaphoreListModel::emptySinceMs(int row) const {
+    if (row < 0 || row >= m_rows.size())
+        return std::nullopt;
+    return m_rows.at(row).emptySinceMs;
+}
+
+bool SemaphoreListModel::remove(const SemaphoreRef &ref) {
+    const int row = rowOf(ref);
+    if (row < 0)
+        return false;
+    beginRemoveRows({}, row, row);
+    m_rows.removeAt(row);
+    endRemoveRows();
+    reindex();
+    return true;
+}
+
+bool SemaphoreListModel::showsEmpty(const Row &row) {
+    // A scan may miss a semaphore that is not empty (a narrower MATCH since it was seen, a layout
+    // discovery cannot place): when its read finds holders, it is shown as what it is.
+    return row.emptySinceMs && (!row.summarised || (row.holders == 0 && row.waiters == 0));
+}
+
+QString SemaphoreListModel::emptySinceText(qint64 ms) {
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms);
+    const bool today = at.date() == QDate::currentDate();
+    return QStringLiteral("empty since %1")
+        .arg(at.toString(today ? QStringLiteral("HH:mm") : QStringLiteral("d MMM HH:mm")));
 }
 
 void SemaphoreListModel::tick() {

@@ -47,8 +47,19 @@ public:
     void addDiscovered(const QList<core::DiscoveredSemaphore> &found);
     // Updates the summary of the semaphore the snapshot belongs to (adds it if not listed).
     void updateSnapshot(const core::Snapshot &snapshot);
-    // Keeps only the semaphores in `present` (after a complete discovery).
+    // Keeps only the semaphores in `present` (after a complete discovery), and those pinned or
+    // kept while empty: a scan that misses them does not drop them.
     void retainOnly(const QList<core::SemaphoreRef> &present);
+
+    // Keys the operator opened by name (File → Open key…): listed whether or not a scan finds them.
+    void addPinned(const QList<core::SemaphoreRef> &refs);
+    bool isPinned(int row) const;
+    // A semaphore seen before whose keys are gone (Redis deletes a ZSET with no members): listed as
+    // "empty since <lastSeenMs>" until a scan finds it again (addDiscovered clears the mark).
+    void markEmpty(const core::SemaphoreRef &ref, qint64 lastSeenMs);
+    std::optional<qint64> emptySinceMs(int row) const;
+    // Takes the row away (Forget); false when it is not listed.
+    bool remove(const core::SemaphoreRef &ref);
 
     int rowOf(const core::SemaphoreRef &ref) const;
     core::SemaphoreRef refAt(int row) const;
@@ -79,7 +90,14 @@ private:
         std::optional<qint64> soonestExpiryMs;
         std::optional<qint64> sessionTtlMs; // Consul: shortest session TTL among the holders
         QStringList snapshotWarnings;
+        bool pinned = false;
+        std::optional<qint64> emptySinceMs;
     };
+    // Marked empty and its last read found nobody (or there was none yet).
+    static bool showsEmpty(const Row &row);
+    // "empty since 04:12" (today) or "empty since 28 Nov 23:10".
+    static QString emptySinceText(qint64 ms);
+    void reindex();
     QString keyOf(const core::SemaphoreRef &ref) const;
     QVariant display(const Row &row, int column) const;
     QStringList allWarnings(const Row &row) const;

@@ -156,6 +156,9 @@ void WatchController::restart(const QString &connectionId) {
     options.only = refs;
     options.intervalMs = m_intervalMs;
     options.maxInFlight = 4;
+    // The watcher's interval reads share a read the page or the list made this round (issue 30):
+    // a watched semaphore that is also shown is read once per interval, not twice.
+    c.store->setSharedReadAgeMs(m_intervalMs);
     c.watcher = std::make_unique<monitor::SemaphoreWatcher>(*c.store, options);
     c.watcher->setHistory(m_history);
     connect(c.watcher.get(), &monitor::SemaphoreWatcher::events, this,
@@ -173,6 +176,13 @@ void WatchController::askForChangeHints(const QString &connectionId, Connection 
     c.hints = m_changeHints(c.controller->config());
     if (!c.hints)
         return;
+    // A notified change makes every earlier read old news, for the watcher's re-read and for
+    // whoever else shares its reads (connected before the watcher follows the hints itself).
+    connect(c.hints.get(), &core::SemaphoreChangeHints::changed, c.controller.data(),
+            [controller = c.controller](const SemaphoreRef &ref) {
+                if (controller)
+                    controller->markChanged(ref);
+            });
     QPointer<redis::KeyspaceNotifications> hints(c.hints.get());
     c.hints->probe([this, connectionId, hints](bool enabled, const QString &setting) {
         const auto it = m_connections.find(connectionId);

@@ -78,6 +78,9 @@ const char *const kSchema[] = {
     "CREATE TABLE IF NOT EXISTS force_releases(id INTEGER PRIMARY KEY, endpoint TEXT NOT NULL,"
     " kind TEXT NOT NULL, name TEXT NOT NULL, holder TEXT NOT NULL, origin TEXT, at_ms INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS force_releases_by_time ON force_releases(endpoint, kind, name, at_ms)",
+    "CREATE TABLE IF NOT EXISTS seen_semaphores(endpoint TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT "
+    "NULL,"
+    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, PRIMARY KEY(endpoint, kind, name))",
 };
 
 } // namespace
@@ -210,8 +213,9 @@ void HistoryStore::prune(qint64 nowMs) {
     QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     const qint64 cutoff = nowMs - m_maxAgeMs;
     QSqlQuery q(db);
-    for (const char *sql : {"DELETE FROM events WHERE at_ms < ?", "DELETE FROM holds WHERE last_seen < ?",
-                            "DELETE FROM force_releases WHERE at_ms < ?"}) {
+    for (const char *sql :
+         {"DELETE FROM events WHERE at_ms < ?", "DELETE FROM holds WHERE last_seen < ?",
+          "DELETE FROM force_releases WHERE at_ms < ?", "DELETE FROM seen_semaphores WHERE last_seen < ?"}) {
         if (!execWith(q, QString::fromLatin1(sql), {cutoff})) {
             if (isDamage(q.lastError()))
                 disable(QStringLiteral("is damaged"), q.lastError().text());
@@ -502,6 +506,70 @@ QHash<QString, QString> HistoryStore::forceReleasedSince(const QString &endpoint
     while (q.next())
         out.insert(q.value(0).toString(), q.value(1).toString());
     return out;
+}
+
+void HistoryStore::recordSemaphoresSeen(const QString &endpoint, const QList<core::SemaphoreRef> &refs,
+                                        qint64 nowMs) {
+    if (!m_available || refs.isEmpty())
+        return;
+    // One transaction for the whole scan: thousands of semaphores cost one fsync, not thousands.
+    if (!exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return;
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    bool ok = q.prepare(QStringLiteral(
+        "INSERT INTO seen_semaphores(endpoint, kind, name, first_seen, last_seen) VALUES(?, ?, ?, ?, ?) "
+        "ON CONFLICT(endpoint, kind, name) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)"));
+    for (const core::SemaphoreRef &ref : refs) {
+        if (!ok)
+            break;
+        ok = execWith(q, semaphoreColumns(endpoint, ref) + QVariantList{nowMs, nowMs});
+    }
+    if (!ok) {
+        const QSqlError error = q.lastError();
+        exec(QStringLiteral("ROLLBACK"));
+        if (isDamage(error))
+            disable(QStringLiteral("is damaged"), error.text());
+        return;
+    }
+    if (!exec(QStringLiteral("COMMIT")))
+        exec(QStringLiteral("ROLLBACK"));
+}
+
+QList<SeenSemaphore> HistoryStore::seenSemaphores(const QString &endpoint) const {
+    QList<SeenSemaphore> out;
+    if (!m_available)
+        return out;
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    if (!execWith(q,
+                  QStringLiteral("SELECT kind, name, first_seen, last_seen FROM seen_semaphores WHERE "
+                                 "endpoint = ? ORDER BY first_seen"),
+                  {endpoint})) {
+        noteReadError(q.lastError());
+        return out;
+    }
+    while (q.next()) {
+        const auto kind = core::kindFromName(q.value(0).toString());
+        if (!kind)
+            continue; // written by a newer semscope that knows more kinds
+        SeenSemaphore seen;
+        seen.ref.kind = *kind;
+        seen.ref.name = q.value(1).toString();
+        seen.firstSeenMs = q.value(2).toLongLong();
+        seen.lastSeenMs = q.value(3).toLongLong();
+        out << seen;
+    }
+    return out;
+}
+
+void HistoryStore::forgetSemaphore(const QString &endpoint, const core::SemaphoreRef &ref) {
+    if (!m_available)
+        return;
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    if (!execWith(q,
+                  QStringLiteral("DELETE FROM seen_semaphores WHERE endpoint = ? AND kind = ? AND name = ?"),
+                  semaphoreColumns(endpoint, ref)) &&
+        isDamage(q.lastError()))
+        disable(QStringLiteral("is damaged"), q.lastError().text());
 }
 
 } // namespace semscope::monitor

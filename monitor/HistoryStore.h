@@ -21,12 +21,22 @@ struct HoldRecord {
     std::optional<qint64> endedMs; // unset while it still holds
 };
 
+// A semaphore semscope found on an endpoint: when it was first and last found with keys. The list
+// keeps one whose keys are gone as "empty since <lastSeenMs>" (issue 31 item 3).
+struct SeenSemaphore {
+    core::SemaphoreRef ref;
+    qint64 firstSeenMs = 0;
+    qint64 lastSeenMs = 0;
+};
+
 // What semscope has seen, kept across runs and shared by the app and every CLI command: one SQLite
 // database (Qt's QSQLITE driver) in WAL mode with a busy timeout, so several processes read and
 // write it at once. It holds
 // - holds: when each holder was first and last seen, per endpoint and semaphore, so the age of a
 //   holder whose layout records no time (`slots`) survives restarts and a one-shot `show`;
 // - events: what watchers derived (SnapshotDiff), for the GUI's History tab;
+// - seen semaphores: which semaphores a scan found on each endpoint and when last, so one whose
+//   keys Redis deleted (a ZSET with no members) stays listed, also after a restart;
 // - force-release marks: which holders a semscope operator removed, so a watcher in another process
 //   calls their disappearance `force-released` rather than `released`.
 // Retention: rows older than maxAge are dropped and the file is kept under maxBytes (oldest events
@@ -103,6 +113,13 @@ public:
     // Holders of `ref` force-released at or after sinceMs, with the origin of each mark.
     QHash<QString, QString> forceReleasedSince(const QString &endpoint, const core::SemaphoreRef &ref,
                                                qint64 sinceMs) const;
+
+    // A scan found `refs` on `endpoint` now: first seen (new ones) and last seen are set.
+    void recordSemaphoresSeen(const QString &endpoint, const QList<core::SemaphoreRef> &refs, qint64 nowMs);
+    // Every semaphore found on `endpoint` and not forgotten, oldest first.
+    QList<SeenSemaphore> seenSemaphores(const QString &endpoint) const;
+    // The operator removed it from the list (Forget), or it stayed empty past the retention.
+    void forgetSemaphore(const QString &endpoint, const core::SemaphoreRef &ref);
 
 private:
     bool open();

@@ -92,6 +92,20 @@ void HistoryWorker::settleForceRelease(const std::optional<qint64> &mark, bool r
         std::move(done));
 }
 
+void HistoryWorker::recordSemaphoresSeen(const QString &endpoint, const QList<core::SemaphoreRef> &refs,
+                                         qint64 nowMs) {
+    post([endpoint, refs, nowMs](HistoryStore &store) { store.recordSemaphoresSeen(endpoint, refs, nowMs); });
+}
+
+void HistoryWorker::seenSemaphores(const QString &endpoint, QObject *context,
+                                   std::function<void(QList<SeenSemaphore>)> done) {
+    run([endpoint](HistoryStore &store) { return store.seenSemaphores(endpoint); }, context, std::move(done));
+}
+
+void HistoryWorker::forgetSemaphore(const QString &endpoint, const core::SemaphoreRef &ref) {
+    post([endpoint, ref](HistoryStore &store) { store.forgetSemaphore(endpoint, ref); });
+}
+
 void HistoryWorker::flush(QObject *context, std::function<void()> done) {
     run([](HistoryStore &) { return true; }, context, [done = std::move(done)](bool) { done(); });
 }

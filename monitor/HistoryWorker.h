@@ -57,6 +57,11 @@ public:
                           std::function<void(std::optional<qint64>)> done);
     void settleForceRelease(const std::optional<qint64> &mark, bool removed, QObject *context,
                             std::function<void(QString)> done);
+    // Seen semaphores (HistoryStore::recordSemaphoresSeen and the rest), without waiting.
+    void recordSemaphoresSeen(const QString &endpoint, const QList<core::SemaphoreRef> &refs, qint64 nowMs);
+    void seenSemaphores(const QString &endpoint, QObject *context,
+                        std::function<void(QList<SeenSemaphore>)> done);
+    void forgetSemaphore(const QString &endpoint, const core::SemaphoreRef &ref);
     // done() once every request made before has run (tests, orderly shutdowns).
     void flush(QObject *context, std::function<void()> done);
 

@@ -1,5 +1,7 @@
 #include "RedisConnection.h"
 
+#include "ClientLiveness.h"
+
 #include "core/SemaphoreTypes.h"
 #include "topology/SentinelResolver.h"
 #include "transport/Logging.h"
@@ -271,11 +273,9 @@ public:
                           true});
         }
         if (!settings.clientName.isEmpty()) {
-            QByteArray name = settings.clientName.toUtf8();
-            for (char &c : name) {
-                if (c <= ' ' || c == 127)
-                    c = '-'; // Redis refuses names with spaces or control characters
-            }
+            // "<name>:<pid>@<host>": a holder's owner record names its process, and this is how
+            // the holder card finds that process among the server's clients (ClientLiveness.h).
+            const QByteArray name = processClientName(settings.clientName).toUtf8();
             steps.append({{QByteArrayLiteral("CLIENT"), QByteArrayLiteral("SETNAME"), name},
                           QStringLiteral("CLIENT SETNAME failed"),
                           false});

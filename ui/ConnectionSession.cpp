@@ -1,6 +1,7 @@
 #include "ConnectionSession.h"
 
 #include "core/StuckHolders.h"
+#include "monitor/HistoryWorker.h"
 
 #include <QDateTime>
 
@@ -58,6 +59,7 @@ void ConnectionSession::startDiscovery(bool background) {
     m_background = background;
     m_rediscoverTimer.stop();
     m_found = 0;
+    m_scanProgress = {};
     m_discoveryClock.start();
     const quint64 round = ++m_discoveryRound;
     Q_EMIT discoveryStarted();
@@ -66,6 +68,7 @@ void ConnectionSession::startDiscovery(bool background) {
     request.match = match.isEmpty() && config().backend == Backend::Redis ? QStringLiteral("*") : match;
     if (knownSemaphores)
         request.known = knownSemaphores();
+    listPinned();
     m_cancel = controller.discover(
         request, this,
         [this, round](DiscoverProgress p) {
@@ -73,6 +76,7 @@ void ConnectionSession::startDiscovery(bool background) {
                 return;
             list.addDiscovered(p.found);
             m_found += int(p.found.size());
+            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found};
             Q_EMIT discoveryProgress(p.scannedKeys, p.totalKeys, m_found);
         },
         [this, round](DiscoverResult r) {
@@ -84,6 +88,8 @@ void ConnectionSession::startDiscovery(bool background) {
                 QList<SemaphoreRef> refs;
                 for (const auto &d : r.semaphores)
                     refs.append(d.ref);
+                listPinned();
+                keepSeen(refs);
                 list.retainOnly(refs);
             }
             refreshSummaries();
@@ -104,6 +110,82 @@ void ConnectionSession::startDiscovery(bool background) {
                            .arg(r.scannedKeys)
                      : r.error);
         });
+}
+
+void ConnectionSession::listPinned() {
+    if (pinnedSemaphores)
+        list.addPinned(pinnedSemaphores());
+}
+
+void ConnectionSession::setHistory(monitor::HistoryWorker *history) {
+    m_history = history;
+    if (!m_history)
+        return;
+    m_history->seenSemaphores(config().endpoint(), this, [this](QList<monitor::SeenSemaphore> seen) {
+        m_seen.load(seen);
+        // A scan that finished before the history answered missed them: they are listed now, not
+        // only after the next scan.
+        if (m_lastPresent)
+            applySeen(*m_lastPresent, QDateTime::currentMSecsSinceEpoch());
+    });
+}
+
+void ConnectionSession::setEmptyRetentionMs(qint64 ms) {
+    m_seen.setRetentionMs(ms);
+    dropExpiredEmpty();
+}
+
+void ConnectionSession::keepSeen(const QList<SemaphoreRef> &present) {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // New ones go to the history at once; all of them at most once a minute ("empty since" shows
+    // minutes), not a write to a file shared with every CLI run at each scan.
+    QList<SemaphoreRef> fresh;
+    for (const SemaphoreRef &ref : present) {
+        if (!m_seen.contains(ref))
+            fresh << ref;
+    }
+    const bool due = m_lastSeenWriteMs < 0 || now - m_lastSeenWriteMs >= kSeenWriteEveryMs;
+    if (m_history && (due || !fresh.isEmpty())) {
+        m_history->recordSemaphoresSeen(config().endpoint(), due ? present : fresh, now);
+        if (due)
+            m_lastSeenWriteMs = now;
+    }
+    m_lastPresent = present;
+    applySeen(present, now);
+}
+
+void ConnectionSession::applySeen(const QList<SemaphoreRef> &present, qint64 now) {
+    const model::SeenSemaphores::Outcome outcome = m_seen.afterScan(present, now);
+    for (const monitor::SeenSemaphore &empty : outcome.empty)
+        list.markEmpty(empty.ref, empty.lastSeenMs);
+    for (const SemaphoreRef &gone : outcome.expired) {
+        const int row = list.rowOf(gone);
+        if (row >= 0 && !list.isPinned(row))
+            list.remove(gone);
+        if (m_history)
+            m_history->forgetSemaphore(config().endpoint(), gone);
+    }
+}
+
+void ConnectionSession::dropExpiredEmpty() {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const SemaphoreRef &ref : list.refs()) {
+        const int row = list.rowOf(ref);
+        const auto since = list.emptySinceMs(row);
+        if (since && m_seen.expired(*since, now) && !list.isPinned(row)) {
+            list.remove(ref);
+            m_seen.forget(ref);
+            if (m_history)
+                m_history->forgetSemaphore(config().endpoint(), ref);
+        }
+    }
+}
+
+bool ConnectionSession::forget(const SemaphoreRef &ref) {
+    m_seen.forget(ref);
+    if (m_history)
+        m_history->forgetSemaphore(config().endpoint(), ref);
+    return list.remove(ref);
 }
 
 void ConnectionSession::cancelDiscovery() {
@@ -127,12 +209,16 @@ void ConnectionSession::refreshSummaries() {
     for (int i = 0; i < refs.size() && i < kMaxSummaries; ++i) {
         const SemaphoreRef ref = resolveProfile ? resolveProfile(refs.at(i)) : refs.at(i);
         ++m_summariesInFlight;
-        controller.snapshot(ref, this, [this](Snapshot s) {
-            --m_summariesInFlight;
-            stampFirstSeen(s);
-            if (list.rowOf(s.ref) >= 0)
-                list.updateSnapshot(s);
-        });
+        // Shared with the page and the watcher when one of them read it this round.
+        controller.snapshot(
+            ref, this,
+            [this](Snapshot s) {
+                --m_summariesInFlight;
+                stampFirstSeen(s);
+                if (list.rowOf(s.ref) >= 0)
+                    list.updateSnapshot(s);
+            },
+            m_summaryTimer.interval());
     }
 }
 

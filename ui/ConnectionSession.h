@@ -3,6 +3,7 @@
 #include "model/ConnectionController.h"
 #include "model/HistoryArchive.h"
 #include "model/OperatorActions.h"
+#include "model/SeenSemaphores.h"
 #include "model/SemaphoreFilterProxy.h"
 #include "model/SemaphoreListModel.h"
 #include "monitor/DiscoverySchedule.h"
@@ -12,6 +13,10 @@
 #include <QObject>
 #include <QTimer>
 #include <optional>
+
+namespace semscope::monitor {
+class HistoryWorker;
+}
 
 namespace semscope::ui {
 
@@ -34,6 +39,14 @@ public:
     // "<name> · <address>: <message>", the address said once (the message may already name it).
     QString located(const QString &message) const;
     bool isDiscovering() const { return m_discovering; }
+    // How far the running (or last) scan got, as its last discoveryProgress() said; scanned < 0
+    // before its first page. The window shows it when the connection is selected mid-scan.
+    struct ScanProgress {
+        qint64 scanned = -1;
+        qint64 total = 0;
+        int found = 0;
+    };
+    ScanProgress scanProgress() const { return m_scanProgress; }
 
     // Scans for semaphores; progress(scanned, total) as pages come in. Replaces a running scan.
     void discover() { startDiscovery(false); }
@@ -60,6 +73,22 @@ public:
     // Semaphores the operator gave a profile on this connection: discovery lists them even when
     // their keys alone do not say what they are (an idle Redisson semaphore is a bare integer).
     std::function<QList<core::SemaphoreRef>()> knownSemaphores;
+    // Keys the operator opened by name (ConnectionConfig::pinned, read afresh on every scan): always
+    // listed, whatever a scan finds.
+    std::function<QList<core::SemaphoreRef>()> pinnedSemaphores;
+    // Lists the pinned keys now (after the operator pinned one).
+    void listPinned();
+
+    // The shared history keeps which semaphores this endpoint had (issue 31 item 3): one seen before
+    // stays listed as "empty since …" after a scan that misses it. Loads what the history knew.
+    void setHistory(monitor::HistoryWorker *history);
+    // How long an empty semaphore stays listed; 0: dropped at the first scan that misses it. Rows
+    // empty for longer go at once.
+    void setEmptyRetentionMs(qint64 ms);
+    qint64 emptyRetentionMs() const { return m_seen.retentionMs(); }
+    // Right-click → Forget: off the list and out of the history's seen semaphores (a pinned key is
+    // unpinned by the window, which owns the connection's profile). False when it was not listed.
+    bool forget(const core::SemaphoreRef &ref);
 
     // Fills Holder::firstSeenMs (local clock) of holders the layout gives no acquire time, from when
     // this session first saw each one, so a `slots` holder's age survives switching pages; then
@@ -84,6 +113,19 @@ Q_SIGNALS:
 
 private:
     void startDiscovery(bool background);
+    // After a complete scan that found `present`: the seen store learns them, the missing ones seen
+    // before are kept as empty, those empty past the retention go.
+    void keepSeen(const QList<core::SemaphoreRef> &present);
+    void applySeen(const QList<core::SemaphoreRef> &present, qint64 nowMs);
+    // Drops rows empty for longer than the retention.
+    void dropExpiredEmpty();
+
+    monitor::HistoryWorker *m_history = nullptr;
+    model::SeenSemaphores m_seen;
+    // What the last complete scan found, for the history's answer when it comes after that scan.
+    std::optional<QList<core::SemaphoreRef>> m_lastPresent;
+    qint64 m_lastSeenWriteMs = -1;
+    static constexpr qint64 kSeenWriteEveryMs = 60000;
 
     core::Cancellation m_cancel;
     bool m_discovering = false;
@@ -91,6 +133,7 @@ private:
     int m_found = 0;
     int m_summariesInFlight = 0;
     QTimer m_summaryTimer;
+    ScanProgress m_scanProgress;
     QTimer m_rediscoverTimer;
     int m_rediscoverMs = kDefaultRediscoverMs;
     monitor::DiscoverySchedule m_schedule{kDefaultRediscoverMs};

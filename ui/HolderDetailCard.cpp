@@ -45,10 +45,19 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     // the card narrower, and the layout, sized for the wider card, cut the wrapped rows short.
     m_state->setMinimumWidth(1);
     m_state->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Right under the state: "is that process still alive?" is the first question about a holder.
+    m_liveness = new QLabel(m_content);
+    m_liveness->setObjectName(QStringLiteral("holderLiveness"));
+    m_liveness->setWordWrap(true);
+    m_liveness->setMinimumWidth(1);
+    m_liveness->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_liveness->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_liveness->hide();
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     layout->addWidget(m_title);
     layout->addWidget(m_state);
+    layout->addWidget(m_liveness);
     layout->addLayout(m_form);
     layout->addStretch(1);
     scroll->setWidget(m_content);
@@ -62,8 +71,55 @@ QString time(qint64 ms) {
 }
 } // namespace
 
-void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTableModel *model) {
+void HolderDetailCard::showLiveness(const std::optional<ClientLiveness> &liveness,
+                                    const QString &consequence) {
+    if (!liveness) {
+        m_liveness->hide();
+        return;
+    }
+    const ClientLiveness &l = *liveness;
+    const QString summary = livenessSummary(l, QDateTime::currentMSecsSinceEpoch());
+    const bool consul = l.source == ClientLiveness::Source::ConsulNodeChecks;
+    // The verdict in bold, the evidence (or why there is none) after it in plain weight.
+    QString text = l.state == ClientLiveness::State::Unknown
+                       ? QStringLiteral("<b>%1</b>")
+                             .arg(consul ? tr("node health: cannot tell").toHtmlEscaped()
+                                         : tr("client: cannot tell").toHtmlEscaped())
+                       : QStringLiteral("<b>%1</b>").arg(summary.toHtmlEscaped());
+    if (!l.evidence.isEmpty())
+        text += QStringLiteral(" — ") + l.evidence.toHtmlEscaped();
+    if (!consequence.isEmpty())
+        text += QStringLiteral("<br>") + consequence.toHtmlEscaped();
+    if (!l.limits.isEmpty())
+        text += QStringLiteral("<br><i>%1</i>").arg(l.limits.toHtmlEscaped());
+    if (m_liveness->text() != text)
+        m_liveness->setText(text);
+    m_liveness->setToolTip(
+        consul
+            ? tr("Asked from Consul's health checks of %1 (/v1/health/node). A session ends on a critical "
+                 "check it is bound to; a critical check it is not bound to leaves it, and its slot, "
+                 "standing.")
+                  .arg(l.identity)
+            : tr("Looked for %1 among the clients connected to the server (CLIENT LIST), as named in %2. "
+                 "semscope names its connections <program>:<pid>@<host>. A program that takes a slot and "
+                 "exits on "
+                 "purpose (semscope-cli acquire) reads gone as well: ask its owner before force-releasing.")
+                  .arg(l.identity, tr("the holder's record")));
+    // Gone in the colour of trouble; connected in the colour of good news; unknown in plain text.
+    QString sheet;
+    if (l.state == ClientLiveness::State::Gone)
+        sheet = QStringLiteral("color: %1;").arg(model::toneText(model::Tone::Bad).name());
+    else if (l.state == ClientLiveness::State::Connected)
+        sheet = QStringLiteral("color: %1;").arg(model::toneText(model::Tone::Good).name());
+    if (m_liveness->styleSheet() != sheet)
+        m_liveness->setStyleSheet(sheet);
+    m_liveness->show();
+}
+
+void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTableModel *model,
+                                  const std::optional<ClientLiveness> &liveness) {
     if (!holder || !model) {
+        showLiveness(std::nullopt, {});
         setRows({});
         m_holderId.clear();
         m_title->setText(tr("No holder selected"));
@@ -119,6 +175,16 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
                              : tr("The layout does not record when it acquired: this counts from when "
                                   "semscope first saw it on this connection."));
     const auto ttl = model->ttlMs(*holder);
+    // What a gone client means for the slot, so the operator need not work it out from the rows.
+    QString consequence;
+    if (liveness && liveness->state == ClientLiveness::State::Gone && holder->occupiesSlot()) {
+        if (ttl && *ttl > 0)
+            consequence = tr("Its slot stays taken until its lease runs out (in %1) or it is force-released.")
+                              .arg(formatDurationMs(*ttl));
+        else if (!ttl && !holder->details.contains(QStringLiteral("session")))
+            consequence = tr("Its slot stays taken until it is force-released: this layout keeps no lease.");
+    }
+    showLiveness(liveness, consequence);
     if (ttl && waiting) {
         add(tr("Stays in line"),
             *ttl <= 0 ? tr("no longer: it stopped renewing %1 ago").arg(formatDurationMs(-*ttl))

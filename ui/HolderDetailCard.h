@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/ClientLiveness.h"
 #include "core/SemaphoreTypes.h"
 
 #include <QFrame>
@@ -23,8 +24,13 @@ class HolderDetailCard : public QFrame {
 public:
     explicit HolderDetailCard(QWidget *parent = nullptr);
 
-    // nullptr: nothing selected. The model supplies the live TTL and age.
-    void showHolder(const core::Holder *holder, const model::HolderTableModel *model);
+    // nullptr: nothing selected. The model supplies the live TTL and age. `liveness`: whether the
+    // holder's client is still connected (its node's checks pass), when its record says who it is.
+    void showHolder(const core::Holder *holder, const model::HolderTableModel *model,
+                    const std::optional<core::ClientLiveness> &liveness = std::nullopt);
+    // The line that says whether the holder's client is still there (hidden when nobody can tell who
+    // that client is).
+    QLabel *livenessLabel() const { return m_liveness; }
     QString holderId() const { return m_holderId; }
 
 private:
@@ -34,10 +40,12 @@ private:
         QString toolTip;
     };
     void setRows(const QList<Row> &rows);
+    void showLiveness(const std::optional<core::ClientLiveness> &liveness, const QString &consequence);
 
     QWidget *m_content; // in a scroll area: the title, the state and the rows
     WrapAnywhereLabel *m_title;
     QLabel *m_state;
+    QLabel *m_liveness;
     QFormLayout *m_form;
     QString m_holderId;
     QList<Row> m_rows;

@@ -7,6 +7,7 @@
 #include "ConnectionStateIcon.h"
 #include "ElideMiddleDelegate.h"
 #include "HeaderFit.h"
+#include "OpenKeyDialog.h"
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
 #include "SpareWidth.h"
@@ -15,6 +16,7 @@
 #include "loadtest/LoadTestPage.h"
 #include "loadtest/LoadTestWindow.h"
 #include "model/ConnectionSecrets.h"
+#include "model/RawKeysLoader.h"
 #include "search/HolderSearchWindow.h"
 #include "sessions/ConsulSessionsWindow.h"
 #include "topology/TopologyWindow.h"
@@ -240,6 +242,7 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     auto *discLayout = new QHBoxLayout(m_discoveryBar);
     discLayout->setContentsMargins(0, 0, 0, 0);
     m_discoveryLabel = new QLabel(m_discoveryBar);
+    m_discoveryLabel->setObjectName(QStringLiteral("discoveryLabel"));
     m_discoveryProgress = new QProgressBar(m_discoveryBar);
     m_discoveryProgress->setObjectName(QStringLiteral("discoveryProgress"));
     m_discoveryCancel = new QPushButton(tr("Cancel"), m_discoveryBar);
@@ -313,6 +316,10 @@ void MainWindow::buildMenus() {
     m_editConnectionAction = file->addAction(tr("&Edit connection…"), this, &MainWindow::editConnection);
     m_removeConnectionAction = file->addAction(tr("&Remove connection"), this, &MainWindow::removeConnection);
     file->addSeparator();
+    m_openKeyAction = file->addAction(tr("&Open key…"), this, [this] { openKey(); });
+    m_openKeyAction->setObjectName(QStringLiteral("openKeyAction"));
+    m_openKeyAction->setShortcut(QKeySequence::Open);
+    file->addSeparator();
     auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     // Spelled out: QKeySequence::Quit is empty on platforms with a Windows key scheme.
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -331,6 +338,18 @@ void MainWindow::buildMenus() {
     pause->setCheckable(true);
     pause->setShortcut(QKeySequence(QStringLiteral("Ctrl+P")));
     connect(pause, &QAction::toggled, m_page, &SemaphorePage::setPaused);
+    auto *keepEmpty = view->addAction(tr("&Keep empty semaphores listed…"), this, [this] {
+        bool ok = false;
+        const int hours = QInputDialog::getInt(
+            this, tr("Keep empty semaphores listed"),
+            tr("A semaphore seen before whose keys are gone (Redis deletes a ZSET with no members, a "
+               "lock between holders) stays listed as \"empty since …\" for this many hours; 0 drops "
+               "it at the first scan that misses it:"),
+            keepEmptyHours(), 0, 24 * 365, 1, &ok);
+        if (ok)
+            setKeepEmptyHours(hours);
+    });
+    keepEmpty->setObjectName(QStringLiteral("keepEmptyAction"));
     view->addSeparator();
     m_zoom = new ViewZoom(m_services.settingsFile, this);
     view->addAction(m_zoom->zoomInAction());
@@ -411,10 +430,110 @@ QList<QAction *> MainWindow::semaphoreContextActions(const QModelIndex &proxyInd
         });
         QAction *watch = m_monitoring->makeWatchAction(id, ref, this);
         watch->setObjectName(QStringLiteral("semaphoreContextAction"));
-        out << watch << nullptr;
+        out << watch;
+        // Rows a scan did not find (pinned, or empty since …) stay until the operator says so.
+        const int row = s->list.rowOf(ref);
+        if (s->list.isPinned(row) || s->list.emptySinceMs(row)) {
+            QAction *forget = make(tr("&Forget"), [this, id, ref] { forgetSemaphore(id, ref); });
+            forget->setToolTip(s->list.isPinned(row) ? tr("Stop listing this key opened by name")
+                                                     : tr("Stop listing this empty semaphore"));
+            out << forget;
+        }
+        out << nullptr;
     }
     out << m_rediscoverAction;
     return out;
+}
+
+OpenKeyDialog *MainWindow::openKey() {
+    ConnectionSession *s = currentSession();
+    if (!s || s->config().backend != Backend::Redis) {
+        statusBar()->showMessage(tr("Open key… reads a Redis key: select a connected Redis connection first "
+                                    "(Consul semaphores are found by their KV prefix)"),
+                                 15000);
+        return nullptr;
+    }
+    const QString id = s->config().id;
+    QPointer<ConnectionSession> reader(s);
+    auto lookUp = [session = reader](const QString &key, QObject *context,
+                                     std::function<void(RawKeys)> done) {
+        if (!session) {
+            RawKeys gone;
+            gone.error = tr("the connection was closed");
+            done(gone);
+            return;
+        }
+        // Read as a lock: its keys are the name alone, so the raw read is TYPE, PTTL and a bounded
+        // sample of exactly that key, on the connection's thread.
+        model::RawKeysLoader::read(&session->controller, SemaphoreRef{Kind::Lock, key, {}}, context,
+                                   std::move(done));
+    };
+    auto *dialog = new OpenKeyDialog(s->config().name, lookUp, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, id] {
+        const SemaphoreRef ref = dialog->chosen();
+        if (ref.name.isEmpty())
+            return;
+        if (auto c = m_services.registry->find(id); c && c->pin(ref))
+            m_services.registry->upsert(*c); // the profile: listed again after a restart
+        ConnectionSession *s = session(id);
+        if (!s)
+            return;
+        s->listPinned();
+        openSemaphore(id, ref);
+        statusBar()->showMessage(s->located(tr("%1 “%2” is listed from now on (right-click → Forget to stop)")
+                                                .arg(kindName(ref.kind), ref.name)),
+                                 15000);
+    });
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::forgetSemaphore(const QString &connectionId, const SemaphoreRef &ref) {
+    if (auto c = m_services.registry->find(connectionId)) {
+        const qsizetype before = c->pinned.size();
+        c->pinned.removeIf([&](const SemaphoreRef &p) { return p == ref; });
+        if (c->pinned.size() != before)
+            m_services.registry->upsert(*c);
+    }
+    ConnectionSession *s = session(connectionId);
+    if (!s)
+        return;
+    if (m_page->session() == s && m_page->ref() == ref) {
+        s->shownSemaphore.reset();
+        m_page->clearSemaphore();
+    }
+    s->forget(ref);
+    statusBar()->showMessage(
+        s->located(
+            tr("%1 “%2” forgotten: listed again only if a scan finds it").arg(kindName(ref.kind), ref.name)),
+        15000);
+}
+
+void MainWindow::updateOpenKeyAction() {
+    // Offered only where it can read a key: an open Redis connection.
+    ConnectionSession *s = currentSession();
+    const bool redis = s && s->config().backend == Backend::Redis;
+    m_openKeyAction->setEnabled(redis);
+    m_openKeyAction->setToolTip(redis ? tr("List a key the scan does not find (a lock whose name says "
+                                           "nothing), by its name and kind")
+                                      : tr("Select an open Redis connection first: Open key… reads the key"));
+}
+
+int MainWindow::keepEmptyHours() const {
+    auto settings = openSettings(m_services.settingsFile);
+    return settings->value(QStringLiteral("list/keepEmptyHours"), 24).toInt();
+}
+
+void MainWindow::setKeepEmptyHours(int hours) {
+    hours = std::max(0, hours);
+    openSettings(m_services.settingsFile)->setValue(QStringLiteral("list/keepEmptyHours"), hours);
+    for (ConnectionSession *s : std::as_const(m_sessions))
+        s->setEmptyRetentionMs(qint64(hours) * 3600 * 1000);
+    statusBar()->showMessage(hours == 0
+                                 ? tr("Empty semaphores are dropped at the first scan that misses them")
+                                 : tr("Empty semaphores stay listed for %n hour(s)", nullptr, hours),
+                             10000);
 }
 
 void MainWindow::reloadConnectionList() {
@@ -527,11 +646,12 @@ void MainWindow::currentConnectionChanged() {
     }
     applyFilters();
     showPageOf(s);
-    m_discoveryBar->setVisible(s && s->isDiscovering() && !s->isBackgroundDiscovery());
+    showScanProgress(s);
     const QString id = currentConnectionId();
     m_editConnectionAction->setEnabled(!id.isEmpty());
     m_removeConnectionAction->setEnabled(!id.isEmpty());
     m_rediscoverAction->setEnabled(s != nullptr);
+    updateOpenKeyAction();
     updateStatus();
 }
 
@@ -643,6 +763,24 @@ void MainWindow::updateStatus() {
     m_editCredentials->setVisible(s && s->controller.needsCredentials());
     const int busy = s ? s->controller.pendingOperations() : 0;
     m_busyLabel->setText(busy > 3 ? tr("%1 requests in flight").arg(busy) : QString());
+}
+
+void MainWindow::showScanProgress(ConnectionSession *s) {
+    // Always from the session's own state: the bar is shared by every connection, and one selected
+    // mid-scan showed the last connection's count until its own next page came in.
+    const bool shown = s && s->isDiscovering() && !s->isBackgroundDiscovery();
+    m_discoveryBar->setVisible(shown);
+    if (!shown)
+        return;
+    const ConnectionSession::ScanProgress p = s->scanProgress();
+    if (p.total > 0) {
+        m_discoveryProgress->setRange(0, 1000);
+        m_discoveryProgress->setValue(int(std::min<qint64>(1000, p.scanned * 1000 / p.total)));
+    } else {
+        m_discoveryProgress->setRange(0, 0);
+    }
+    m_discoveryLabel->setText(p.scanned < 0 ? tr("Scanning…")
+                                            : tr("Scanning: %1 keys, %2 found").arg(p.scanned).arg(p.found));
 }
 
 ConnectionDialog *MainWindow::addConnection() {
@@ -766,6 +904,13 @@ void MainWindow::startSession(ConnectionConfig config) {
     s->knownSemaphores = [profiles = m_services.profiles, endpoint = config.endpoint()] {
         return profiles ? profiles->named(endpoint) : QList<SemaphoreRef>{};
     };
+    s->pinnedSemaphores = [registry = m_services.registry, id = config.id] {
+        const auto c = registry->find(id);
+        return c ? c->pinned : QList<SemaphoreRef>{};
+    };
+    s->setEmptyRetentionMs(qint64(keepEmptyHours()) * 3600 * 1000);
+    s->setHistory(m_monitoring->history());
+    s->listPinned();
     m_sessions.insert(config.id, s);
     m_monitoring->attach(s);
     const QString id = config.id;
@@ -788,22 +933,13 @@ void MainWindow::startSession(ConnectionConfig config) {
     connect(&s->actions, &model::OperatorActions::actionFinished, this,
             [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
     connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
-        if (currentSession() != s || s->isBackgroundDiscovery())
-            return;
-        m_discoveryBar->show();
-        m_discoveryProgress->setRange(0, 0);
-        m_discoveryLabel->setText(tr("Scanning…"));
+        if (currentSession() == s)
+            showScanProgress(s);
     });
-    connect(s, &ConnectionSession::discoveryProgress, this,
-            [this, s](qint64 scanned, qint64 total, int found) {
-                if (currentSession() != s || s->isBackgroundDiscovery())
-                    return;
-                if (total > 0) {
-                    m_discoveryProgress->setRange(0, 1000);
-                    m_discoveryProgress->setValue(int(std::min<qint64>(1000, scanned * 1000 / total)));
-                }
-                m_discoveryLabel->setText(tr("Scanning: %1 keys, %2 found").arg(scanned).arg(found));
-            });
+    connect(s, &ConnectionSession::discoveryProgress, this, [this, s] {
+        if (currentSession() == s)
+            showScanProgress(s);
+    });
     connect(s, &ConnectionSession::discoveryFinished, this,
             [this, s](bool ok, bool cancelled, const QString &message) {
                 if (currentSession() == s)
@@ -839,6 +975,7 @@ void MainWindow::closeConnection(const QString &id) {
     m_monitoring->detach(id);
     delete s;
     updateConnectionItem(id);
+    updateOpenKeyAction();
     updateStatus();
 }
 
@@ -896,12 +1033,15 @@ void MainWindow::fitSemaphoreColumns() {
     int kindWidth = 0;
     for (const QString &name : allKindNames())
         kindWidth = std::max(kindWidth, fm.horizontalAdvance(name) + 16);
-    fitHeaderSections(header, {{model::SemaphoreListModel::KindColumn, kindWidth},
-                               {model::SemaphoreListModel::NameColumn, 21 * ch},
-                               {model::SemaphoreListModel::UsageColumn, 12 * ch},
-                               {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
-                               {model::SemaphoreListModel::WarningsColumn,
-                                fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
+    fitHeaderSections(
+        header,
+        {{model::SemaphoreListModel::KindColumn, kindWidth},
+         {model::SemaphoreListModel::NameColumn, 21 * ch},
+         // "empty since 23:10" whole (a semaphore seen before, keys gone)
+         {model::SemaphoreListModel::UsageColumn,
+          std::max(12 * ch, fm.horizontalAdvance(QStringLiteral("empty since 00:00")) + 10)},
+         {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
+         {model::SemaphoreListModel::WarningsColumn, fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
 }
 
 void MainWindow::updateNodeColumn() {

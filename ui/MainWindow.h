@@ -37,6 +37,7 @@ class DesktopMonitoring;
 class ConsulSessionsWindow;
 class HolderSearchWindow;
 class LoadTestWindow;
+class OpenKeyDialog;
 class SemaphorePage;
 class SpareWidthKeeper;
 class TopologyWindow;
@@ -111,6 +112,17 @@ public:
     ConnectionDialog *addConnection();
     // Opens the dialog on the selected connection (nullptr when none); deleted on close.
     ConnectionDialog *editConnection();
+    // File → Open key… (Ctrl+O): a key of the current Redis connection by name, its kind guessed
+    // and confirmed; kept in the connection's profile and listed from then on. nullptr (and a
+    // status-bar hint) unless a Redis connection is open. Deleted on close.
+    OpenKeyDialog *openKey();
+    // Right-click → Forget on a pinned or empty row: unpinned, off the list and out of the history's
+    // seen semaphores.
+    void forgetSemaphore(const QString &connectionId, const core::SemaphoreRef &ref);
+    // View → Keep empty semaphores listed…: hours an empty semaphore stays listed (QSettings
+    // list/keepEmptyHours, default 24; 0 drops it at the first scan that misses it).
+    void setKeepEmptyHours(int hours);
+    int keepEmptyHours() const;
     // Help → About: version, Qt version, the audit log's path and the application icon.
     QMessageBox *showAbout();
     // The semaphore list's context menu for the row at `proxyIndex` (nullptr: separator).
@@ -129,6 +141,8 @@ private:
     void updateConnectionItem(const QString &id);
     void updateStatus();
     void updateFailurePanel();
+    void showScanProgress(ConnectionSession *s); // the discovery bar, for the selected connection
+    void updateOpenKeyAction(); // File → Open key… is offered on an open Redis connection only
     void currentConnectionChanged();
     void semaphoreActivated(const QModelIndex &proxyIndex);
     // Puts `ref` of `s` on the page and remembers it as that connection's shown semaphore.
@@ -175,6 +189,7 @@ private:
     QAction *m_editConnectionAction = nullptr;
     QAction *m_removeConnectionAction = nullptr;
     QAction *m_rediscoverAction = nullptr;
+    QAction *m_openKeyAction = nullptr;
     ViewZoom *m_zoom = nullptr;
     QPointer<QMessageBox> m_stopRunsQuestion;
     QTimer m_stopRunsDeadline;

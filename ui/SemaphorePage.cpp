@@ -62,9 +62,10 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_proxy.setSourceModel(&m_holders);
     m_holders.setAutoTick(false); // the age timer below repaints the visible rows instead
     m_timer.setInterval(1000);
-    connect(&m_timer, &QTimer::timeout, this, &SemaphorePage::requestSnapshot);
+    connect(&m_timer, &QTimer::timeout, this, [this] { requestSnapshot(sharedReadAgeMs()); });
     m_ageTimer.setInterval(500);
     connect(&m_ageTimer, &QTimer::timeout, this, &SemaphorePage::tick);
+    connect(&m_liveness, &model::ClientLivenessWatcher::livenessChanged, this, &SemaphorePage::updateCard);
 
     buildActions();
 
@@ -432,6 +433,7 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     // The charts go on where they stopped when this semaphore was last on show this session.
     m_history.restore(session->chartHistory.take(ConnectionSession::historyKey(ref)));
     m_card->showHolder(nullptr, nullptr);
+    m_liveness.setController(&session->controller);
     const auto &cfg = session->config();
     m_kind->setText(kindName(ref.kind));
     m_kind->setToolTip(kindDescription(ref.kind));
@@ -482,6 +484,7 @@ void SemaphorePage::updatePlace() {
 void SemaphorePage::startUpdates() {
     if (!m_session || m_paused)
         return;
+    m_liveness.start();
     if (m_session->controller.canWatch()) {
         // Consul: one blocking query stays open and answers when something changes; no polling.
         const quint64 page = m_pageGeneration;
@@ -499,11 +502,12 @@ void SemaphorePage::startUpdates() {
     m_interval->setEnabled(true);
     m_interval->setToolTip(tr("Auto-refresh interval"));
     m_timer.start();
-    requestSnapshot();
+    requestSnapshot(0);
 }
 
 void SemaphorePage::stopUpdates() {
     m_timer.stop();
+    m_liveness.stop();
     if (m_watching && m_session)
         m_session->controller.unwatch(*m_watching);
     m_watching.reset();
@@ -521,6 +525,7 @@ void SemaphorePage::clearSemaphore() {
     m_ageTimer.stop();
     m_holders.clear();
     m_history.clear();
+    m_liveness.setController(nullptr);
     m_card->showHolder(nullptr, nullptr);
     // No holders, no columns: the headers of the semaphore shown before (another connection's,
     // perhaps) would suggest a table that is merely empty.
@@ -560,20 +565,28 @@ void SemaphorePage::refreshNow() {
     if (!m_session)
         return;
     m_inFlight = false; // an explicit refresh may overtake a slow read; the generation drops stale answers
-    requestSnapshot();
+    requestSnapshot(0);  // a read sent now, not one shared from before
 }
 
-void SemaphorePage::requestSnapshot() {
+void SemaphorePage::requestSnapshot(qint64 maxAgeMs) {
     if (!m_session || m_inFlight)
         return;
     m_inFlight = true;
     const quint64 generation = ++m_generation;
-    m_session->controller.snapshot(resolvedRef(), this, [this, generation](Snapshot s) {
-        if (generation != m_generation)
-            return;
-        m_inFlight = false;
-        applySnapshot(s);
-    });
+    m_session->controller.snapshot(
+        resolvedRef(), this,
+        [this, generation](Snapshot s) {
+            if (generation != m_generation)
+                return;
+            m_inFlight = false;
+            applySnapshot(s);
+        },
+        maxAgeMs);
+}
+
+qint64 SemaphorePage::sharedReadAgeMs() const {
+    // The list's, the watcher's and this page's reads of the semaphore are one per interval.
+    return m_timer.interval();
 }
 
 void SemaphorePage::setPaused(bool paused) {
@@ -590,6 +603,7 @@ void SemaphorePage::setPaused(bool paused) {
 
 void SemaphorePage::setIntervalMs(int ms) {
     m_timer.setInterval(std::max(100, ms));
+    m_liveness.setIntervalMs(ms);
     if (m_interval->value() != ms / 1000 && ms >= 1000)
         m_interval->setValue(ms / 1000);
 }
@@ -752,12 +766,16 @@ void SemaphorePage::updateActions() {
 void SemaphorePage::updateCard() {
     const auto rows = m_view->selectionModel()->selectedRows();
     if (rows.size() != 1) {
+        m_liveness.setHolders({});
         if (rows.isEmpty())
             m_card->showHolder(nullptr, nullptr);
         return;
     }
     const int row = m_proxy.mapToSource(rows.first()).row();
-    m_card->showHolder(m_holders.holderAt(row), &m_holders);
+    const Holder *holder = m_holders.holderAt(row);
+    // Only the holder on the card is asked about: CLIENT LIST costs the server a line per client.
+    m_liveness.setHolders(holder ? QList<Holder>{*holder} : QList<Holder>{});
+    m_card->showHolder(holder, &m_holders, holder ? m_liveness.livenessOf(holder->id) : std::nullopt);
 }
 
 void SemaphorePage::updateAge() {

@@ -3,6 +3,7 @@
 #include "ForceReleaseDialog.h"
 #include "HolderTableView.h"
 #include "core/ProfileStore.h"
+#include "model/ClientLivenessWatcher.h"
 #include "model/HistorySeries.h"
 #include "model/HolderSortProxy.h"
 #include "model/HolderTableModel.h"
@@ -62,6 +63,8 @@ public:
     QLabel *connectionLabel() const { return m_connection; }
     QTableView *holderView() const { return m_view; }
     model::HistorySeries *history() { return &m_history; }
+    // Whether each holder's client is still connected, for the holder card (issue 31 item 6).
+    model::ClientLivenessWatcher *clientLiveness() { return &m_liveness; }
     int snapshotsApplied() const { return m_applied; }
 
     // Monitoring (issue 19): the ★ Watch toggle and the History tab. Not owned; both nullable.
@@ -125,7 +128,9 @@ private:
     void buildActions();
     void fitToFont();  // the name's size, row heights and column widths follow the (zoomed) font
     void applyTones(); // banner colours from the palette in use
-    void requestSnapshot();
+    // maxAgeMs: how old a read shared with the list or the watcher may be (0: a read sent now).
+    void requestSnapshot(qint64 maxAgeMs);
+    qint64 sharedReadAgeMs() const;
     void startUpdates();
     void stopUpdates();
     void updateHeader(const core::Snapshot &snapshot);
@@ -162,6 +167,7 @@ private:
     model::HolderTableModel m_holders;
     model::HolderSortProxy m_proxy;
     model::HistorySeries m_history;
+    model::ClientLivenessWatcher m_liveness;
     QTimer m_timer;
     QTimer m_ageTimer;
 

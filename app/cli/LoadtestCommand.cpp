@@ -49,7 +49,8 @@ public:
     QString usage() const override {
         return QStringLiteral(
             "NAME --kind K --limit L --clients N [--connections C] [--hold DIST] [--think DIST] "
-            "[--ttl DUR] [--duration DUR | --ops N] [--crash-rate R] [--skew DUR] [--scenario S] "
+            "[--ttl DUR] [--wait DUR | --retry [--retry-pause DIST]] [--duration DUR | --ops N] "
+            "[--crash-rate R] [--skew DUR] [--scenario S] "
             "[--replicas N] [--semaphores K] [--csv FILE]");
     }
     QList<QCommandLineOption> options() const override {
@@ -79,13 +80,18 @@ public:
             {QStringLiteral("think"),
              QStringLiteral("loadtest: pause between release and next acquire (default 0)."), dist},
             {QStringLiteral("retry"),
-             QStringLiteral(
-                 "loadtest: pause after a busy reply when not waiting (default uniform:1ms..5ms)."),
+             QStringLiteral("loadtest: try once and ask again after --retry-pause when busy, instead of "
+                            "waiting in the kind's queue (the default of kinds without one; a release "
+                            "by another client ends the pause early where the kind notifies releases).")},
+            {QStringLiteral("retry-pause"),
+             QStringLiteral("loadtest: pause after a busy reply in retry mode (default uniform:1ms..5ms)."),
              dist},
             {QStringLiteral("refresh"),
              QStringLiteral("loadtest: refresh interval while holding (default ttl/3)."),
              QStringLiteral("DUR")},
-            {QStringLiteral("wait"), QStringLiteral("Wait up to this long for a slot (default: try once)."),
+            {QStringLiteral("wait"),
+             QStringLiteral("loadtest: each acquire waits up to this long for a slot (the default of a "
+                            "kind with a FIFO wait queue, leased: 10s; other kinds retry)."),
              QStringLiteral("DUR")},
             {QStringLiteral("duration"), QStringLiteral("loadtest: how long to run (default 10s)."),
              QStringLiteral("DUR")},
@@ -162,9 +168,11 @@ public:
     }
 
 private:
-    // A plain run's defaults: 10 clients over up to 4 connections that release at once, for 10 s.
+    // A plain run's defaults: 10 clients over up to 4 connections that release at once, for 10 s,
+    // acquiring the way semscope recommends for the kind (waiting in its queue, or retrying).
     static LoadTestConfig plainDefaults(core::Kind kind) {
         LoadTestConfig d;
+        d.waitMs = LoadTestConfig::recommendedWaitMs(kind);
         d.limit = kind == core::Kind::Lock ? 1 : 5;
         d.clients = 10;
         d.connections = 4;
@@ -277,7 +285,7 @@ private:
 
         const auto hold = distOption(QStringLiteral("hold"), d.hold);
         const auto think = distOption(QStringLiteral("think"), d.think);
-        const auto retry = distOption(QStringLiteral("retry"), d.retry);
+        const auto retry = distOption(QStringLiteral("retry-pause"), d.retry);
         if (!hold || !think || !retry)
             return false;
         c.hold = *hold;
@@ -300,7 +308,17 @@ private:
             return usageError(QStringLiteral("give --duration or --ops, not both"));
         c.ttlMs = *ttl;
         c.refreshIntervalMs = *refresh;
-        c.waitMs = *wait;
+        if (ctx.isSet(QStringLiteral("retry")) && ctx.isSet(QStringLiteral("wait")))
+            return usageError(
+                QStringLiteral("give --wait (wait for a slot) or --retry (retry after a pause), "
+                               "not both"));
+        if (ctx.isSet(QStringLiteral("retry-pause")) && ctx.isSet(QStringLiteral("wait")))
+            return usageError(
+                QStringLiteral("--retry-pause is the pause of retry mode; --wait waits instead"));
+        c.waitMs = ctx.isSet(QStringLiteral("retry")) ? 0 : *wait;
+        // A pause given alone asks for the mode it belongs to.
+        if (ctx.isSet(QStringLiteral("retry-pause")))
+            c.waitMs = 0;
         c.durationMs = c.ops > 0 ? 0 : *duration;
         c.skewMs = *skew;
         m_raceWindowMs = static_cast<int>(std::min<qint64>(*window, 60'000));

@@ -6,6 +6,24 @@
 
 namespace semscope::core {
 
+bool LoadTestConfig::kindHasWaitQueue(Kind kind) {
+    // The layouts whose Redis side implements WaitQueueKind (checked against it in
+    // tst_loadtest_redis, so that the two cannot drift apart).
+    return kind == Kind::Leased;
+}
+
+qint64 LoadTestConfig::recommendedWaitMs(Kind kind) {
+    return kindHasWaitQueue(kind) ? 10'000 : 0;
+}
+
+bool LoadTestConfig::kindNotifiesReleases(Kind kind) {
+    return kindHasWaitQueue(kind);
+}
+
+QString LoadTestConfig::acquireModeName() const {
+    return waits() ? QStringLiteral("wait") : QStringLiteral("retry");
+}
+
 qint64 LoadTestConfig::effectiveRefreshIntervalMs() const {
     if (refreshIntervalMs > 0)
         return refreshIntervalMs;

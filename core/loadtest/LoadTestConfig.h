@@ -17,14 +17,18 @@ struct LoadTestConfig {
     int threads = 0;     // worker threads, each with its own event loop; 0: min(connections, cores)
     Distribution hold = Distribution::fixed(0);
     Distribution think = Distribution::fixed(0);
-    // Pause after a Busy reply in try-once mode before the client asks again.
+    // Pause after a Busy reply in retry mode before the client asks again. On a kind that notifies
+    // releases (kindNotifiesReleases) a release by another client of the same worker ends the pause
+    // of the client that has paused longest.
     Distribution retry = Distribution::uniform(1'000'000, 5'000'000);
     qint64 ttlMs = 10'000;
     qint64 refreshIntervalMs = 0; // 0: a third of the TTL
-    qint64 waitMs = 0;            // 0: try once (then retry after `retry`); >0: waiting acquire
-    qint64 durationMs = 10'000;   // used when `ops` is 0
-    qint64 ops = 0;               // >0: stop after this many acquire/release pairs
-    double crashRate = 0.0;       // share of clients that crash once while holding
+    // 0: retry mode (try once, then ask again after `retry`); >0: wait mode, each acquire waits up to
+    // this long. recommendedWaitMs() is what semscope recommends for the kind.
+    qint64 waitMs = 0;
+    qint64 durationMs = 10'000; // used when `ops` is 0
+    qint64 ops = 0;             // >0: stop after this many acquire/release pairs
+    double crashRate = 0.0;     // share of clients that crash once while holding
     // Crashers crash on their first grant after a moment drawn from [0, crashWindowMs]; 0: the
     // first half of a timed run (at once in a run by operation count).
     qint64 crashWindowMs = 0;
@@ -41,6 +45,21 @@ struct LoadTestConfig {
     // Ask the first store to set the limit before the run (kinds that store their limit).
     bool setLimitFirst = false;
     QString holderPrefix; // empty: "lt-<random>"; holders are "<prefix>-c<client>"
+
+    // How semscope recommends clients of a kind acquire, and so what a load test (CLI and GUI) does
+    // unless told otherwise. A kind with a FIFO wait queue in the server (`leased`: a release hands
+    // the slot to the head of the queue and tells it) is best waited on: one attempt per grant, in
+    // arrival order, nobody polling. Every other kind has nothing to wait in, so its clients retry.
+    static bool kindHasWaitQueue(Kind kind);
+    // The wait of a waiting acquire for a kind with a queue (long: a waiter that times out just asks
+    // again), 0 (retry mode) for the others.
+    static qint64 recommendedWaitMs(Kind kind);
+    // Kinds whose release tells the waiting clients (the release notification of the queue): a
+    // retrying client is woken by a release instead of sleeping its whole pause.
+    static bool kindNotifiesReleases(Kind kind);
+    bool waits() const { return waitMs > 0; }
+    // "wait" or "retry", as the JSON report and the CLI name it.
+    QString acquireModeName() const;
 
     qint64 effectiveRefreshIntervalMs() const;
     int effectiveThreads() const;

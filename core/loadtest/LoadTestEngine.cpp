@@ -277,6 +277,7 @@ void LoadTestEngine::takeSample() {
     p.errors = m_counters.errors.load();
     p.refusedGrants = m_counters.replicationRefusals.load();
     p.crashes = m_counters.crashes.load();
+    p.crashedSlots = m_counters.crashedSlots.load();
     p.holders = m_counters.holders.load();
     p.maxHolders = m_counters.maxHolders.load();
     p.limit = m_config.limit;
@@ -377,6 +378,7 @@ void LoadTestEngine::summarize(qint64 endNs, bool ran, bool drainedCleanly) {
     r.failoverInterruptions = m_counters.failoverInterruptions.load();
     r.refusedGrants = m_counters.replicationRefusals.load();
     r.notHeldReleases = m_counters.notHeld.load();
+    r.retryWakes = m_counters.retryWakes.load();
     if (m_stopNs > m_goNs)
         r.pairsPerSecond = static_cast<double>(r.grants) * 1e9 / static_cast<double>(m_stopNs - m_goNs);
     const qint64 allGrants = m_counters.grants.load();

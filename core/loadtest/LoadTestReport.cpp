@@ -71,7 +71,10 @@ QJsonObject LoadTestReport::toJson() const {
     cfg[QStringLiteral("think")] = config.think.toString();
     cfg[QStringLiteral("ttl_ms")] = config.ttlMs;
     cfg[QStringLiteral("refresh_ms")] = config.refreshIntervalMs;
+    cfg[QStringLiteral("acquire_mode")] = config.acquireModeName();
     cfg[QStringLiteral("wait_ms")] = config.waitMs;
+    if (!config.waits())
+        cfg[QStringLiteral("retry_pause")] = config.retry.toString();
     cfg[QStringLiteral("replicas")] = config.replicas;
     if (config.ops > 0)
         cfg[QStringLiteral("ops")] = config.ops;
@@ -82,6 +85,7 @@ QJsonObject LoadTestReport::toJson() const {
     o[QStringLiteral("config")] = cfg;
 
     // The headline figures scripts look for, flat at the top level.
+    o[QStringLiteral("acquire_mode")] = config.acquireModeName();
     o[QStringLiteral("elapsed_ms")] = elapsedMs;
     o[QStringLiteral("grants")] = grants;
     o[QStringLiteral("releases")] = releases;
@@ -94,6 +98,7 @@ QJsonObject LoadTestReport::toJson() const {
     o[QStringLiteral("failover_interruptions")] = failoverInterruptions;
     o[QStringLiteral("refused_grants")] = refusedGrants;
     o[QStringLiteral("not_held_releases")] = notHeldReleases;
+    o[QStringLiteral("retry_wakes")] = retryWakes;
     o[QStringLiteral("pairs_per_s")] = round3(pairsPerSecond);
     o[QStringLiteral("attempts_per_grant")] = round3(attemptsPerGrant);
     o[QStringLiteral("acquire_p50_ms")] = round3(acquireWait.percentileMs(50));
@@ -186,6 +191,16 @@ QString LoadTestReport::summaryText() const {
     s.setRealNumberPrecision(2);
     s << label << ": " << grants << " grants in " << elapsedMs << " ms = " << pairsPerSecond << " pairs/s, "
       << attemptsPerGrant << " attempts/grant\n";
+    if (config.waits())
+        s << "  acquire: wait up to " << config.waitMs << " ms"
+          << (LoadTestConfig::kindHasWaitQueue(config.ref.kind) ? " in the semaphore's FIFO queue" : "")
+          << "\n";
+    else
+        s << "  acquire: try once, retry after " << config.retry.toString()
+          << (LoadTestConfig::kindNotifiesReleases(config.ref.kind)
+                  ? QStringLiteral(" or sooner when a release frees a slot (%1 times)").arg(retryWakes)
+                  : QString())
+          << "\n";
     s << "  acquire wait p50 " << acquireWait.percentileMs(50) << " ms, p90 " << acquireWait.percentileMs(90)
       << " ms, p99 " << acquireWait.percentileMs(99) << " ms, max " << acquireWait.maxMs() << " ms\n";
     s << "  fairness (Jain) " << fairness.jainIndex << ", longest wait " << ms(longestWaitNs)

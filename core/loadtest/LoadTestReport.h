@@ -30,7 +30,10 @@ struct LoadTestProgress {
     qint64 errors = 0;
     qint64 refusedGrants = 0; // replica-acknowledged grants not acknowledged in time (released)
     qint64 crashes = 0;
-    int holders = 0;    // clients holding right now
+    int holders = 0; // clients holding right now
+    // Slots that crashed clients took and that have not been seen given back yet (a grant that
+    // needed one proves it back: CrashRecovery's rule, followed live).
+    int crashedSlots = 0;
     int maxHolders = 0; // most at once so far
     int limit = 0;
     qint64 overAdmissions = 0; // seen live; the final report's sweep is authoritative
@@ -61,6 +64,7 @@ struct LoadTestReport {
     // With config.replicas > 0: grants fewer replicas acknowledged within the timeout, released
     // again by the store (isReplicationRefusal). The price of the option, not failures.
     qint64 refusedGrants = 0;
+    qint64 retryWakes = 0;      // retry pauses ended early by another client's release
     qint64 notHeldReleases = 0; // release answered "not held": the lease had gone already
     double pairsPerSecond = 0.0;
     double attemptsPerGrant = 0.0;

@@ -23,7 +23,8 @@ LoadTestWorker::LoadTestWorker(int index, LoadTestConfig config, StoreFactory fa
     , m_factory(std::move(factory))
     , m_storeCount(std::max(1, storeCount))
     , m_counters(counters)
-    , m_rng(m_config.seed + static_cast<quint64>(index) * 0x9E3779B97F4A7C15ULL) {
+    , m_rng(m_config.seed + static_cast<quint64>(index) * 0x9E3779B97F4A7C15ULL)
+    , m_wakeOnRelease(!m_config.waits() && LoadTestConfig::kindNotifiesReleases(m_config.ref.kind)) {
     m_clients.resize(clients.size());
     for (size_t i = 0; i < clients.size(); ++i)
         m_clients[i].plan = clients[i];
@@ -130,6 +131,7 @@ void LoadTestWorker::think(int i) {
 
 void LoadTestWorker::beginAcquire(int i) {
     Client &c = m_clients[static_cast<size_t>(i)];
+    c.retryPause = false;
     if (m_counters->stopping.load()) {
         finishClient(i);
         return;
@@ -188,6 +190,13 @@ void LoadTestWorker::onAcquired(int i, const AcquireResult &result) {
         }
         if (holders == m_config.limit + 1)
             m_counters->liveOverAdmissions.fetch_add(1);
+        // Crashed clients' slots that this grant proves back: no more of them can still be taken
+        // than the limit leaves beside the holders (CrashRecovery's rule).
+        const int mayStillBeTaken = std::max(0, m_config.limit - holders);
+        int crashed = m_counters->crashedSlots.load();
+        while (crashed > mayStillBeTaken &&
+               !m_counters->crashedSlots.compare_exchange_weak(crashed, mayStillBeTaken)) {
+        }
         const qint64 wait = received - c.waitStartNs;
         acquireWait.record(wait);
         {
@@ -226,7 +235,10 @@ void LoadTestWorker::onAcquired(int i, const AcquireResult &result) {
         // that answered sooner (it does not wait, like the training scenarios) gets the back-off,
         // so it is not hammered in a tight loop.
         const bool waited = m_config.waitMs > 0 && received - c.sentNs >= m_config.waitMs * msNs / 2;
-        schedule(i, waited ? 0 : m_config.retry.sampleNs(m_rng), &LoadTestWorker::beginAcquire);
+        if (waited)
+            schedule(i, 0, &LoadTestWorker::beginAcquire);
+        else
+            pauseForRetry(i);
         return;
     }
     case AcquireResult::Status::Error:
@@ -332,6 +344,7 @@ void LoadTestWorker::endHold(int i) {
         switch (r.status) {
         case ReleaseResult::Status::Ok:
             m_counters->releases.fetch_add(1);
+            wakeOneRetrier();
             break;
         case ReleaseResult::Status::NotHeld:
             m_counters->notHeld.fetch_add(1);
@@ -357,6 +370,47 @@ void LoadTestWorker::endHold(int i) {
     });
 }
 
+void LoadTestWorker::pauseForRetry(int i) {
+    Client &c = m_clients[static_cast<size_t>(i)];
+    const qint64 pause = m_config.retry.sampleNs(m_rng);
+    if (!m_wakeOnRelease || pause <= 0) {
+        schedule(i, pause, &LoadTestWorker::beginAcquire);
+        return;
+    }
+    c.retryPause = true;
+    ++c.pauseSeq;
+    if (m_retrySleepers.size() > 2 * m_clients.size() + 16) {
+        // Pauses that ended by themselves leave their entries behind: drop them.
+        std::erase_if(m_retrySleepers, [this](const std::pair<int, quint64> &e) {
+            const Client &s = m_clients[static_cast<size_t>(e.first)];
+            return !s.retryPause || s.pauseSeq != e.second;
+        });
+    }
+    m_retrySleepers.emplace_back(i, c.pauseSeq);
+    c.nextStep = &LoadTestWorker::beginAcquire;
+    c.stepTimer->start(delayMs(pause));
+}
+
+// The release this worker's client just made freed a slot: on a kind that tells its waiters so, a
+// retrying client listening to that notification would ask again now rather than at the end of its
+// pause. The load tester hears its own clients' releases first hand; the client that has paused
+// longest goes (releases by other workers' clients wake nobody here: each pause still ends by itself).
+void LoadTestWorker::wakeOneRetrier() {
+    if (!m_wakeOnRelease || m_counters->stopping.load())
+        return;
+    while (!m_retrySleepers.empty()) {
+        const auto [i, seq] = m_retrySleepers.front();
+        m_retrySleepers.pop_front();
+        Client &c = m_clients[static_cast<size_t>(i)];
+        if (!c.retryPause || c.pauseSeq != seq || c.state != State::Thinking)
+            continue;
+        c.stepTimer->stop();
+        m_counters->retryWakes.fetch_add(1);
+        schedule(i, 0, &LoadTestWorker::beginAcquire);
+        return;
+    }
+}
+
 void LoadTestWorker::vanish(int i) {
     Client &c = m_clients[static_cast<size_t>(i)];
     if (c.state != State::Holding)
@@ -367,6 +421,7 @@ void LoadTestWorker::vanish(int i) {
     closeInterval(i, std::min(m_counters->nowNs(), c.validUntilNs), true);
     m_counters->holders.fetch_sub(1);
     m_counters->crashes.fetch_add(1);
+    m_counters->crashedSlots.fetch_add(1);
     if (c.pairBegun) {
         c.pairBegun = false; // a crash does not finish its pair: another client does it
         m_counters->pairsBegun.fetch_sub(1);

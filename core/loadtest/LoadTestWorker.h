@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -30,12 +31,14 @@ struct LoadTestCounters {
     std::atomic<qint64> errors{0};
     std::atomic<qint64> releases{0};
     std::atomic<qint64> notHeld{0};
+    std::atomic<qint64> retryWakes{0}; // retry pauses a release ended early
     std::atomic<qint64> refreshes{0};
     std::atomic<qint64> lostRefreshes{0};
     std::atomic<qint64> failoverInterruptions{0};
     std::atomic<qint64> replicationRefusals{0}; // isReplicationRefusal
     std::atomic<qint64> crashes{0};
     std::atomic<int> holders{0};
+    std::atomic<int> crashedSlots{0}; // LoadTestProgress::crashedSlots
     std::atomic<int> maxHolders{0};
     std::atomic<qint64> liveOverAdmissions{0};
     std::atomic<qint64> pairsDone{0};
@@ -118,7 +121,9 @@ private:
         qint64 validUntilNs = 0;
         bool crashing = false;
         bool crashed = false;
-        bool pairBegun = false; // --ops: this client holds one of the ops being done (pairsBegun)
+        bool pairBegun = false;  // --ops: this client holds one of the ops being done (pairsBegun)
+        bool retryPause = false; // sleeping after a Busy reply (retry mode); a release may wake it
+        quint64 pauseSeq = 0;    // which of its pauses an entry of m_retrySleepers is about
     };
 
     // Runs `step` for client `i` after `delayNs` (at once, without a timer, when 0).
@@ -134,6 +139,8 @@ private:
     void finishClient(int i);
     void checkDrained();
     void noteError(const QString &message);
+    void pauseForRetry(int i);
+    void wakeOneRetrier();
     qint64 marginNs() const;
 
     int m_index;
@@ -144,6 +151,9 @@ private:
     std::vector<std::unique_ptr<SemaphoreStore>> m_stores;
     std::vector<Client> m_clients;
     std::mt19937_64 m_rng;
+    // Clients in a retry pause, longest first (entries whose pause already ended are skipped).
+    std::deque<std::pair<int, quint64>> m_retrySleepers; // client, pauseSeq
+    bool m_wakeOnRelease = false;                        // retry mode on a kind that notifies releases
     int m_done = 0;
     int m_depth = 0; // nesting of steps run without a timer, to keep the stack flat
     bool m_drainedSent = false;

@@ -12,7 +12,7 @@ if string.find(tag, '|', 1, true) then
     return redis.error_reply('BADTAG notify tag must not contain |')
 end
 
-local limit, raw_limit, fenced = read_meta()
+local limit, raw_limit, fenced, fence = read_meta()
 if not (limit and fenced) then
     if raw_limit and not limit then
         return redis.error_reply('BADLIMIT ' .. KEYS[2] .. ' limit is not a positive integer')
@@ -39,11 +39,22 @@ if not (limit and fenced) then
         limit = tonumber(ARGV[3])
         redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'ttl', ARGV[2], 'created', now_s)
     end
-    redis.call('HSET', KEYS[2], 'fence', fence_start())
+    fence = fence_start()
+    redis.call('HSET', KEYS[2], 'fence', fence)
 end
-purge_expired()
-
+-- Expired leases are purged when they could be in this caller's way: its own (below), or when
+-- the semaphore is full or others queue (further down). An uncontended acquire with room to spare
+-- skips the look: an expired lease left in the holders set still counts against the limit, so it
+-- can only keep a newcomer out, never let one in too many, and the next acquire that finds the
+-- semaphore full purges it (as does a release, a refresh or a purge).
+local purged = false
 local score = redis.call('ZSCORE', KEYS[1], holder)
+if score and tonumber(score) <= now then
+    -- This caller's own lease ran out: it holds nothing, and asks like anyone else.
+    purge_expired()
+    purged = true
+    score = nil
+end
 local mine = redis.call('HGET', KEYS[5], holder) -- its waiter record, if any
 if score then
     local rec = redis.call('HGET', KEYS[3], holder)
@@ -60,11 +71,17 @@ end
 
 local queued = parse_waiting(mine) -- not a holder: a record means it is in line (its ticket)
 local free = limit - redis.call('ZCARD', KEYS[1])
+local waiters = free > 0 and redis.call('LLEN', KEYS[4]) > 0
+if not purged and (free <= 0 or waiters) and purge_expired() > 0 then
+    free = limit - redis.call('ZCARD', KEYS[1])
+    waiters = free > 0 and redis.call('LLEN', KEYS[4]) > 0
+end
 local pos -- this caller's place in the queue, once known
-if free > 0 and redis.call('LLEN', KEYS[4]) > 0 then
+if waiters then
     -- Room while others queue (expired leases were just purged, or the head takes no hand-offs):
     -- the queue goes first, this caller maybe among them.
     ensure(3)
+    fence = nil -- the hand-off may take tokens: read the counter again when granting
     local token, expires = hand_off(limit, holder)
     if token then
         return {'ok', token, expires, now_s, redis.call('ZRANK', KEYS[1], holder)}
@@ -81,17 +98,29 @@ if free > 0 and redis.call('LLEN', KEYS[4]) > 0 then
 end
 
 if free > 0 then
-    ensure(3)
+    local token
+    local counter = fence and tonumber(fence)
+    if counter and counter == math.floor(counter) and counter < 9007199254740992 then
+        -- The counter as read with the limit, and nothing granted since: the next token is that plus
+        -- one (the script runs alone). The owner record goes first: the owners hash is the one key
+        -- of this path not read before, and a command on a key of the wrong type fails before
+        -- anything is written, so it needs no TYPE check of its own.
+        token = num(counter + 1)
+        redis.call('HSET', KEYS[3], holder, token .. '|' .. now_s .. '|' .. ARGV[4])
+        redis.call('HSET', KEYS[2], 'fence', token)
+    else
+        ensure(3)
+        token = num(redis.call('HINCRBY', KEYS[2], 'fence', '1'))
+        redis.call('HSET', KEYS[3], holder, token .. '|' .. now_s .. '|' .. ARGV[4])
+    end
     if pos then
         redis.call('LREM', KEYS[4], '1', holder)
     end
     if mine then
         redis.call('HDEL', KEYS[5], holder)
     end
-    local token = num(redis.call('HINCRBY', KEYS[2], 'fence', '1'))
     local expires = num(now + tonumber(ARGV[2]))
     redis.call('ZADD', KEYS[1], expires, holder)
-    redis.call('HSET', KEYS[3], holder, token .. '|' .. now_s .. '|' .. ARGV[4])
     return {'ok', token, expires, now_s, redis.call('ZRANK', KEYS[1], holder)}
 end
 

@@ -88,14 +88,14 @@ local function chunked(cmd, key, items)
 end
 
 -- The meta as an acquire needs it: the limit (nil when missing or not a positive integer), its raw
--- value, and whether the fencing counter is there.
+-- value, whether the fencing counter is there, and its raw value.
 local function read_meta()
     local meta = redis.call('HMGET', KEYS[2], 'limit', 'fence')
     local n = tonumber(meta[1])
     if not (n and n >= 1 and n == math.floor(n)) then
         n = nil
     end
-    return n, meta[1], meta[2] ~= false
+    return n, meta[1], meta[2] ~= false, meta[2]
 end
 
 -- The limit a grant may go by: nil unless the meta is whole. A meta that lost its fencing counter (the
@@ -203,10 +203,14 @@ local function hand_off(limit, self, local_tag, replies)
 end
 
 -- Removes a holder and whatever refers to it, then hands its slot on (see hand_off for the last
--- two arguments). Callers have read the holders, meta and owners keys.
+-- two arguments). `limit` nil: read here, and only when somebody queues (the meta is then read
+-- before the first write, like every key of the path). Callers have read the holders and owners keys.
 local function remove_holder(limit, holder, local_tag, replies)
     local queued = redis.call('LLEN', KEYS[4]) > 0 -- a read: the queue's type check
-    redis.call('HDEL', KEYS[5], holder)             -- first write: a hand-off it never picked up
+    if queued and not limit then
+        limit = stored_limit()
+    end
+    redis.call('HDEL', KEYS[5], holder) -- first write: a hand-off it never picked up
     redis.call('ZREM', KEYS[1], holder)
     redis.call('HDEL', KEYS[3], holder)
     if queued then

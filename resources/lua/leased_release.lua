@@ -9,9 +9,9 @@ local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score then
     return 0
 end
-local limit = stored_limit()
 if tonumber(score) <= now then
     -- Its lease ran out: it held nothing any more to release.
+    local limit = stored_limit()
     purge_expired()
     hand_off(limit)
     return 0
@@ -22,7 +22,8 @@ elseif record_token(redis.call('HGET', KEYS[3], ARGV[1])) ~= ARGV[2] then
     return -1
 end
 local replies = {1}
-remove_holder(limit, ARGV[1], ARGV[3], replies)
+-- The limit is read by remove_holder only when somebody queues for the slot.
+remove_holder(nil, ARGV[1], ARGV[3], replies)
 if #replies == 1 then
     return 1
 end

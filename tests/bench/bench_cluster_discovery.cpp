@@ -15,6 +15,7 @@
 //   read or recognised): how much of semscope's time the walk itself takes.
 // It prints the best time of each, the ratio (goal: semscope ≤ 1.2× the reference) and the number
 // of semaphores found. The masters and this program share the machine's cores.
+#include "BenchVerdict.h"
 #include "RedisCluster.h"
 #include "ScriptBound.h"
 #include "TestWait.h"
@@ -289,7 +290,11 @@ int main(int argc, char *argv[]) {
     out << "three SCANs per page alone (names, TYPE zset, TYPE hash; every master at once): "
         << QString::number(bestFloor, 'f', 0) << " ms (best of 3), "
         << QString::number(bestFloor / bestPlain, 'f', 2) << "x the plain SCAN\n";
-    out << "ratio: " << QString::number(bestSemscope / bestPlain, 'f', 2) << "x (goal <= 1.2x); "
-        << QThread::idealThreadCount() << " cores shared by the masters and this program\n";
-    return 0;
+    bench::BenchVerdict verdict(out);
+    verdict.figure(QStringLiteral("semscope discovery ms"), bestSemscope, QStringLiteral("plain SCAN"),
+                   bestPlain);
+    verdict.goal(QStringLiteral("semscope discovery <= 1.2 x plain SCAN (the cores are shared by the masters "
+                                "and this program)"),
+                 bestSemscope <= 1.2 * bestPlain);
+    return verdict.finish();
 }

@@ -18,6 +18,7 @@
 // as clients per semaphore so that every acquire is granted, as in the bound. It prints semscope's
 // pairs/s per master and in total beside the bounds, and the ratio to the concurrent sum (goal:
 // ≥ 0.8×); the ratio to the sum of the alone-measured bounds is printed for scale.
+#include "BenchVerdict.h"
 #include "RedisCluster.h"
 #include "ScriptBound.h"
 #include "redis/topology/ClusterMap.h"
@@ -156,9 +157,14 @@ int main(int argc, char *argv[]) {
         << QString::number(total / aloneSum, 'f', 2) << "x, for scale only)\n";
     out << "sum of the bounds measured at the same time: " << QString::number(boundSum, 'f', 0)
         << " pairs/s\n";
-    out << "ratio: " << QString::number(total / boundSum, 'f', 2)
-        << "x (goal >= 0.8x, against the concurrent sum); the three masters, the load tester and "
-           "redis-benchmark share "
-        << QThread::idealThreadCount() << " cores here: the masters share the cores\n";
-    return 0;
+    bench::BenchVerdict verdict(out);
+    verdict.figure(QStringLiteral("total pairs/s"), total, QStringLiteral("the concurrent sum of the bounds"),
+                   boundSum);
+    verdict.goal(QStringLiteral("total >= 0.8 x the concurrent sum of the bounds (the masters, the load "
+                                "tester and redis-benchmark share the cores)"),
+                 boundSum > 0 && total >= 0.8 * boundSum);
+    verdict.goal(QStringLiteral("0 over-admissions, 0 errors"),
+                 report.value(QStringLiteral("over_admissions")).toInteger() == 0 &&
+                     report.value(QStringLiteral("errors")).toInteger() == 0);
+    return verdict.finish();
 }

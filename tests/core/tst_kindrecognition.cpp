@@ -7,6 +7,7 @@ using namespace semscope::core;
 
 // Declared before the first addColumn<> so no implicit instantiation comes first.
 Q_DECLARE_METATYPE(QList<semscope::core::KeyFingerprint>)
+Q_DECLARE_METATYPE(semscope::core::KeyFingerprint)
 
 namespace {
 const qint64 kNowMs = 1'790'000'000'000LL; // a fixed "server now" in 2026
@@ -104,6 +105,15 @@ private Q_SLOTS:
             << QByteArray("lo:ck") << QByteArray("string") << false << QByteArray("lo:ck");
         QTest::newRow("shorter than lock")
             << QByteArray("loc") << QByteArray("string") << false << QByteArray("loc");
+        // Names that say semaphore or lock in a whole word are sampled whatever their type (issue 31
+        // item 2): the sample says it is a LIST, and the list shows it with a warning.
+        QTest::newRow("semaphore-named, any type")
+            << QByteArray("semaphore:payments-legacy") << QByteArray("string") << true
+            << QByteArray("semaphore:payments-legacy");
+        QTest::newRow("sem word") << QByteArray("billing_sem") << QByteArray("list") << true
+                                  << QByteArray("billing_sem");
+        QTest::newRow("word inside another word")
+            << QByteArray("semantic:index") << QByteArray("list") << false << QByteArray("semantic:index");
         QTest::newRow("leased key of another suffix")
             << QByteArray("{q}:other") << QByteArray("string") << false << QByteArray("{q}:other");
     }
@@ -302,6 +312,55 @@ private Q_SLOTS:
         const DiscoveredSemaphore *d = findByName(found, name);
         QVERIFY2(d, qPrintable(name));
         QVERIFY2(d->warnings.join(u'|').contains(warning), qPrintable(d->warnings.join(u'|')));
+    }
+
+    // A key named like a semaphore or a lock whose type no such layout uses is listed, under the kind
+    // its name suggests, with a warning that says what is wrong, instead of silently skipped.
+    void wrongTypesAreListedWithAWarning_data() {
+        QTest::addColumn<KeyFingerprint>("key");
+        QTest::addColumn<QString>("kind"); // empty: not listed
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("semaphore: as a list")
+            << fp("semaphore:payments-legacy", "list", {"a", "b"}) << QStringLiteral("node-semaphore")
+            << QStringLiteral("payments-legacy")
+            << QStringLiteral("semaphore:payments-legacy is a list, expected a zset");
+        QTest::newRow("lock: as a hash")
+            << fp("lock:orders", "hash", {"owner"}, {"svc-a"}) << QStringLiteral("lock")
+            << QStringLiteral("lock:orders") << QStringLiteral("lock:orders is a hash, expected a string");
+        QTest::newRow("mutex as a set")
+            << fp("billing_mutex", "set", {"x"}) << QStringLiteral("lock") << QStringLiteral("billing_mutex")
+            << QStringLiteral("billing_mutex is a set, expected a string");
+        QTest::newRow("permits as a stream")
+            << fp("api-permits", "stream") << QStringLiteral("zset") << QStringLiteral("api-permits")
+            << QStringLiteral("api-permits is a stream, expected a zset");
+        QTest::newRow("clock is no lock")
+            << fp("clock:drift", "list", {"1"}) << QString() << QString() << QString();
+        QTest::newRow("counter named sem is data")
+            << fp("sem:count", "string", {}, {}, "42") << QString() << QString() << QString();
+        QTest::newRow("redisson lock hash keeps its kind")
+            << fp("lock:jobs", "hash", {"0f8fad5b-d9cb-469f-a165-70867728950e:1"}, {"1"}, {}, 30000)
+            << QStringLiteral("redisson-lock") << QStringLiteral("lock:jobs") << QString();
+    }
+    void wrongTypesAreListedWithAWarning() {
+        QFETCH(KeyFingerprint, key);
+        QFETCH(QString, kind);
+        QFETCH(QString, name);
+        QFETCH(QString, warning);
+        const auto found = recognizeSemaphores({key}, kNowMs);
+        if (kind.isEmpty()) {
+            QVERIFY2(found.isEmpty(), qPrintable(found.value(0).ref.name));
+            return;
+        }
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(kindName(found.first().ref.kind), kind);
+        QCOMPARE(found.first().ref.name, name);
+        QCOMPARE(found.first().keys, QStringList{QString::fromUtf8(key.key)});
+        if (warning.isEmpty())
+            QVERIFY2(found.first().warnings.isEmpty(), qPrintable(found.first().warnings.join(u'|')));
+        else
+            QVERIFY2(found.first().warnings.join(u'|').contains(warning),
+                     qPrintable(found.first().warnings.join(u'|')));
     }
 
     void redissonLockFields() {

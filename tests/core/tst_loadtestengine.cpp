@@ -236,6 +236,56 @@ private Q_SLOTS:
         QCOMPARE(r.safety.overAdmissions, 0LL);
     }
 
+    // Issue 30 item 3: in retry mode on a kind that notifies releases, a release ends the pause of
+    // a retrying client instead of leaving it to sleep its whole pause. The pause here is a minute:
+    // 20 pairs over 4 clients and one slot get done only because releases wake the sleepers.
+    void releaseEndsARetryPause() {
+        auto server = std::make_shared<InMemorySemaphoreServer>();
+        LoadTestConfig c = baseConfig(QStringLiteral("wake"));
+        c.ref.kind = Kind::Leased;
+        c.limit = 1;
+        c.clients = 4;
+        c.connections = 1;
+        c.threads = 1;
+        c.waitMs = 0;
+        c.retry = Distribution::fixed(60'000'000'000);
+        c.hold = Distribution::fixed(1'000'000);
+        c.durationMs = 0;
+        c.ops = 20;
+        LoadTestEngine engine(c, factoryFor<InMemorySemaphoreStore>(server));
+        const LoadTestReport r = run(engine);
+        QVERIFY2(r.ok, qPrintable(r.error.isEmpty() ? QStringLiteral("the run did not end") : r.error));
+        QCOMPARE(r.releases, 20LL);
+        QVERIFY(r.busyReplies > 0);
+        QVERIFY(r.retryWakes > 0);
+        QCOMPARE(r.safety.overAdmissions, 0LL);
+        QVERIFY(r.summaryText().contains(QStringLiteral("retry after")));
+        QCOMPARE(r.toJson().value(QStringLiteral("acquire_mode")).toString(), QStringLiteral("retry"));
+    }
+
+    // A kind that tells nobody of its releases (no queue, no notification) is retried at the end of
+    // each pause, as its clients would.
+    void retryPauseRunsOutWithoutNotification() {
+        auto server = std::make_shared<InMemorySemaphoreServer>();
+        LoadTestConfig c = baseConfig(QStringLiteral("nowake"));
+        c.ref.kind = Kind::Slots;
+        c.limit = 1;
+        c.clients = 4;
+        c.connections = 1;
+        c.threads = 1;
+        c.waitMs = 0;
+        c.retry = Distribution::fixed(60'000'000'000);
+        c.hold = Distribution::fixed(1'000'000);
+        c.durationMs = 300;
+        LoadTestEngine engine(c, factoryFor<InMemorySemaphoreStore>(server));
+        const LoadTestReport r = run(engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(r.busyReplies > 0);
+        QCOMPARE(r.retryWakes, 0LL);
+        // The first holder goes on alone: the others sleep their minute.
+        QCOMPARE(r.fairness.clients - r.fairness.starvedClients, 1LL);
+    }
+
     void crashedSlotsComeBack() {
         auto server = std::make_shared<InMemorySemaphoreServer>();
         LoadTestConfig c = baseConfig(QStringLiteral("crash"));
@@ -265,6 +315,37 @@ private Q_SLOTS:
         QVERIFY2(r.recovery.maxRecoveryNs < 2'500'000'000LL,
                  qPrintable(QString::number(r.recovery.maxRecoveryNs)));
         QCOMPARE(r.fairness.clients, 8LL); // crashed clients are left out of fairness
+        // Live, the slots crashed clients took showed until grants proved them back.
+        int most = 0;
+        for (const LoadTestProgress &p : r.timeline)
+            most = std::max(most, p.crashedSlots);
+        QVERIFY(most > 0);
+        QCOMPARE(r.timeline.constLast().crashedSlots, 0);
+    }
+
+    // Issue 31 item 8: slots that crashed clients never gave back are counted live (the training's
+    // slots-crash-leak showed 0 holders while every slot was gone).
+    void leakedSlotsAreCountedLive() {
+        auto server = std::make_shared<InMemorySemaphoreServer>();
+        LoadTestConfig c = baseConfig(QStringLiteral("leak"));
+        c.limit = 3;
+        c.clients = 3;
+        c.connections = 1;
+        c.threads = 1;
+        c.crashRate = 1.0;
+        c.crashWindowMs = 0;
+        c.ttlMs = 600'000; // nothing comes back within the run
+        c.hold = Distribution::fixed(1'000'000);
+        c.durationMs = 1000;
+        LoadTestEngine engine(c, factoryFor<InMemorySemaphoreStore>(server));
+        const LoadTestReport r = run(engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.recovery.crashes, 3LL);
+        QVERIFY(!r.timeline.isEmpty());
+        const LoadTestProgress &last = r.timeline.constLast();
+        QCOMPARE(last.crashes, 3LL);
+        QCOMPARE(last.crashedSlots, 3);
+        QCOMPARE(last.holders, 0);
     }
 
     void cancelEndsEarly() {

@@ -19,9 +19,11 @@ public:
     using InMemorySemaphoreStore::InMemorySemaphoreStore;
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override {
         calledOn = QThread::currentThread();
+        ++snapshots;
         InMemorySemaphoreStore::snapshot(ref, std::move(done));
     }
     static inline std::atomic<QThread *> calledOn{nullptr};
+    static inline std::atomic<int> snapshots{0};
 };
 
 core::StoreFactory memoryFactory(std::shared_ptr<test::InMemorySemaphoreServer> server) {
@@ -42,6 +44,8 @@ class TestConnectionController : public QObject {
 private Q_SLOTS:
     void runsStoreOnWorkerAndAnswersOnGuiThread();
     void dropsAnswersForDeletedContext();
+    void askersOfOneSemaphoreShareItsRead();
+    void aWriteIsSeenByTheNextSharedRead();
     void readOnlyReachesTheStore();
     void failingFactoryReportsFailed();
     void silentServerFailsAtTheDeadline();
@@ -88,6 +92,53 @@ void TestConnectionController::dropsAnswersForDeletedContext() {
     c.snapshot(jobs(), this, [&](core::Snapshot) { second = true; });
     QTRY_VERIFY(second);
     QVERIFY(!called);
+}
+
+// The list, the page and the ★ watcher read the same semaphore on the same beat (issue 30): one read
+// on the connection serves the three; an explicit refresh still reads.
+void TestConnectionController::askersOfOneSemaphoreShareItsRead() {
+    auto server = std::make_shared<test::InMemorySemaphoreServer>();
+    ConnectionController c(model::ConnectionConfig::create(core::Backend::Redis), memoryFactory(server));
+    c.open();
+    ThreadNotingStore::snapshots = 0;
+    QObject list, page, watcher;
+    int answered = 0;
+    for (QObject *asker : {&list, &page, &watcher})
+        c.snapshot(
+            jobs(), asker, [&](core::Snapshot) { ++answered; }, 1000);
+    QTRY_COMPARE(answered, 3);
+    QCOMPARE(ThreadNotingStore::snapshots.load(), 1);
+    c.snapshot(
+        jobs(), &watcher, [&](core::Snapshot) { ++answered; }, 1000); // the list's, still young
+    QTRY_COMPARE(answered, 4);
+    QCOMPARE(ThreadNotingStore::snapshots.load(), 1);
+    c.snapshot(jobs(), &page, [&](core::Snapshot) { ++answered; }); // Refresh: a read sent now
+    QTRY_COMPARE(answered, 5);
+    QCOMPARE(ThreadNotingStore::snapshots.load(), 2);
+    QCOMPARE(c.snapshotReadsIssued(), quint64(2));
+}
+
+// A write through the connection makes every earlier read old news, however young.
+void TestConnectionController::aWriteIsSeenByTheNextSharedRead() {
+    auto server = std::make_shared<test::InMemorySemaphoreServer>();
+    ConnectionController c(model::ConnectionConfig::create(core::Backend::Redis), memoryFactory(server));
+    c.open();
+    std::optional<core::Snapshot> before, after;
+    QObject list, page; // two askers: the page would share the list's read, were it not for the write
+    c.snapshot(
+        jobs(), &list, [&](core::Snapshot s) { before = s; }, 60000);
+    QTRY_VERIFY(before);
+    QCOMPARE(before->holders.size(), 0);
+    bool granted = false;
+    core::AcquireRequest req;
+    req.holder = QStringLiteral("me");
+    c.acquire(jobs(), req, {}, this,
+              [&](core::AcquireResult r) { granted = r.status == core::AcquireResult::Status::Granted; });
+    QTRY_VERIFY(granted);
+    c.snapshot(
+        jobs(), &page, [&](core::Snapshot s) { after = s; }, 60000);
+    QTRY_VERIFY(after);
+    QCOMPARE(after->holders.size(), 1);
 }
 
 void TestConnectionController::readOnlyReachesTheStore() {

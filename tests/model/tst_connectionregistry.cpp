@@ -93,6 +93,10 @@ void TestConnectionRegistry::roundTripsEveryField() {
     c.caFile = QStringLiteral("/etc/ca.pem");
     c.tlsInsecure = true;
     c.discoverMatch = QStringLiteral("sem:*");
+    // Keys opened by name (File → Open key…), names with colons and spaces included.
+    QVERIFY(c.pin({core::Kind::Lock, QStringLiteral("invoice-run"), {}}));
+    QVERIFY(c.pin({core::Kind::Zset, QStringLiteral("a:b c"), {}}));
+    QVERIFY(!c.pin({core::Kind::Lock, QStringLiteral("invoice-run"), {}}));
     ConnectionConfig k = ConnectionConfig::create(core::Backend::Consul);
     k.name = QStringLiteral("consul");
     k.address = QStringLiteral("http://127.0.0.1:8500");
@@ -115,6 +119,10 @@ void TestConnectionRegistry::roundTripsEveryField() {
     QCOMPARE(back.user, QStringLiteral("ops"));
     QVERIFY(back.tls && back.tlsInsecure);
     QCOMPARE(back.discoverMatch, QStringLiteral("sem:*"));
+    QCOMPARE(back.pinned.size(), 2);
+    QCOMPARE(back.pinned.at(0), (core::SemaphoreRef{core::Kind::Lock, QStringLiteral("invoice-run"), {}}));
+    QCOMPARE(back.pinned.at(1), (core::SemaphoreRef{core::Kind::Zset, QStringLiteral("a:b c"), {}}));
+    QVERIFY(r.find(k.id)->pinned.isEmpty());
     QCOMPARE(r.find(k.id)->backend, core::Backend::Consul);
     QCOMPARE(r.find(k.id)->datacenter, QStringLiteral("dc2"));
     r.remove(c.id);

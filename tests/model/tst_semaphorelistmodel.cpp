@@ -3,6 +3,7 @@
 #include "model/SemaphoreListModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void addsAndUpdatesInPlace();
     void summarisesSnapshots();
     void retainsOnlyPresent();
+    void keepsEmptyAndPinnedOverARescan();
     void warningsSayThatAndHowManyFirst();
     void savedLimitOfAnEmptySemaphoreIsTheOperators();
     void clusterNodeColumnNamesMasterAndSlot();
@@ -187,6 +189,76 @@ void TestSemaphoreListModel::retainsOnlyPresent() {
     QCOMPARE(model.refAt(model.rowOf({Kind::Leased, "c", {}})).name, QStringLiteral("c"));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+}
+
+// Issue 31 items 2 and 3: a semaphore seen before whose keys are gone stays listed as "empty since
+// …", and a key opened by name stays listed, over a scan that misses them; Forget removes them.
+void TestSemaphoreListModel::keepsEmptyAndPinnedOverARescan() {
+    SemaphoreListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto rate = found(Kind::Zset, QStringLiteral("demo:rate-limit"));
+    const auto jobs = found(Kind::Leased, QStringLiteral("demo:jobs"));
+    const core::SemaphoreRef invoice{Kind::Lock, QStringLiteral("invoice-run"), {}};
+    model.addDiscovered({rate, jobs});
+    model.addPinned({invoice});
+    QCOMPARE(model.rowCount(), 3);
+    QVERIFY(model.isPinned(model.rowOf(invoice)));
+    QVERIFY(model.index(model.rowOf(invoice), SemaphoreListModel::NameColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Open key")));
+    model.addPinned({invoice}); // once
+    QCOMPARE(model.rowCount(), 3);
+
+    // Its last read found a holder; the scan now misses it: empty until a read says otherwise.
+    core::Snapshot before;
+    before.ref = rate.ref;
+    before.holders << holder(QStringLiteral("w0"), core::HolderState::Live, std::nullopt);
+    model.updateSnapshot(before);
+    const qint64 lastSeen = QDateTime::currentMSecsSinceEpoch() - 60000;
+    model.markEmpty(rate.ref, lastSeen);
+    model.retainOnly({jobs.ref}); // the scan found only demo:jobs
+    QCOMPARE(model.rowCount(), 3);
+    const int row = model.rowOf(rate.ref);
+    QCOMPARE(model.emptySinceMs(row), lastSeen);
+    const QString text = model.index(row, SemaphoreListModel::UsageColumn).data().toString();
+    QVERIFY2(text.startsWith(QLatin1String("empty since ")), qPrintable(text));
+    QVERIFY(text.contains(QDateTime::fromMSecsSinceEpoch(lastSeen).toString(QStringLiteral("HH:mm"))));
+    QVERIFY(!model.index(row, 0).data(SemaphoreListModel::UsedRole).isValid()); // no usage bar
+    QVERIFY(model.index(row, SemaphoreListModel::UsageColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Forget")));
+    QVERIFY(model.index(row, SemaphoreListModel::NameColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .startsWith(QLatin1String("No keys now: empty since")));
+    // Its summary (0 holders) does not hide that it is empty.
+    core::Snapshot empty;
+    empty.ref = rate.ref;
+    model.updateSnapshot(empty);
+    QVERIFY(model.index(row, SemaphoreListModel::UsageColumn).data().toString().startsWith(u"empty since"));
+
+    // A read that finds a holder shows it as what it is, whatever the scan missed.
+    core::Snapshot held;
+    held.ref = rate.ref;
+    held.holders << holder(QStringLiteral("w1"), core::HolderState::Live, std::nullopt);
+    model.updateSnapshot(held);
+    QCOMPARE(model.index(row, SemaphoreListModel::UsageColumn).data().toString(), QStringLiteral("1 / ?"));
+    model.updateSnapshot(empty);
+
+    // Found again: a normal row.
+    model.addDiscovered({rate});
+    QVERIFY(!model.emptySinceMs(model.rowOf(rate.ref)));
+    model.retainOnly({jobs.ref});
+    QCOMPARE(model.rowOf(rate.ref), -1); // not marked empty this time: gone
+    QVERIFY(model.rowOf(invoice) >= 0);
+
+    QVERIFY(model.remove(invoice)); // Forget
+    QVERIFY(!model.remove(invoice));
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.refAt(0), jobs.ref);
+    QCOMPARE(model.rowOf(jobs.ref), 0);
 }
 
 SEMSCOPE_TEST_MAIN(TestSemaphoreListModel)

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void openingWhileAnotherProcessSetsTheFileUp();
     void eventsWaitWhileTheFileIsBusy();
     void forceReleaseMarks();
+    void seenSemaphoresSurviveARestart();
     void settlingAForceRelease();
     void oldRowsArePruned();
     void sizeIsBounded();
@@ -266,6 +267,36 @@ void TestHistoryStore::settlingAForceRelease() {
     QVERIFY(h.settleForceRelease(std::nullopt, true)
                 .startsWith(QStringLiteral("the shared history did not record this force-release")));
     QVERIFY(h.settleForceRelease(std::nullopt, false).isEmpty());
+}
+
+// Issue 31 item 3: the semaphores a scan found, kept across runs, so one whose keys Redis deleted
+// (a ZSET with no members) stays listed as "empty since …".
+void TestHistoryStore::seenSemaphoresSurviveARestart() {
+    const qint64 t0 = QDateTime::currentMSecsSinceEpoch() - 3600000;
+    {
+        HistoryStore h(path());
+        h.recordSemaphoresSeen(kEndpoint, {ref("pool"), ref("rate", core::Kind::Zset)}, t0);
+        h.recordSemaphoresSeen(kEndpoint, {ref("rate", core::Kind::Zset)}, t0 + 5000);
+        h.recordSemaphoresSeen(QStringLiteral("redis://elsewhere"), {ref("other")}, t0);
+    }
+    HistoryStore again(path());
+    const auto seen = again.seenSemaphores(kEndpoint);
+    QCOMPARE(seen.size(), 2);
+    QCOMPARE(seen[0].ref, ref("pool"));
+    QCOMPARE(seen[0].firstSeenMs, t0);
+    QCOMPARE(seen[0].lastSeenMs, t0);
+    QCOMPARE(seen[1].ref, ref("rate", core::Kind::Zset));
+    QCOMPARE(seen[1].firstSeenMs, t0);
+    QCOMPARE(seen[1].lastSeenMs, t0 + 5000);
+    // An older scan's answer never moves "last seen" back.
+    again.recordSemaphoresSeen(kEndpoint, {ref("rate", core::Kind::Zset)}, t0 + 1000);
+    QCOMPARE(again.seenSemaphores(kEndpoint)[1].lastSeenMs, t0 + 5000);
+    again.forgetSemaphore(kEndpoint, ref("pool"));
+    QCOMPARE(again.seenSemaphores(kEndpoint).size(), 1);
+    QCOMPARE(again.seenSemaphores(QStringLiteral("redis://elsewhere")).size(), 1);
+    // Past the history's retention they go like every other row.
+    again.prune(t0 + 5000 + again.maxAgeMs() + 1);
+    QVERIFY(again.seenSemaphores(kEndpoint).isEmpty());
 }
 
 void TestHistoryStore::oldRowsArePruned() {

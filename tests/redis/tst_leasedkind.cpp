@@ -202,6 +202,61 @@ private Q_SLOTS:
                  core::AcquireResult::Status::Busy);
     }
 
+    // Issue 30 item 4: what an uncontended acquire/release pair costs the server, counted by Redis
+    // itself (INFO commandstats: the commands the scripts run). Every one of them serves the grant,
+    // its token, its holder record, the FIFO gate or compare-and-act; the limit is read again at a
+    // release only when somebody waits for the slot, and expired leases are looked for only when
+    // they could be in somebody's way (the semaphore is full, or others queue).
+    void uncontendedPairRunsFewCommands() {
+        const auto r = ref(QStringLiteral("count"));
+        const auto warm = acquire(r, QStringLiteral("warm")); // creates the semaphore
+        QCOMPARE(warm.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(release(warm.grant).status, core::ReleaseResult::Status::Ok);
+        cmd({"CONFIG", "RESETSTAT"});
+        const auto a = acquire(r, QStringLiteral("a"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(release(a.grant).status, core::ReleaseResult::Status::Ok);
+        const QByteArray info = cmd({"INFO", "commandstats"}).str;
+        qint64 scripts = 0;
+        qint64 inner = 0;
+        QStringList seen;
+        for (const QByteArray &line : info.split('\n')) {
+            if (!line.startsWith("cmdstat_"))
+                continue;
+            const QByteArray name = line.mid(8, line.indexOf(':') - 8);
+            const qsizetype at = line.indexOf("calls=") + 6;
+            const qint64 calls = line.mid(at, line.indexOf(',', at) - at).toLongLong();
+            if (name == "evalsha" || name == "eval")
+                scripts += calls;
+            else if (!name.startsWith("config") && !name.startsWith("info"))
+                inner += calls;
+            seen << QStringLiteral("%1=%2").arg(QString::fromLatin1(name)).arg(calls);
+        }
+        QCOMPARE(scripts, 2);
+        QVERIFY2(inner <= 17, qPrintable(seen.join(QLatin1Char(' '))));
+        // The pair did all it must: a fresh token, and nothing left behind.
+        QCOMPARE(a.grant.token, std::optional<qint64>(*warm.grant.token + 1));
+        QCOMPARE(cmd({"ZCARD", "{count}:holders"}).integer, 0LL);
+        QCOMPARE(cmd({"HLEN", "{count}:owners"}).integer, 0LL);
+    }
+
+    // An expired lease left in the holders set is counted against the limit (never over-admits)
+    // and purged once it is in somebody's way.
+    void expiredLeaseIsPurgedWhenInTheWay() {
+        const auto r = ref(QStringLiteral("inway"), 2);
+        const auto a = acquire(r, QStringLiteral("a"));
+        const auto b = acquire(r, QStringLiteral("b"));
+        QCOMPARE(b.status, core::AcquireResult::Status::Granted);
+        cmd({"ZADD", "{inway}:holders", "XX", "1", "a"}); // a's lease ran out
+        const auto c = acquire(r, QStringLiteral("c"));
+        QCOMPARE(c.status, core::AcquireResult::Status::Granted);
+        QCOMPARE(cmd({"ZSCORE", "{inway}:holders", "a"}).isNil(), true);
+        QCOMPARE(cmd({"HEXISTS", "{inway}:owners", "a"}).integer, 0LL);
+        QCOMPARE(acquire(r, QStringLiteral("d")).status, core::AcquireResult::Status::Busy);
+        // The expired holder itself asks again: its old lease is gone, and it queues like anyone.
+        QCOMPARE(acquire(r, QStringLiteral("a")).status, core::AcquireResult::Status::Busy);
+    }
+
     void acquiringTwiceIsAnError() {
         const auto r = ref(QStringLiteral("twice"));
         const auto x = acquire(r, QStringLiteral("x"));

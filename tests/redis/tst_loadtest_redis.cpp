@@ -2,6 +2,8 @@
 #include "TestMain.h"
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisSemaphoreStore.h"
+#include "redis/kinds/BuiltinKinds.h"
+#include "redis/kinds/WaitQueueKind.h"
 #include "redis/training/TrainingScenarios.h"
 
 #include <QJsonDocument>
@@ -197,6 +199,70 @@ private Q_SLOTS:
         QVERIFY(o.value(QStringLiteral("max_concurrent_holders")).toInteger() <= 5);
     }
 
+    // Issue 30 item 3: the load tester's defaults are how semscope recommends clients acquire. A
+    // kind with a FIFO wait queue waits in it (one attempt per grant); --retry asks for retry after
+    // a pause; kinds without a queue retry. The JSON report names the mode.
+    void cliDefaultsAcquireAsRecommended_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("leased waits") << QStringLiteral("leased") << QStringList{} << QStringLiteral("wait");
+        QTest::newRow("leased --retry")
+            << QStringLiteral("leased") << QStringList{QStringLiteral("--retry")} << QStringLiteral("retry");
+        QTest::newRow("leased --retry-pause")
+            << QStringLiteral("leased")
+            << QStringList{QStringLiteral("--retry-pause"), QStringLiteral("fixed:2ms")}
+            << QStringLiteral("retry");
+        QTest::newRow("slots retries") << QStringLiteral("slots") << QStringList{} << QStringLiteral("retry");
+        QTest::newRow("slots --wait")
+            << QStringLiteral("slots") << QStringList{QStringLiteral("--wait"), QStringLiteral("2s")}
+            << QStringLiteral("wait");
+    }
+    void cliDefaultsAcquireAsRecommended() {
+        if (!cliHasLoadtest())
+            QSKIP("no semscope-cli with a loadtest command (SEMSCOPE_CLI, set by ctest)");
+        QFETCH(QString, kind);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, mode);
+        const auto [code, out] =
+            cli(QStringList{QStringLiteral("loadtest"), QStringLiteral("lt-mode-") + kind,
+                            QStringLiteral("--kind"), kind, QStringLiteral("--limit"), QStringLiteral("2"),
+                            QStringLiteral("--clients"), QStringLiteral("12"), QStringLiteral("--hold"),
+                            QStringLiteral("uniform:0..2ms"), QStringLiteral("--duration"),
+                            QStringLiteral("1s"), QStringLiteral("--json")} +
+                extra);
+        QCOMPARE(code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(out).object();
+        QCOMPARE(o.value(QStringLiteral("acquire_mode")).toString(), mode);
+        const QJsonObject config = o.value(QStringLiteral("config")).toObject();
+        QCOMPARE(config.value(QStringLiteral("acquire_mode")).toString(), mode);
+        QVERIFY(o.value(QStringLiteral("grants")).toInteger() > 0);
+        if (mode == QLatin1String("wait")) {
+            QVERIFY(config.value(QStringLiteral("wait_ms")).toInteger() > 0);
+            QVERIFY(!config.contains(QStringLiteral("retry_pause")));
+        } else {
+            QCOMPARE(config.value(QStringLiteral("wait_ms")).toInteger(), 0);
+            QVERIFY(!config.value(QStringLiteral("retry_pause")).toString().isEmpty());
+        }
+        if (kind == QLatin1String("leased") && mode == QLatin1String("wait")) {
+            // Waiting in the queue: a release hands the slot over, nobody asks twice.
+            QVERIFY2(o.value(QStringLiteral("attempts_per_grant")).toDouble() <= 1.5,
+                     out.left(2000).constData());
+            QCOMPARE(o.value(QStringLiteral("busy_replies")).toInteger(), 0);
+        }
+    }
+
+    // The core's notion of which kinds have a wait queue is the Redis layouts' own.
+    void recommendedAcquireFollowsTheLayouts() {
+        for (const auto &kind : redis::builtinRedisKinds()) {
+            const bool queue = dynamic_cast<redis::WaitQueueKind *>(kind.get()) != nullptr;
+            QVERIFY2(LoadTestConfig::kindHasWaitQueue(kind->kind()) == queue,
+                     qPrintable(kindName(kind->kind())));
+            QCOMPARE(LoadTestConfig::recommendedWaitMs(kind->kind()) > 0, queue);
+        }
+        QVERIFY(!LoadTestConfig::kindHasWaitQueue(Kind::Consul));
+    }
+
     void cliScenarioRunsBothSides() {
         if (!cliHasLoadtest())
             QSKIP("no semscope-cli with a loadtest command (SEMSCOPE_CLI, set by ctest)");
@@ -271,6 +337,10 @@ private Q_SLOTS:
         QTest::newRow("crash rate above 1")
             << QStringList{"loadtest", "x", "--kind", "leased", "--crash-rate", "2"};
         QTest::newRow("read-only kind") << QStringList{"loadtest", "x", "--kind", "redisson-lock"};
+        QTest::newRow("both wait and retry")
+            << QStringList{"loadtest", "x", "--kind", "leased", "--wait", "1s", "--retry"};
+        QTest::newRow("retry pause while waiting")
+            << QStringList{"loadtest", "x", "--kind", "leased", "--wait", "1s", "--retry-pause", "fixed:1ms"};
         QTest::newRow("both duration and ops")
             << QStringList{"loadtest", "x", "--kind", "leased", "--duration", "1s", "--ops", "5"};
     }

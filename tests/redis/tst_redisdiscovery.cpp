@@ -287,6 +287,27 @@ private Q_SLOTS:
         QCOMPARE(walk.result.semaphores.first().ref.name, QStringLiteral("semaphore:a"));
     }
 
+    // Issue 31 item 2: keys named like a semaphore or a lock but of a type no such layout uses are
+    // sampled (a names page says "string" of every key) and listed with the warning, not skipped.
+    void wrongTypesAreListedWithAWarning() {
+        cmd({"RPUSH", "semaphore:payments-legacy", "a", "b"});
+        cmd({"HSET", "lock:orders", "owner", "svc-a"});
+        cmd({"LPUSH", "queue", "job"});
+        cmd({"SADD", "clock:ticks", "1"});
+        const Walk walk = discover({});
+        QVERIFY2(walk.result.ok, qPrintable(walk.result.error));
+        const auto &found = walk.result.semaphores;
+        QCOMPARE(found.size(), 2);
+        const auto *legacy = findByName(found, QStringLiteral("payments-legacy"));
+        QVERIFY(legacy);
+        QCOMPARE(legacy->ref.kind, core::Kind::NodeSemaphore);
+        QVERIFY(legacy->warnings.join(u' ').contains(QLatin1String("is a list, expected a zset")));
+        const auto *orders = findByName(found, QStringLiteral("lock:orders"));
+        QVERIFY(orders);
+        QCOMPARE(orders->ref.kind, core::Kind::Lock);
+        QVERIFY(orders->warnings.join(u' ').contains(QLatin1String("is a hash, expected a string")));
+    }
+
     // A ZSET and a hash are candidates whatever their names, so their types must be known; the
     // server says which keys they are (SCAN's TYPE filter) rather than being asked the type of
     // every key: TYPE is sent only inside the samples of the few candidates.

@@ -52,6 +52,7 @@ class TestDiscovery : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void cancelWhileTheServerIsStuck();
+    void theScanBarShowsTheSelectedConnectionsOwnScan();
     void listsSemaphoresKnownOnlyByTheirProfile();
     void newLockIsListedWithinTheListsRefresh();
 };
@@ -99,6 +100,49 @@ void TestDiscovery::cancelWhileTheServerIsStuck() {
     QCOMPARE(again.first().at(0).toBool(), true);
     QCOMPARE(again.first().at(1).toBool(), false);
     QCOMPARE(finished.size(), 2); // the new round only; the stuck one stayed silent
+}
+
+// The discovery bar is one for all connections: selecting a connection whose scan is still waiting
+// showed the count of the connection scanned before it.
+void TestDiscovery::theScanBarShowsTheSelectedConnectionsOwnScan() {
+    test::RedisServer stuck, quick;
+    QVERIFY2(stuck.start(), qPrintable(stuck.errorString()));
+    QVERIFY2(quick.start(), qPrintable(quick.errorString()));
+    QVERIFY(!quick.command({"SET", "lock:deploy", "worker-1"}).isError());
+    WindowFixture f;
+    ui::MainWindow &window = f.window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *label = window.findChild<QLabel *>(QStringLiteral("discoveryLabel"));
+    QVERIFY(label);
+
+    QVERIFY(!stuck.command({"CLIENT", "PAUSE", "8000", "ALL"}).isError());
+    auto waiting = model::ConnectionConfig::create(core::Backend::Redis);
+    waiting.name = QStringLiteral("stuck redis");
+    waiting.port = stuck.port();
+    f.registry.upsert(waiting);
+    window.openConnection(waiting.id);
+    ui::ConnectionSession *stuckSession = window.session(waiting.id);
+    QVERIFY(stuckSession && stuckSession->isDiscovering());
+
+    auto answering = model::ConnectionConfig::create(core::Backend::Redis);
+    answering.name = QStringLiteral("quick redis");
+    answering.port = quick.port();
+    f.registry.upsert(answering);
+    window.openConnection(answering.id);
+    window.selectConnection(answering.id);
+    ui::ConnectionSession *quickSession = window.session(answering.id);
+    QVERIFY(quickSession);
+    QSignalSpy progress(quickSession, &ui::ConnectionSession::discoveryProgress);
+    QSignalSpy done(quickSession, &ui::ConnectionSession::discoveryFinished);
+    QVERIFY(done.wait(30000));
+    QVERIFY(!progress.isEmpty()); // the quick scan did report a count
+
+    window.selectConnection(waiting.id);
+    QVERIFY(stuckSession->isDiscovering()); // still waiting for the paused server
+    QVERIFY(label->isVisibleTo(&window));
+    QCOMPARE(label->text(), QStringLiteral("Scanning…"));
+    stuckSession->cancelDiscovery();
 }
 
 // An idle Redisson RSemaphore is a bare integer string: only the profile the operator saved (here

@@ -2,11 +2,14 @@
 
 #include "TestMain.h"
 #include "model/HolderTableModel.h"
+#include "model/StatusColors.h"
 #include "ui/HolderDetailCard.h"
 
+#include <QDir>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTextDocument>
 #include <QtTest>
 
 using namespace semscope;
@@ -17,7 +20,14 @@ private Q_SLOTS:
     void everyRowFitsTheCardsWidth_data();
     void everyRowFitsTheCardsWidth();
     void recordedDetailsAreShownAsTyped();
+    // Issue 31 item 6: is the holder's client still there, and since when not?
+    void saysWhetherItsClientIsThere_data();
+    void saysWhetherItsClientIsThere();
+    void silentWhenNobodyKnowsWhoItsClientIs();
+    void screenshotOfAHolderWhoseClientIsGone();
 };
+
+Q_DECLARE_METATYPE(semscope::core::ClientLiveness)
 
 namespace {
 
@@ -47,7 +57,134 @@ core::Snapshot consulSnapshot() {
     return s;
 }
 
+// A `leased` holder taken by `semscope-cli acquire`, which exited at once.
+core::Snapshot leasedSnapshot() {
+    core::Snapshot s;
+    s.ref = {core::Kind::Leased, QStringLiteral("nightly-report"), {}};
+    s.limit = 2;
+    s.limitSource = core::LimitSource::Stored;
+    s.serverNowMs = QDateTime::currentMSecsSinceEpoch();
+    core::Holder h;
+    h.id = QStringLiteral("vm:30410:1f2e3d4c");
+    h.rawId = h.id.toUtf8();
+    h.rank = 0;
+    h.token = 41;
+    h.acquiredAtMs = s.serverNowMs - 7 * 60 * 1000;
+    h.expiresAtMs = s.serverNowMs + 53 * 60 * 1000;
+    h.details.insert(QStringLiteral("client"), QStringLiteral("semscope-cli pid 30410 on vm"));
+    s.holders = {h};
+    return s;
+}
+
+core::ClientLiveness goneSince(qint64 ms, bool firstLook = false) {
+    core::ClientLiveness l;
+    l.state = core::ClientLiveness::State::Gone;
+    l.identity = QStringLiteral("pid 30410 on vm");
+    l.evidence = QStringLiteral("no connection of pid 30410 on vm is connected to 127.0.0.1:6379");
+    l.goneSinceMs = ms;
+    l.sinceFirstLook = firstLook;
+    return l;
+}
+
 } // namespace
+
+void TestHolderDetailCard::saysWhetherItsClientIsThere_data() {
+    QTest::addColumn<core::ClientLiveness>("liveness");
+    QTest::addColumn<QStringList>("says");
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 since = now - 4 * 60 * 1000;
+    const QString at = QDateTime::fromMSecsSinceEpoch(since).toString(QStringLiteral("HH:mm:ss"));
+    QTest::newRow("gone since a time")
+        << goneSince(since)
+        << QStringList{QStringLiteral("client gone since ") + at, QStringLiteral("(4 m"),
+                       QStringLiteral("no connection of pid 30410"),
+                       QStringLiteral("stays taken until its lease runs out (in 5")};
+    QTest::newRow("gone before semscope looked")
+        << goneSince(since, true)
+        << QStringList{QStringLiteral("already when semscope first looked, at ") + at};
+    core::ClientLiveness connected;
+    connected.state = core::ClientLiveness::State::Connected;
+    connected.evidence = QStringLiteral("as semscope-cli:30410@vm from 10.0.0.5:51234");
+    QTest::newRow("connected") << connected
+                               << QStringList{QStringLiteral("client connected"),
+                                              QStringLiteral("from 10.0.0.5:51234")};
+    core::ClientLiveness forbidden;
+    forbidden.evidence = QStringLiteral("this connection's ACL user may not run CLIENT LIST (NOPERM)");
+    QTest::newRow("ACL forbids CLIENT LIST")
+        << forbidden
+        << QStringList{
+               QStringLiteral("client: cannot tell — this connection's ACL user may not run CLIENT LIST")};
+    core::ClientLiveness cluster = connected;
+    cluster.limits =
+        QStringLiteral("Cluster: the client lists of every master are read; a client connected only to "
+                       "replicas is not seen.");
+    QTest::newRow("cluster says what it cannot see")
+        << cluster << QStringList{QStringLiteral("only to replicas")};
+    core::ClientLiveness consulFailing = goneSince(since);
+    consulFailing.source = core::ClientLiveness::Source::ConsulNodeChecks;
+    consulFailing.evidence =
+        QStringLiteral("serfHealth critical: Agent not live or unreachable — the session is not "
+                       "bound to it: Consul keeps the session and its slot");
+    QTest::newRow("consul checks failing") << consulFailing
+                                           << QStringList{QStringLiteral("checks failing since ") + at,
+                                                          QStringLiteral("keeps the session and its slot")};
+}
+
+void TestHolderDetailCard::saysWhetherItsClientIsThere() {
+    QFETCH(core::ClientLiveness, liveness);
+    QFETCH(QStringList, says);
+    model::HolderTableModel model;
+    model.setSnapshot(leasedSnapshot());
+    ui::HolderDetailCard card;
+    card.resize(320, 500);
+    card.showHolder(model.holderAt(0), &model, liveness);
+    card.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&card));
+    QLabel *line = card.findChild<QLabel *>(QStringLiteral("holderLiveness"));
+    QVERIFY(line);
+    QVERIFY(line->isVisible());
+    QTextDocument doc;
+    doc.setHtml(line->text());
+    const QString shown = doc.toPlainText();
+    for (const QString &words : says)
+        QVERIFY2(shown.contains(words), qPrintable(shown));
+    // Gone in the colour of trouble: the operator sees it before reading it.
+    if (liveness.state == core::ClientLiveness::State::Gone)
+        QVERIFY(line->styleSheet().contains(model::toneText(model::Tone::Bad).name()));
+    // Nothing selected: nothing said about anyone's client.
+    card.showHolder(nullptr, nullptr, liveness);
+    QVERIFY(!line->isVisible());
+}
+
+void TestHolderDetailCard::silentWhenNobodyKnowsWhoItsClientIs() {
+    model::HolderTableModel model;
+    model.setSnapshot(leasedSnapshot());
+    ui::HolderDetailCard card;
+    card.showHolder(model.holderAt(0), &model);
+    card.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&card));
+    QVERIFY(!card.findChild<QLabel *>(QStringLiteral("holderLiveness"))->isVisible());
+}
+
+void TestHolderDetailCard::screenshotOfAHolderWhoseClientIsGone() {
+    // As on the page at 1280 px: the card beside the holder table.
+    QSplitter page;
+    page.addWidget(new QTableView(&page));
+    auto *card = new ui::HolderDetailCard(&page);
+    page.addWidget(card);
+    model::HolderTableModel model;
+    model.setSnapshot(leasedSnapshot());
+    card->showHolder(model.holderAt(0), &model, goneSince(QDateTime::currentMSecsSinceEpoch() - 245000));
+    page.resize(900, 420);
+    page.setSizes({620, 280});
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QLabel *line = card->findChild<QLabel *>(QStringLiteral("holderLiveness"));
+    QTRY_VERIFY(line->height() >= line->heightForWidth(line->width()));
+    const QString dir = QStringLiteral(SEMSCOPE_SCREENSHOT_DIR);
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(card->grab().save(dir + QStringLiteral("/holder-client-gone.png")));
+}
 
 void TestHolderDetailCard::everyRowFitsTheCardsWidth_data() {
     QTest::addColumn<int>("cardWidth");
@@ -69,7 +206,14 @@ void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
     model::HolderTableModel model;
     model.setSnapshot(consulSnapshot());
     QCOMPARE(model.rowCount(), 1);
-    card->showHolder(model.holderAt(0), &model);
+    // The liveness line too: a node name is one long run with no place to break.
+    core::ClientLiveness failing;
+    failing.state = core::ClientLiveness::State::Gone;
+    failing.source = core::ClientLiveness::Source::ConsulNodeChecks;
+    failing.goneSinceMs = QDateTime::currentMSecsSinceEpoch() - 60000;
+    failing.evidence = QStringLiteral("service:semscope-double-node-1.eu-central-1.compute.internal critical: HTTP "
+                                      "GET http://10.0.12.7:8080/health: 503");
+    card->showHolder(model.holderAt(0), &model, failing);
     page.resize(700 + cardWidth, cardHeight);
     page.setSizes({700, cardWidth});
     page.show();

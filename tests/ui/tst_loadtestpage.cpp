@@ -108,6 +108,7 @@ private Q_SLOTS:
     void initTestCase();
     void formCoversEveryParameter();
     void formCarriesReplicas();
+    void formRecommendsTheKindsAcquire();
     void leasedRunReportsNoOverAdmission();
     void exportsJsonCsvAndPng();
     void stopEndsALongRunPromptly();
@@ -242,6 +243,50 @@ void TestLoadTestPage::formCarriesReplicas() {
     form.setBackend(core::Backend::Consul);
     QVERIFY(!form.replicasBox()->isEnabled());
     QCOMPARE(form.config().replicas, 0);
+}
+
+void TestLoadTestPage::formRecommendsTheKindsAcquire() {
+    // Issue 30 item 3: the form starts where the CLI does: a kind with a wait queue waits in it, the
+    // others retry after a pause; the recommended mode is marked. Once the operator picks a mode,
+    // changing the kind leaves it alone.
+    ui::LoadTestForm form;
+    QComboBox *mode = form.acquireModeBox();
+    form.kindBox()->setCurrentIndex(form.kindBox()->findText(QStringLiteral("leased")));
+    QCOMPARE(mode->currentData().toInt(), int(ui::LoadTestForm::WaitUpTo));
+    QCOMPARE(form.config().waitMs, core::LoadTestConfig::recommendedWaitMs(core::Kind::Leased));
+    QVERIFY(mode->currentText().contains(QStringLiteral("recommended")));
+    form.kindBox()->setCurrentIndex(form.kindBox()->findText(QStringLiteral("slots")));
+    QCOMPARE(mode->currentData().toInt(), int(ui::LoadTestForm::TryOnce));
+    QCOMPARE(form.config().waitMs, 0);
+    QVERIFY(mode->currentText().contains(QStringLiteral("recommended")));
+    QVERIFY(
+        !mode->itemText(mode->findData(ui::LoadTestForm::WaitUpTo)).contains(QStringLiteral("recommended")));
+
+    // Not picked: a restored form follows its kind as well.
+    QSettings settings(m_dir.filePath(QStringLiteral("mode.ini")), QSettings::IniFormat);
+    form.kindBox()->setCurrentIndex(form.kindBox()->findText(QStringLiteral("leased")));
+    form.save(settings);
+    {
+        ui::LoadTestForm again;
+        again.restore(settings);
+        QCOMPARE(again.config().waitMs, core::LoadTestConfig::recommendedWaitMs(core::Kind::Leased));
+        again.kindBox()->setCurrentIndex(again.kindBox()->findText(QStringLiteral("zset")));
+        QCOMPARE(again.config().waitMs, 0);
+    }
+
+    // Picked by the operator: it stays, and is remembered as picked.
+    const int retry = mode->findData(ui::LoadTestForm::TryOnce);
+    mode->setCurrentIndex(retry);
+    Q_EMIT mode->activated(retry);
+    form.kindBox()->setCurrentIndex(form.kindBox()->findText(QStringLiteral("fair")));
+    form.kindBox()->setCurrentIndex(form.kindBox()->findText(QStringLiteral("leased")));
+    QCOMPARE(form.config().waitMs, 0);
+    form.save(settings);
+    ui::LoadTestForm again;
+    again.restore(settings);
+    again.kindBox()->setCurrentIndex(again.kindBox()->findText(QStringLiteral("slots")));
+    again.kindBox()->setCurrentIndex(again.kindBox()->findText(QStringLiteral("leased")));
+    QCOMPARE(again.config().waitMs, 0);
 }
 
 void TestLoadTestPage::leasedRunReportsNoOverAdmission() {

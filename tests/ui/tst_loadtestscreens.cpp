@@ -8,12 +8,16 @@
 #include "model/LoadTestRunner.h"
 #include "ui/loadtest/LoadTestForm.h"
 #include "ui/loadtest/LoadTestPage.h"
+#include "ui/loadtest/LoadTestRunView.h"
 #include "ui/loadtest/LoadTestWindow.h"
 #include "ui/loadtest/TrainingPage.h"
 
+#include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -51,6 +55,7 @@ private Q_SLOTS:
     void toolsMenuOpensThePrefilledPage();
     void loadTestPage();
     void trainingSideBySide();
+    void zoomedTrainingKeepsTheHoldersInView();
 
 private:
     bool save(QWidget *w, const QString &name);
@@ -157,6 +162,46 @@ void TestLoadTestScreens::trainingSideBySide() {
     QVERIFY(leak[1].recovery.recovered > 0);
     test::deliverPostedEvents();
     QVERIFY(save(m_window, QStringLiteral("training-slots-leak")));
+}
+
+// Issue 31 item 8: on a 1280x720 projector at View > Zoom 130 %, both holders charts are in view
+// without scrolling, and the verdict banners and the title grew with the zoom.
+void TestLoadTestScreens::zoomedTrainingKeepsTheHoldersInView() {
+    QVERIFY(m_window);
+    m_window->showTraining();
+    ui::TrainingPage *page = m_window->trainingPage();
+    QVERIFY(!page->isRunning());
+    const QFont original = QApplication::font();
+    const qreal bannerBefore = QFontInfo(page->unsafeView()->verdictLabel()->font()).pointSizeF();
+    const qreal titleBefore = QFontInfo(page->titleLabel()->font()).pointSizeF();
+    QFont zoomed = original;
+    zoomed.setPointSizeF(original.pointSizeF() * 1.3);
+    QApplication::setFont(zoomed);
+    m_window->resize(1264, 672);
+    QTRY_COMPARE(m_window->size(), QSize(1264, 672));
+    test::deliverPostedEvents();
+    const auto bottomOf = [this](QWidget *w) { return w->mapTo(m_window, QPoint(0, w->height())).y(); };
+    QStringList problems;
+    for (ui::LoadTestRunView *view : {page->unsafeView(), page->atomicView()}) {
+        auto *holders = view->findChild<QChartView *>(QStringLiteral("holdersChart"));
+        QVERIFY(holders);
+        if (bottomOf(holders) > m_window->height())
+            problems << QStringLiteral("%1's holders chart ends at %2 px of %3")
+                            .arg(view->objectName())
+                            .arg(bottomOf(holders))
+                            .arg(m_window->height());
+    }
+    const qreal bannerAfter = QFontInfo(page->unsafeView()->verdictLabel()->font()).pointSizeF();
+    const qreal titleAfter = QFontInfo(page->titleLabel()->font()).pointSizeF();
+    const bool saved = save(m_window, QStringLiteral("zoomed-training"));
+    QApplication::setFont(original);
+    m_window->resize(1500, 900);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1String("; "))));
+    QVERIFY2(bannerAfter > bannerBefore * 1.2,
+             qPrintable(QStringLiteral("%1 -> %2").arg(bannerBefore).arg(bannerAfter)));
+    QVERIFY2(titleAfter > titleBefore * 1.2,
+             qPrintable(QStringLiteral("%1 -> %2").arg(titleBefore).arg(titleAfter)));
+    QVERIFY(saved);
 }
 
 SEMSCOPE_TEST_MAIN(TestLoadTestScreens)

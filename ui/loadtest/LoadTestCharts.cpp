@@ -4,6 +4,8 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QVBoxLayout>
@@ -117,9 +119,30 @@ LoadTestCharts::LoadTestCharts(QWidget *parent)
     limitPen.setWidth(2);
     m_limit->setPen(limitPen);
     m_holdersY = valueAxis(tr("clients"), QStringLiteral("%d"));
-    m_holdersView = addPanel(tr("Holders vs limit (red: more holders than the limit)"), m_holdersY,
-                             {m_holders, m_limit}, true);
+    // The limit first, so that the holders' line is drawn over it: a run that stays at its limit
+    // shows its holders, not just the dashes.
+    // The one definition of an over-admission the verdict counts too (SafetyChecker): a stretch of
+    // time with more holders than the limit, marked where it begins. Said in the title, which has
+    // the room a legend entry has not.
+    m_holdersView = addPanel(tr("Holders vs limit (red dot: a stretch above it begins)"), m_holdersY,
+                             {m_limit, m_holders}, true);
     m_holdersView->setObjectName(QStringLiteral("holdersChart"));
+    m_holdersView->setToolTip(
+        tr("An over-admission is a stretch of time during which more clients held the semaphore than "
+           "its limit allows; a red dot marks where each one begins, and the verdict counts them. A run "
+           "above its limit from start to end is one over-admission: the verdict says how long."));
+    // Slots that crashed clients took and nobody has been seen to get back: a leak shows here while
+    // the holders' line drops to 0. Shown once a client crashed.
+    m_crashed = new QLineSeries;
+    m_crashed->setName(tr("held by crashed"));
+    QPen crashedPen(QColor(0xef, 0x6c, 0x00));
+    crashedPen.setWidth(2);
+    crashedPen.setStyle(Qt::DotLine);
+    m_crashed->setPen(crashedPen);
+    m_holdersView->chart()->addSeries(m_crashed);
+    m_crashed->attachAxis(m_panels.constLast().x);
+    m_crashed->attachAxis(m_holdersY);
+    m_crashed->setVisible(false);
     m_over = new QScatterSeries;
     m_over->setName(tr("over-admission"));
     m_over->setColor(kRed);
@@ -162,6 +185,8 @@ QChartView *LoadTestCharts::addPanel(const QString &title, QValueAxis *y, const 
     connect(chart, &QChart::plotAreaChanged, this, [this, index] {
         fitTimeTicks();
         fitValueTicks(m_panels.at(index));
+        if (m_partner && index < m_partner->m_panels.size())
+            m_partner->fitValueTicks(m_partner->m_panels.at(index));
     });
     return view;
 }
@@ -181,10 +206,19 @@ void LoadTestCharts::fitTimeTicks() {
         setTicks(panel.x, niceStep(m_timeEnd, pieces), m_timeEnd);
 }
 
-void LoadTestCharts::fitValueTicks(const Panel &panel) {
+int LoadTestCharts::valuePieces(const Panel &panel) const {
     const double height = panel.view->chart()->plotArea().height();
     const QFontMetricsF fm(panel.y->labelsFont());
-    const int pieces = height > 0.0 ? std::min(5, piecesThatFit(height, fm.height())) : 3;
+    return height > 0.0 ? std::min(5, piecesThatFit(height, fm.height())) : 3;
+}
+
+void LoadTestCharts::fitValueTicks(const Panel &panel) {
+    int pieces = valuePieces(panel);
+    // Paired: the grid of the shorter plot for both, so that both axes also end at the same value
+    // (the top is rounded up to a whole step).
+    const qsizetype index = m_panels.indexOf(panel);
+    if (m_partner && index >= 0 && index < m_partner->m_panels.size())
+        pieces = std::min(pieces, m_partner->valuePieces(m_partner->m_panels.at(index)));
     double step = niceStep(panel.top, pieces);
     if (panel.wholeNumbers)
         step = std::max(1.0, step);
@@ -200,10 +234,54 @@ void LoadTestCharts::setTop(QValueAxis *y, double top) {
     }
 }
 
+void LoadTestCharts::shareScalesWith(LoadTestCharts *other) {
+    if (!other || other == this)
+        return;
+    m_partner = other;
+    other->m_partner = this;
+    applyTops();
+}
+
+void LoadTestCharts::putHoldersFirst() {
+    auto *box = qobject_cast<QBoxLayout *>(layout());
+    if (!box || box->indexOf(m_holdersView) == 0)
+        return;
+    box->removeWidget(m_holdersView);
+    box->insertWidget(0, m_holdersView, 1);
+}
+
+double LoadTestCharts::ownTop(int panel) const {
+    switch (panel) {
+    case 0:
+        return headroom(m_maxPairs);
+    case 1:
+        return headroom(m_maxLatency);
+    default:
+        // Whole clients, one more than the most there were, so the limit line never sits on the edge.
+        return std::max({m_maxHolders, m_maxCrashed, m_limitValue}) + 1;
+    }
+}
+
+void LoadTestCharts::applyTops() {
+    for (LoadTestCharts *charts : {this, m_partner.data()}) {
+        if (!charts)
+            continue;
+        for (int i = 0; i < charts->m_panels.size(); ++i) {
+            double top = charts->ownTop(i);
+            if (charts->m_partner)
+                top = std::max(top, charts->m_partner->ownTop(i));
+            charts->setTop(charts->m_panels.at(i).y, top);
+        }
+    }
+}
+
 void LoadTestCharts::reset(qint64 plannedMs, int limit) {
-    for (QLineSeries *s : {m_pairs, m_p50, m_p90, m_p99, m_holders, m_limit})
+    for (QLineSeries *s : {m_pairs, m_p50, m_p90, m_p99, m_holders, m_limit, m_crashed})
         s->clear();
+    m_crashed->setVisible(false);
+    m_maxCrashed = 0;
     m_over->clear();
+    showOverAdmissionLegend();
     m_plannedSeconds = static_cast<double>(plannedMs) / 1000.0;
     m_lastSeconds = 0.0;
     m_lastOverAdmissions = 0;
@@ -212,8 +290,6 @@ void LoadTestCharts::reset(qint64 plannedMs, int limit) {
     m_limitValue = limit;
     setTimeRange(0.0);
     setLimitLine(limit);
-    setTop(m_pairsY, headroom(0));
-    setTop(m_latencyY, headroom(0));
 }
 
 void LoadTestCharts::setTimeRange(double seconds) {
@@ -231,8 +307,7 @@ void LoadTestCharts::setLimitLine(int limit) {
     m_limit->clear();
     m_limit->append(0, limit);
     m_limit->append(m_timeEnd, limit);
-    // Whole clients, one more than the most there were, so the limit line never sits on the edge.
-    setTop(m_holdersY, std::max(m_maxHolders, limit) + 1);
+    applyTops();
 }
 
 void LoadTestCharts::addSample(const core::LoadTestProgress &p) {
@@ -243,31 +318,46 @@ void LoadTestCharts::addSample(const core::LoadTestProgress &p) {
     m_p90->append(t, p.acquireP90Ms);
     m_p99->append(t, p.acquireP99Ms);
     m_holders->append(t, p.holders);
+    if (p.crashes > 0 && !m_crashed->isVisible()) {
+        m_crashed->append(0, 0);
+        m_crashed->setVisible(true);
+    }
+    if (m_crashed->isVisible())
+        m_crashed->append(t, p.crashedSlots);
+    m_maxCrashed = std::max(m_maxCrashed, p.crashedSlots);
     if (p.limit != m_limitValue)
         setLimitLine(p.limit);
     // An over-admission seen since the last sample: mark it where the holders line is, at least
     // just above the limit (the sample itself may have caught the count back within it).
-    if (p.overAdmissions > m_lastOverAdmissions)
+    if (p.overAdmissions > m_lastOverAdmissions) {
         m_over->append(t, std::max(p.holders, p.limit + 1));
+        showOverAdmissionLegend();
+    }
     m_lastOverAdmissions = p.overAdmissions;
 
     m_maxPairs = std::max(m_maxPairs, p.pairsPerSecond);
     m_maxLatency = std::max(m_maxLatency, p.acquireP99Ms);
     m_maxHolders = std::max({m_maxHolders, p.holders, p.maxHolders});
-    setTop(m_pairsY, headroom(m_maxPairs));
-    setTop(m_latencyY, headroom(m_maxLatency));
-    setTop(m_holdersY, std::max(m_maxHolders, m_limitValue) + 1);
+    applyTops();
     setTimeRange(t);
+}
+
+void LoadTestCharts::showOverAdmissionLegend() {
+    // The marker in the legend only once there is a mark: a safe run's chart has a line less to
+    // read, and a short one (a zoomed projector) keeps its entries whole.
+    for (QLegendMarker *marker : m_holdersView->chart()->legend()->markers(m_over))
+        marker->setVisible(m_over->count() > 0);
 }
 
 void LoadTestCharts::showReport(const core::LoadTestReport &report) {
     m_over->clear();
     for (const core::OverAdmission &e : report.safety.episodes)
         m_over->append(static_cast<double>(e.atNs) / 1e9, e.maxHolders);
+    showOverAdmissionLegend();
     m_maxHolders = std::max(m_maxHolders, report.safety.maxConcurrentHolders);
     if (report.config.limit != m_limitValue)
         setLimitLine(report.config.limit);
-    setTop(m_holdersY, std::max(m_maxHolders, m_limitValue) + 1);
+    applyTops();
     setTimeRange(m_lastSeconds);
 }
 

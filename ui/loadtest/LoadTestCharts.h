@@ -2,6 +2,7 @@
 
 #include "core/loadtest/LoadTestReport.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QChart;
@@ -30,6 +31,18 @@ public:
     QLineSeries *p99Series() const { return m_p99; }
     QLineSeries *holdersSeries() const { return m_holders; }
     QScatterSeries *overAdmissionSeries() const { return m_over; }
+    QLineSeries *limitSeries() const { return m_limit; }
+    QLineSeries *crashedSlotsSeries() const { return m_crashed; }
+    QValueAxis *throughputAxis() const { return m_pairsY; }
+    QValueAxis *latencyAxis() const { return m_latencyY; }
+    QValueAxis *holdersAxis() const { return m_holdersY; }
+
+    // Two runs shown side by side (training: unsafe beside atomic) compare at a glance only on the
+    // same scales: from now on each value axis of either spans what both runs reached.
+    void shareScalesWith(LoadTestCharts *other);
+    // Holders vs limit on top: where a run shows whether it was safe, the chart that says so is the
+    // one that must stay in view when the room runs short (a training column on a projector, zoomed).
+    void putHoldersFirst();
 
 private:
     // One chart and what its axes show; the ticks are chosen for the room the plot has.
@@ -39,12 +52,18 @@ private:
         QValueAxis *y = nullptr;
         bool wholeNumbers = false; // y counts clients: whole ticks only
         double top = 0.0;          // the highest y value to show
+        bool operator==(const Panel &other) const { return view == other.view; }
     };
     QChartView *addPanel(const QString &title, QValueAxis *y, const QList<QLineSeries *> &series,
                          bool wholeNumbers);
     void fitTimeTicks();
     void fitValueTicks(const Panel &panel);
+    int valuePieces(const Panel &panel) const;
+    void showOverAdmissionLegend();
     void setTop(QValueAxis *y, double top);
+    // The tops this run's own values ask for, and the ones shown (the partner's taken in).
+    void applyTops();
+    double ownTop(int panel) const;
     void setTimeRange(double seconds);
     void setLimitLine(int limit);
 
@@ -60,6 +79,8 @@ private:
     QLineSeries *m_holders = nullptr;
     QLineSeries *m_limit = nullptr;
     QScatterSeries *m_over = nullptr;
+    QLineSeries *m_crashed = nullptr;
+    QPointer<LoadTestCharts> m_partner;
     QValueAxis *m_pairsY = nullptr;
     QValueAxis *m_latencyY = nullptr;
     QValueAxis *m_holdersY = nullptr;
@@ -70,6 +91,7 @@ private:
     double m_maxPairs = 0.0;
     double m_maxLatency = 0.0;
     int m_maxHolders = 0;
+    int m_maxCrashed = 0;
 };
 
 } // namespace semscope::ui

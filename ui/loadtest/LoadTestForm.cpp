@@ -89,9 +89,20 @@ LoadTestForm::LoadTestForm(QWidget *parent)
 
     m_acquireMode = new QComboBox(this);
     m_acquireMode->setObjectName(QStringLiteral("acquireMode"));
-    m_acquireMode->addItem(tr("Try once, retry after a pause"), TryOnce);
-    m_acquireMode->addItem(tr("Wait for a slot, at most"), WaitUpTo);
-    m_wait = spin(this, QStringLiteral("wait"), 1, 3'600'000, 5000, tr(" ms"));
+    m_acquireMode->addItem(tr("Retry after a pause"), TryOnce);
+    m_acquireMode->addItem(tr("Wait in line"), WaitUpTo);
+    // The marked item is longer than the others: the box shows it whole where there is room and
+    // does not widen the form past a 1280x720 projector for it (the list shows every item whole).
+    m_acquireMode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_acquireMode->setMinimumContentsLength(26);
+    m_acquireMode->setToolTip(
+        tr("How each client asks for a slot. A kind with a wait queue (leased) is best waited on: the "
+           "release hands the slot to the first in line, one attempt per grant. Kinds without one are "
+           "retried after a short pause. The recommended way for the kind is marked and chosen until "
+           "you pick one yourself."));
+    m_wait = spin(this, QStringLiteral("wait"), 1, 3'600'000, 10'000, tr(" ms"));
+    m_wait->setPrefix(tr("at most "));
+    m_wait->setToolTip(tr("How long one acquire waits for a slot before it gives up and asks again"));
     form->addRow(tr("Ac&quire"), pair(this, m_acquireMode, m_wait));
 
     m_stopMode = new QComboBox(this);
@@ -139,6 +150,7 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     connect(m_kind, &QComboBox::currentIndexChanged, this, &LoadTestForm::kindChanged);
     connect(m_replicas, &QSpinBox::valueChanged, this, &LoadTestForm::kindChanged);
     connect(m_acquireMode, &QComboBox::currentIndexChanged, this, &LoadTestForm::modesChanged);
+    connect(m_acquireMode, &QComboBox::activated, this, [this] { m_acquireModeChosen = true; });
     connect(m_stopMode, &QComboBox::currentIndexChanged, this, &LoadTestForm::modesChanged);
     setBackend(core::Backend::Redis);
     modesChanged();
@@ -188,6 +200,22 @@ void LoadTestForm::kindChanged() {
                             (currentKind() == core::Kind::Leased || currentKind() == core::Kind::Lock);
     m_replicas->setEnabled(replicated);
     m_replicaTimeout->setEnabled(replicated && m_replicas->value() > 0);
+    showRecommendedAcquire();
+}
+
+void LoadTestForm::showRecommendedAcquire() {
+    const qint64 recommended =
+        core::LoadTestConfig::recommendedWaitMs(currentKind().value_or(core::Kind::Leased));
+    const int mode = recommended > 0 ? WaitUpTo : TryOnce;
+    m_acquireMode->setItemText(m_acquireMode->findData(TryOnce),
+                               mode == TryOnce ? tr("Retry (recommended)") : tr("Retry after a pause"));
+    m_acquireMode->setItemText(m_acquireMode->findData(WaitUpTo),
+                               mode == WaitUpTo ? tr("Wait in line (recommended)") : tr("Wait in line"));
+    if (m_acquireModeChosen)
+        return;
+    m_acquireMode->setCurrentIndex(m_acquireMode->findData(mode));
+    if (recommended > 0)
+        m_wait->setValue(static_cast<int>(std::min<qint64>(recommended, m_wait->maximum())));
 }
 
 void LoadTestForm::modesChanged() {
@@ -227,6 +255,8 @@ core::LoadTestConfig LoadTestForm::config() const {
 }
 
 void LoadTestForm::setConfig(const core::LoadTestConfig &c) {
+    // A whole configuration says how to acquire as well.
+    m_acquireModeChosen = true;
     const int index = m_kind->findData(int(c.ref.kind));
     if (index >= 0)
         m_kind->setCurrentIndex(index);
@@ -277,6 +307,7 @@ void LoadTestForm::save(QSettings &s) const {
     s.setValue(QStringLiteral("ttlMs"), c.ttlMs);
     s.setValue(QStringLiteral("refreshMs"), c.refreshIntervalMs);
     s.setValue(QStringLiteral("waitMs"), c.waitMs);
+    s.setValue(QStringLiteral("acquireModeChosen"), m_acquireModeChosen);
     s.setValue(QStringLiteral("durationMs"), std::llround(m_duration->value() * 1000.0));
     s.setValue(QStringLiteral("ops"), c.ops);
     s.setValue(QStringLiteral("crashRate"), c.crashRate);
@@ -310,6 +341,9 @@ void LoadTestForm::restore(const QSettings &s) {
     c.replicas = s.value(QStringLiteral("replicas"), 0).toInt();
     c.replicaTimeoutMs = s.value(QStringLiteral("replicaTimeoutMs"), c.replicaTimeoutMs).toLongLong();
     setConfig(c);
+    // A mode the operator never picked follows the kind (and what semscope recommends for it).
+    m_acquireModeChosen = s.value(QStringLiteral("acquireModeChosen"), false).toBool();
+    showRecommendedAcquire();
     if (c.ops > 0)
         m_duration->setValue(static_cast<double>(s.value(QStringLiteral("durationMs"), 10'000).toLongLong()) /
                              1000.0);

@@ -65,6 +65,9 @@ public:
 private:
     void kindChanged();
     void modesChanged();
+    // The acquire semscope recommends for the kind (LoadTestConfig::recommendedWaitMs), marked in
+    // the list, and chosen unless the operator picked a mode himself.
+    void showRecommendedAcquire();
     std::optional<core::Kind> currentKind() const;
 
     QComboBox *m_kind = nullptr;
@@ -87,6 +90,7 @@ private:
     QSpinBox *m_replicas = nullptr;
     QSpinBox *m_replicaTimeout = nullptr;
     core::Backend m_backend = core::Backend::Redis;
+    bool m_acquireModeChosen = false; // the operator picked the acquire mode: kinds no longer change it
 };
 
 } // namespace semscope::ui

@@ -8,8 +8,11 @@
 #include "model/LoadTestVerdict.h"
 
 #include <QBoxLayout>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QSplitter>
 
 namespace semscope::ui {
@@ -21,12 +24,19 @@ LoadTestRunView::LoadTestRunView(Arrangement arrangement, QWidget *parent)
     m_heading = new QLabel(this);
     m_heading->setObjectName(QStringLiteral("runHeading"));
     m_heading->setWordWrap(true);
+    m_heading->setAlignment(Qt::AlignLeft | Qt::AlignTop); // level with the partner's first line
     m_heading->hide();
     layout->addWidget(m_heading);
     m_verdict = new QLabel(tr("Not run yet"), this);
     m_verdict->setObjectName(QStringLiteral("verdict"));
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Bold through the font, not the style sheet: a font set by a style sheet is fixed, and the
+    // banner would stay small under View > Zoom while everything around it grows. Only the weight
+    // is set here; the size follows the application's.
+    QFont bold;
+    bold.setBold(true);
+    m_verdict->setFont(bold);
     layout->addWidget(m_verdict);
 
     m_charts = new LoadTestCharts(this);
@@ -38,6 +48,9 @@ LoadTestRunView::LoadTestRunView(Arrangement arrangement, QWidget *parent)
         row->addWidget(m_table, 1);
         layout->addLayout(row, 1);
     } else {
+        // Side by side with another run (training), the holders' chart comes first: it shows the
+        // damage, and it must not be the one pushed out of view on a low or zoomed screen.
+        m_charts->putHoldersFirst();
         // Charts over the table, the line between them movable: on a low screen the table scrolls
         // rather than pushing the window taller than the screen.
         auto *split = new QSplitter(Qt::Vertical, this);
@@ -56,9 +69,65 @@ LoadTestRunView::LoadTestRunView(Arrangement arrangement, QWidget *parent)
     setVerdict(m_verdict->text(), int(model::LoadTestVerdict::Tone::Neutral));
 }
 
+void LoadTestRunView::pairWith(LoadTestRunView *other) {
+    if (!other || other == this)
+        return;
+    m_charts->shareScalesWith(other->m_charts);
+    m_partner = other;
+    other->m_partner = this;
+    QScrollBar *mine = m_table->verticalScrollBar();
+    QScrollBar *theirs = other->m_table->verticalScrollBar();
+    // setValue() of the value a bar already has emits nothing: no ping-pong.
+    connect(mine, &QScrollBar::valueChanged, theirs, &QScrollBar::setValue);
+    connect(theirs, &QScrollBar::valueChanged, mine, &QScrollBar::setValue);
+}
+
 void LoadTestRunView::setHeading(const QString &heading) {
+    m_headingText = heading;
     m_heading->setText(QStringLiteral("<b>%1</b>").arg(heading.toHtmlEscaped()));
     m_heading->setVisible(!heading.isEmpty());
+    alignWithPartner();
+}
+
+void LoadTestRunView::alignWithPartner() {
+    if (!m_partner || m_alignQueued)
+        return;
+    // Once the layouts have given the labels their widths: a resize reaches this view before its
+    // children are laid out again.
+    m_alignQueued = true;
+    QMetaObject::invokeMethod(this, &LoadTestRunView::alignNow, Qt::QueuedConnection);
+}
+
+void LoadTestRunView::alignNow() {
+    m_alignQueued = false;
+    if (!m_partner)
+        return;
+    // Measured from the text and the label's width (both are bold, the verdict has 6 px of
+    // padding). Not QLabel::heightForWidth(): it counts the minimum height set here.
+    const auto wanted = [](QLabel *label, const QString &text, int padding) {
+        if (label->isHidden() || text.isEmpty())
+            return 0;
+        QFont bold = label->font();
+        bold.setBold(true);
+        const QFontMetrics fm(bold);
+        // A few characters' slack: QLabel wraps a line that nearly fills its width a little early.
+        const int width = std::max(1, label->width() - 2 * padding - 4 * fm.averageCharWidth());
+        const QRect box = fm.boundingRect(QRect(0, 0, width, 1 << 20), Qt::TextWordWrap, text);
+        return box.height() + 2 * padding + 2;
+    };
+    const int heading = std::max(wanted(m_heading, m_headingText, 0),
+                                 wanted(m_partner->m_heading, m_partner->m_headingText, 0));
+    const int verdict = std::max(wanted(m_verdict, m_verdict->text(), 6),
+                                 wanted(m_partner->m_verdict, m_partner->m_verdict->text(), 6));
+    for (LoadTestRunView *view : {this, m_partner.data()}) {
+        view->m_heading->setMinimumHeight(view->m_heading->isHidden() ? 0 : heading);
+        view->m_verdict->setMinimumHeight(verdict);
+    }
+}
+
+void LoadTestRunView::resizeEvent(QResizeEvent *event) {
+    QWidget::resizeEvent(event);
+    alignWithPartner();
 }
 
 void LoadTestRunView::setVerdict(const QString &text, int tone) {
@@ -78,11 +147,22 @@ void LoadTestRunView::setVerdict(const QString &text, int tone) {
     case model::LoadTestVerdict::Tone::Neutral:
         break;
     }
+    m_tone = tone;
     m_verdict->setText(text);
     m_verdict->setStyleSheet(
-        QStringLiteral("QLabel { color: %1; background: %2; font-weight: bold; padding: 6px; "
-                       "border-radius: 4px; }")
+        QStringLiteral("QLabel { color: %1; background: %2; padding: 6px; border-radius: 4px; }")
             .arg(color, background));
+    alignWithPartner();
+}
+
+void LoadTestRunView::changeEvent(QEvent *event) {
+    if (event->type() == QEvent::FontChange && m_verdict) {
+        // A widget with a style sheet keeps the font it had when the sheet was applied: apply it
+        // again, so that the banner grows with View > Zoom like the text around it.
+        m_verdict->setStyleSheet(QString());
+        setVerdict(m_verdict->text(), m_tone);
+    }
+    QWidget::changeEvent(event);
 }
 
 void LoadTestRunView::begin(const QString &label, qint64 plannedMs, int limit) {

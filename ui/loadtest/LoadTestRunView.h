@@ -2,6 +2,7 @@
 
 #include "core/loadtest/LoadTestReport.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QLabel;
@@ -35,15 +36,30 @@ public:
     // Shows `message` where the verdict goes (a run that could not start).
     void showProblem(const QString &message);
 
+    // Two runs compared side by side: the same scales on every chart, and the summary tables
+    // (same figures, same rows) scroll together, so a row reads across both.
+    void pairWith(LoadTestRunView *other);
+
     QLabel *verdictLabel() const { return m_verdict; }
     LoadTestCharts *charts() const { return m_charts; }
     LoadTestSummaryTable *summaryTable() const { return m_table; }
     model::LoadTestSummaryModel *summaryModel() const { return m_model; }
 
+protected:
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void setVerdict(const QString &text, int tone);
+    // Paired: heading and verdict as tall as the partner's, so the two columns' charts start level.
+    void alignWithPartner();
+    void alignNow();
+    bool m_alignQueued = false;
 
     bool m_aboutLeaks = false;
+    int m_tone = 0;
+    QString m_headingText;
+    QPointer<LoadTestRunView> m_partner;
     QString m_label;
     QLabel *m_heading = nullptr;
     QLabel *m_verdict = nullptr;

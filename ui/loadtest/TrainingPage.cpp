@@ -18,6 +18,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -106,10 +107,7 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("scenarioTitle"));
     m_title->setTextFormat(Qt::PlainText);
-    QFont titleFont = m_title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
-    titleFont.setBold(true);
-    m_title->setFont(titleFont);
+    fitTitleFont();
     layout->addWidget(m_title);
     m_explanation = new QLabel(this);
     m_explanation->setObjectName(QStringLiteral("scenarioExplanation"));
@@ -140,6 +138,7 @@ TrainingPage::TrainingPage(const model::ConnectionConfig &config, QWidget *paren
     m_atomic->setObjectName(QStringLiteral("atomicRun"));
     columns->addWidget(m_unsafe, 1);
     columns->addWidget(m_atomic, 1);
+    m_unsafe->pairWith(m_atomic);
     m_failoverView = new FailoverVerdictView(m_results);
     m_results->addWidget(m_runColumns);
     m_results->addWidget(m_failoverView);
@@ -448,6 +447,21 @@ void TrainingPage::stop() {
         return;
     setStatus(tr("Stopping both runs (their keys are deleted after)…"));
     m_runner->cancel();
+}
+
+void TrainingPage::fitTitleFont() {
+    // A size of its own stops the title following the page's font: set again from it at each change
+    // (View > Zoom), so the title stays a third larger than the text around it.
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+}
+
+void TrainingPage::changeEvent(QEvent *event) {
+    if (event->type() == QEvent::FontChange && m_title)
+        fitTitleFont();
+    QWidget::changeEvent(event);
 }
 
 } // namespace semscope::ui

@@ -82,7 +82,11 @@ public:
 Q_SIGNALS:
     void runningChanged(bool running);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void fitTitleFont();
     void scenarioChanged();
     void launch();
     void launchOn(const redis::ConnectionSettings &settings);

@@ -1,0 +1,93 @@
+// Issue 31 item 6 on the page: the card of a holder taken by a `semscope-cli acquire` that has
+// exited says its client is gone, on a real redis-server, without the operator doing anything but
+// selecting the holder; a holder of a client still connected says so.
+
+#include "RedisServer.h"
+#include "TestMain.h"
+#include "core/audit/AuditLog.h"
+#include "model/ConnectionStores.h"
+#include "ui/ConnectionSession.h"
+#include "ui/SemaphorePage.h"
+
+#include <QLabel>
+#include <QProcess>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextDocument>
+#include <QtTest>
+#include <memory>
+
+using namespace semscope;
+
+class TestHolderLiveness : public QObject {
+    Q_OBJECT
+
+    test::RedisServer m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<core::AuditLog> m_audit;
+    std::unique_ptr<ui::ConnectionSession> m_session;
+
+    static QString shown(QLabel *label) {
+        QTextDocument doc;
+        doc.setHtml(label->text());
+        return doc.toPlainText();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_audit = std::make_unique<core::AuditLog>(m_dir.filePath(QStringLiteral("audit.jsonl")));
+        model::ConnectionConfig c = model::ConnectionConfig::create(core::Backend::Redis);
+        c.name = QStringLiteral("liveness");
+        c.url = m_server.url();
+        m_session = std::make_unique<ui::ConnectionSession>(c, model::storeFactoryFor(c), m_audit.get());
+        m_session->controller.open();
+    }
+    void cleanupTestCase() { m_session.reset(); }
+
+    void cardSaysTheExitedClientIsGone() {
+        QProcess cli;
+        cli.start(qEnvironmentVariable("SEMSCOPE_CLI"),
+                  {QStringLiteral("--redis"), m_server.url(), QStringLiteral("acquire"),
+                   QStringLiteral("report"), QStringLiteral("--kind"), QStringLiteral("leased"),
+                   QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--ttl"),
+                   QStringLiteral("10m")});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+
+        ui::SemaphorePage page(nullptr);
+        page.resize(1280, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        core::SemaphoreRef ref;
+        ref.kind = core::Kind::Leased;
+        ref.name = QStringLiteral("report");
+        page.setSemaphore(m_session.get(), ref);
+        QTRY_COMPARE_WITH_TIMEOUT(page.holderModel()->rowCount(), 1, 15000);
+        page.holderView()->selectRow(0);
+        auto *line = page.findChild<QLabel *>(QStringLiteral("holderLiveness"));
+        QVERIFY(line);
+        QTRY_VERIFY_WITH_TIMEOUT(line->isVisible(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(shown(line).startsWith(QStringLiteral("client gone")),
+                                  qPrintable(shown(line)), 10000);
+        QVERIFY2(shown(line).contains(QStringLiteral("no connection of pid ")), qPrintable(shown(line)));
+        QVERIFY2(shown(line).contains(QStringLiteral("until its lease runs out")), qPrintable(shown(line)));
+
+        // A holder taken by this process, whose connection is open: connected.
+        core::AcquireRequest req;
+        req.holder = QStringLiteral("mine");
+        bool granted = false;
+        m_session->controller.acquire(ref, req, {}, this, [&granted](core::AcquireResult r) {
+            granted = r.status == core::AcquireResult::Status::Granted;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(granted, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(page.selectHolder(QStringLiteral("mine")), 15000);
+        QTRY_VERIFY2_WITH_TIMEOUT(shown(line).startsWith(QStringLiteral("client connected")),
+                                  qPrintable(shown(line)), 10000);
+        page.clearSemaphore();
+        QVERIFY(!line->isVisible());
+    }
+};
+
+SEMSCOPE_TEST_MAIN(TestHolderLiveness)
+#include "tst_holderliveness.moc"
