@@ -41,8 +41,6 @@ ConsulAcquire::ConsulAcquire(ConsulSemaphoreStore *store, const core::SemaphoreR
 
 void ConsulAcquire::start() {
     m_elapsed.start();
-    if (m_store->isReadOnly())
-        return fail(ConsulSemaphoreStore::readOnlyMessage());
     if (m_ref.kind != core::Kind::Consul)
         return fail(QStringLiteral("semscope acquires only Consul semaphores (kind consul), not %1")
                         .arg(core::kindName(m_ref.kind)));

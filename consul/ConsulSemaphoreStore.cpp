@@ -3,8 +3,9 @@
 #include "core/AsyncChain.h"
 
 #include "ConsulAcquire.h"
+#include "ConsulDiscovery.h"
+#include "ConsulForceRelease.h"
 #include "RawKvReader.h"
-#include "core/GlobPattern.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -20,7 +21,6 @@ namespace {
 
 constexpr int kMaxReleaseRounds = 200; // CAS retries when .lock keeps changing under us
 constexpr int kMaxTxnOps = 64;         // Consul's per-transaction limit
-constexpr int kDiscoverParallel = 4;
 
 core::MaintenanceResult maintenance(bool ok, const QString &message, qint64 affected = 0) {
     core::MaintenanceResult r;
@@ -137,115 +137,14 @@ void ConsulSemaphoreStore::snapshot(const core::SemaphoreRef &ref, core::Callbac
 void ConsulSemaphoreStore::discover(const core::DiscoverRequest &request, core::Cancellation cancel,
                                     core::Callback<core::DiscoverProgress> progress,
                                     core::Callback<core::DiscoverResult> done) {
-    if (request.kind && core::backendOf(*request.kind) != core::Backend::Consul) {
-        core::DiscoverResult r;
-        r.ok = true;
-        done(r);
-        return;
-    }
-    // `match` is a KV prefix or a glob ("semaphore/*", "*jobs*"): list under its literal head, then
-    // keep the `.lock` keys whose semaphore prefix matches the whole glob.
-    QString pattern = request.match.trimmed();
-    while (pattern.startsWith(QLatin1Char('/')))
-        pattern.remove(0, 1);
-    if (pattern.isEmpty())
-        pattern = QStringLiteral("*");
-    // Without a wildcard the pattern is a KV prefix, as Consul's own `?keys` takes it.
-    const QString prefix = core::GlobPattern::literalPrefix(pattern);
-    const core::GlobPattern matcher(core::GlobPattern::hasWildcard(pattern)
-                                        ? pattern
-                                        : core::GlobPattern::escape(prefix) + QLatin1Char('*'));
-    m_client->kvKeys(
-        prefix, {}, {}, [this, request, matcher, cancel, progress, done](ConsulClient::KeysResult keys) {
-            core::DiscoverResult result;
-            if (!keys.http.ok()) {
-                result.error = QStringLiteral("listing keys failed: %1").arg(keys.http.error);
-                done(result);
-                return;
-            }
-            result.scannedKeys = keys.keys.size();
-            QStringList locks;
-            for (const auto &k : keys.keys) {
-                if (k.endsWith(QLatin1String("/.lock")) && matcher.matches(QStringView(k).left(k.size() - 6)))
-                    locks.append(k);
-            }
-            // Classify each `.lock` by its flags and JSON, a few requests at a time.
-            struct State {
-                QStringList todo;
-                int running = 0;
-                core::DiscoverResult result;
-                bool finished = false;
-            };
-            auto st = std::make_shared<State>();
-            st->todo = locks;
-            st->result = result;
-            // Only the reads in flight hold the pump (core::AsyncChain), so a discovery abandoned at
-            // shutdown (its replies never come) frees everything.
-            const auto pump = core::AsyncChain<>::start(this, [this, st, request, cancel, progress,
-                                                               done](const core::AsyncChain<>::Ptr &pump) {
-                if (st->finished)
-                    return;
-                if (cancel.isCancelled()) {
-                    st->finished = true;
-                    st->result.cancelled = true;
-                    st->result.ok = false;
-                    done(st->result);
-                    return;
-                }
-                if (st->todo.isEmpty() && st->running == 0) {
-                    st->finished = true;
-                    st->result.ok = true;
-                    done(st->result);
-                    return;
-                }
-                while (st->running < kDiscoverParallel && !st->todo.isEmpty()) {
-                    const QString key = st->todo.takeFirst();
-                    ++st->running;
-                    m_client->kvGet(key, {}, [st, pump, key, request, progress](ConsulClient::KvResult r) {
-                        --st->running;
-                        if (st->finished)
-                            return;
-                        core::DiscoveredSemaphore d;
-                        d.ref.name = key.left(key.size() - 6);
-                        d.ref.kind = core::Kind::Consul;
-                        d.keys.append(key);
-                        if (!r.http.ok()) {
-                            d.warnings.append(QStringLiteral("could not read %1: %2").arg(key, r.http.error));
-                        } else if (r.found && !r.entries.isEmpty()) {
-                            const KvEntry &e = r.entries.first();
-                            if (e.flags == kLockFlagValue) {
-                                d.ref.kind = core::Kind::ConsulMutex;
-                                d.ref.profile.limit = 1;
-                            } else {
-                                QString error;
-                                if (auto doc = LockDocument::parse(e.value, &error))
-                                    d.ref.profile.limit = doc->limit();
-                                else
-                                    d.warnings.append(error);
-                            }
-                        }
-                        if (!request.kind || *request.kind == d.ref.kind) {
-                            st->result.semaphores.append(d);
-                            core::DiscoverProgress p;
-                            p.scannedKeys = st->result.scannedKeys;
-                            p.totalKeys = st->result.scannedKeys;
-                            p.found.append(d);
-                            if (progress)
-                                progress(p);
-                        }
-                        (*pump)();
-                    });
-                }
-            });
-            (*pump)();
-        });
+    discoverSemaphores(*m_client, request, std::move(cancel), std::move(progress), std::move(done));
 }
 
 // -------------------------------------------------------------------------------------------------
 // Holding a slot
 
-void ConsulSemaphoreStore::acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                                   core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
+void ConsulSemaphoreStore::doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                                     core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
     auto *op = new ConsulAcquire(this, ref, request, std::move(cancel), std::move(done));
     op->start();
 }
@@ -291,14 +190,8 @@ void ConsulSemaphoreStore::stopRenewing(const QString &sid) {
         r->timer.stop();
 }
 
-void ConsulSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
-                                   core::Callback<core::RefreshResult> done) {
-    if (isReadOnly()) {
-        core::RefreshResult r;
-        r.error = readOnlyMessage();
-        done(r);
-        return;
-    }
+void ConsulSemaphoreStore::doRefresh(const core::Grant &grant, qint64 ttlMs,
+                                     core::Callback<core::RefreshResult> done) {
     const QString sid = sessionOf(grant);
     m_client->sessionRenew(sid, [this, sid, ttlMs, grant, done](ConsulClient::SessionsResult res) {
         core::RefreshResult r;
@@ -320,13 +213,7 @@ void ConsulSemaphoreStore::refresh(const core::Grant &grant, qint64 ttlMs,
     });
 }
 
-void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
-    if (isReadOnly()) {
-        core::ReleaseResult r;
-        r.error = readOnlyMessage();
-        done(r);
-        return;
-    }
+void ConsulSemaphoreStore::doRelease(const core::Grant &grant, core::Callback<core::ReleaseResult> done) {
     const QString sid = sessionOf(grant);
     const QString prefix = normalizePrefix(grant.ref.name);
     stopRenewing(sid);
@@ -403,170 +290,22 @@ void ConsulSemaphoreStore::release(const core::Grant &grant, core::Callback<core
 // -------------------------------------------------------------------------------------------------
 // Operator actions
 
-void ConsulSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
-                                        std::optional<qint64> observedVersion,
-                                        core::Callback<core::ForceReleaseResult> done) {
+void ConsulSemaphoreStore::doForceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                                          std::optional<qint64> observedVersion,
+                                          core::Callback<core::ForceReleaseResult> done) {
     forceRelease(ref, observed, observedVersion, m_invalidateOnForce, std::move(done));
 }
 
 void ConsulSemaphoreStore::forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
                                         std::optional<qint64> observedVersion, bool invalidateSession,
                                         core::Callback<core::ForceReleaseResult> done) {
-    core::ForceReleaseResult out;
-    if (isReadOnly()) {
-        out.message = readOnlyMessage();
-        done(out);
+    if (refuseIfReadOnly(done))
         return;
-    }
-    const QString prefix = normalizePrefix(ref.name);
-    const QString sid = observed.rawId.isEmpty() ? observed.id : QString::fromUtf8(observed.rawId);
-    const QString lockKey = prefix + QStringLiteral("/.lock");
-
-    // Waiters and orphans have no slot: "releasing" them removes their contender key, compared on
-    // the ModifyIndex the operator saw.
-    if (!observed.occupiesSlot()) {
-        const QString key =
-            observed.details.value(QStringLiteral("contenderKey"), QString(prefix + QLatin1Char('/') + sid))
-                .toString();
-        bool ok = false;
-        const quint64 seen =
-            observed.details.value(QStringLiteral("contenderModifyIndex")).toString().toULongLong(&ok);
-        if (!ok) {
-            out.message = QStringLiteral("no contender ModifyIndex was observed; read the semaphore again");
-            done(out);
-            return;
-        }
-        m_client->kvGet(key, {}, [this, key, seen, done](ConsulClient::KvResult r) {
-            core::ForceReleaseResult res;
-            if (!r.http.ok()) {
-                res.message = r.http.error;
-                return done(res);
-            }
-            if (!r.found || r.entries.isEmpty()) {
-                res.status = core::ForceReleaseResult::Status::Gone;
-                res.message = QStringLiteral("%1 is already gone").arg(key);
-                return done(res);
-            }
-            m_client->kvDelete(key, {seen, false}, [key, done](ConsulClient::BoolResult d) {
-                core::ForceReleaseResult x;
-                if (!d.http.ok())
-                    x.message = d.http.error;
-                else if (!d.value)
-                    x.status = core::ForceReleaseResult::Status::Changed,
-                    x.message = QStringLiteral("%1 changed since it was read").arg(key);
-                else
-                    x.status = core::ForceReleaseResult::Status::Released,
-                    x.message = QStringLiteral("deleted %1").arg(key);
-                done(x);
-            });
-        });
-        return;
-    }
-
-    m_client->kvGet(
-        lockKey, {},
-        [this, ref, sid, lockKey, observedVersion, invalidateSession, done](ConsulClient::KvResult r) {
-            core::ForceReleaseResult res;
-            if (!r.http.ok()) {
-                res.message = QStringLiteral("failed to read %1: %2").arg(lockKey, r.http.error);
-                return done(res);
-            }
-            if (!r.found || r.entries.isEmpty()) {
-                res.status = core::ForceReleaseResult::Status::Gone;
-                res.message = QStringLiteral("%1 no longer exists").arg(lockKey);
-                return done(res);
-            }
-            const KvEntry lock = r.entries.first();
-            if (observedVersion && quint64(*observedVersion) != lock.modifyIndex) {
-                res.status = core::ForceReleaseResult::Status::Changed;
-                res.message =
-                    QStringLiteral("%1 changed since it was read (ModifyIndex %2, now %3); nothing done")
-                        .arg(lockKey)
-                        .arg(*observedVersion)
-                        .arg(lock.modifyIndex);
-                return done(res);
-            }
-            auto afterRelease = [this, sid, invalidateSession, done](core::ForceReleaseResult x) {
-                if (x.status != core::ForceReleaseResult::Status::Released || !invalidateSession)
-                    return done(x);
-                m_client->sessionDestroy(sid, [x, sid, done](ConsulClient::BoolResult d) mutable {
-                    x.message +=
-                        d.http.ok()
-                            ? QStringLiteral("; session %1 invalidated").arg(sid)
-                            : QStringLiteral("; invalidating session %1 failed: %2").arg(sid, d.http.error);
-                    done(x);
-                });
-            };
-            if (lock.flags == kLockFlagValue) {
-                // `consul lock -n 1`: the holder is the key's Session. Unlock only if nothing moved.
-                if (lock.session != sid) {
-                    res.status = lock.session.isEmpty() ? core::ForceReleaseResult::Status::Gone
-                                                        : core::ForceReleaseResult::Status::Changed;
-                    res.message = lock.session.isEmpty()
-                                      ? QStringLiteral("the mutex is not held")
-                                      : QStringLiteral("the mutex is now held by %1").arg(lock.session);
-                    return done(res);
-                }
-                ConsulClient::TxnOp check{QStringLiteral("check-index"),
-                                          lockKey,
-                                          std::nullopt,
-                                          std::nullopt,
-                                          lock.modifyIndex,
-                                          QString()};
-                ConsulClient::TxnOp unlock{QStringLiteral("unlock"),
-                                           lockKey,
-                                           lock.hasValue ? std::optional(lock.value) : std::nullopt,
-                                           lock.flags,
-                                           std::nullopt,
-                                           sid};
-                m_client->txn({check, unlock}, [sid, lockKey, afterRelease](ConsulClient::TxnResult t) {
-                    core::ForceReleaseResult x;
-                    if (!t.http.ok())
-                        x.message = t.http.error;
-                    else if (t.rolledBack)
-                        x.status = core::ForceReleaseResult::Status::Changed,
-                        x.message = QStringLiteral("%1 changed while releasing; nothing done").arg(lockKey);
-                    else
-                        x.status = core::ForceReleaseResult::Status::Released,
-                        x.message = QStringLiteral("released mutex held by %1").arg(sid);
-                    afterRelease(x);
-                });
-                return;
-            }
-            QString error;
-            auto doc = LockDocument::parse(lock.value, &error);
-            if (!doc) {
-                res.message = QStringLiteral("cannot edit %1: %2").arg(lockKey, error);
-                return done(res);
-            }
-            if (!doc->removeHolder(sid)) {
-                res.status = core::ForceReleaseResult::Status::Gone;
-                res.message = QStringLiteral("%1 is no longer a holder").arg(sid);
-                return done(res);
-            }
-            ConsulClient::KvPutOptions opts;
-            opts.cas = lock.modifyIndex;
-            opts.flags = lock.flags; // a PUT without flags would reset them to 0 and break official clients
-            m_client->kvPut(
-                lockKey, doc->serialize(), opts, [sid, lockKey, afterRelease](ConsulClient::BoolResult p) {
-                    core::ForceReleaseResult x;
-                    if (!p.http.ok())
-                        x.message = QStringLiteral("failed to update %1: %2").arg(lockKey, p.http.error);
-                    else if (!p.value)
-                        x.status = core::ForceReleaseResult::Status::Changed,
-                        x.message = QStringLiteral("%1 changed while releasing; nothing done").arg(lockKey);
-                    else
-                        x.status = core::ForceReleaseResult::Status::Released,
-                        x.message = QStringLiteral("removed %1 from %2").arg(sid, lockKey);
-                    afterRelease(x);
-                });
-        });
+    forceReleaseHolder(*m_client, ref, observed, observedVersion, invalidateSession, std::move(done));
 }
 
-void ConsulSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
-                                        core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+void ConsulSemaphoreStore::doPurgeExpired(const core::SemaphoreRef &ref,
+                                          core::Callback<core::MaintenanceResult> done) {
     const QString prefix = normalizePrefix(ref.name);
     readPrefix(prefix, {}, [this, prefix, done](std::pair<PrefixView, QString> r) {
         if (!r.second.isEmpty())
@@ -612,18 +351,16 @@ void ConsulSemaphoreStore::purgeExpired(const core::SemaphoreRef &ref,
     });
 }
 
-void ConsulSemaphoreStore::repair(const core::SemaphoreRef &ref,
-                                  core::Callback<core::MaintenanceResult> done) {
+void ConsulSemaphoreStore::doRepair(const core::SemaphoreRef &ref,
+                                    core::Callback<core::MaintenanceResult> done) {
     Q_UNUSED(ref);
     done(maintenance(false,
                      QStringLiteral("repair applies to `slots` semaphores; a Consul semaphore is cleaned "
                                     "with purge (prunes stale holders) or destroy")));
 }
 
-void ConsulSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
-                                    core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+void ConsulSemaphoreStore::doSetLimit(const core::SemaphoreRef &ref, qint64 limit,
+                                      core::Callback<core::MaintenanceResult> done) {
     if (limit <= 0)
         return done(maintenance(false, QStringLiteral("semaphore limit must be positive")));
     const QString prefix = normalizePrefix(ref.name);
@@ -662,8 +399,8 @@ void ConsulSemaphoreStore::setLimit(const core::SemaphoreRef &ref, qint64 limit,
 
 void ConsulSemaphoreStore::destroy(const core::SemaphoreRef &ref,
                                    core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+    if (refuseIfReadOnly(done))
+        return;
     const QString prefix = normalizePrefix(ref.name);
     readPrefix(prefix, {}, [this, prefix, done](std::pair<PrefixView, QString> r) {
         if (!r.second.isEmpty())
@@ -706,8 +443,8 @@ void ConsulSemaphoreStore::listSessions(core::Callback<SessionsOutcome> done) {
 
 void ConsulSemaphoreStore::invalidateSession(const QString &sessionId,
                                              core::Callback<core::MaintenanceResult> done) {
-    if (isReadOnly())
-        return done(maintenance(false, readOnlyMessage()));
+    if (refuseIfReadOnly(done))
+        return;
     if (!isSessionId(sessionId))
         return done(maintenance(false, QStringLiteral("not a session id: %1").arg(sessionId)));
     m_client->sessionInfo(sessionId, {}, [this, sessionId, done](ConsulClient::SessionsResult info) {

@@ -38,18 +38,10 @@ public:
                   core::Callback<core::DiscoverProgress> progress,
                   core::Callback<core::DiscoverResult> done) override;
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
-    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                 core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
-    void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
-    void release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
-    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
-                      std::optional<qint64> observedVersion,
-                      core::Callback<core::ForceReleaseResult> done) override;
-    void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
-    void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
-    void setLimit(const core::SemaphoreRef &ref, qint64 limit,
-                  core::Callback<core::MaintenanceResult> done) override;
 
+    // The interface's force-release (passes the read-only gate; invalidates as set below), and one
+    // that says whether to invalidate.
+    using core::SemaphoreStore::forceRelease;
     // Force-release, then (optionally) destroy the holder's session so its owner notices at once.
     void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
                       std::optional<qint64> observedVersion, bool invalidateSession,
@@ -83,6 +75,20 @@ public:
 Q_SIGNALS:
     // A held grant's session could not be renewed (invalidated, TTL lapsed): the slot is lost.
     void grantLost(const core::Grant &grant, const QString &why);
+
+protected:
+    // The writes, reached through core::SemaphoreStore's read-only gate.
+    void doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                   core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
+    void doRefresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
+    void doRelease(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
+    void doForceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                        std::optional<qint64> observedVersion,
+                        core::Callback<core::ForceReleaseResult> done) override;
+    void doPurgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void doRepair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void doSetLimit(const core::SemaphoreRef &ref, qint64 limit,
+                    core::Callback<core::MaintenanceResult> done) override;
 
 private:
     friend class ConsulAcquire;

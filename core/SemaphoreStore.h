@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <functional>
+#include <memory>
 
 namespace semscope::core {
 
@@ -68,7 +69,8 @@ struct DiscoverResult {
 // The one interface that the GUI, the CLI, operator actions and the load tester use to talk to a
 // semaphore backend. Every call returns at once; the callback runs later on the thread that made
 // the call (the thread the store lives in). A store that is read-only refuses every write itself
-// with an Error result, whatever the caller's buttons say.
+// with an Error result, whatever the caller's buttons say: the writes are not virtual, they pass
+// one gate and then call the store's do*() implementation.
 class SemaphoreStore : public QObject {
     Q_OBJECT
 public:
@@ -90,18 +92,21 @@ public:
                           Callback<DiscoverProgress> progress, Callback<DiscoverResult> done) = 0;
     virtual void snapshot(const SemaphoreRef &ref, Callback<Snapshot> done) = 0;
 
-    virtual void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
-                         Callback<AcquireResult> done) = 0;
-    virtual void refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) = 0;
-    virtual void release(const Grant &grant, Callback<ReleaseResult> done) = 0;
+    // The writes. Each passes the read-only gate here, the one place where it is checked for every
+    // backend, and only then reaches the store's do*() implementation below. A read-only store
+    // answers every write with an Error result carrying readOnlyMessage(), later (from the event
+    // loop, like any answer), and sends the server nothing.
+    void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                 Callback<AcquireResult> done);
+    void refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done);
+    void release(const Grant &grant, Callback<ReleaseResult> done);
     // Removes `observed` only if it is still exactly what the operator saw (same raw id and, where the
     // layout has them, same token, slot or version).
-    virtual void forceRelease(const SemaphoreRef &ref, const Holder &observed,
-                              std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) = 0;
-
-    virtual void purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
-    virtual void repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
-    virtual void setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) = 0;
+    void forceRelease(const SemaphoreRef &ref, const Holder &observed, std::optional<qint64> observedVersion,
+                      Callback<ForceReleaseResult> done);
+    void purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done);
+    void repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done);
+    void setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done);
 
     // Pushed changes, where the backend offers them (Consul blocking queries): `onChange` gets a
     // snapshot now and after every change until unwatch(). Stores that cannot push say so in
@@ -118,11 +123,34 @@ Q_SIGNALS:
     void topologyEvent(const semscope::core::TopologyEvent &event);
 
 protected:
-    // Convenience for implementations: the message every refused write carries.
+    // The implementations of the writes above: reached only when the store is not read-only.
+    virtual void doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                           Callback<AcquireResult> done) = 0;
+    virtual void doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) = 0;
+    virtual void doRelease(const Grant &grant, Callback<ReleaseResult> done) = 0;
+    virtual void doForceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) = 0;
+    virtual void doPurgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
+    virtual void doRepair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) = 0;
+    virtual void doSetLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) = 0;
+
+    // The gate itself, also for the writes a store offers beyond this interface (Consul's destroy):
+    // when the store is read-only, queues the refusal to `done` and returns true.
+    bool refuseIfReadOnly(Callback<AcquireResult> &done);
+    bool refuseIfReadOnly(Callback<RefreshResult> &done);
+    bool refuseIfReadOnly(Callback<ReleaseResult> &done);
+    bool refuseIfReadOnly(Callback<ForceReleaseResult> &done);
+    bool refuseIfReadOnly(Callback<MaintenanceResult> &done);
+
+    // The message every refused write carries.
     static QString readOnlyMessage() { return QStringLiteral("refused: this connection is read-only"); }
 
 private:
     bool m_readOnly = false;
 };
+
+// Makes a store. Called once, on the thread the store is to live on (a connection's worker, a
+// load-test worker), so that everything the store creates (sockets, timers) lives there.
+using StoreFactory = std::function<std::unique_ptr<SemaphoreStore>()>;
 
 } // namespace semscope::core

@@ -44,7 +44,8 @@ bool isAuthenticationFailure(const QString &message) {
     return false;
 }
 
-ConnectionController::ConnectionController(ConnectionConfig config, StoreFactory factory, QObject *parent)
+ConnectionController::ConnectionController(ConnectionConfig config, core::StoreFactory factory,
+                                           QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_factory(std::move(factory))

@@ -14,10 +14,6 @@ namespace semscope::model {
 
 class SharedSnapshotReads;
 
-// Makes the store for a connection. Called once, on the connection's worker thread, so everything
-// the store creates (sockets, timers) lives there.
-using StoreFactory = std::function<std::unique_ptr<core::SemaphoreStore>()>;
-
 // Lives in the worker thread and owns the store. Only ConnectionController touches it.
 class StoreWorker : public QObject {
     Q_OBJECT
@@ -35,7 +31,7 @@ public:
     enum class State { Idle, Connecting, Connected, Lost, Reconnecting, Failed };
     Q_ENUM(State)
 
-    ConnectionController(ConnectionConfig config, StoreFactory factory, QObject *parent = nullptr);
+    ConnectionController(ConnectionConfig config, core::StoreFactory factory, QObject *parent = nullptr);
     ~ConnectionController() override;
 
     const ConnectionConfig &config() const { return m_config; }
@@ -154,7 +150,7 @@ private:
     void noteFailure(const QString &error);
 
     ConnectionConfig m_config;
-    StoreFactory m_factory;
+    core::StoreFactory m_factory;
     QThread m_thread;
     StoreWorker *m_worker = nullptr;
     SharedSnapshotReads *m_reads = nullptr; // a child: gone with the controller

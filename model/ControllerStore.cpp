@@ -47,39 +47,40 @@ void ControllerStore::snapshot(const SemaphoreRef &ref, Callback<Snapshot> done)
         m_controller->snapshot(ref, this, done, m_sharedReadAgeMs);
 }
 
-void ControllerStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
-                              Callback<AcquireResult> done) {
+void ControllerStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                                Callback<AcquireResult> done) {
     if (m_controller)
         m_controller->acquire(ref, request, cancel, this, done);
 }
 
-void ControllerStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
+void ControllerStore::doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
     if (m_controller)
         m_controller->refresh(grant, ttlMs, this, done);
 }
 
-void ControllerStore::release(const Grant &grant, Callback<ReleaseResult> done) {
+void ControllerStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     if (m_controller)
         m_controller->release(grant, this, done);
 }
 
-void ControllerStore::forceRelease(const SemaphoreRef &ref, const Holder &observed,
-                                   std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) {
+void ControllerStore::doForceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                     std::optional<qint64> observedVersion,
+                                     Callback<ForceReleaseResult> done) {
     if (m_controller)
         m_controller->forceRelease(ref, observed, observedVersion, this, done);
 }
 
-void ControllerStore::purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
+void ControllerStore::doPurgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
     if (m_controller)
         m_controller->purgeExpired(ref, this, done);
 }
 
-void ControllerStore::repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
+void ControllerStore::doRepair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
     if (m_controller)
         m_controller->repair(ref, this, done);
 }
 
-void ControllerStore::setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) {
+void ControllerStore::doSetLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) {
     if (m_controller)
         m_controller->setLimit(ref, limit, this, done);
 }

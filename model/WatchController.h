@@ -1,8 +1,8 @@
 #pragma once
 
 #include "ConnectionController.h"
+#include "ConnectionStores.h"
 #include "ControllerStore.h"
-#include "StoreFactory.h"
 #include "monitor/HolderEvent.h"
 
 #include <QHash>

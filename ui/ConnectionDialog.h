@@ -24,7 +24,7 @@ namespace semscope::ui {
 class EnvironmentBadge;
 
 // Makes the store factory for a connection; the GUI passes the real one, tests a fake.
-using StoreFactoryProvider = std::function<model::StoreFactory(const model::ConnectionConfig &)>;
+using StoreFactoryProvider = std::function<core::StoreFactory(const model::ConnectionConfig &)>;
 
 // Adds or edits one connection: Redis (URL or host/port or Unix socket, TLS files, skip-verify, ACL
 // user, password, db; for a redis+sentinel:// URL the sentinels' own password; discovery from Cluster

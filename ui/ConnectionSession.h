@@ -26,7 +26,7 @@ namespace semscope::ui {
 class ConnectionSession : public QObject {
     Q_OBJECT
 public:
-    ConnectionSession(const model::ConnectionConfig &config, model::StoreFactory factory,
+    ConnectionSession(const model::ConnectionConfig &config, core::StoreFactory factory,
                       core::AuditLog *audit, QObject *parent = nullptr);
     ~ConnectionSession() override;
 

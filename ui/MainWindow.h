@@ -4,8 +4,8 @@
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
+#include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
-#include "model/StoreFactory.h"
 
 #include <QHash>
 #include <QMainWindow>

@@ -4,7 +4,7 @@
 #include "SemaphoreCommand.h"
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
-#include "StoreFactory.h"
+#include "StoreFromOptions.h"
 #include "core/ProfileStore.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SeenHolders.h"

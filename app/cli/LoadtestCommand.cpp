@@ -3,7 +3,7 @@
 #include "FailoverScenario.h"
 #include "LoadtestSpread.h"
 #include "SemaphoreCommand.h"
-#include "StoreFactory.h"
+#include "StoreFromOptions.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "core/Duration.h"
 #include "core/Kind.h"

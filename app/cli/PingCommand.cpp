@@ -43,7 +43,7 @@ public:
                          [this, &ctx]() { ping(ctx); });
         QObject::connect(m_connection.get(), &redis::RedisConnection::connectionLost, m_connection.get(),
                          [this, &ctx](const QString &reason) {
-                             // Reconnecting: the sentinels are asked again (see StoreFactory).
+                             // Reconnecting: the sentinels are asked again (see StoreFromOptions).
                              if (!ctx.finished() &&
                                  m_connection->state() != redis::RedisConnection::State::Reconnecting)
                                  ctx.fail(ExitUsage, {}, reason);

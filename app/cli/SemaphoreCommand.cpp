@@ -1,6 +1,6 @@
 #include "SemaphoreCommand.h"
 
-#include "StoreFactory.h"
+#include "StoreFromOptions.h"
 #include "core/Duration.h"
 #include "core/GlobPattern.h"
 #include "core/ProfileStore.h"

@@ -4,7 +4,7 @@
 #include "ListenAddress.h"
 #include "MetricsHttpServer.h"
 #include "SemaphoreCommand.h"
-#include "StoreFactory.h"
+#include "StoreFromOptions.h"
 #include "TerminationSignals.h"
 #include "WatchOptionsFromCli.h"
 #include "core/ProfileStore.h"

@@ -2,7 +2,7 @@
 #include "CliContext.h"
 #include "KeyspaceHints.h"
 #include "SemaphoreCommand.h"
-#include "StoreFactory.h"
+#include "StoreFromOptions.h"
 #include "TerminationSignals.h"
 #include "WatchOptionsFromCli.h"
 #include "core/Duration.h"

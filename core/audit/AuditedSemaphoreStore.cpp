@@ -49,8 +49,8 @@ void AuditedSemaphoreStore::watch(const SemaphoreRef &ref, Callback<Snapshot> on
     m_inner->watch(ref, std::move(onChange));
 }
 
-void AuditedSemaphoreStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request,
-                                    Cancellation cancel, Callback<AcquireResult> done) {
+void AuditedSemaphoreStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request,
+                                      Cancellation cancel, Callback<AcquireResult> done) {
     AuditEntry entry = entryFor(ref, QStringLiteral("acquire"), request.holder);
     entry.observed.insert(QStringLiteral("ttlMs"), request.ttlMs);
     if (request.waitMs > 0)
@@ -63,7 +63,7 @@ void AuditedSemaphoreStore::acquire(const SemaphoreRef &ref, const AcquireReques
     });
 }
 
-void AuditedSemaphoreStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
+void AuditedSemaphoreStore::doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
     AuditEntry entry = entryFor(grant.ref, QStringLiteral("refresh"), grant.holder);
     entry.observed.insert(QStringLiteral("ttlMs"), ttlMs);
     m_inner->refresh(grant, ttlMs, [this, entry, done](const RefreshResult &r) {
@@ -72,7 +72,7 @@ void AuditedSemaphoreStore::refresh(const Grant &grant, qint64 ttlMs, Callback<R
     });
 }
 
-void AuditedSemaphoreStore::release(const Grant &grant, Callback<ReleaseResult> done) {
+void AuditedSemaphoreStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     const AuditEntry entry = entryFor(grant.ref, QStringLiteral("release"), grant.holder);
     m_inner->release(grant, [this, entry, done](const ReleaseResult &r) {
         record(entry, auditOutcome(r));
@@ -80,9 +80,9 @@ void AuditedSemaphoreStore::release(const Grant &grant, Callback<ReleaseResult> 
     });
 }
 
-void AuditedSemaphoreStore::forceRelease(const SemaphoreRef &ref, const Holder &observed,
-                                         std::optional<qint64> observedVersion,
-                                         Callback<ForceReleaseResult> done) {
+void AuditedSemaphoreStore::doForceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                           std::optional<qint64> observedVersion,
+                                           Callback<ForceReleaseResult> done) {
     AuditEntry entry = entryFor(ref, QStringLiteral("force-release"), observed.id);
     entry.observed = holderAuditRecord(observed);
     if (observedVersion)
@@ -93,7 +93,7 @@ void AuditedSemaphoreStore::forceRelease(const SemaphoreRef &ref, const Holder &
     });
 }
 
-void AuditedSemaphoreStore::purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
+void AuditedSemaphoreStore::doPurgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
     const AuditEntry entry = entryFor(ref, QStringLiteral("purge-expired"), {});
     m_inner->purgeExpired(ref, [this, entry, done](const MaintenanceResult &r) {
         record(entry, auditOutcome(r, QStringLiteral("purged")));
@@ -101,7 +101,7 @@ void AuditedSemaphoreStore::purgeExpired(const SemaphoreRef &ref, Callback<Maint
     });
 }
 
-void AuditedSemaphoreStore::repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
+void AuditedSemaphoreStore::doRepair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
     const AuditEntry entry = entryFor(ref, QStringLiteral("repair"), {});
     m_inner->repair(ref, [this, entry, done](const MaintenanceResult &r) {
         record(entry, auditOutcome(r, QStringLiteral("slots repaired")));
@@ -109,8 +109,8 @@ void AuditedSemaphoreStore::repair(const SemaphoreRef &ref, Callback<Maintenance
     });
 }
 
-void AuditedSemaphoreStore::setLimit(const SemaphoreRef &ref, qint64 limit,
-                                     Callback<MaintenanceResult> done) {
+void AuditedSemaphoreStore::doSetLimit(const SemaphoreRef &ref, qint64 limit,
+                                       Callback<MaintenanceResult> done) {
     AuditEntry entry = entryFor(ref, QStringLiteral("set-limit"), {});
     entry.observed.insert(QStringLiteral("limit"), limit);
     m_inner->setLimit(ref, limit, [this, entry, done](const MaintenanceResult &r) {

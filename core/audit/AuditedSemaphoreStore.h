@@ -33,19 +33,21 @@ public:
     void watch(const SemaphoreRef &ref, Callback<Snapshot> onChange) override;
     void unwatch(const SemaphoreRef &ref) override { m_inner->unwatch(ref); }
 
-    void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
-                 Callback<AcquireResult> done) override;
-    void refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) override;
-    void release(const Grant &grant, Callback<ReleaseResult> done) override;
-    void forceRelease(const SemaphoreRef &ref, const Holder &observed, std::optional<qint64> observedVersion,
-                      Callback<ForceReleaseResult> done) override;
-    void purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) override;
-    void repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) override;
-    void setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) override;
-
 Q_SIGNALS:
     // The log could not be written (`why` names the file); the write itself went ahead.
     void auditFailed(const QString &why);
+
+protected:
+    // The writes, reached through core::SemaphoreStore's read-only gate.
+    void doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                   Callback<AcquireResult> done) override;
+    void doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) override;
+    void doRelease(const Grant &grant, Callback<ReleaseResult> done) override;
+    void doForceRelease(const SemaphoreRef &ref, const Holder &observed,
+                        std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) override;
+    void doPurgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) override;
+    void doRepair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) override;
+    void doSetLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) override;
 
 private:
     AuditEntry entryFor(const SemaphoreRef &ref, const QString &action, const QString &holder) const;

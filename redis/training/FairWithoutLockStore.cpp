@@ -10,10 +10,8 @@ QByteArray num(qint64 v) {
 }
 } // namespace
 
-void FairWithoutLockStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
-                                   Callback<AcquireResult> done) {
-    if (refuseIfReadOnly<AcquireResult>(done))
-        return;
+void FairWithoutLockStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
+                                     Callback<AcquireResult> done) {
     const QByteArray sem = ref.name.toUtf8();
     const QByteArray czet = sem + ":owner";
     const QByteArray ctr = sem + ":counter";
@@ -63,9 +61,7 @@ void FairWithoutLockStore::acquire(const SemaphoreRef &ref, const AcquireRequest
              });
 }
 
-void FairWithoutLockStore::refresh(const Grant &grant, qint64, Callback<RefreshResult> done) {
-    if (refuseIfReadOnly<RefreshResult>(done))
-        return;
+void FairWithoutLockStore::doRefresh(const Grant &grant, qint64, Callback<RefreshResult> done) {
     // The seed refreshes with ZADD XX and only looks at the error, never at whether it still holds.
     const qint64 nowS = clientNowMs(grant.details.value(QStringLiteral("skewMs")).toLongLong()) / 1000;
     command({"ZADD", grant.ref.name.toUtf8(), "XX", num(nowS), grant.rawHolder}, [done](const RedisReply &r) {
@@ -76,9 +72,7 @@ void FairWithoutLockStore::refresh(const Grant &grant, qint64, Callback<RefreshR
     });
 }
 
-void FairWithoutLockStore::release(const Grant &grant, Callback<ReleaseResult> done) {
-    if (refuseIfReadOnly<ReleaseResult>(done))
-        return;
+void FairWithoutLockStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     const QByteArray sem = grant.ref.name.toUtf8();
     pipeline({{"ZREM", sem, grant.rawHolder}, {"ZREM", sem + ":owner", grant.rawHolder}},
              [done](const QList<RedisReply> &replies) {

@@ -4,10 +4,8 @@ namespace semscope::redis {
 
 using namespace semscope::core;
 
-void IncrLockStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
-                            Callback<AcquireResult> done) {
-    if (refuseIfReadOnly<AcquireResult>(done))
-        return;
+void IncrLockStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
+                              Callback<AcquireResult> done) {
     const QString holder = holderFor(request);
     if (m_initialised.contains(ref.name)) {
         getLock(ref, holder, std::move(done));
@@ -39,9 +37,7 @@ void IncrLockStore::getLock(const SemaphoreRef &ref, const QString &holder, Call
     });
 }
 
-void IncrLockStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
-    if (refuseIfReadOnly<RefreshResult>(done))
-        return;
+void IncrLockStore::doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
     // The counter's expiry is the only lease there is; keeping it alive is all a holder can do.
     command({"PEXPIRE", grant.ref.name.toUtf8(), QByteArray::number(std::max<qint64>(1, ttlMs))},
             [done](const RedisReply &r) {
@@ -56,9 +52,7 @@ void IncrLockStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshRe
             });
 }
 
-void IncrLockStore::release(const Grant &grant, Callback<ReleaseResult> done) {
-    if (refuseIfReadOnly<ReleaseResult>(done))
-        return;
+void IncrLockStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     command({"DEL", grant.ref.name.toUtf8()}, [done](const RedisReply &r) {
         ReleaseResult result;
         if (r.isError()) {

@@ -10,10 +10,8 @@ QByteArray seconds(qint64 ms) {
 }
 } // namespace
 
-void SetDelLockStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
-                              Callback<AcquireResult> done) {
-    if (refuseIfReadOnly<AcquireResult>(done))
-        return;
+void SetDelLockStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
+                                Callback<AcquireResult> done) {
     const QByteArray key = ref.name.toUtf8();
     const QString holder = holderFor(request);
     const qint64 ttl = request.ttlMs;
@@ -34,9 +32,7 @@ void SetDelLockStore::acquire(const SemaphoreRef &ref, const AcquireRequest &req
     });
 }
 
-void SetDelLockStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
-    if (refuseIfReadOnly<RefreshResult>(done))
-        return;
+void SetDelLockStore::doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
     command({"EXPIRE", grant.ref.name.toUtf8(), seconds(ttlMs)}, [done](const RedisReply &r) {
         RefreshResult result;
         if (r.isError())
@@ -47,9 +43,7 @@ void SetDelLockStore::refresh(const Grant &grant, qint64 ttlMs, Callback<Refresh
     });
 }
 
-void SetDelLockStore::release(const Grant &grant, Callback<ReleaseResult> done) {
-    if (refuseIfReadOnly<ReleaseResult>(done))
-        return;
+void SetDelLockStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     command({"DEL", grant.ref.name.toUtf8()}, [done](const RedisReply &r) {
         ReleaseResult result;
         if (r.isError())

@@ -56,10 +56,8 @@ SlotsCrashLeakStore::SlotsCrashLeakStore(ConnectionSettings settings, int raceWi
     , m_acquire(QByteArray(seedAcquire))
     , m_release(QByteArray(seedRelease)) {}
 
-void SlotsCrashLeakStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
-                                  Callback<AcquireResult> done) {
-    if (refuseIfReadOnly<AcquireResult>(done))
-        return;
+void SlotsCrashLeakStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
+                                    Callback<AcquireResult> done) {
     const QString holder = holderFor(request);
     const qint64 count = ref.profile.limit.value_or(1);
     eval(m_acquire, {ref.name.toUtf8()}, {holder.toUtf8(), QByteArray::number(count)},
@@ -76,18 +74,14 @@ void SlotsCrashLeakStore::acquire(const SemaphoreRef &ref, const AcquireRequest 
          });
 }
 
-void SlotsCrashLeakStore::refresh(const Grant &, qint64, Callback<RefreshResult> done) {
-    if (refuseIfReadOnly<RefreshResult>(done))
-        return;
+void SlotsCrashLeakStore::doRefresh(const Grant &, qint64, Callback<RefreshResult> done) {
     RefreshResult result;
     result.status = RefreshResult::Status::Ok; // no TTL in this layout: nothing can run out
     QMetaObject::invokeMethod(
         this, [done, result] { done(result); }, Qt::QueuedConnection);
 }
 
-void SlotsCrashLeakStore::release(const Grant &grant, Callback<ReleaseResult> done) {
-    if (refuseIfReadOnly<ReleaseResult>(done))
-        return;
+void SlotsCrashLeakStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     eval(m_release, {grant.ref.name.toUtf8()}, {grant.rawHolder}, [done](const RedisReply &r) {
         ReleaseResult result;
         if (!r.isInteger())

@@ -13,10 +13,12 @@ class SlotsCrashLeakStore : public TrainingStore {
 public:
     SlotsCrashLeakStore(ConnectionSettings settings, int raceWindowMs, QObject *parent = nullptr);
 
-    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                 core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
-    void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
-    void release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
+protected:
+    // The seed's unsafe sequences, reached through core::SemaphoreStore's read-only gate.
+    void doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                   core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
+    void doRefresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
+    void doRelease(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
 
 private:
     LuaScript m_acquire;

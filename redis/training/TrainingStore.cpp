@@ -55,40 +55,20 @@ void TrainingStore::snapshot(const SemaphoreRef &ref, Callback<Snapshot> done) {
     m_inner->snapshot(ref, std::move(done));
 }
 
-void TrainingStore::forceRelease(const SemaphoreRef &ref, const Holder &observed,
-                                 std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) {
-    if (refuseIfReadOnly<ForceReleaseResult>(done))
-        return;
+void TrainingStore::doForceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                   std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) {
     m_inner->forceRelease(ref, observed, observedVersion, std::move(done));
 }
 
-void TrainingStore::purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
-    if (isReadOnly()) {
-        MaintenanceResult r{false, 0, readOnlyMessage()};
-        QMetaObject::invokeMethod(
-            this, [done, r] { done(r); }, Qt::QueuedConnection);
-        return;
-    }
+void TrainingStore::doPurgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
     m_inner->purgeExpired(ref, std::move(done));
 }
 
-void TrainingStore::repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
-    if (isReadOnly()) {
-        MaintenanceResult r{false, 0, readOnlyMessage()};
-        QMetaObject::invokeMethod(
-            this, [done, r] { done(r); }, Qt::QueuedConnection);
-        return;
-    }
+void TrainingStore::doRepair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
     m_inner->repair(ref, std::move(done));
 }
 
-void TrainingStore::setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) {
-    if (isReadOnly()) {
-        MaintenanceResult r{false, 0, readOnlyMessage()};
-        QMetaObject::invokeMethod(
-            this, [done, r] { done(r); }, Qt::QueuedConnection);
-        return;
-    }
+void TrainingStore::doSetLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) {
     m_inner->setLimit(ref, limit, std::move(done));
 }
 

@@ -32,15 +32,17 @@ public:
                   core::Callback<core::DiscoverProgress> progress,
                   core::Callback<core::DiscoverResult> done) override;
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
-    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
-                      std::optional<qint64> observedVersion,
-                      core::Callback<core::ForceReleaseResult> done) override;
-    void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
-    void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
-    void setLimit(const core::SemaphoreRef &ref, qint64 limit,
-                  core::Callback<core::MaintenanceResult> done) override;
 
 protected:
+    // The writes, reached through core::SemaphoreStore's read-only gate.
+    void doForceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                        std::optional<qint64> observedVersion,
+                        core::Callback<core::ForceReleaseResult> done) override;
+    void doPurgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void doRepair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void doSetLimit(const core::SemaphoreRef &ref, qint64 limit,
+                    core::Callback<core::MaintenanceResult> done) override;
+
     // Runs `next` after the race window (at once when it is 0, still from the event loop).
     void pause(std::function<void()> next);
     // The client's wall clock, off by `skewMs` (the seeds score ZSETs with their own clocks).
@@ -50,21 +52,6 @@ protected:
     static core::AcquireResult grantedResult(const core::SemaphoreRef &ref, const QString &holder);
     // Holder ids: the request's, or a fresh unique one (the seeds use UUIDs / ObjectIds).
     QString holderFor(const core::AcquireRequest &request);
-    // Refuses writes on read-only stores; true when it did (and answered `done`).
-    template <typename R, typename F>
-    bool refuseIfReadOnly(const F &done) {
-        if (!isReadOnly())
-            return false;
-        R r;
-        if constexpr (std::is_same_v<R, core::ForceReleaseResult>)
-            r.message = readOnlyMessage();
-        else
-            r.error = readOnlyMessage();
-        QMetaObject::invokeMethod(
-            this, [done, r] { done(r); }, Qt::QueuedConnection);
-        return true;
-    }
-
     // The connection's commands, except that replies arriving while the store is being destroyed
     // are dropped (the subclass is gone by then).
     void command(const QList<QByteArray> &args, std::function<void(const RedisReply &)> callback);

@@ -4,10 +4,8 @@ namespace semscope::redis {
 
 using namespace semscope::core;
 
-void ZsetSkewedClocksStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
-                                    Callback<AcquireResult> done) {
-    if (refuseIfReadOnly<AcquireResult>(done))
-        return;
+void ZsetSkewedClocksStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
+                                      Callback<AcquireResult> done) {
     const QByteArray key = ref.name.toUtf8();
     const QString holder = holderFor(request);
     const QByteArray id = holder.toUtf8();
@@ -44,9 +42,7 @@ void ZsetSkewedClocksStore::acquire(const SemaphoreRef &ref, const AcquireReques
     });
 }
 
-void ZsetSkewedClocksStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
-    if (refuseIfReadOnly<RefreshResult>(done))
-        return;
+void ZsetSkewedClocksStore::doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
     // The seed has no refresh; a client extending its lease the same way would ZADD XX a new
     // expiry from its own (skewed) clock, without checking anything.
     const qint64 skew = grant.details.value(QStringLiteral("skewMs")).toLongLong();
@@ -63,9 +59,7 @@ void ZsetSkewedClocksStore::refresh(const Grant &grant, qint64 ttlMs, Callback<R
             });
 }
 
-void ZsetSkewedClocksStore::release(const Grant &grant, Callback<ReleaseResult> done) {
-    if (refuseIfReadOnly<ReleaseResult>(done))
-        return;
+void ZsetSkewedClocksStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     command({"ZREM", grant.ref.name.toUtf8(), grant.rawHolder}, [done](const RedisReply &r) {
         ReleaseResult result;
         if (r.isError()) {

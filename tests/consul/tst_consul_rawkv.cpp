@@ -2,9 +2,9 @@
 // prefix with its flags, session and indices, `.lock` pretty-printed, other values as they are,
 // escaped; no neighbour prefix leaks in; many entries are bounded; an agent error is said with
 // the reason. Through ConsulSemaphoreStore's core::RawKeySource, as the GUI reads it.
-#include "ConsulAwait.h"
 #include "ConsulTestTarget.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/RawKvReader.h"
 
@@ -30,7 +30,7 @@ class TestConsulRawKv : public QObject {
         ref.kind = core::Kind::Consul;
         ref.name = prefix;
         core::RawKeySource *source = m_store.get();
-        return await<core::RawKeys>(
+        return semscope::test::awaitCall<core::RawKeys>(
                    [&](std::function<void(core::RawKeys)> cb) { source->readRawKeys(ref, cb); })
             .value_or(core::RawKeys{});
     }

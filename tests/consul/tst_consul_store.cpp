@@ -1,8 +1,9 @@
 // ConsulSemaphoreStore against the in-process Consul API double: the three .lock dialects, the
 // official protocol, stale holders, watching, garbage and faults.
-#include "ConsulAwait.h"
 #include "ConsulTestTarget.h"
+#include "StoreWrites.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "consul/ConsulTypes.h"
 
@@ -60,7 +61,8 @@ class TestConsulStore : public QObject {
     }
 
     core::Snapshot snapshot(const core::SemaphoreRef &r) {
-        auto s = await<core::Snapshot>([&](core::Callback<core::Snapshot> cb) { m_store->snapshot(r, cb); });
+        auto s = semscope::test::awaitCall<core::Snapshot>(
+            [&](core::Callback<core::Snapshot> cb) { m_store->snapshot(r, cb); });
         return s.value_or(core::Snapshot{});
     }
 
@@ -69,13 +71,13 @@ class TestConsulStore : public QObject {
         core::AcquireRequest req;
         req.waitMs = waitMs;
         req.ttlMs = ttlMs;
-        auto a = await<core::AcquireResult>(
+        auto a = semscope::test::awaitCall<core::AcquireResult>(
             [&](core::Callback<core::AcquireResult> cb) { m_store->acquire(r, req, cancel, cb); });
         return a.value_or(core::AcquireResult{});
     }
 
     core::ReleaseResult release(const core::Grant &g) {
-        auto r = await<core::ReleaseResult>(
+        auto r = semscope::test::awaitCall<core::ReleaseResult>(
             [&](core::Callback<core::ReleaseResult> cb) { m_store->release(g, cb); });
         return r.value_or(core::ReleaseResult{});
     }
@@ -200,7 +202,7 @@ private Q_SLOTS:
         QCOMPARE(release(a.grant).status, core::ReleaseResult::Status::Ok);
         // Release never deletes .lock (issue #933); destroy does.
         QVERIFY(entry(m_prefix + QStringLiteral("/.lock")));
-        auto d = await<core::MaintenanceResult>(
+        auto d = semscope::test::awaitCall<core::MaintenanceResult>(
             [&](core::Callback<core::MaintenanceResult> cb) { m_store->destroy(ref(), cb); });
         QVERIFY2(d && d->ok, d ? qPrintable(d->message) : "timeout");
         QVERIFY(!entry(m_prefix + QStringLiteral("/.lock")));
@@ -422,9 +424,10 @@ private Q_SLOTS:
         // Somebody else acquires meanwhile: the .lock the operator saw is gone.
         const core::AcquireResult other = acquire(ref());
         QCOMPARE(other.status, core::AcquireResult::Status::Granted);
-        auto changed = await<core::ForceReleaseResult>([&](core::Callback<core::ForceReleaseResult> cb) {
-            m_store->forceRelease(ref(), seen.holders[0], seen.version, cb);
-        });
+        auto changed = semscope::test::awaitCall<core::ForceReleaseResult>(
+            [&](core::Callback<core::ForceReleaseResult> cb) {
+                m_store->forceRelease(ref(), seen.holders[0], seen.version, cb);
+            });
         QCOMPARE(changed->status, core::ForceReleaseResult::Status::Changed);
         QVERIFY(entry(m_prefix + QStringLiteral("/.lock"))->value.contains(foreign.toUtf8()));
 
@@ -434,18 +437,20 @@ private Q_SLOTS:
             if (h.id == foreign)
                 target = h;
         }
-        auto released = await<core::ForceReleaseResult>([&](core::Callback<core::ForceReleaseResult> cb) {
-            m_store->forceRelease(ref(), target, now.version, true, cb);
-        });
+        auto released = semscope::test::awaitCall<core::ForceReleaseResult>(
+            [&](core::Callback<core::ForceReleaseResult> cb) {
+                m_store->forceRelease(ref(), target, now.version, true, cb);
+            });
         QVERIFY2(released->status == core::ForceReleaseResult::Status::Released,
                  qPrintable(released->message));
         const KvEntry lock = *entry(m_prefix + QStringLiteral("/.lock"));
         QVERIFY(!lock.value.contains(foreign.toUtf8()));
         QCOMPARE(lock.flags, kSemaphoreFlagValue);
         QVERIFY(m_double->state().session(foreign) == nullptr); // invalidated too
-        auto gone = await<core::ForceReleaseResult>([&](core::Callback<core::ForceReleaseResult> cb) {
-            m_store->forceRelease(ref(), target, std::nullopt, cb);
-        });
+        auto gone = semscope::test::awaitCall<core::ForceReleaseResult>(
+            [&](core::Callback<core::ForceReleaseResult> cb) {
+                m_store->forceRelease(ref(), target, std::nullopt, cb);
+            });
         QCOMPARE(gone->status, core::ForceReleaseResult::Status::Gone);
     }
 
@@ -453,7 +458,7 @@ private Q_SLOTS:
         const core::AcquireResult a = acquire(ref(1), 0, 1000);
         QVERIFY2(a.status == core::AcquireResult::Status::Granted, qPrintable(a.error));
         QCOMPARE(m_store->heldGrants(), 1);
-        auto ok = await<core::RefreshResult>(
+        auto ok = semscope::test::awaitCall<core::RefreshResult>(
             [&](core::Callback<core::RefreshResult> cb) { m_store->refresh(a.grant, 1000, cb); });
         QCOMPARE(ok->status, core::RefreshResult::Status::Ok);
         // The store renews at TTL/2 on its own: the 1 s session outlives several TTLs.
@@ -465,7 +470,7 @@ private Q_SLOTS:
         QVERIFY(m_double->state().session(a.grant.holder) != nullptr);
         QSignalSpy lost(m_store.get(), &ConsulSemaphoreStore::grantLost);
         m_double->invalidateSession(a.grant.holder);
-        auto gone = await<core::RefreshResult>(
+        auto gone = semscope::test::awaitCall<core::RefreshResult>(
             [&](core::Callback<core::RefreshResult> cb) { m_store->refresh(a.grant, 1000, cb); });
         QCOMPARE(gone->status, core::RefreshResult::Status::Lost);
         QCOMPARE(m_store->heldGrants(), 0);
@@ -479,7 +484,7 @@ private Q_SLOTS:
         QCOMPARE(s.countInState(core::HolderState::Stale), qint64(1));
         QCOMPARE(s.countInState(core::HolderState::Orphan),
                  qint64(0)); // its contender is listed as the holder
-        auto r = await<core::MaintenanceResult>(
+        auto r = semscope::test::awaitCall<core::MaintenanceResult>(
             [&](core::Callback<core::MaintenanceResult> cb) { m_store->purgeExpired(ref(), cb); });
         QVERIFY2(r->ok, qPrintable(r->message));
         QCOMPARE(r->affected, qint64(2));
@@ -508,19 +513,21 @@ private Q_SLOTS:
         QCOMPARE(a.status, core::AcquireResult::Status::Error);
         QVERIFY2(a.error.contains(QStringLiteral("mutex")), qPrintable(a.error));
 
-        auto d = await<core::DiscoverResult>([&](core::Callback<core::DiscoverResult> cb) {
-            core::DiscoverRequest req;
-            req.match = QStringLiteral("semaphore/");
-            m_store->discover(req, {}, {}, cb);
-        });
+        auto d =
+            semscope::test::awaitCall<core::DiscoverResult>([&](core::Callback<core::DiscoverResult> cb) {
+                core::DiscoverRequest req;
+                req.match = QStringLiteral("semaphore/");
+                m_store->discover(req, {}, {}, cb);
+            });
         QVERIFY(d->ok);
         QCOMPARE(d->semaphores.size(), 1);
         QCOMPARE(d->semaphores[0].ref.kind, core::Kind::ConsulMutex);
         QCOMPARE(d->semaphores[0].ref.name, m_prefix);
 
-        auto f = await<core::ForceReleaseResult>([&](core::Callback<core::ForceReleaseResult> cb) {
-            m_store->forceRelease(mref, s.holders[0], s.version, cb);
-        });
+        auto f = semscope::test::awaitCall<core::ForceReleaseResult>(
+            [&](core::Callback<core::ForceReleaseResult> cb) {
+                m_store->forceRelease(mref, s.holders[0], s.version, cb);
+            });
         QVERIFY2(f->status == core::ForceReleaseResult::Status::Released, qPrintable(f->message));
         const KvEntry lock = *entry(m_prefix + QStringLiteral("/.lock"));
         QVERIFY(lock.session.isEmpty());
@@ -530,14 +537,15 @@ private Q_SLOTS:
     void sessionsAcrossTheClusterAndInvalidate() {
         const core::AcquireResult a = acquire(ref(2));
         QVERIFY(a.status == core::AcquireResult::Status::Granted);
-        auto list = await<ConsulSemaphoreStore::SessionsOutcome>(
+        auto list = semscope::test::awaitCall<ConsulSemaphoreStore::SessionsOutcome>(
             [&](core::Callback<ConsulSemaphoreStore::SessionsOutcome> cb) { m_store->listSessions(cb); });
         QVERIFY(list->ok);
         QCOMPARE(list->sessions.size(), 1);
         QCOMPARE(list->sessions[0].id, a.grant.holder);
-        auto inv = await<core::MaintenanceResult>([&](core::Callback<core::MaintenanceResult> cb) {
-            m_store->invalidateSession(a.grant.holder, cb);
-        });
+        auto inv = semscope::test::awaitCall<core::MaintenanceResult>(
+            [&](core::Callback<core::MaintenanceResult> cb) {
+                m_store->invalidateSession(a.grant.holder, cb);
+            });
         QVERIFY2(inv->ok, qPrintable(inv->message));
         QCOMPARE(snapshot(ref()).countInState(core::HolderState::Stale), qint64(1));
     }
@@ -548,6 +556,52 @@ private Q_SLOTS:
         QCOMPARE(a.status, core::AcquireResult::Status::Error);
         QVERIFY(a.error.contains(QStringLiteral("read-only")));
         QCOMPARE(m_double->requestCount(), qint64(0));
+    }
+
+    // Every write of the interface (tests/support/StoreWrites.h) and Consul's own: each is refused
+    // with the same text, later (never inside the call), and sends the agent nothing.
+    void readOnlyRefusesEachWrite_data() {
+        QTest::addColumn<QString>("write");
+        for (const QString &name : test::everyStoreWrite().keys())
+            QTest::newRow(qPrintable(name)) << name;
+        QTest::newRow("force-release invalidating the session")
+            << QStringLiteral("force-release invalidating");
+        QTest::newRow("destroy") << QStringLiteral("destroy");
+        QTest::newRow("invalidate-session") << QStringLiteral("invalidate-session");
+    }
+
+    void readOnlyRefusesEachWrite() {
+        QFETCH(QString, write);
+        const auto maintenance = [](std::function<void(test::WriteAnswer)> done) {
+            return [done](const core::MaintenanceResult &r) { done({r.ok, r.message}); };
+        };
+        QMap<QString, test::WriteCall> calls = test::everyStoreWrite();
+        calls.insert(QStringLiteral("force-release invalidating"),
+                     [this](core::SemaphoreStore &, const core::SemaphoreRef &r, auto done) {
+                         core::Holder h;
+                         h.id = QStringLiteral("00000000-0000-0000-0000-000000000001");
+                         m_store->forceRelease(
+                             r, h, std::nullopt, true, [done](const core::ForceReleaseResult &f) {
+                                 done({f.status != core::ForceReleaseResult::Status::Error, f.message});
+                             });
+                     });
+        calls.insert(QStringLiteral("destroy"),
+                     [this, maintenance](core::SemaphoreStore &, const core::SemaphoreRef &r, auto done) {
+                         m_store->destroy(r, maintenance(done));
+                     });
+        calls.insert(QStringLiteral("invalidate-session"),
+                     [this, maintenance](core::SemaphoreStore &, const core::SemaphoreRef &, auto done) {
+                         m_store->invalidateSession(QStringLiteral("00000000-0000-0000-0000-000000000001"),
+                                                    maintenance(done));
+                     });
+        m_store->setReadOnly(true);
+        const qint64 before = m_double->requestCount();
+        const test::WriteOutcome out = test::runWrite(calls.value(write), *m_store, ref(2));
+        QVERIFY(out.answer.has_value());
+        QVERIFY(!out.answer->ok);
+        QCOMPARE(out.answer->text, QStringLiteral("refused: this connection is read-only"));
+        QVERIFY(!out.answeredBeforeReturn);
+        QCOMPARE(m_double->requestCount(), before);
     }
 
     void watchSurvivesAnIndexGoingBackwards() {

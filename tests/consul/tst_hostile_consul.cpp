@@ -2,7 +2,6 @@
 // "hostile"). Each misbehaviour must end in a clear error, within bounded memory and time, without
 // a crash, and the ACL token must never reach another origin.
 #include "CliRun.h"
-#include "ConsulAwait.h"
 #include "HostileServer.h"
 #include "MemoryProbe.h"
 #include "TestMain.h"
@@ -283,7 +282,7 @@ void TestHostileConsul::acquireWaitIsTheWholeWait() {
     request.waitMs = 1000;
     QElapsedTimer clock;
     clock.start();
-    const auto result = await<semscope::core::AcquireResult>(
+    const auto result = semscope::test::awaitCall<semscope::core::AcquireResult>(
         [&](semscope::core::Callback<semscope::core::AcquireResult> cb) {
             store.acquire(ref, request, {}, cb);
         },

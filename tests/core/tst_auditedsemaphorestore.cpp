@@ -27,13 +27,10 @@ public:
 class TestAuditedSemaphoreStore : public QObject {
     Q_OBJECT
 
+    // The answer, or an empty one when none came.
     template <typename R, typename Call>
     static R await(Call call) {
-        std::optional<R> result;
-        call([&result](R r) { result = std::move(r); });
-        if (!test::waitFor([&result] { return result.has_value(); }))
-            return R{};
-        return *result;
+        return test::awaitCall<R>(std::move(call)).value_or(R{});
     }
 
 private Q_SLOTS:

@@ -18,8 +18,8 @@ class CheckThenActStore : public InMemorySemaphoreStore {
 public:
     using InMemorySemaphoreStore::InMemorySemaphoreStore;
 
-    void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
-                 Callback<AcquireResult> done) override {
+    void doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation,
+                   Callback<AcquireResult> done) override {
         later([this, ref, request, done] {
             bool room = false;
             {
@@ -61,9 +61,9 @@ class BackwardTokenStore : public InMemorySemaphoreStore {
 public:
     using InMemorySemaphoreStore::InMemorySemaphoreStore;
 
-    void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
-                 Callback<AcquireResult> done) override {
-        InMemorySemaphoreStore::acquire(ref, request, cancel, [done](AcquireResult r) {
+    void doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                   Callback<AcquireResult> done) override {
+        InMemorySemaphoreStore::doAcquire(ref, request, cancel, [done](AcquireResult r) {
             if (r.grant.token && *r.grant.token % 10 == 0)
                 r.grant.token = *r.grant.token - 5;
             done(r);
@@ -451,10 +451,10 @@ private Q_SLOTS:
             SkewRecorder(std::shared_ptr<InMemorySemaphoreServer> s, std::shared_ptr<QSet<qint64>> seen)
                 : InMemorySemaphoreStore(std::move(s))
                 , m_seen(std::move(seen)) {}
-            void acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
-                         Callback<AcquireResult> done) override {
+            void doAcquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                           Callback<AcquireResult> done) override {
                 m_seen->insert(request.clientClockSkewMs);
-                InMemorySemaphoreStore::acquire(ref, request, cancel, std::move(done));
+                InMemorySemaphoreStore::doAcquire(ref, request, cancel, std::move(done));
             }
             std::shared_ptr<QSet<qint64>> m_seen;
         };

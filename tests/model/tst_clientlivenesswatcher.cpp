@@ -6,7 +6,7 @@
 #include "consul/sandbox/ConsulDouble.h"
 #include "model/ClientLivenessWatcher.h"
 #include "model/ConnectionController.h"
-#include "model/StoreFactory.h"
+#include "model/ConnectionStores.h"
 
 #include <QDateTime>
 #include <QProcess>

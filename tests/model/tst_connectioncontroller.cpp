@@ -2,7 +2,7 @@
 #include "RedisServer.h"
 #include "TestMain.h"
 #include "model/ConnectionController.h"
-#include "model/StoreFactory.h"
+#include "model/ConnectionStores.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -26,7 +26,7 @@ public:
     static inline std::atomic<int> snapshots{0};
 };
 
-model::StoreFactory memoryFactory(std::shared_ptr<test::InMemorySemaphoreServer> server) {
+core::StoreFactory memoryFactory(std::shared_ptr<test::InMemorySemaphoreServer> server) {
     return [server] { return std::make_unique<ThreadNotingStore>(server); };
 }
 

@@ -6,7 +6,7 @@
 #include "TestMain.h"
 #include "TestWait.h"
 #include "model/ConnectionController.h"
-#include "model/StoreFactory.h"
+#include "model/ConnectionStores.h"
 #include "model/TopologyEventModel.h"
 #include "model/TopologyReader.h"
 

@@ -5,8 +5,8 @@
 #include "TestMain.h"
 #include "TestWait.h"
 #include "model/ConnectionController.h"
+#include "model/ConnectionStores.h"
 #include "model/StatusColors.h"
-#include "model/StoreFactory.h"
 #include "model/TopologyModel.h"
 #include "model/TopologyReader.h"
 

@@ -3,7 +3,7 @@
 #include "TestMain.h"
 #include "TestWait.h"
 
-#include "model/StoreFactory.h"
+#include "model/ConnectionStores.h"
 #include "model/WatchController.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/HistoryWorker.h"

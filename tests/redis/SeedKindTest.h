@@ -17,12 +17,10 @@ namespace semscope::test {
 template <typename T>
 T awaitKind(const std::function<void(std::function<void(T)>)> &issue, bool *answered = nullptr,
             int timeoutMs = 20000) {
-    auto out = std::make_shared<std::optional<T>>();
-    issue([out](T value) { *out = std::move(value); });
-    waitFor([out] { return out->has_value(); }, timeoutMs);
+    const std::optional<T> out = awaitCall<T>(issue, timeoutMs);
     if (answered)
-        *answered = out->has_value();
-    return out->value_or(T{});
+        *answered = out.has_value();
+    return out.value_or(T{});
 }
 
 // Wraps one RedisKind with synchronous calls for readable tests.

@@ -1,7 +1,6 @@
 // Is a holder's client still connected? CLIENT LIST parsing (real lines of several Redis
 // versions), what in a holder's record identifies its client, and, on a real redis-server, a holder
 // whose client is connected, then closed, then a semscope-cli acquire that exited.
-#include "AsyncCall.h"
 #include "CliRun.h"
 #include "RedisCluster.h"
 #include "RedisServer.h"

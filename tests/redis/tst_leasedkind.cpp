@@ -1,8 +1,8 @@
 // semscope's own `leased` layout against a real redis-server: exact snapshots, fencing tokens,
 // compare-and-act, lost leases, the FIFO gate and bad data.
-#include "AsyncCall.h"
 #include "RedisServer.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "redis/RedisConnection.h"
 #include "redis/kinds/LeasedKind.h"
 

@@ -1,9 +1,9 @@
 // The `lock` layout (SET key token NX PX) against a real redis-server, interoperating with the
 // seed client's own steps (seed 002): `SET key id NX PX ms` to lock and its compare-and-delete
 // script to unlock.
-#include "AsyncCall.h"
 #include "RedisServer.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "redis/RedisConnection.h"
 #include "redis/kinds/LockKind.h"
 

@@ -2,9 +2,9 @@
 // list, zset, set), TTLs, bounded windows on big collections ("first 200 of N"), a big string cut,
 // server text escaped, a missing key, and RedisSemaphoreStore::readRawKeys on a `leased` semaphore.
 // Nothing is written by the reads (the keyspace is compared before and after).
-#include "AsyncCall.h"
 #include "RedisServer.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "redis/RawKeyReader.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"

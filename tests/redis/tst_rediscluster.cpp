@@ -2,7 +2,6 @@
 // hash slots as the server computes them, discovery of every master, operations routed to the
 // master of their slot, MOVED after a manual failover, ASK during a slot migration, layouts split
 // over several slots (warning, refused writes), a killed master, and a TLS cluster.
-#include "AsyncCall.h"
 #include "CliRun.h"
 #include "RedisCluster.h"
 #include "TestMain.h"

@@ -1,7 +1,7 @@
 // RedisSemaphoreStore against a real redis-server: dispatch, read-only refusal, waiting acquires
 // (FIFO, no polling, timeout, cancel) and the safety run over every writable Redis kind.
-#include "AsyncCall.h"
 #include "RedisServer.h"
+#include "StoreWrites.h"
 #include "TestMain.h"
 #include "TestWait.h"
 #include "redis/RedisSemaphoreStore.h"
@@ -176,6 +176,27 @@ private Q_SLOTS:
         QVERIFY(!awaitCall<core::MaintenanceResult>([&](auto done) { store.setLimit(ref, 9, done); })->ok);
         // Reading still works, and nothing was written.
         QVERIFY(awaitCall<core::Snapshot>([&](auto done) { store.snapshot(ref, done); })->warnings.isEmpty());
+        QCOMPARE(cmd({"DBSIZE"}).toInteger(), std::optional<qint64>(0));
+    }
+
+    // One table over every write of the interface (tests/support/StoreWrites.h): each is refused
+    // with the same text, later (never inside the call), and writes nothing.
+    void readOnlyRefusesEachWrite_data() {
+        QTest::addColumn<QString>("write");
+        for (const QString &name : test::everyStoreWrite().keys())
+            QTest::newRow(qPrintable(name)) << name;
+    }
+
+    void readOnlyRefusesEachWrite() {
+        QFETCH(QString, write);
+        RedisSemaphoreStore store(m_server.settings());
+        store.setReadOnly(true);
+        const auto ref = makeRef(core::Kind::Leased, QStringLiteral("ro"), 3);
+        const test::WriteOutcome out = test::runWrite(test::everyStoreWrite().value(write), store, ref);
+        QVERIFY(out.answer.has_value());
+        QVERIFY(!out.answer->ok);
+        QCOMPARE(out.answer->text, QStringLiteral("refused: this connection is read-only"));
+        QVERIFY(!out.answeredBeforeReturn);
         QCOMPARE(cmd({"DBSIZE"}).toInteger(), std::optional<qint64>(0));
     }
 

@@ -1,7 +1,6 @@
 // Replica-acknowledged grants on a real master and replica: a grant counts only once the replica
 // acknowledged it (WAIT); with the replica stopped (SIGSTOP) the grant is released again and the
 // acquire or refresh says why, for `leased` and `lock` alike.
-#include "AsyncCall.h"
 #include "SentinelGroup.h"
 #include "TestMain.h"
 #include "TestWait.h"

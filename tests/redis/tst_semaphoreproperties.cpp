@@ -32,9 +32,9 @@
 // disappears was removed by a step, and a purge must remove nobody.
 //
 // A failing row prints its seed and the steps that led there; rerun the row to replay it.
-#include "AsyncCall.h"
 #include "RedisServer.h"
 #include "TestMain.h"
+#include "TestWait.h"
 #include "redis/RedisSemaphoreStore.h"
 
 #include <QTimer>
@@ -125,8 +125,8 @@ public:
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override {
         m_inner->snapshot(ref, done);
     }
-    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                 core::Cancellation cancel, core::Callback<core::AcquireResult> done) override {
+    void doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                   core::Cancellation cancel, core::Callback<core::AcquireResult> done) override {
         if (refuses()) {
             core::AcquireResult r;
             r.error = kRefusal;
@@ -134,7 +134,8 @@ public:
         }
         m_inner->acquire(ref, request, cancel, done);
     }
-    void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override {
+    void doRefresh(const core::Grant &grant, qint64 ttlMs,
+                   core::Callback<core::RefreshResult> done) override {
         if (refuses()) {
             core::RefreshResult r;
             r.error = kRefusal;
@@ -142,32 +143,33 @@ public:
         }
         m_inner->refresh(grant, ttlMs, done);
     }
-    void release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override {
+    void doRelease(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override {
         if (m_breakage == Breakage::ReleaseDoesNothing)
             return later(done, core::ReleaseResult{core::ReleaseResult::Status::Ok, {}});
         if (refuses())
             return later(done, core::ReleaseResult{core::ReleaseResult::Status::Error, kRefusal});
         m_inner->release(grant, done);
     }
-    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
-                      std::optional<qint64> observedVersion,
-                      core::Callback<core::ForceReleaseResult> done) override {
+    void doForceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                        std::optional<qint64> observedVersion,
+                        core::Callback<core::ForceReleaseResult> done) override {
         if (refuses())
             return later(done, core::ForceReleaseResult{core::ForceReleaseResult::Status::Error, kRefusal});
         m_inner->forceRelease(ref, observed, observedVersion, done);
     }
-    void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override {
+    void doPurgeExpired(const core::SemaphoreRef &ref,
+                        core::Callback<core::MaintenanceResult> done) override {
         if (refuses())
             return later(done, core::MaintenanceResult{false, 0, kRefusal});
         m_inner->purgeExpired(ref, done);
     }
-    void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override {
+    void doRepair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override {
         if (refuses())
             return later(done, core::MaintenanceResult{false, 0, kRefusal});
         m_inner->repair(ref, done);
     }
-    void setLimit(const core::SemaphoreRef &ref, qint64 limit,
-                  core::Callback<core::MaintenanceResult> done) override {
+    void doSetLimit(const core::SemaphoreRef &ref, qint64 limit,
+                    core::Callback<core::MaintenanceResult> done) override {
         if (refuses())
             return later(done, core::MaintenanceResult{false, 0, kRefusal});
         m_inner->setLimit(ref, limit, done);

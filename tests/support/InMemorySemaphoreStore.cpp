@@ -135,14 +135,8 @@ AcquireResult InMemorySemaphoreStore::tryAcquire(const SemaphoreRef &ref, const 
     return r;
 }
 
-void InMemorySemaphoreStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request,
-                                     Cancellation cancel, Callback<AcquireResult> done) {
-    if (isReadOnly()) {
-        AcquireResult r;
-        r.error = readOnlyMessage();
-        later([done, r] { done(r); });
-        return;
-    }
+void InMemorySemaphoreStore::doAcquire(const SemaphoreRef &ref, const AcquireRequest &request,
+                                       Cancellation cancel, Callback<AcquireResult> done) {
     AcquireRequest req = request;
     if (req.holder.isEmpty())
         req.holder = QStringLiteral("mem-%1-%2").arg(reinterpret_cast<quintptr>(this), 0, 16).arg(++m_nextId);
@@ -179,11 +173,9 @@ void InMemorySemaphoreStore::attempt(const SemaphoreRef &ref, const AcquireReque
     });
 }
 
-void InMemorySemaphoreStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
+void InMemorySemaphoreStore::doRefresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
     RefreshResult r;
-    if (isReadOnly()) {
-        r.error = readOnlyMessage();
-    } else {
+    {
         std::lock_guard lock(m_server->mutex);
         const qint64 now = m_server->nowMs();
         auto &s = m_server->semaphores[grant.ref.name];
@@ -199,11 +191,9 @@ void InMemorySemaphoreStore::refresh(const Grant &grant, qint64 ttlMs, Callback<
     later([done, r] { done(r); });
 }
 
-void InMemorySemaphoreStore::release(const Grant &grant, Callback<ReleaseResult> done) {
+void InMemorySemaphoreStore::doRelease(const Grant &grant, Callback<ReleaseResult> done) {
     ReleaseResult r;
-    if (isReadOnly()) {
-        r.error = readOnlyMessage();
-    } else {
+    {
         std::lock_guard lock(m_server->mutex);
         const qint64 now = m_server->nowMs();
         auto &s = m_server->semaphores[grant.ref.name];
@@ -218,12 +208,10 @@ void InMemorySemaphoreStore::release(const Grant &grant, Callback<ReleaseResult>
     later([done, r] { done(r); });
 }
 
-void InMemorySemaphoreStore::forceRelease(const SemaphoreRef &ref, const Holder &observed,
-                                          std::optional<qint64>, Callback<ForceReleaseResult> done) {
+void InMemorySemaphoreStore::doForceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                            std::optional<qint64>, Callback<ForceReleaseResult> done) {
     ForceReleaseResult r;
-    if (isReadOnly()) {
-        r.message = readOnlyMessage();
-    } else {
+    {
         std::lock_guard lock(m_server->mutex);
         auto &s = m_server->semaphores[ref.name];
         auto it = s.holders.find(observed.id);
@@ -241,11 +229,9 @@ void InMemorySemaphoreStore::forceRelease(const SemaphoreRef &ref, const Holder 
     later([done, r] { done(r); });
 }
 
-void InMemorySemaphoreStore::purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
+void InMemorySemaphoreStore::doPurgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
     MaintenanceResult r;
-    if (isReadOnly()) {
-        r.message = readOnlyMessage();
-    } else {
+    {
         std::lock_guard lock(m_server->mutex);
         auto &s = m_server->semaphores[ref.name];
         const auto before = s.holders.size();
@@ -256,19 +242,17 @@ void InMemorySemaphoreStore::purgeExpired(const SemaphoreRef &ref, Callback<Main
     later([done, r] { done(r); });
 }
 
-void InMemorySemaphoreStore::repair(const SemaphoreRef &, Callback<MaintenanceResult> done) {
+void InMemorySemaphoreStore::doRepair(const SemaphoreRef &, Callback<MaintenanceResult> done) {
     MaintenanceResult r;
-    r.ok = !isReadOnly();
-    r.message = r.ok ? QStringLiteral("nothing to repair") : readOnlyMessage();
+    r.ok = true;
+    r.message = QStringLiteral("nothing to repair");
     later([done, r] { done(r); });
 }
 
-void InMemorySemaphoreStore::setLimit(const SemaphoreRef &ref, qint64 limit,
-                                      Callback<MaintenanceResult> done) {
+void InMemorySemaphoreStore::doSetLimit(const SemaphoreRef &ref, qint64 limit,
+                                        Callback<MaintenanceResult> done) {
     MaintenanceResult r;
-    if (isReadOnly()) {
-        r.message = readOnlyMessage();
-    } else if (limit < 1) {
+    if (limit < 1) {
         r.message = QStringLiteral("limit must be at least 1");
     } else {
         std::lock_guard lock(m_server->mutex);

@@ -56,21 +56,23 @@ public:
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
     // One "key" per semaphore: its limit and fence as the value, its holders as rows.
     void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
-    void acquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
-                 core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
-    void refresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
-    void release(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
-    void forceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
-                      std::optional<qint64> observedVersion,
-                      core::Callback<core::ForceReleaseResult> done) override;
-    void purgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
-    void repair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
-    void setLimit(const core::SemaphoreRef &ref, qint64 limit,
-                  core::Callback<core::MaintenanceResult> done) override;
 
     const std::shared_ptr<InMemorySemaphoreServer> &server() const { return m_server; }
 
 protected:
+    // The writes, reached through core::SemaphoreStore's read-only gate.
+    void doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
+                   core::Cancellation cancel, core::Callback<core::AcquireResult> done) override;
+    void doRefresh(const core::Grant &grant, qint64 ttlMs, core::Callback<core::RefreshResult> done) override;
+    void doRelease(const core::Grant &grant, core::Callback<core::ReleaseResult> done) override;
+    void doForceRelease(const core::SemaphoreRef &ref, const core::Holder &observed,
+                        std::optional<qint64> observedVersion,
+                        core::Callback<core::ForceReleaseResult> done) override;
+    void doPurgeExpired(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void doRepair(const core::SemaphoreRef &ref, core::Callback<core::MaintenanceResult> done) override;
+    void doSetLimit(const core::SemaphoreRef &ref, qint64 limit,
+                    core::Callback<core::MaintenanceResult> done) override;
+
     // Runs `f` later on this store's thread (a reply arriving).
     template <typename F>
     void later(F &&f) {

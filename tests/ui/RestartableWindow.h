@@ -9,7 +9,7 @@
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/SecretStore.h"
-#include "model/StoreFactory.h"
+#include "model/ConnectionStores.h"
 #include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
 

@@ -8,8 +8,8 @@
 #include "TestMain.h"
 #include "TestWait.h"
 #include "core/audit/AuditLog.h"
+#include "model/ConnectionStores.h"
 #include "model/OperatorActions.h"
-#include "model/StoreFactory.h"
 #include "ui/AcquireDialog.h"
 
 #include <QDialogButtonBox>

@@ -6,8 +6,8 @@
 #include "RedisServer.h"
 #include "TestMain.h"
 #include "core/audit/AuditLog.h"
+#include "model/ConnectionStores.h"
 #include "model/OperatorActions.h"
-#include "model/StoreFactory.h"
 #include "ui/AcquireDialog.h"
 
 #include <QDialogButtonBox>

@@ -6,8 +6,8 @@
 #include "TestMain.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
+#include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
-#include "model/StoreFactory.h"
 #include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
 

@@ -5,7 +5,7 @@
 #include "RedisServer.h"
 #include "TestMain.h"
 #include "core/audit/AuditLog.h"
-#include "model/StoreFactory.h"
+#include "model/ConnectionStores.h"
 #include "ui/ConnectionSession.h"
 #include "ui/SemaphorePage.h"
 

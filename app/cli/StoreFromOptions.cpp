@@ -1,4 +1,4 @@
-#include "StoreFactory.h"
+#include "StoreFromOptions.h"
 
 #include "ConsulOptions.h"
 #include "RedisOptions.h"

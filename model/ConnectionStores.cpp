@@ -1,4 +1,4 @@
-#include "StoreFactory.h"
+#include "ConnectionStores.h"
 
 #include "consul/ConsulSemaphoreStore.h"
 #include "redis/RedisSemaphoreStore.h"
@@ -7,7 +7,7 @@
 
 namespace semscope::model {
 
-StoreFactory storeFactoryFor(const ConnectionConfig &config) {
+core::StoreFactory storeFactoryFor(const ConnectionConfig &config) {
     return [config]() -> std::unique_ptr<core::SemaphoreStore> {
         if (config.backend == core::Backend::Consul) {
             consul::ConsulConfig cc;

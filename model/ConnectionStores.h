@@ -14,9 +14,10 @@ namespace semscope::model {
 using ChangeHintsProvider =
     std::function<std::unique_ptr<redis::KeyspaceNotifications>(const ConnectionConfig &)>;
 
-// The real store for a connection: RedisSemaphoreStore or ConsulSemaphoreStore, made on the worker
-// thread. Throws std::runtime_error with a readable message for settings that cannot work (a bad URL).
-StoreFactory storeFactoryFor(const ConnectionConfig &config);
+// The real store for a connection, as the core::StoreFactory a ConnectionController is given:
+// RedisSemaphoreStore or ConsulSemaphoreStore, made on the worker thread. Throws
+// std::runtime_error with a readable message for settings that cannot work (a bad URL).
+core::StoreFactory storeFactoryFor(const ConnectionConfig &config);
 
 // The real server's keyspace notifications for a Redis connection (not yet probed); nullptr for
 // Consul, whose watches are pushed anyway, and for settings that cannot work.

@@ -1,0 +1,107 @@
+#include "SemaphoreStore.h"
+
+namespace semscope::core {
+
+namespace {
+
+AcquireResult refusal(AcquireResult r, const QString &why) {
+    r.status = AcquireResult::Status::Error;
+    r.error = why;
+    return r;
+}
+
+RefreshResult refusal(RefreshResult r, const QString &why) {
+    r.status = RefreshResult::Status::Error;
+    r.error = why;
+    return r;
+}
+
+ReleaseResult refusal(ReleaseResult r, const QString &why) {
+    r.status = ReleaseResult::Status::Error;
+    r.error = why;
+    return r;
+}
+
+ForceReleaseResult refusal(ForceReleaseResult r, const QString &why) {
+    r.status = ForceReleaseResult::Status::Error;
+    r.message = why;
+    return r;
+}
+
+MaintenanceResult refusal(MaintenanceResult r, const QString &why) {
+    r.ok = false;
+    r.message = why;
+    return r;
+}
+
+// Queued rather than called: every answer of a store comes after the call returned, refusals too,
+// so no caller is re-entered from inside its own call.
+template <typename R>
+bool refuse(QObject *store, bool readOnly, Callback<R> &done, const QString &why) {
+    if (!readOnly)
+        return false;
+    QMetaObject::invokeMethod(
+        store, [done = std::move(done), why] { done(refusal(R{}, why)); }, Qt::QueuedConnection);
+    return true;
+}
+
+} // namespace
+
+bool SemaphoreStore::refuseIfReadOnly(Callback<AcquireResult> &done) {
+    return refuse(this, m_readOnly, done, readOnlyMessage());
+}
+
+bool SemaphoreStore::refuseIfReadOnly(Callback<RefreshResult> &done) {
+    return refuse(this, m_readOnly, done, readOnlyMessage());
+}
+
+bool SemaphoreStore::refuseIfReadOnly(Callback<ReleaseResult> &done) {
+    return refuse(this, m_readOnly, done, readOnlyMessage());
+}
+
+bool SemaphoreStore::refuseIfReadOnly(Callback<ForceReleaseResult> &done) {
+    return refuse(this, m_readOnly, done, readOnlyMessage());
+}
+
+bool SemaphoreStore::refuseIfReadOnly(Callback<MaintenanceResult> &done) {
+    return refuse(this, m_readOnly, done, readOnlyMessage());
+}
+
+void SemaphoreStore::acquire(const SemaphoreRef &ref, const AcquireRequest &request, Cancellation cancel,
+                             Callback<AcquireResult> done) {
+    if (!refuseIfReadOnly(done))
+        doAcquire(ref, request, std::move(cancel), std::move(done));
+}
+
+void SemaphoreStore::refresh(const Grant &grant, qint64 ttlMs, Callback<RefreshResult> done) {
+    if (!refuseIfReadOnly(done))
+        doRefresh(grant, ttlMs, std::move(done));
+}
+
+void SemaphoreStore::release(const Grant &grant, Callback<ReleaseResult> done) {
+    if (!refuseIfReadOnly(done))
+        doRelease(grant, std::move(done));
+}
+
+void SemaphoreStore::forceRelease(const SemaphoreRef &ref, const Holder &observed,
+                                  std::optional<qint64> observedVersion, Callback<ForceReleaseResult> done) {
+    if (!refuseIfReadOnly(done))
+        doForceRelease(ref, observed, observedVersion, std::move(done));
+}
+
+void SemaphoreStore::purgeExpired(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
+    if (!refuseIfReadOnly(done))
+        doPurgeExpired(ref, std::move(done));
+}
+
+void SemaphoreStore::repair(const SemaphoreRef &ref, Callback<MaintenanceResult> done) {
+    if (!refuseIfReadOnly(done))
+        doRepair(ref, std::move(done));
+}
+
+void SemaphoreStore::setLimit(const SemaphoreRef &ref, qint64 limit, Callback<MaintenanceResult> done) {
+    if (!refuseIfReadOnly(done))
+        doSetLimit(ref, limit, std::move(done));
+}
+
+} // namespace semscope::core
