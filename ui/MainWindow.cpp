@@ -11,6 +11,7 @@
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
 #include "SpareWidth.h"
+#include "ToolWindow.h"
 #include "UsageBarDelegate.h"
 #include "ViewZoom.h"
 #include "loadtest/LoadTestPage.h"
@@ -1139,26 +1140,22 @@ LoadTestWindow *MainWindow::openLoadTest(bool training) {
     // Training needs no connection for the scenario that starts its own servers: without one the
     // window has an empty connection id (see LoadTestWindow).
     const model::ConnectionConfig config = s ? s->config() : model::ConnectionConfig();
-    // One window per connection: asking again brings it back instead of opening a second.
-    LoadTestWindow *window = nullptr;
-    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == config.id)
-            window = w;
-    if (!window) {
-        window = new LoadTestWindow(config, m_services.settingsFile, this);
-        window->setAuditLog(m_services.audit);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    if (s && m_page->session() == s && !window->loadTestPage()->isRunning())
-        window->loadTestPage()->prefill(m_page->ref());
-    if (training)
-        window->showTraining();
-    else
-        window->showLoadTest();
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
+    return raiseToolWindow<LoadTestWindow>(
+        this, [&](LoadTestWindow *w) { return w->connectionId() == config.id; },
+        [&] {
+            auto *window = new LoadTestWindow(config, m_services.settingsFile, this);
+            window->setAuditLog(m_services.audit);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            return window;
+        },
+        [&](LoadTestWindow *window) {
+            if (s && m_page->session() == s && !window->loadTestPage()->isRunning())
+                window->loadTestPage()->prefill(m_page->ref());
+            if (training)
+                window->showTraining();
+            else
+                window->showLoadTest();
+        });
 }
 
 ConsulSessionsWindow *MainWindow::openConsulSessions() {
@@ -1167,18 +1164,13 @@ ConsulSessionsWindow *MainWindow::openConsulSessions() {
         statusBar()->showMessage(tr("Consul sessions: select an open Consul connection first"), 10000);
         return nullptr;
     }
-    ConsulSessionsWindow *window = nullptr;
-    for (auto *w : findChildren<ConsulSessionsWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == s->config().id)
-            window = w;
-    if (!window) {
-        window = new ConsulSessionsWindow(s, this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
+    return raiseToolWindow<ConsulSessionsWindow>(
+        this, [s](ConsulSessionsWindow *w) { return w->connectionId() == s->config().id; },
+        [this, s] {
+            auto *window = new ConsulSessionsWindow(s, this);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            return window;
+        });
 }
 
 TopologyWindow *MainWindow::openTopology() {
@@ -1187,49 +1179,44 @@ TopologyWindow *MainWindow::openTopology() {
         statusBar()->showMessage(tr("Topology: select an open Redis connection first"), 10000);
         return nullptr;
     }
-    TopologyWindow *window = nullptr;
-    for (auto *w : findChildren<TopologyWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == s->config().id)
-            window = w;
-    if (!window) {
-        window = new TopologyWindow(s, this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
+    return raiseToolWindow<TopologyWindow>(
+        this, [s](TopologyWindow *w) { return w->connectionId() == s->config().id; },
+        [this, s] {
+            auto *window = new TopologyWindow(s, this);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            return window;
+        });
 }
 
 HolderSearchWindow *MainWindow::openHolderSearch() {
-    auto *window = findChild<HolderSearchWindow *>(QString(), Qt::FindDirectChildrenOnly);
-    if (!window) {
-        // Every connection that is connected now, with the semaphores its list shows.
-        auto targets = [this] {
-            QList<model::HolderSearchTarget> out;
-            for (ConnectionSession *s : std::as_const(m_sessions)) {
-                if (s->controller.state() != model::ConnectionController::State::Connected)
-                    continue;
-                model::HolderSearchTarget t{
-                    s->config().id, s->config().name, s->config().environment, &s->controller, {}};
-                for (const SemaphoreRef &ref : s->list.refs())
-                    t.semaphores << (s->resolveProfile ? s->resolveProfile(ref) : ref);
-                out << t;
-            }
-            return out;
-        };
-        window = new HolderSearchWindow(targets, this);
-        connect(window, &HolderSearchWindow::openRequested, this,
-                [this](const QString &connectionId, const SemaphoreRef &ref) {
-                    if (!openSemaphore(connectionId, ref))
-                        statusBar()->showMessage(tr("That connection is no longer open"), 10000);
-                    raise();
-                    activateWindow();
-                });
-    }
-    window->show();
-    window->raise();
-    window->activateWindow();
+    // Not deleted on close: one window while the main window lives (closing only hides it).
+    HolderSearchWindow *window = raiseToolWindow<HolderSearchWindow>(
+        this, [](HolderSearchWindow *) { return true; },
+        [this] {
+            // Every connection that is connected now, with the semaphores its list shows.
+            auto targets = [this] {
+                QList<model::HolderSearchTarget> out;
+                for (ConnectionSession *s : std::as_const(m_sessions)) {
+                    if (s->controller.state() != model::ConnectionController::State::Connected)
+                        continue;
+                    model::HolderSearchTarget t{
+                        s->config().id, s->config().name, s->config().environment, &s->controller, {}};
+                    for (const SemaphoreRef &ref : s->list.refs())
+                        t.semaphores << (s->resolveProfile ? s->resolveProfile(ref) : ref);
+                    out << t;
+                }
+                return out;
+            };
+            auto *window = new HolderSearchWindow(targets, this);
+            connect(window, &HolderSearchWindow::openRequested, this,
+                    [this](const QString &connectionId, const SemaphoreRef &ref) {
+                        if (!openSemaphore(connectionId, ref))
+                            statusBar()->showMessage(tr("That connection is no longer open"), 10000);
+                        raise();
+                        activateWindow();
+                    });
+            return window;
+        });
     window->focusSearch();
     return window;
 }
