@@ -8,6 +8,7 @@
 #include "ElideMiddleDelegate.h"
 #include "HeaderFit.h"
 #include "OpenKeyDialog.h"
+#include "QuitGuard.h"
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
 #include "SpareWidth.h"
@@ -137,12 +138,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
                     .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message));
     });
 
-    m_stopRunsDeadline.setSingleShot(true);
-    m_stopRunsDeadline.setInterval(kStopRunsDeadlineMs);
-    connect(&m_stopRunsDeadline, &QTimer::timeout, this, [this] {
-        m_forceClose = true;
-        close();
-    });
+    m_quitGuard = new QuitGuard(this);
 
     buildMenus();
     connect(m_page, &SemaphorePage::statusMessage, this,
@@ -1017,15 +1013,6 @@ void MainWindow::saveState() {
                            m_semaphoreView->horizontalHeader()->saveState());
 }
 
-QList<LoadTestWindow *> MainWindow::runningLoadTests() const {
-    QList<LoadTestWindow *> running;
-    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly)) {
-        if (w->isRunning())
-            running << w;
-    }
-    return running;
-}
-
 void MainWindow::fitSemaphoreColumns() {
     // In units of the font, so the columns grow with View > Zoom.
     auto *header = m_semaphoreView->horizontalHeader();
@@ -1065,70 +1052,21 @@ void MainWindow::changeEvent(QEvent *event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
-    // A running load test keeps writing to its server: never leave it running behind a closed
-    // window (a load-test window refusing to close would also cancel the application's quit).
-    if (!m_forceClose && !runningLoadTests().isEmpty()) {
+    if (!m_quitGuard->mayClose()) {
         event->ignore();
-        if (!m_closeAfterRuns)
-            askToStopRuns();
         return;
     }
-    m_stopRunsDeadline.stop();
-    m_closeAfterRuns = false;
-    m_forceClose = false;
     saveState();
-    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
-        w->close(); // saves its geometry when idle
-    // One still ending after the deadline goes now; its clients are torn down with it.
-    qDeleteAll(runningLoadTests());
+    m_quitGuard->closeLoadTests();
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::askToStopRuns() {
-    if (m_stopRunsQuestion)
-        return;
-    QStringList where;
-    for (LoadTestWindow *w : runningLoadTests())
-        where << w->connectionName();
-    auto *box = new QMessageBox(
-        QMessageBox::Question, tr("Quit semscope"),
-        tr("A load test is running on %1. Quitting stops it first: its clients release what they hold.")
-            .arg(where.join(QStringLiteral(", "))),
-        QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("stopRunsQuestion"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *stop = box->addButton(tr("&Stop and quit"), QMessageBox::AcceptRole);
-    box->setDefaultButton(stop);
-    connect(box, &QMessageBox::buttonClicked, this, [this, stop](QAbstractButton *clicked) {
-        if (clicked == stop)
-            quitStoppingRuns();
-    });
-    // A run may end while the question is open: then it asks only what is left to decide.
-    for (LoadTestWindow *w : runningLoadTests()) {
-        connect(w, &LoadTestWindow::runsEnded, box, [this, box, stop] {
-            if (!runningLoadTests().isEmpty())
-                return;
-            box->setText(tr("The load test has ended. Quit semscope?"));
-            stop->setText(tr("&Quit"));
-        });
-    }
-    m_stopRunsQuestion = box;
-    box->open();
-}
-
 void MainWindow::quitStoppingRuns() {
-    m_closeAfterRuns = true;
-    for (LoadTestWindow *w : runningLoadTests()) {
-        connect(w, &LoadTestWindow::runsEnded, this, &MainWindow::closeWhenRunsEnded, Qt::UniqueConnection);
-        w->stopRuns();
-    }
-    m_stopRunsDeadline.start();
-    closeWhenRunsEnded();
+    m_quitGuard->quitStoppingRuns();
 }
 
-void MainWindow::closeWhenRunsEnded() {
-    if (m_closeAfterRuns && runningLoadTests().isEmpty())
-        close();
+QMessageBox *MainWindow::stopRunsQuestion() const {
+    return m_quitGuard->stopRunsQuestion();
 }
 
 LoadTestWindow *MainWindow::openLoadTest(bool training) {
