@@ -8,9 +8,11 @@
 #include "ElideMiddleDelegate.h"
 #include "HeaderFit.h"
 #include "OpenKeyDialog.h"
+#include "QuitGuard.h"
 #include "ScreenFit.h"
 #include "SemaphorePage.h"
 #include "SpareWidth.h"
+#include "ToolWindow.h"
 #include "UsageBarDelegate.h"
 #include "ViewZoom.h"
 #include "loadtest/LoadTestPage.h"
@@ -136,12 +138,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
                     .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message));
     });
 
-    m_stopRunsDeadline.setSingleShot(true);
-    m_stopRunsDeadline.setInterval(kStopRunsDeadlineMs);
-    connect(&m_stopRunsDeadline, &QTimer::timeout, this, [this] {
-        m_forceClose = true;
-        close();
-    });
+    m_quitGuard = new QuitGuard(this);
 
     buildMenus();
     connect(m_page, &SemaphorePage::statusMessage, this,
@@ -1016,15 +1013,6 @@ void MainWindow::saveState() {
                            m_semaphoreView->horizontalHeader()->saveState());
 }
 
-QList<LoadTestWindow *> MainWindow::runningLoadTests() const {
-    QList<LoadTestWindow *> running;
-    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly)) {
-        if (w->isRunning())
-            running << w;
-    }
-    return running;
-}
-
 void MainWindow::fitSemaphoreColumns() {
     // In units of the font, so the columns grow with View > Zoom.
     auto *header = m_semaphoreView->horizontalHeader();
@@ -1064,70 +1052,21 @@ void MainWindow::changeEvent(QEvent *event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
-    // A running load test keeps writing to its server: never leave it running behind a closed
-    // window (a load-test window refusing to close would also cancel the application's quit).
-    if (!m_forceClose && !runningLoadTests().isEmpty()) {
+    if (!m_quitGuard->mayClose()) {
         event->ignore();
-        if (!m_closeAfterRuns)
-            askToStopRuns();
         return;
     }
-    m_stopRunsDeadline.stop();
-    m_closeAfterRuns = false;
-    m_forceClose = false;
     saveState();
-    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
-        w->close(); // saves its geometry when idle
-    // One still ending after the deadline goes now; its clients are torn down with it.
-    qDeleteAll(runningLoadTests());
+    m_quitGuard->closeLoadTests();
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::askToStopRuns() {
-    if (m_stopRunsQuestion)
-        return;
-    QStringList where;
-    for (LoadTestWindow *w : runningLoadTests())
-        where << w->connectionName();
-    auto *box = new QMessageBox(
-        QMessageBox::Question, tr("Quit semscope"),
-        tr("A load test is running on %1. Quitting stops it first: its clients release what they hold.")
-            .arg(where.join(QStringLiteral(", "))),
-        QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("stopRunsQuestion"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *stop = box->addButton(tr("&Stop and quit"), QMessageBox::AcceptRole);
-    box->setDefaultButton(stop);
-    connect(box, &QMessageBox::buttonClicked, this, [this, stop](QAbstractButton *clicked) {
-        if (clicked == stop)
-            quitStoppingRuns();
-    });
-    // A run may end while the question is open: then it asks only what is left to decide.
-    for (LoadTestWindow *w : runningLoadTests()) {
-        connect(w, &LoadTestWindow::runsEnded, box, [this, box, stop] {
-            if (!runningLoadTests().isEmpty())
-                return;
-            box->setText(tr("The load test has ended. Quit semscope?"));
-            stop->setText(tr("&Quit"));
-        });
-    }
-    m_stopRunsQuestion = box;
-    box->open();
-}
-
 void MainWindow::quitStoppingRuns() {
-    m_closeAfterRuns = true;
-    for (LoadTestWindow *w : runningLoadTests()) {
-        connect(w, &LoadTestWindow::runsEnded, this, &MainWindow::closeWhenRunsEnded, Qt::UniqueConnection);
-        w->stopRuns();
-    }
-    m_stopRunsDeadline.start();
-    closeWhenRunsEnded();
+    m_quitGuard->quitStoppingRuns();
 }
 
-void MainWindow::closeWhenRunsEnded() {
-    if (m_closeAfterRuns && runningLoadTests().isEmpty())
-        close();
+QMessageBox *MainWindow::stopRunsQuestion() const {
+    return m_quitGuard->stopRunsQuestion();
 }
 
 LoadTestWindow *MainWindow::openLoadTest(bool training) {
@@ -1139,26 +1078,22 @@ LoadTestWindow *MainWindow::openLoadTest(bool training) {
     // Training needs no connection for the scenario that starts its own servers: without one the
     // window has an empty connection id (see LoadTestWindow).
     const model::ConnectionConfig config = s ? s->config() : model::ConnectionConfig();
-    // One window per connection: asking again brings it back instead of opening a second.
-    LoadTestWindow *window = nullptr;
-    for (LoadTestWindow *w : findChildren<LoadTestWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == config.id)
-            window = w;
-    if (!window) {
-        window = new LoadTestWindow(config, m_services.settingsFile, this);
-        window->setAuditLog(m_services.audit);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    if (s && m_page->session() == s && !window->loadTestPage()->isRunning())
-        window->loadTestPage()->prefill(m_page->ref());
-    if (training)
-        window->showTraining();
-    else
-        window->showLoadTest();
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
+    return raiseToolWindow<LoadTestWindow>(
+        this, [&](LoadTestWindow *w) { return w->connectionId() == config.id; },
+        [&] {
+            auto *window = new LoadTestWindow(config, m_services.settingsFile, this);
+            window->setAuditLog(m_services.audit);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            return window;
+        },
+        [&](LoadTestWindow *window) {
+            if (s && m_page->session() == s && !window->loadTestPage()->isRunning())
+                window->loadTestPage()->prefill(m_page->ref());
+            if (training)
+                window->showTraining();
+            else
+                window->showLoadTest();
+        });
 }
 
 ConsulSessionsWindow *MainWindow::openConsulSessions() {
@@ -1167,18 +1102,13 @@ ConsulSessionsWindow *MainWindow::openConsulSessions() {
         statusBar()->showMessage(tr("Consul sessions: select an open Consul connection first"), 10000);
         return nullptr;
     }
-    ConsulSessionsWindow *window = nullptr;
-    for (auto *w : findChildren<ConsulSessionsWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == s->config().id)
-            window = w;
-    if (!window) {
-        window = new ConsulSessionsWindow(s, this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
+    return raiseToolWindow<ConsulSessionsWindow>(
+        this, [s](ConsulSessionsWindow *w) { return w->connectionId() == s->config().id; },
+        [this, s] {
+            auto *window = new ConsulSessionsWindow(s, this);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            return window;
+        });
 }
 
 TopologyWindow *MainWindow::openTopology() {
@@ -1187,49 +1117,44 @@ TopologyWindow *MainWindow::openTopology() {
         statusBar()->showMessage(tr("Topology: select an open Redis connection first"), 10000);
         return nullptr;
     }
-    TopologyWindow *window = nullptr;
-    for (auto *w : findChildren<TopologyWindow *>(Qt::FindDirectChildrenOnly))
-        if (w->connectionId() == s->config().id)
-            window = w;
-    if (!window) {
-        window = new TopologyWindow(s, this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
+    return raiseToolWindow<TopologyWindow>(
+        this, [s](TopologyWindow *w) { return w->connectionId() == s->config().id; },
+        [this, s] {
+            auto *window = new TopologyWindow(s, this);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            return window;
+        });
 }
 
 HolderSearchWindow *MainWindow::openHolderSearch() {
-    auto *window = findChild<HolderSearchWindow *>(QString(), Qt::FindDirectChildrenOnly);
-    if (!window) {
-        // Every connection that is connected now, with the semaphores its list shows.
-        auto targets = [this] {
-            QList<model::HolderSearchTarget> out;
-            for (ConnectionSession *s : std::as_const(m_sessions)) {
-                if (s->controller.state() != model::ConnectionController::State::Connected)
-                    continue;
-                model::HolderSearchTarget t{
-                    s->config().id, s->config().name, s->config().environment, &s->controller, {}};
-                for (const SemaphoreRef &ref : s->list.refs())
-                    t.semaphores << (s->resolveProfile ? s->resolveProfile(ref) : ref);
-                out << t;
-            }
-            return out;
-        };
-        window = new HolderSearchWindow(targets, this);
-        connect(window, &HolderSearchWindow::openRequested, this,
-                [this](const QString &connectionId, const SemaphoreRef &ref) {
-                    if (!openSemaphore(connectionId, ref))
-                        statusBar()->showMessage(tr("That connection is no longer open"), 10000);
-                    raise();
-                    activateWindow();
-                });
-    }
-    window->show();
-    window->raise();
-    window->activateWindow();
+    // Not deleted on close: one window while the main window lives (closing only hides it).
+    HolderSearchWindow *window = raiseToolWindow<HolderSearchWindow>(
+        this, [](HolderSearchWindow *) { return true; },
+        [this] {
+            // Every connection that is connected now, with the semaphores its list shows.
+            auto targets = [this] {
+                QList<model::HolderSearchTarget> out;
+                for (ConnectionSession *s : std::as_const(m_sessions)) {
+                    if (s->controller.state() != model::ConnectionController::State::Connected)
+                        continue;
+                    model::HolderSearchTarget t{
+                        s->config().id, s->config().name, s->config().environment, &s->controller, {}};
+                    for (const SemaphoreRef &ref : s->list.refs())
+                        t.semaphores << (s->resolveProfile ? s->resolveProfile(ref) : ref);
+                    out << t;
+                }
+                return out;
+            };
+            auto *window = new HolderSearchWindow(targets, this);
+            connect(window, &HolderSearchWindow::openRequested, this,
+                    [this](const QString &connectionId, const SemaphoreRef &ref) {
+                        if (!openSemaphore(connectionId, ref))
+                            statusBar()->showMessage(tr("That connection is no longer open"), 10000);
+                        raise();
+                        activateWindow();
+                    });
+            return window;
+        });
     window->focusSearch();
     return window;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ConnectionDialog.h"
+#include "QuitGuard.h"
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
@@ -103,10 +104,11 @@ public:
 
     // Quits without asking: asks running load tests to stop, closes once they have (or after
     // kStopRunsDeadlineMs, tearing down what is left). File → Quit asks first when a run is on.
+    // Both done by the QuitGuard.
     void quitStoppingRuns();
-    static constexpr int kStopRunsDeadlineMs = 6000;
+    static constexpr int kStopRunsDeadlineMs = QuitGuard::kStopRunsDeadlineMs;
     // The "stop the load test and quit?" question while it is open, for tests.
-    QMessageBox *stopRunsQuestion() const { return m_stopRunsQuestion; }
+    QMessageBox *stopRunsQuestion() const;
 
     // Opens the dialog to add a connection; returns the dialog (deleted on close), for tests.
     ConnectionDialog *addConnection();
@@ -157,9 +159,6 @@ private:
     void restoreState();
     void saveState();
     QString currentConnectionId() const;
-    QList<LoadTestWindow *> runningLoadTests() const;
-    void askToStopRuns();
-    void closeWhenRunsEnded();
 
     MainWindowServices m_services;
     QHash<QString, ConnectionSession *> m_sessions;
@@ -191,10 +190,7 @@ private:
     QAction *m_rediscoverAction = nullptr;
     QAction *m_openKeyAction = nullptr;
     ViewZoom *m_zoom = nullptr;
-    QPointer<QMessageBox> m_stopRunsQuestion;
-    QTimer m_stopRunsDeadline;
-    bool m_closeAfterRuns = false; // runs were asked to end; the window closes once they have
-    bool m_forceClose = false;     // close now, whatever still runs
+    QuitGuard *m_quitGuard = nullptr;
 };
 
 } // namespace semscope::ui
