@@ -565,7 +565,7 @@ void SemaphorePage::refreshNow() {
     if (!m_session)
         return;
     m_inFlight = false; // an explicit refresh may overtake a slow read; the generation drops stale answers
-    requestSnapshot(0);  // a read sent now, not one shared from before
+    requestSnapshot(0); // a read sent now, not one shared from before
 }
 
 void SemaphorePage::requestSnapshot(qint64 maxAgeMs) {

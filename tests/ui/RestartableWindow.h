@@ -8,8 +8,8 @@
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
-#include "model/SecretStore.h"
 #include "model/ConnectionStores.h"
+#include "model/SecretStore.h"
 #include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
 

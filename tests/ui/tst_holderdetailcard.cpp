@@ -211,8 +211,9 @@ void TestHolderDetailCard::everyRowFitsTheCardsWidth() {
     failing.state = core::ClientLiveness::State::Gone;
     failing.source = core::ClientLiveness::Source::ConsulNodeChecks;
     failing.goneSinceMs = QDateTime::currentMSecsSinceEpoch() - 60000;
-    failing.evidence = QStringLiteral("service:semscope-double-node-1.eu-central-1.compute.internal critical: HTTP "
-                                      "GET http://10.0.12.7:8080/health: 503");
+    failing.evidence =
+        QStringLiteral("service:semscope-double-node-1.eu-central-1.compute.internal critical: HTTP "
+                       "GET http://10.0.12.7:8080/health: 503");
     card->showHolder(model.holderAt(0), &model, failing);
     page.resize(700 + cardWidth, cardHeight);
     page.setSizes({700, cardWidth});
