@@ -4,33 +4,18 @@ namespace semscope::core {
 
 namespace {
 
-AcquireResult refusal(AcquireResult r, const QString &why) {
-    r.status = AcquireResult::Status::Error;
-    r.error = why;
-    return r;
-}
-
-RefreshResult refusal(RefreshResult r, const QString &why) {
-    r.status = RefreshResult::Status::Error;
-    r.error = why;
-    return r;
-}
-
-ReleaseResult refusal(ReleaseResult r, const QString &why) {
-    r.status = ReleaseResult::Status::Error;
-    r.error = why;
-    return r;
-}
-
-ForceReleaseResult refusal(ForceReleaseResult r, const QString &why) {
-    r.status = ForceReleaseResult::Status::Error;
-    r.message = why;
-    return r;
-}
-
-MaintenanceResult refusal(MaintenanceResult r, const QString &why) {
-    r.ok = false;
-    r.message = why;
+// The result types name their failure differently (status or ok, error or message).
+template <typename R>
+R refusal(const QString &why) {
+    R r;
+    if constexpr (requires { r.ok; })
+        r.ok = false;
+    else
+        r.status = R::Status::Error;
+    if constexpr (requires { r.error; })
+        r.error = why;
+    else
+        r.message = why;
     return r;
 }
 
@@ -41,7 +26,7 @@ bool refuse(QObject *store, bool readOnly, Callback<R> &done, const QString &why
     if (!readOnly)
         return false;
     QMetaObject::invokeMethod(
-        store, [done = std::move(done), why] { done(refusal(R{}, why)); }, Qt::QueuedConnection);
+        store, [done = std::move(done), why] { done(refusal<R>(why)); }, Qt::QueuedConnection);
     return true;
 }
 
