@@ -76,6 +76,25 @@ StoreFactory factoryFor(std::shared_ptr<InMemorySemaphoreServer> server) {
     return [server]() -> std::unique_ptr<SemaphoreStore> { return std::make_unique<Store>(server); };
 }
 
+// Four clients on one slot, one connection and one thread, retrying after a minute's pause: only
+// something that ends a pause early lets them take turns.
+LoadTestConfig minutePauseConfig(const QString &name, Kind kind) {
+    LoadTestConfig c;
+    c.ref.kind = kind;
+    c.ref.name = name;
+    c.limit = 1;
+    c.clients = 4;
+    c.connections = 1;
+    c.threads = 1;
+    c.waitMs = 0;
+    c.retry = Distribution::fixed(60'000'000'000);
+    c.hold = Distribution::fixed(1'000'000);
+    c.think = Distribution::fixed(0);
+    c.ttlMs = 5000;
+    c.seed = 1234;
+    return c;
+}
+
 LoadTestConfig baseConfig(const QString &name) {
     LoadTestConfig c;
     c.ref.kind = Kind::Leased;
@@ -241,15 +260,7 @@ private Q_SLOTS:
     // 20 pairs over 4 clients and one slot get done only because releases wake the sleepers.
     void releaseEndsARetryPause() {
         auto server = std::make_shared<InMemorySemaphoreServer>();
-        LoadTestConfig c = baseConfig(QStringLiteral("wake"));
-        c.ref.kind = Kind::Leased;
-        c.limit = 1;
-        c.clients = 4;
-        c.connections = 1;
-        c.threads = 1;
-        c.waitMs = 0;
-        c.retry = Distribution::fixed(60'000'000'000);
-        c.hold = Distribution::fixed(1'000'000);
+        LoadTestConfig c = minutePauseConfig(QStringLiteral("wake"), Kind::Leased);
         c.durationMs = 0;
         c.ops = 20;
         LoadTestEngine engine(c, factoryFor<InMemorySemaphoreStore>(server));
@@ -267,15 +278,7 @@ private Q_SLOTS:
     // each pause, as its clients would.
     void retryPauseRunsOutWithoutNotification() {
         auto server = std::make_shared<InMemorySemaphoreServer>();
-        LoadTestConfig c = baseConfig(QStringLiteral("nowake"));
-        c.ref.kind = Kind::Slots;
-        c.limit = 1;
-        c.clients = 4;
-        c.connections = 1;
-        c.threads = 1;
-        c.waitMs = 0;
-        c.retry = Distribution::fixed(60'000'000'000);
-        c.hold = Distribution::fixed(1'000'000);
+        LoadTestConfig c = minutePauseConfig(QStringLiteral("nowake"), Kind::Slots);
         c.durationMs = 300;
         LoadTestEngine engine(c, factoryFor<InMemorySemaphoreStore>(server));
         const LoadTestReport r = run(engine);
