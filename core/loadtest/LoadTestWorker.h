@@ -21,8 +21,6 @@
 
 namespace semscope::core {
 
-using StoreFactory = std::function<std::unique_ptr<SemaphoreStore>()>;
-
 // Counters every worker updates and the engine reads for live progress.
 struct LoadTestCounters {
     std::atomic<qint64> grants{0};

@@ -1,6 +1,6 @@
 #include "InMemorySemaphoreStore.h"
 
-#include <QRegularExpression>
+#include "core/GlobPattern.h"
 #include <algorithm>
 #include <chrono>
 
@@ -36,11 +36,11 @@ void InMemorySemaphoreStore::discover(const DiscoverRequest &request, Cancellati
                                       Callback<DiscoverProgress>, Callback<DiscoverResult> done) {
     DiscoverResult result;
     result.ok = true;
-    const QRegularExpression re(QRegularExpression::wildcardToRegularExpression(request.match));
+    const GlobPattern pattern(request.match);
     {
         std::lock_guard lock(m_server->mutex);
         for (auto it = m_server->semaphores.cbegin(); it != m_server->semaphores.cend(); ++it) {
-            if (!re.match(it.key()).hasMatch())
+            if (!pattern.matches(it.key()))
                 continue;
             DiscoveredSemaphore d;
             d.ref.kind = Kind::Leased;
