@@ -181,7 +181,17 @@ void SemaphoreCommand::runWith(CliContext &ctx, core::SemaphoreRef ref) {
     core::ProfileStore profiles;
     ref.profile = profiles.resolve(m_store->endpoint(), ref);
     if (ctx.isSet(QStringLiteral("limit"))) {
-        ref.profile.limit = ctx.value(QStringLiteral("limit")).toLongLong();
+        const qint64 limit = ctx.value(QStringLiteral("limit")).toLongLong();
+        // A mutex's limit is not a setting: taking --limit 3 quietly would let an operator believe
+        // three holders may share what admits one.
+        if (core::limitStorage(ref.kind) == core::LimitStorage::Fixed && limit != 1) {
+            ctx.fail(ExitUsage, {},
+                     QStringLiteral("--limit %1: %2 is a %3, which admits one holder; its limit is always 1")
+                         .arg(limit)
+                         .arg(ref.name, core::kindName(ref.kind)));
+            return;
+        }
+        ref.profile.limit = limit;
         ref.profile.inferred = false;
     }
     if (ctx.isSet(QStringLiteral("lock-key")))

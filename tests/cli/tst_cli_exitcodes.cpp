@@ -189,6 +189,30 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(shown), qPrintable(r.err.left(400)));
     }
 
+    // A mutex admits one holder whatever --limit says; taking --limit 3 silently let an operator
+    // believe otherwise. Nothing is written.
+    void limitOnAMutexIsAUsageError_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("lock") << QStringLiteral("lock")
+                              << QStringList{QStringLiteral("--ttl"), QStringLiteral("10s")};
+        QTest::newRow("node-mutex") << QStringLiteral("node-mutex") << QStringList{};
+        QTest::newRow("redisson-lock") << QStringLiteral("redisson-lock") << QStringList{};
+    }
+    void limitOnAMutexIsAUsageError() {
+        QFETCH(QString, kind);
+        QFETCH(QStringList, extra);
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const Run r = cli(QStringList{QStringLiteral("--redis"), server.url(), QStringLiteral("acquire"),
+                                      QStringLiteral("invoice-run"), QStringLiteral("--kind"), kind,
+                                      QStringLiteral("--limit"), QStringLiteral("3")} +
+                          extra);
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("its limit is always 1")), qPrintable(describe(r)));
+        QCOMPARE(server.command({"DBSIZE"}).integer, 0);
+    }
+
     // A bare number is no duration: "--ttl 5" once granted an already expired 5 ms lease.
     void durationsNeedAUnit_data() {
         QTest::addColumn<QStringList>("command");
