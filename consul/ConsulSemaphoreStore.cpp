@@ -5,6 +5,7 @@
 #include "ConsulAcquire.h"
 #include "ConsulDiscovery.h"
 #include "ConsulForceRelease.h"
+#include "NodeHealth.h"
 #include "RawKvReader.h"
 
 #include <QDateTime>
@@ -542,6 +543,12 @@ void ConsulSemaphoreStore::watchRound(const std::shared_ptr<Watch> &w) {
 void ConsulSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
                                        std::function<void(core::RawKeys)> done) {
     RawKvReader::read(*m_client, ref.name, std::move(done));
+}
+
+void ConsulSemaphoreStore::readClientLiveness(
+    const QList<core::Holder> &holders, const QSet<QString> &,
+    core::Callback<QHash<QString, core::HolderClientLiveness>> done) {
+    readHolderLiveness(*m_client, holders, std::move(done));
 }
 
 } // namespace semscope::consul

@@ -1,5 +1,6 @@
 #include "RedisSemaphoreStore.h"
 
+#include "ClientLiveness.h"
 #include "RawKeyReader.h"
 #include "RedisDiscovery.h"
 #include "ReplicaConfirmation.h"
@@ -346,6 +347,12 @@ void RedisSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
         };
         RawKeyReader::read(send, s.keys, done);
     });
+}
+
+void RedisSemaphoreStore::readClientLiveness(
+    const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
+    core::Callback<QHash<QString, core::HolderClientLiveness>> done) {
+    readHolderLiveness(*m_conn, holders, seenConnected, std::move(done));
 }
 
 } // namespace semscope::redis

@@ -53,6 +53,9 @@ public:
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
     // The raw view: the keys the semaphore's snapshot names, read by RawKeyReader.
     void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
+    // CLIENT LIST of every master (redis/ClientLiveness).
+    void readClientLiveness(const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
+                            core::Callback<QHash<QString, core::HolderClientLiveness>> done) override;
 
 protected:
     // The writes, reached through core::SemaphoreStore's read-only gate.
