@@ -2,6 +2,7 @@
 
 #include "core/SemaphoreStore.h"
 #include "core/SemaphoreTypes.h"
+#include "kinds/ScoreReading.h"
 
 #include <QByteArray>
 #include <QList>
@@ -37,6 +38,11 @@ struct KeyRole {
 // that are not candidates are forgotten, so memory stays bounded on a keyspace of millions.
 KeyRole keyRole(const QByteArray &key, const QByteArray &type);
 
+// The group a key is sampled and recognized with: `role.base` (its keyRole()), except that the fair
+// semaphore's acquire lock `lock:S` joins S (recognition also keeps it under its own name, as a
+// lock of its own).
+QByteArray groupBase(const QByteArray &key, const KeyRole &role);
+
 // Whether the key's name holds a whole word that names a semaphore or a lock ("lock", "mutex",
 // "semaphore", "sem", "permit", "lease", their plurals, "redlock"), words being runs of letters
 // and digits: `lock:orders`, `semaphore:payments-legacy`, `billing_mutex`, not `clock`. Such a key
@@ -58,29 +64,6 @@ QList<core::DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint>
 // are inverses: nodeSemaphoreKey(nodeSemaphoreName(k)) == k for every key with a `semaphore:`.
 QByteArray nodeSemaphoreKey(const QString &name);
 QString nodeSemaphoreName(const QByteArray &key);
-
-// Score-unit heuristic for ZSET scores (§7): |score − now_s| < 1e8 is seconds, |score − now_ms| < 1e11
-// is milliseconds; anything else (small integers, counters) gives nullopt.
-std::optional<core::ScoreUnit> guessScoreUnit(double score, qint64 nowMs);
-
-// What a set of ZSET scores most likely means: unit, and whether they are expiry times (in the
-// future) or acquire/refresh times (in the past). Redisson's "no lease" marker is ignored.
-struct ScoreReading {
-    std::optional<core::ScoreUnit> unit;
-    bool expiry = false;     // most scores lie in the future
-    bool mixedUnits = false; // some look like seconds, others like milliseconds
-    bool nonNumeric = false; // a score did not parse
-    int seconds = 0;         // scores that read as seconds since the epoch
-    int milliseconds = 0;    // scores that read as milliseconds since the epoch
-    int past = 0;            // time-like scores at or before now
-};
-ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs);
-
-// Converts a score in `unit` to milliseconds (Auto is treated as milliseconds).
-qint64 scoreToMs(double score, core::ScoreUnit unit);
-
-// Redisson's score for a permit without a lease.
-inline constexpr qint64 kRedissonNoLeaseScore = 922337203685477LL;
 
 // True for 36-character UUIDs followed by ":<thread id>" (Redisson lock fields).
 bool looksLikeRedissonLockField(const QByteArray &field);

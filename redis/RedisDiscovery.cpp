@@ -269,9 +269,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
             (type == "string" && redissonChannelNames.contains(key)) || namedKeys.contains(key);
         if (!role.candidate && !redissonSemaphore)
             return;
-        QByteArray base = role.base;
-        if (key.startsWith("lock:"))
-            base = key.mid(5); // may be the acquire lock of a fair semaphore
+        const QByteArray base = groupBase(key, role);
         addKey(base, key);
         for (const QByteArray &companion : companionKeys(key, type))
             addKey(base, companion);

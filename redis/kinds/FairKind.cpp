@@ -2,9 +2,9 @@
 
 #include "KeyLayouts.h"
 #include "KindReplies.h"
+#include "ScoreReading.h"
 #include "SeedKindSupport.h"
 #include "core/Duration.h"
-#include "redis/KindRecognition.h"
 
 #include <QHash>
 #include <cmath>
@@ -38,7 +38,7 @@ QList<QByteArray> outerLockKeys(const core::SemaphoreRef &ref) {
     if (!ref.profile.outerLockKey.isEmpty())
         return {ref.profile.outerLockKey.toUtf8()};
     const QByteArray n = ref.name.toUtf8();
-    return {"lock:" + n, n + "lock"};
+    return {keyLayout(core::Kind::Fair).key("lock:").keyFor(n), n + "lock"};
 }
 
 // "lock:S held by <value> (expires in 3.0 s): ...": why an acquire did nothing (reply {-3, key,

@@ -2,8 +2,8 @@
 
 #include "KeyLayouts.h"
 #include "KindReplies.h"
+#include "ScoreReading.h"
 #include "SeedKindSupport.h"
-#include "redis/KindRecognition.h"
 
 #include <cmath>
 

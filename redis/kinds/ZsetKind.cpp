@@ -1,9 +1,9 @@
 #include "ZsetKind.h"
 
 #include "KindReplies.h"
+#include "ScoreReading.h"
 #include "SeedKindSupport.h"
 #include "core/Duration.h"
-#include "redis/KindRecognition.h"
 
 #include <QHash>
 #include <QSet>
