@@ -1,13 +1,14 @@
 #include "TestMain.h"
-#include "core/KindRecognition.h"
+#include "redis/KindRecognition.h"
 
 #include <QTest>
 
 using namespace semscope::core;
+using namespace semscope::redis;
 
 // Declared before the first addColumn<> so no implicit instantiation comes first.
-Q_DECLARE_METATYPE(QList<semscope::core::KeyFingerprint>)
-Q_DECLARE_METATYPE(semscope::core::KeyFingerprint)
+Q_DECLARE_METATYPE(QList<semscope::redis::KeyFingerprint>)
+Q_DECLARE_METATYPE(semscope::redis::KeyFingerprint)
 
 namespace {
 const qint64 kNowMs = 1'790'000'000'000LL; // a fixed "server now" in 2026
