@@ -810,6 +810,7 @@ QList<ObservedHolder> SemaphorePage::selectedHolders() const {
         o.holder = *h;
         o.ageMs = m_holders.ageMs(*h);
         o.ttlMs = m_holders.ttlMs(*h);
+        o.client = m_liveness.livenessOf(h->id);
         out.append(o);
     }
     return out;
