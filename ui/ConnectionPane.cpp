@@ -1,9 +1,9 @@
 #include "ConnectionPane.h"
 
 #include "ConnectionFailurePanel.h"
-#include "ConnectionSession.h"
 #include "ConnectionStateIcon.h"
 #include "model/ConnectionSecrets.h"
+#include "model/ConnectionSession.h"
 
 #include <QAction>
 #include <QEvent>

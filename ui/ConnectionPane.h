@@ -16,9 +16,12 @@ namespace semscope::monitor {
 class HistoryWorker;
 }
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
-class ConnectionSession;
+using model::ConnectionSession;
 
 // The connections on the left of the main window: the list with each one's state, and what is done
 // to a connection: add, edit, remove (with its secrets), connect (asking for a password the keyring

@@ -29,12 +29,15 @@ class QSpinBox;
 class QSplitter;
 class QTableView;
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
 class AuditPanel;
 class ConnectionFailurePanel;
 class ConnectionPane;
-class ConnectionSession;
+using model::ConnectionSession;
 class DesktopMonitoring;
 class ConsulSessionsWindow;
 class HolderSearchWindow;
