@@ -3,7 +3,7 @@
 
 #include "AuditPanel.h"
 #include "ConnectionFailurePanel.h"
-#include "ConnectionSession.h"
+#include "ConnectionPane.h"
 #include "ConnectionStateIcon.h"
 #include "ElideMiddleDelegate.h"
 #include "HeaderFit.h"
@@ -17,7 +17,7 @@
 #include "ViewZoom.h"
 #include "loadtest/LoadTestPage.h"
 #include "loadtest/LoadTestWindow.h"
-#include "model/ConnectionSecrets.h"
+#include "model/ConnectionSession.h"
 #include "model/RawKeysLoader.h"
 #include "search/HolderSearchWindow.h"
 #include "sessions/ConsulSessionsWindow.h"
@@ -58,8 +58,6 @@ using model::ConnectionConfig;
 using model::ConnectionController;
 
 namespace {
-constexpr int kIdRole = Qt::UserRole + 1;
-
 std::unique_ptr<QSettings> openSettings(const QString &file) {
     if (file.isEmpty())
         return std::make_unique<QSettings>();
@@ -85,7 +83,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_failurePanel->hide();
     connect(m_failurePanel, &ConnectionFailurePanel::editRequested, this, [this] { editConnection(); });
     connect(m_failurePanel, &ConnectionFailurePanel::retryRequested, this, [this] {
-        const QString id = currentConnectionId();
+        const QString id = m_connectionPane->currentId();
         closeConnection(id);
         openConnection(id);
     });
@@ -96,6 +94,8 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_splitter->addWidget(mainArea);
     m_monitoring = new DesktopMonitoring(m_services.profiles, this);
     m_monitoring->watch()->setChangeHintsProvider(m_services.changeHints);
+    m_connectionPane->setHistory(m_monitoring->history());
+    m_connectionPane->setEmptyRetentionMs(qint64(keepEmptyHours()) * 3600 * 1000);
     m_page->setMonitoring(m_monitoring->watch(), m_monitoring->history());
     connect(m_monitoring, &DesktopMonitoring::openRequested, this,
             [this](const QString &connectionId, const SemaphoreRef &ref) {
@@ -143,18 +143,22 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     buildMenus();
     connect(m_page, &SemaphorePage::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 10000); });
-    connect(m_services.registry, &model::ConnectionRegistry::changed, this,
-            &MainWindow::reloadConnectionList);
+    connect(m_connectionPane, &ConnectionPane::currentChanged, this, &MainWindow::currentConnectionChanged);
+    connect(m_connectionPane, &ConnectionPane::sessionStarted, this, &MainWindow::attachSession);
+    connect(m_connectionPane, &ConnectionPane::sessionClosing, this, &MainWindow::detachSession);
+    connect(m_connectionPane, &ConnectionPane::sessionClosed, this, [this] {
+        updateOpenKeyAction();
+        updateStatus();
+    });
 
-    reloadConnectionList();
+    m_connectionPane->reload();
     restoreState();
     updateStatus();
 }
 
 MainWindow::~MainWindow() {
     m_page->clearSemaphore();
-    qDeleteAll(m_sessions);
-    m_sessions.clear();
+    m_connectionPane->dropSessions();
 }
 
 void MainWindow::buildLeft(QSplitter *splitter) {
@@ -162,44 +166,10 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     auto *layout = new QVBoxLayout(left);
     layout->setContentsMargins(6, 6, 0, 6);
 
-    auto *connHeader = new QHBoxLayout;
-    auto *connTitle = new QLabel(tr("<b>Connections</b>"), left);
-    auto *add = new QToolButton(left);
-    add->setObjectName(QStringLiteral("addConnectionButton"));
-    add->setText(tr("Add…"));
-    add->setToolTip(tr("Add a Redis or Consul connection (Ctrl+N)"));
-    connect(add, &QToolButton::clicked, this, [this] { addConnection(); });
-    connHeader->addWidget(connTitle, 1);
-    connHeader->addWidget(add);
-    layout->addLayout(connHeader);
-
     m_leftSplitter = new QSplitter(Qt::Vertical, left);
     m_leftSplitter->setObjectName(QStringLiteral("leftSplitter"));
-    m_connections = new QListWidget(m_leftSplitter);
-    m_connections->setObjectName(QStringLiteral("connections"));
-    m_connections->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_connections->setToolTip(tr("Double-click to connect. The dot shows the connection state; the tag its "
-                                 "environment."));
-    connect(m_connections, &QListWidget::currentItemChanged, this, &MainWindow::currentConnectionChanged);
-    connect(m_connections, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem *item) { openConnection(item->data(kIdRole).toString()); });
-    connect(m_connections, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        QMenu menu(this);
-        const QString id = currentConnectionId();
-        if (!id.isEmpty()) {
-            if (session(id)) {
-                menu.addAction(m_rediscoverAction);
-                menu.addAction(tr("Disconnect"), this, [this, id] { closeConnection(id); });
-            } else {
-                menu.addAction(tr("Connect"), this, [this, id] { openConnection(id); });
-            }
-            menu.addSeparator();
-            menu.addAction(m_editConnectionAction);
-            menu.addAction(m_removeConnectionAction);
-        }
-        menu.addAction(tr("Add connection…"), this, [this] { addConnection(); });
-        menu.exec(m_connections->viewport()->mapToGlobal(pos));
-    });
+    m_connectionPane = new ConnectionPane(m_services.registry, m_services.secrets, m_services.audit,
+                                          m_services.profiles, m_services.storeFactory, m_leftSplitter);
 
     auto *semWidget = new QWidget(m_leftSplitter);
     auto *semLayout = new QVBoxLayout(semWidget);
@@ -292,7 +262,7 @@ void MainWindow::buildLeft(QSplitter *splitter) {
         }
     });
     semLayout->addWidget(m_semaphoreView, 1);
-    m_leftSplitter->addWidget(m_connections);
+    m_leftSplitter->addWidget(m_connectionPane);
     m_leftSplitter->addWidget(semWidget);
     m_leftSplitter->setStretchFactor(0, 1);
     m_leftSplitter->setStretchFactor(1, 4);
@@ -308,10 +278,9 @@ void MainWindow::buildLeft(QSplitter *splitter) {
 
 void MainWindow::buildMenus() {
     auto *file = menuBar()->addMenu(tr("&File"));
-    auto *addAction = file->addAction(tr("&Add connection…"), this, [this] { addConnection(); });
-    addAction->setShortcut(QKeySequence::New);
-    m_editConnectionAction = file->addAction(tr("&Edit connection…"), this, &MainWindow::editConnection);
-    m_removeConnectionAction = file->addAction(tr("&Remove connection"), this, &MainWindow::removeConnection);
+    file->addAction(m_connectionPane->addAction());
+    file->addAction(m_connectionPane->editAction());
+    file->addAction(m_connectionPane->removeAction());
     file->addSeparator();
     m_openKeyAction = file->addAction(tr("&Open key…"), this, [this] { openKey(); });
     m_openKeyAction->setObjectName(QStringLiteral("openKeyAction"));
@@ -324,8 +293,7 @@ void MainWindow::buildMenus() {
 
     auto *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_page->refreshAction());
-    m_rediscoverAction = view->addAction(tr("Re&discover semaphores"), this, &MainWindow::rediscover);
-    m_rediscoverAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
+    view->addAction(m_connectionPane->rediscoverAction());
     auto *find = view->addAction(tr("&Filter semaphores"), this, [this] {
         m_filter->setFocus();
         m_filter->selectAll();
@@ -438,7 +406,7 @@ QList<QAction *> MainWindow::semaphoreContextActions(const QModelIndex &proxyInd
         }
         out << nullptr;
     }
-    out << m_rediscoverAction;
+    out << m_connectionPane->rediscoverAction();
     return out;
 }
 
@@ -525,83 +493,47 @@ int MainWindow::keepEmptyHours() const {
 void MainWindow::setKeepEmptyHours(int hours) {
     hours = std::max(0, hours);
     openSettings(m_services.settingsFile)->setValue(QStringLiteral("list/keepEmptyHours"), hours);
-    for (ConnectionSession *s : std::as_const(m_sessions))
-        s->setEmptyRetentionMs(qint64(hours) * 3600 * 1000);
+    m_connectionPane->setEmptyRetentionMs(qint64(hours) * 3600 * 1000);
     statusBar()->showMessage(hours == 0
                                  ? tr("Empty semaphores are dropped at the first scan that misses them")
                                  : tr("Empty semaphores stay listed for %n hour(s)", nullptr, hours),
                              10000);
 }
 
-void MainWindow::reloadConnectionList() {
-    const QString current = currentConnectionId();
-    const QSignalBlocker blocker(m_connections);
-    m_connections->clear();
-    for (const ConnectionConfig &c : m_services.registry->connections()) {
-        auto *item = new QListWidgetItem(m_connections);
-        item->setData(kIdRole, c.id);
-        updateConnectionItem(c.id);
-    }
-    // Sessions whose connection was removed are closed.
-    for (const QString &id : m_sessions.keys()) {
-        if (!m_services.registry->find(id))
-            closeConnection(id);
-    }
-    if (!current.isEmpty())
-        selectConnection(current);
-    else if (m_connections->count() > 0)
-        m_connections->setCurrentRow(0);
-    currentConnectionChanged();
-}
-
-void MainWindow::updateConnectionItem(const QString &id) {
-    const auto config = m_services.registry->find(id);
-    for (int i = 0; i < m_connections->count(); ++i) {
-        QListWidgetItem *item = m_connections->item(i);
-        if (item->data(kIdRole).toString() != id || !config)
-            continue;
-        ConnectionSession *s = session(id);
-        const auto state = s ? s->controller.state() : ConnectionController::State::Idle;
-        QString text =
-            QStringLiteral("%1   [%2]%3 — %4")
-                .arg(config->name, model::environmentName(config->environment),
-                     config->readOnly ? tr(" read-only") : QString(), model::connectionStateName(state));
-        item->setText(text);
-        item->setForeground(connectionStateColor(state));
-        QFont f = item->font();
-        f.setBold(config->isProduction());
-        item->setFont(f);
-        QString stateText = s ? s->controller.stateText() : tr("not connected");
-        if (s && !s->controller.servingMaster().isEmpty())
-            stateText += QStringLiteral("\n") + s->controller.servingMaster();
-        if (s && !s->discoveryNote().isEmpty())
-            stateText += QStringLiteral("\n") + s->discoveryNote();
-        item->setToolTip(
-            QStringLiteral("%1\n%2\n%3").arg(config->endpoint(), stateText, tr("Double-click to connect")));
-        item->setIcon(connectionStateIcon(state)); // the environment is the [tag] in the text
-    }
-}
-
 QString MainWindow::currentConnectionId() const {
-    auto *item = m_connections->currentItem();
-    return item ? item->data(kIdRole).toString() : QString();
+    return m_connectionPane->currentId();
+}
+
+QListWidget *MainWindow::connectionList() const {
+    return m_connectionPane->list();
 }
 
 ConnectionSession *MainWindow::session(const QString &id) const {
-    return m_sessions.value(id, nullptr);
+    return m_connectionPane->session(id);
 }
 
 ConnectionSession *MainWindow::currentSession() const {
-    return session(currentConnectionId());
+    return m_connectionPane->currentSession();
 }
 
 void MainWindow::selectConnection(const QString &id) {
-    for (int i = 0; i < m_connections->count(); ++i) {
-        if (m_connections->item(i)->data(kIdRole).toString() == id) {
-            m_connections->setCurrentRow(i);
-            return;
-        }
-    }
+    m_connectionPane->select(id);
+}
+
+void MainWindow::openConnection(const QString &id) {
+    m_connectionPane->openConnection(id);
+}
+
+void MainWindow::closeConnection(const QString &id) {
+    m_connectionPane->closeConnection(id);
+}
+
+ConnectionDialog *MainWindow::addConnection() {
+    return m_connectionPane->addConnection();
+}
+
+ConnectionDialog *MainWindow::editConnection() {
+    return m_connectionPane->editConnection();
 }
 
 void MainWindow::currentConnectionChanged() {
@@ -644,10 +576,6 @@ void MainWindow::currentConnectionChanged() {
     applyFilters();
     showPageOf(s);
     showScanProgress(s);
-    const QString id = currentConnectionId();
-    m_editConnectionAction->setEnabled(!id.isEmpty());
-    m_removeConnectionAction->setEnabled(!id.isEmpty());
-    m_rediscoverAction->setEnabled(s != nullptr);
     updateOpenKeyAction();
     updateStatus();
 }
@@ -720,7 +648,7 @@ void MainWindow::updateFailurePanel() {
     ConnectionSession *s = currentSession();
     using State = ConnectionController::State;
     const State state = s ? s->controller.state() : State::Idle;
-    const bool failing = state == State::Failed || state == State::Lost || state == State::Reconnecting;
+    const bool failing = isConnectionFailure(state);
     if (failing) {
         const QString name = s->config().name;
         m_failurePanel->showFailure(state == State::Failed ? tr("Cannot connect to %1").arg(name)
@@ -780,145 +708,12 @@ void MainWindow::showScanProgress(ConnectionSession *s) {
                                             : tr("Scanning: %1 keys, %2 found").arg(p.scanned).arg(p.found));
 }
 
-ConnectionDialog *MainWindow::addConnection() {
-    auto *dialog = new ConnectionDialog(m_services.storeFactory, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Add connection"));
-    dialog->setKeyringAvailable(m_services.secrets->isPersistent());
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, true); });
-    dialog->open();
-    return dialog;
-}
-
-ConnectionDialog *MainWindow::editConnection() {
-    const QString id = currentConnectionId();
-    const auto config = m_services.registry->find(id);
-    if (!config)
-        return nullptr;
-    auto *dialog = new ConnectionDialog(m_services.storeFactory, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Edit connection"));
-    dialog->setKeyringAvailable(m_services.secrets->isPersistent());
-    dialog->setSecretStore(m_services.secrets); // "(unchanged)" passwords for Test connection
-    dialog->setConfig(*config);
-    if (ConnectionSession *s = session(id); s && m_failurePanel->isVisibleTo(this))
-        dialog->setFailure(s->controller.stateText()); // what to fix, where it is fixed
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, false); });
-    dialog->open();
-    return dialog;
-}
-
-void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
-    ConnectionConfig c = dialog->config();
-    c.takeSecretFromUrl();
-    // Kept in the keyring if the operator asked for it; without a keyring only for this session
-    // (memory), so a reconnect does not ask again. Never in the settings file.
-    const auto previous = m_services.registry->find(c.id);
-    model::keepConnectionSecrets(*m_services.secrets, c, dialog->rememberSecret(),
-                                 previous ? &*previous : nullptr);
-    const bool wasOpen = session(c.id) != nullptr;
-    if (wasOpen)
-        closeConnection(c.id);
-    m_services.registry->upsert(c);
-    selectConnection(c.id);
-    if (!isNew && !wasOpen)
-        return;
-    if (c.lacksKeptSecret())
-        openConnection(c.id); // a password left "(unchanged)" comes from the keyring, as on any open
-    else
-        startSession(c); // the dialog's secret is used right away, whether or not it was kept
-}
-
-void MainWindow::removeConnection() {
-    const QString id = currentConnectionId();
-    const auto config = m_services.registry->find(id);
-    if (!config)
-        return;
-    if (QMessageBox::question(
-            this, tr("Remove connection"),
-            tr("Remove the connection \"%1\"? Its saved password/token is removed too.").arg(config->name)) !=
-        QMessageBox::Yes)
-        return;
-    closeConnection(id);
-    model::forgetConnectionSecrets(*m_services.secrets, id);
-    m_services.registry->remove(id);
-}
-
-void MainWindow::openConnection(const QString &id) {
-    if (session(id)) {
-        selectConnection(id);
-        return;
-    }
-    const auto config = m_services.registry->find(id);
-    if (!config)
-        return;
-    if (!config->lacksKeptSecret()) {
-        startSession(*config);
-        return;
-    }
-    model::readConnectionSecrets(
-        *m_services.secrets, *config,
-        [this, id](std::optional<QString> secret, std::optional<QString> sentinel) {
-            auto c = m_services.registry->find(id);
-            if (!c || session(id))
-                return;
-            if (!secret) {
-                bool ok = false;
-                secret = QInputDialog::getText(this, tr("Password for %1").arg(c->name),
-                                               c->backend == Backend::Consul ? tr("Consul ACL token:")
-                                                                             : tr("Redis password:"),
-                                               QLineEdit::Password, QString(), &ok);
-                if (!ok)
-                    return;
-                m_services.secrets->write(id, *secret); // kept for this session (and in the keyring, if any)
-            }
-            if (!sentinel) {
-                bool ok = false;
-                sentinel = QInputDialog::getText(this, tr("Sentinel password for %1").arg(c->name),
-                                                 tr("The sentinels' password:"), QLineEdit::Password,
-                                                 QString(), &ok);
-                if (!ok)
-                    return;
-                m_services.secrets->write(ConnectionConfig::sentinelSecretKey(id), *sentinel);
-            }
-            c->secret = *secret;
-            c->sentinelSecret = *sentinel;
-            startSession(*c);
-        });
-}
-
-void MainWindow::startSession(ConnectionConfig config) {
-    if (session(config.id))
-        return;
-    auto *s = new ConnectionSession(config, m_services.storeFactory(config), m_services.audit, this);
-    s->resolveProfile = [profiles = m_services.profiles,
-                         endpoint = config.endpoint()](const SemaphoreRef &ref) {
-        SemaphoreRef r = ref;
-        if (profiles)
-            r.profile = profiles->resolve(endpoint, ref);
-        return r;
-    };
-    s->knownSemaphores = [profiles = m_services.profiles, endpoint = config.endpoint()] {
-        return profiles ? profiles->named(endpoint) : QList<SemaphoreRef>{};
-    };
-    s->pinnedSemaphores = [registry = m_services.registry, id = config.id] {
-        const auto c = registry->find(id);
-        return c ? c->pinned : QList<SemaphoreRef>{};
-    };
-    s->setEmptyRetentionMs(qint64(keepEmptyHours()) * 3600 * 1000);
-    s->setHistory(m_monitoring->history());
-    s->listPinned();
-    m_sessions.insert(config.id, s);
+void MainWindow::attachSession(ConnectionSession *s) {
     m_monitoring->attach(s);
-    const QString id = config.id;
-    connect(&s->controller, &ConnectionController::stateChanged, this, [this, id] {
-        updateConnectionItem(id);
-        updateStatus();
-    });
+    connect(&s->controller, &ConnectionController::stateChanged, this, &MainWindow::updateStatus);
     connect(&s->controller, &ConnectionController::busyChanged, this, &MainWindow::updateStatus);
     connect(&s->controller, &ConnectionController::topologyEvent, this,
-            [this, s, id](const core::TopologyEvent &e) {
-                updateConnectionItem(id); // the state line and tooltip name the master of the moment
+            [this, s](const core::TopologyEvent &e) {
                 updateStatus();
                 if (core::isFailoverEvent(e))
                     statusBar()->showMessage(s->located(e.text), 30000);
@@ -949,36 +744,14 @@ void MainWindow::startSession(ConnectionConfig config) {
                                          : message),
                     15000);
             });
-    connect(s, &ConnectionSession::discoveryScheduled, this, [this, s, id](qint64, const QString &why) {
-        // In the connection's tooltip, and in the log when it changes (a keyspace that grew).
-        qInfo().noquote() << s->located(why);
-        updateConnectionItem(id);
-    });
-    s->controller.open();
-    s->discover();
-    selectConnection(id);
-    updateConnectionItem(id);
-    currentConnectionChanged();
 }
 
-void MainWindow::closeConnection(const QString &id) {
-    ConnectionSession *s = m_sessions.take(id);
-    if (!s)
-        return;
+void MainWindow::detachSession(ConnectionSession *s) {
     if (m_page->session() == s)
         m_page->clearSemaphore();
     if (m_semaphoreView->model() == &s->proxy)
         m_semaphoreView->setModel(nullptr);
-    m_monitoring->detach(id);
-    delete s;
-    updateConnectionItem(id);
-    updateOpenKeyAction();
-    updateStatus();
-}
-
-void MainWindow::rediscover() {
-    if (auto *s = currentSession())
-        s->discover();
+    m_monitoring->detach(s->config().id);
 }
 
 void MainWindow::restoreState() {
@@ -995,7 +768,7 @@ void MainWindow::restoreState() {
         // 1024 px; the list keeps its kind, name and usage, and at 1600 px its holders too.
         m_splitter->setSizes({620, 980});
     if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
-        m_leftSplitter->setSizes({110, 700});
+        m_leftSplitter->setSizes({m_connectionPane->heightForList(110), 700});
     m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());
     m_page->setIntervalMs(settings->value(QStringLiteral("window/refreshMs"), 1000).toInt());
 }
@@ -1043,11 +816,6 @@ void MainWindow::changeEvent(QEvent *event) {
     if (event->type() == QEvent::FontChange && m_semaphoreView) {
         m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
         fitSemaphoreColumns();
-    }
-    // A theme switch: the connections' state colours are worked out from the palette.
-    if (event->type() == QEvent::PaletteChange && m_connections) {
-        for (int i = 0; i < m_connections->count(); ++i)
-            updateConnectionItem(m_connections->item(i)->data(kIdRole).toString());
     }
 }
 
@@ -1134,7 +902,7 @@ HolderSearchWindow *MainWindow::openHolderSearch() {
             // Every connection that is connected now, with the semaphores its list shows.
             auto targets = [this] {
                 QList<model::HolderSearchTarget> out;
-                for (ConnectionSession *s : std::as_const(m_sessions)) {
+                for (ConnectionSession *s : m_connectionPane->sessions()) {
                     if (s->controller.state() != model::ConnectionController::State::Connected)
                         continue;
                     model::HolderSearchTarget t{

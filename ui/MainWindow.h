@@ -29,11 +29,15 @@ class QSpinBox;
 class QSplitter;
 class QTableView;
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
 class AuditPanel;
 class ConnectionFailurePanel;
-class ConnectionSession;
+class ConnectionPane;
+using model::ConnectionSession;
 class DesktopMonitoring;
 class ConsulSessionsWindow;
 class HolderSearchWindow;
@@ -77,7 +81,8 @@ public:
     SemaphorePage *semaphorePage() const { return m_page; }
     QTableView *semaphoreView() const { return m_semaphoreView; }
     ViewZoom *zoom() const { return m_zoom; }
-    QListWidget *connectionList() const { return m_connections; }
+    QListWidget *connectionList() const;
+    ConnectionPane *connectionPane() const { return m_connectionPane; }
     AuditPanel *auditPanel() const { return m_audit; }
     QDockWidget *auditDock() const { return m_auditDock; }
     QLabel *connectionStateLabel() const { return m_stateLabel; }
@@ -139,8 +144,6 @@ private:
     void updateNodeColumn();    // the Node column is shown only when the list has Cluster semaphores
     void buildMenus();
     void buildLeft(QSplitter *splitter);
-    void reloadConnectionList();
-    void updateConnectionItem(const QString &id);
     void updateStatus();
     void updateFailurePanel();
     void showScanProgress(ConnectionSession *s); // the discovery bar, for the selected connection
@@ -152,18 +155,17 @@ private:
     // The page follows the selected connection: its last shown semaphore, or nothing.
     void showPageOf(ConnectionSession *s);
     void applyFilters();
-    void removeConnection();
-    void rediscover();
-    void saveConnection(ConnectionDialog *dialog, bool isNew);
-    void startSession(model::ConnectionConfig config);
+    // The window's part of a session that starts (status, list, scan bar, watched semaphores) and
+    // of one that closes (the page and the list let go of it).
+    void attachSession(ConnectionSession *s);
+    void detachSession(ConnectionSession *s);
     void restoreState();
     void saveState();
     QString currentConnectionId() const;
 
     MainWindowServices m_services;
-    QHash<QString, ConnectionSession *> m_sessions;
 
-    QListWidget *m_connections = nullptr;
+    ConnectionPane *m_connectionPane = nullptr;
     QLineEdit *m_filter = nullptr;
     QComboBox *m_kindFilter = nullptr;
     QCheckBox *m_staleOnly = nullptr;
@@ -185,9 +187,6 @@ private:
     QLabel *m_stateLabel = nullptr;
     QLabel *m_busyLabel = nullptr;
     QPushButton *m_editCredentials = nullptr;
-    QAction *m_editConnectionAction = nullptr;
-    QAction *m_removeConnectionAction = nullptr;
-    QAction *m_rediscoverAction = nullptr;
     QAction *m_openKeyAction = nullptr;
     ViewZoom *m_zoom = nullptr;
     QuitGuard *m_quitGuard = nullptr;

@@ -4,7 +4,6 @@
 
 #include "AcquireDialog.h"
 #include "ChartsPanel.h"
-#include "ConnectionSession.h"
 #include "ElidedLabel.h"
 #include "EnvironmentBadge.h"
 #include "HeaderFit.h"
@@ -15,6 +14,7 @@
 #include "ProfileDialog.h"
 #include "core/Duration.h"
 #include "core/Kind.h"
+#include "model/ConnectionSession.h"
 #include "model/SemaphoreActionRules.h"
 #include "model/WatchController.h"
 #include "rawkeys/RawKeysWindow.h"

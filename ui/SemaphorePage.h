@@ -24,8 +24,9 @@ class QToolBar;
 class QToolButton;
 
 namespace semscope::model {
+class ConnectionSession;
 class WatchController;
-}
+} // namespace semscope::model
 namespace semscope::monitor {
 class HistoryWorker;
 }
@@ -33,7 +34,7 @@ class HistoryWorker;
 namespace semscope::ui {
 
 class ChartsPanel;
-class ConnectionSession;
+using model::ConnectionSession;
 class ElidedLabel;
 class EnvironmentBadge;
 class HistoryPanel;

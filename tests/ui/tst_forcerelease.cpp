@@ -33,7 +33,7 @@ private:
 
     std::unique_ptr<test::DemoFixture> m_demo;
     std::unique_ptr<redis::RedisSemaphoreStore> m_store; // "the other program" holding slots
-    ui::ConnectionSession *m_redis = nullptr;
+    model::ConnectionSession *m_redis = nullptr;
     core::SemaphoreRef m_ref;
 };
 

@@ -5,8 +5,8 @@
 #include "RedisServer.h"
 #include "TestMain.h"
 #include "core/audit/AuditLog.h"
+#include "model/ConnectionSession.h"
 #include "model/ConnectionStores.h"
-#include "ui/ConnectionSession.h"
 #include "ui/ForceReleaseDialog.h"
 #include "ui/SemaphorePage.h"
 
@@ -28,7 +28,7 @@ class TestHolderLiveness : public QObject {
     test::RedisServer m_server;
     QTemporaryDir m_dir;
     std::unique_ptr<core::AuditLog> m_audit;
-    std::unique_ptr<ui::ConnectionSession> m_session;
+    std::unique_ptr<model::ConnectionSession> m_session;
 
     static QString shown(QLabel *label) {
         QTextDocument doc;
@@ -43,7 +43,7 @@ private Q_SLOTS:
         model::ConnectionConfig c = model::ConnectionConfig::create(core::Backend::Redis);
         c.name = QStringLiteral("liveness");
         c.url = m_server.url();
-        m_session = std::make_unique<ui::ConnectionSession>(c, model::storeFactoryFor(c), m_audit.get());
+        m_session = std::make_unique<model::ConnectionSession>(c, model::storeFactoryFor(c), m_audit.get());
         m_session->controller.open();
     }
     void cleanupTestCase() { m_session.reset(); }

@@ -30,8 +30,8 @@ private:
     bool save(QWidget *w, const QString &name);
     QString m_dir;
     std::unique_ptr<test::DemoFixture> m_demo;
-    ui::ConnectionSession *m_redis = nullptr;
-    ui::ConnectionSession *m_consul = nullptr;
+    model::ConnectionSession *m_redis = nullptr;
+    model::ConnectionSession *m_consul = nullptr;
 };
 
 void TestScreenshots::initTestCase() {
