@@ -38,4 +38,10 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     QStyledItemDelegate::paint(painter, option, index);
 }
 
+void UsageBarDelegate::initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const {
+    QStyledItemDelegate::initStyleOption(option, index);
+    // A kept semaphore's "empty since 23:10" in a narrow column keeps its time: "empty s…23:10".
+    option->textElideMode = Qt::ElideMiddle;
+}
+
 } // namespace semscope::ui
