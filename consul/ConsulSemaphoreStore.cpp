@@ -84,7 +84,9 @@ ConsulSemaphoreStore::readPrefix(const QString &prefix, const ConsulClient::Read
     ConsulClient::KvGetOptions get;
     static_cast<ConsulClient::ReadOptions &>(get) = opts;
     get.recurse = true;
-    // Trailing '/': `semaphore/foo` must not list `semaphore/foo2/...` (research §1.5).
+    // Trailing '/': `?recurse` treats the key as a plain string prefix
+    // (developer.hashicorp.com/consul/api-docs/kv, "recurse"), and `semaphore/foo` must not list
+    // `semaphore/foo2/...`.
     return m_client->kvGet(prefix + QLatin1Char('/'), get, [prefix, done](ConsulClient::KvResult r) {
         if (!r.http.ok()) {
             done({PrefixView{}, r.http.error});

@@ -393,9 +393,9 @@ void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
         out << found;
         return;
     }
-    // Redisson RSemaphore is a bare integer string (research §7): so are counters, rate limits and
-    // cache entries by the million, so an integer value alone proves nothing. Only two things make
-    // one a semaphore: a Redisson client waiting on its channel `redisson_sc:{N}` (classic or
+    // Redisson RSemaphore is a bare integer string (redisson/redisson RedissonSemaphore.java): so are
+    // counters, rate limits and cache entries by the million, so an integer value alone proves nothing. Only
+    // two things make one a semaphore: a Redisson client waiting on its channel `redisson_sc:{N}` (classic or
     // sharded pub/sub), or the operator's profile naming it. A named key of the wrong type or with
     // a non-integer value is still listed, with the warning that says what is wrong.
     const bool named = fp->namedKind == Kind::RedissonSemaphore;

@@ -11,9 +11,9 @@
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisKind.h"
 #include "redis/RedisSemaphoreStore.h"
-#include "redis/training/FailoverLostLock.h"
-#include "redis/training/ScenarioRuns.h"
-#include "redis/training/TrainingScenarios.h"
+#include "training/FailoverLostLock.h"
+#include "training/ScenarioRuns.h"
+#include "training/TrainingScenarios.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -226,7 +226,9 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
         snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
     }
 
-    // Consistency checks of research §7 (A).
+    // Consistency checks: every slot 1..limit is either free once or held once, as the seed's
+    // clients leave it when none crashed between their LPOP and HSET; anything else is what `repair`
+    // undoes (README, "Semaphore layouts semscope reads and operates").
     QList<qint64> duplicatesFree, inBoth, duplicateHeld;
     for (auto it = freeCount.cbegin(); it != freeCount.cend(); ++it) {
         if (it.value() > 1)

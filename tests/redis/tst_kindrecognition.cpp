@@ -378,8 +378,9 @@ private Q_SLOTS:
     }
 
     // A Redisson RSemaphore is a bare integer string, like millions of counters: the integer alone
-    // never makes one (research §7). A waiting client's channel or the operator's profile does; a
-    // named key that is not a permit count is still listed, with the warning saying why.
+    // never makes one (Redisson's RedissonSemaphore.java keeps nothing else). A waiting client's channel or
+    // the operator's profile does; a named key that is not a permit count is still listed, with the warning
+    // saying why.
     void redissonSemaphoreNeedsEvidence_data() {
         QTest::addColumn<QByteArray>("type");
         QTest::addColumn<QByteArray>("value");

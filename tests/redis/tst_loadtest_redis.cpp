@@ -4,7 +4,7 @@
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/kinds/BuiltinKinds.h"
 #include "redis/kinds/WaitQueueKind.h"
-#include "redis/training/TrainingScenarios.h"
+#include "training/TrainingScenarios.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
