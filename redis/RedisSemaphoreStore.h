@@ -53,6 +53,10 @@ public:
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
     // The raw view: the keys the semaphore's snapshot names, read by RawKeyReader.
     void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
+    // On the layout's release channel (RedisKind::releaseChannel), through the pub/sub connection the
+    // waiting acquires use.
+    bool watchReleases(const core::SemaphoreRef &ref, std::function<void()> onRelease) override;
+    void unwatchReleases(const core::SemaphoreRef &ref) override;
 
 protected:
     // The writes, reached through core::SemaphoreStore's read-only gate.
