@@ -126,6 +126,15 @@ public:
     virtual void readClientLiveness(const QList<Holder> &holders, const QSet<QString> &seenConnected,
                                     Callback<QHash<QString, HolderClientLiveness>> done);
 
+    // Release notifications, where the layout publishes them (`leased`, Redisson's): `onRelease`
+    // runs on the store's thread each time a release of `ref` left a slot free for whoever asks
+    // now, whoever released it (another connection, thread or process), until unwatchReleases().
+    // False when the store or the layout publishes none; a client that retries then sleeps its
+    // whole pause. Notifications are a hint, not a grant: one may be missed (the subscription is
+    // being made or renewed) or find the slot taken again.
+    virtual bool watchReleases(const SemaphoreRef &ref, std::function<void()> onRelease) { return false; }
+    virtual void unwatchReleases(const SemaphoreRef &ref) {}
+
 Q_SIGNALS:
     // Connection state, for status bars: "connected", "lost: <why>", "reconnecting in 2 s".
     void connectionStateChanged(const QString &state);

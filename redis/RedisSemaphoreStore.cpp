@@ -187,6 +187,24 @@ void RedisSemaphoreStore::withReads(std::function<void(RedisCommands &reads, boo
     });
 }
 
+bool RedisSemaphoreStore::watchReleases(const core::SemaphoreRef &ref, std::function<void()> onRelease) {
+    const RedisKind *kind = kindFor(ref.kind);
+    const QByteArray channel = kind ? kind->releaseChannel(ref.name) : QByteArray();
+    if (channel.isEmpty())
+        return false;
+    // Whatever a message says (a count, the ids that may take a slot, nothing), it follows a release.
+    m_waiting->pubsub().subscribe(channel, [onRelease = std::move(onRelease)](const QByteArray &) {
+        if (onRelease)
+            onRelease();
+    });
+    return true;
+}
+
+void RedisSemaphoreStore::unwatchReleases(const core::SemaphoreRef &ref) {
+    if (const RedisKind *kind = kindFor(ref.kind); kind && !kind->releaseChannel(ref.name).isEmpty())
+        m_waiting->pubsub().unsubscribe(kind->releaseChannel(ref.name));
+}
+
 void RedisSemaphoreStore::doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                                     core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
     RedisKind *kind = kindFor(ref.kind);

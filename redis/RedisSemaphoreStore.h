@@ -57,6 +57,11 @@ public:
     void readClientLiveness(const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
                             core::Callback<QHash<QString, core::HolderClientLiveness>> done) override;
 
+    // On the layout's release channel (RedisKind::releaseChannel), through the pub/sub connection the
+    // waiting acquires use.
+    bool watchReleases(const core::SemaphoreRef &ref, std::function<void()> onRelease) override;
+    void unwatchReleases(const core::SemaphoreRef &ref) override;
+
 protected:
     // The writes, reached through core::SemaphoreStore's read-only gate.
     void doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,

@@ -49,6 +49,9 @@ public:
     // Drops every waiter unanswered and closes the pub/sub connection: the store is going, and
     // replies its connections still deliver while they close must reach nobody.
     void shutDown();
+    // The store's one pub/sub connection (opened on first use): the waiters' notify channels, and
+    // the release channels the store watches for its callers (RedisSemaphoreStore::watchReleases).
+    RedisConnection &pubsub();
 
 private:
     struct Waiter;
@@ -67,7 +70,6 @@ private:
     void onRetryTimer();
     void onCancelCheck();
     void finishWaiter(quint64 id, core::AcquireResult result, bool leaveQueue);
-    RedisConnection &pubsub();
 
     topology::RedisTopology &m_conn;
     std::unique_ptr<RedisConnection> m_pubsub;
