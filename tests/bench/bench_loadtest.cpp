@@ -63,8 +63,9 @@ QTextStream out(stdout);
 
 core::LoadTestReport runLoadTest(const test::RedisServer &server, core::LoadTestConfig c) {
     const redis::ConnectionSettings settings = server.settings();
+    // The stores the CLI makes (LoadtestCommand): one worker's connections share their waits.
     core::LoadTestEngine engine(c, [settings]() -> std::unique_ptr<core::SemaphoreStore> {
-        return std::make_unique<redis::RedisSemaphoreStore>(settings);
+        return redis::RedisSemaphoreStore::sharingWaitsInThread(settings);
     });
     QEventLoop loop;
     QObject::connect(&engine, &core::LoadTestEngine::finished, &loop, &QEventLoop::quit);
