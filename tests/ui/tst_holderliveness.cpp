@@ -2,6 +2,7 @@
 // exited says its client is gone, on a real redis-server, without the operator doing anything but
 // selecting the holder; a holder of a client still connected says so.
 
+#include "LabelText.h"
 #include "RedisServer.h"
 #include "TestMain.h"
 #include "core/audit/AuditLog.h"
@@ -15,7 +16,6 @@
 #include <QProcess>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QTextDocument>
 #include <QTreeWidget>
 #include <QtTest>
 #include <memory>
@@ -30,10 +30,30 @@ class TestHolderLiveness : public QObject {
     std::unique_ptr<core::AuditLog> m_audit;
     std::unique_ptr<model::ConnectionSession> m_session;
 
-    static QString shown(QLabel *label) {
-        QTextDocument doc;
-        doc.setHtml(label->text());
-        return doc.toPlainText();
+    // A slot taken by a `semscope-cli acquire` that then exits, as a finished cron job leaves it;
+    // without `holder` the CLI names it.
+    bool acquireByExitedCli(const QString &name, const QString &holder = {}) {
+        QStringList args{QStringLiteral("--redis"), m_server.url(),
+                         QStringLiteral("acquire"), name,
+                         QStringLiteral("--kind"),  QStringLiteral("leased"),
+                         QStringLiteral("--limit"), QStringLiteral("2"),
+                         QStringLiteral("--ttl"),   QStringLiteral("10m")};
+        if (!holder.isEmpty())
+            args << QStringLiteral("--holder") << holder;
+        QProcess cli;
+        cli.start(qEnvironmentVariable("SEMSCOPE_CLI"), args);
+        return cli.waitForFinished(30000) && cli.exitCode() == 0;
+    }
+
+    // A slot taken by this process, whose connection stays open.
+    bool acquireHere(const core::SemaphoreRef &ref, const QString &holder) {
+        core::AcquireRequest req;
+        req.holder = holder;
+        bool granted = false;
+        m_session->controller.acquire(ref, req, {}, this, [&granted](core::AcquireResult r) {
+            granted = r.status == core::AcquireResult::Status::Granted;
+        });
+        return QTest::qWaitFor([&granted] { return granted; }, 15000);
     }
 
 private Q_SLOTS:
@@ -49,14 +69,7 @@ private Q_SLOTS:
     void cleanupTestCase() { m_session.reset(); }
 
     void cardSaysTheExitedClientIsGone() {
-        QProcess cli;
-        cli.start(qEnvironmentVariable("SEMSCOPE_CLI"),
-                  {QStringLiteral("--redis"), m_server.url(), QStringLiteral("acquire"),
-                   QStringLiteral("report"), QStringLiteral("--kind"), QStringLiteral("leased"),
-                   QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--ttl"),
-                   QStringLiteral("10m")});
-        QVERIFY(cli.waitForFinished(30000));
-        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY(acquireByExitedCli(QStringLiteral("report")));
 
         ui::SemaphorePage page(nullptr);
         page.resize(1280, 600);
@@ -71,22 +84,18 @@ private Q_SLOTS:
         auto *line = page.findChild<QLabel *>(QStringLiteral("holderLiveness"));
         QVERIFY(line);
         QTRY_VERIFY_WITH_TIMEOUT(line->isVisible(), 10000);
-        QTRY_VERIFY2_WITH_TIMEOUT(shown(line).startsWith(QStringLiteral("client gone")),
-                                  qPrintable(shown(line)), 10000);
-        QVERIFY2(shown(line).contains(QStringLiteral("no connection of pid ")), qPrintable(shown(line)));
-        QVERIFY2(shown(line).contains(QStringLiteral("until its lease runs out")), qPrintable(shown(line)));
+        QTRY_VERIFY2_WITH_TIMEOUT(test::shownText(line).startsWith(QStringLiteral("client gone")),
+                                  qPrintable(test::shownText(line)), 10000);
+        QVERIFY2(test::shownText(line).contains(QStringLiteral("no connection of pid ")),
+                 qPrintable(test::shownText(line)));
+        QVERIFY2(test::shownText(line).contains(QStringLiteral("until its lease runs out")),
+                 qPrintable(test::shownText(line)));
 
         // A holder taken by this process, whose connection is open: connected.
-        core::AcquireRequest req;
-        req.holder = QStringLiteral("mine");
-        bool granted = false;
-        m_session->controller.acquire(ref, req, {}, this, [&granted](core::AcquireResult r) {
-            granted = r.status == core::AcquireResult::Status::Granted;
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(granted, 15000);
+        QVERIFY(acquireHere(ref, QStringLiteral("mine")));
         QTRY_VERIFY_WITH_TIMEOUT(page.selectHolder(QStringLiteral("mine")), 15000);
-        QTRY_VERIFY2_WITH_TIMEOUT(shown(line).startsWith(QStringLiteral("client connected")),
-                                  qPrintable(shown(line)), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(test::shownText(line).startsWith(QStringLiteral("client connected")),
+                                  qPrintable(test::shownText(line)), 10000);
         page.clearSemaphore();
         QVERIFY(!line->isVisible());
     }
@@ -95,24 +104,11 @@ private Q_SLOTS:
     // still connected is named in a warning, since releasing it lets a second client in while the
     // first still runs; a holder whose client has exited is not.
     void forceReleaseDialogNamesAConnectedClient() {
-        QProcess cli;
-        cli.start(qEnvironmentVariable("SEMSCOPE_CLI"),
-                  {QStringLiteral("--redis"), m_server.url(), QStringLiteral("acquire"),
-                   QStringLiteral("export"), QStringLiteral("--kind"), QStringLiteral("leased"),
-                   QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--holder"),
-                   QStringLiteral("exited"), QStringLiteral("--ttl"), QStringLiteral("10m")});
-        QVERIFY(cli.waitForFinished(30000));
-        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY(acquireByExitedCli(QStringLiteral("export"), QStringLiteral("exited")));
         core::SemaphoreRef ref;
         ref.kind = core::Kind::Leased;
         ref.name = QStringLiteral("export");
-        core::AcquireRequest req;
-        req.holder = QStringLiteral("running");
-        bool granted = false;
-        m_session->controller.acquire(ref, req, {}, this, [&granted](core::AcquireResult r) {
-            granted = r.status == core::AcquireResult::Status::Granted;
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(granted, 15000);
+        QVERIFY(acquireHere(ref, QStringLiteral("running")));
 
         ui::SemaphorePage page(nullptr);
         page.resize(1280, 600);
@@ -126,8 +122,8 @@ private Q_SLOTS:
         const auto dialogFor = [&page, line](const QString &holder,
                                              const QString &state) -> ui::ForceReleaseDialog * {
             page.selectHolder(holder);
-            if (!QTest::qWaitFor([&] { return shown(line).startsWith(state); }, 10000)) {
-                qWarning() << "the card says" << shown(line);
+            if (!QTest::qWaitFor([&] { return test::shownText(line).startsWith(state); }, 10000)) {
+                qWarning() << "the card says" << test::shownText(line);
                 return nullptr;
             }
             return page.forceReleaseSelected();
