@@ -5,16 +5,14 @@
 #include "ConnectionFailurePanel.h"
 #include "ConnectionPane.h"
 #include "ConnectionStateIcon.h"
-#include "ElideMiddleDelegate.h"
-#include "HeaderFit.h"
 #include "OpenKeyDialog.h"
 #include "QuitGuard.h"
 #include "ScreenFit.h"
+#include "SemaphoreListPane.h"
 #include "SemaphorePage.h"
-#include "SpareWidth.h"
 #include "ToolWindow.h"
-#include "UsageBarDelegate.h"
 #include "ViewZoom.h"
+#include "WindowSettings.h"
 #include "loadtest/LoadTestPage.h"
 #include "loadtest/LoadTestWindow.h"
 #include "model/ConnectionSession.h"
@@ -25,30 +23,21 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QCheckBox>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
-#include <QHBoxLayout>
-#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTime>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace semscope::ui {
@@ -56,15 +45,6 @@ namespace semscope::ui {
 using namespace semscope::core;
 using model::ConnectionConfig;
 using model::ConnectionController;
-
-namespace {
-std::unique_ptr<QSettings> openSettings(const QString &file) {
-    if (file.isEmpty())
-        return std::make_unique<QSettings>();
-    return std::make_unique<QSettings>(file, QSettings::IniFormat);
-}
-
-} // namespace
 
 MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     : QMainWindow(parent)
@@ -106,7 +86,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
                 }
             });
     // From the semaphore list, Tab goes straight to its holders.
-    setTabOrder(m_semaphoreView, m_page->holderView());
+    setTabOrder(m_semaphoreList->view(), m_page->holderView());
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
     setCentralWidget(m_splitter);
@@ -171,109 +151,17 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     m_connectionPane = new ConnectionPane(m_services.registry, m_services.secrets, m_services.audit,
                                           m_services.profiles, m_services.storeFactory, m_leftSplitter);
 
-    auto *semWidget = new QWidget(m_leftSplitter);
-    auto *semLayout = new QVBoxLayout(semWidget);
-    semLayout->setContentsMargins(0, 0, 0, 0);
-    auto *filterRow = new QHBoxLayout;
-    m_filter = new QLineEdit(semWidget);
-    m_filter->setObjectName(QStringLiteral("semaphoreFilter"));
-    m_filter->setPlaceholderText(tr("Filter semaphores (Ctrl+F)"));
-    m_filter->setClearButtonEnabled(true);
-    m_kindFilter = new QComboBox(semWidget);
-    m_kindFilter->setObjectName(QStringLiteral("kindFilter"));
-    m_kindFilter->addItem(tr("All kinds"), -1);
-    for (const QString &name : allKindNames())
-        m_kindFilter->addItem(name, int(*kindFromName(name)));
-    filterRow->addWidget(m_filter, 1);
-    filterRow->addWidget(m_kindFilter);
-    semLayout->addLayout(filterRow);
-    auto *filterRow2 = new QHBoxLayout;
-    m_staleOnly = new QCheckBox(tr("Stale only"), semWidget);
-    m_staleOnly->setObjectName(QStringLiteral("staleOnly"));
-    m_staleOnly->setToolTip(
-        tr("Only semaphores with holders that need attention: expired but still recorded, "
-           "owner gone, orphaned, or over the limit"));
-    m_expiring = new QCheckBox(tr("Expiring within"), semWidget);
-    m_expiring->setObjectName(QStringLiteral("expiringWithin"));
-    m_expiringSeconds = new QSpinBox(semWidget);
-    m_expiringSeconds->setRange(1, 86400);
-    m_expiringSeconds->setValue(10);
-    m_expiringSeconds->setSuffix(tr(" s"));
-    filterRow2->addWidget(m_staleOnly);
-    filterRow2->addStretch(1);
-    filterRow2->addWidget(m_expiring);
-    filterRow2->addWidget(m_expiringSeconds);
-    semLayout->addLayout(filterRow2);
-
-    m_discoveryBar = new QWidget(semWidget);
-    auto *discLayout = new QHBoxLayout(m_discoveryBar);
-    discLayout->setContentsMargins(0, 0, 0, 0);
-    m_discoveryLabel = new QLabel(m_discoveryBar);
-    m_discoveryLabel->setObjectName(QStringLiteral("discoveryLabel"));
-    m_discoveryProgress = new QProgressBar(m_discoveryBar);
-    m_discoveryProgress->setObjectName(QStringLiteral("discoveryProgress"));
-    m_discoveryCancel = new QPushButton(tr("Cancel"), m_discoveryBar);
-    m_discoveryCancel->setObjectName(QStringLiteral("discoveryCancel"));
-    discLayout->addWidget(m_discoveryLabel);
-    discLayout->addWidget(m_discoveryProgress, 1);
-    discLayout->addWidget(m_discoveryCancel);
-    m_discoveryBar->hide();
-    semLayout->addWidget(m_discoveryBar);
-    connect(m_discoveryCancel, &QPushButton::clicked, this, [this] {
-        if (auto *s = currentSession())
-            s->cancelDiscovery();
-    });
-
-    m_semaphoreView = new QTableView(semWidget);
-    m_semaphoreView->setObjectName(QStringLiteral("semaphoreTable"));
-    m_semaphoreView->setSortingEnabled(true);
-    m_semaphoreView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_semaphoreView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_semaphoreView->verticalHeader()->hide();
-    m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
-    m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
-    // The name first, then "1 (+2 waiting)" and the master, before the last column spreads out.
-    m_semaphoreSpareWidth =
-        new SpareWidthKeeper(m_semaphoreView,
-                             {model::SemaphoreListModel::NameColumn, model::SemaphoreListModel::HoldersColumn,
-                              model::SemaphoreListModel::NodeColumn},
-                             48);
-    m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
-                                              new UsageBarDelegate(m_semaphoreView));
-    m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::NodeColumn,
-                                              new ElideMiddleDelegate(m_semaphoreView));
-    m_semaphoreView->setWordWrap(false);
-    // Tab goes on to the next pane (it used to walk the cells, opening each semaphore on the way).
-    m_semaphoreView->setTabKeyNavigation(false);
-    m_semaphoreView->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_semaphoreView, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        QMenu menu(this);
-        const QList<QAction *> actions = semaphoreContextActions(m_semaphoreView->indexAt(pos));
-        for (QAction *a : actions) {
-            if (a)
-                menu.addAction(a);
-            else
-                menu.addSeparator();
-        }
-        menu.exec(m_semaphoreView->viewport()->mapToGlobal(pos));
-        for (QAction *a : actions) {
-            if (a && a->objectName() == QLatin1String("semaphoreContextAction"))
-                a->deleteLater();
-        }
-    });
-    semLayout->addWidget(m_semaphoreView, 1);
+    m_semaphoreList = new SemaphoreListPane(m_services.settingsFile, m_leftSplitter);
+    m_semaphoreList->setContextActions(
+        [this](const QModelIndex &proxyIndex) { return semaphoreContextActions(proxyIndex); });
+    connect(m_semaphoreList, &SemaphoreListPane::currentRowChanged, this, &MainWindow::semaphoreActivated);
     m_leftSplitter->addWidget(m_connectionPane);
-    m_leftSplitter->addWidget(semWidget);
+    m_leftSplitter->addWidget(m_semaphoreList);
     m_leftSplitter->setStretchFactor(0, 1);
     m_leftSplitter->setStretchFactor(1, 4);
+    layout->addWidget(m_connectionPane->header());
     layout->addWidget(m_leftSplitter, 1);
     splitter->addWidget(left);
-
-    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::applyFilters);
-    connect(m_kindFilter, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilters);
-    connect(m_staleOnly, &QCheckBox::toggled, this, &MainWindow::applyFilters);
-    connect(m_expiring, &QCheckBox::toggled, this, &MainWindow::applyFilters);
-    connect(m_expiringSeconds, &QSpinBox::valueChanged, this, &MainWindow::applyFilters);
 }
 
 void MainWindow::buildMenus() {
@@ -294,10 +182,7 @@ void MainWindow::buildMenus() {
     auto *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_page->refreshAction());
     view->addAction(m_connectionPane->rediscoverAction());
-    auto *find = view->addAction(tr("&Filter semaphores"), this, [this] {
-        m_filter->setFocus();
-        m_filter->selectAll();
-    });
+    auto *find = view->addAction(tr("&Filter semaphores"), this, [this] { m_semaphoreList->focusFilter(); });
     find->setShortcut(QKeySequence::Find);
     auto *pause = view->addAction(tr("&Pause auto-refresh"));
     pause->setCheckable(true);
@@ -486,13 +371,13 @@ void MainWindow::updateOpenKeyAction() {
 }
 
 int MainWindow::keepEmptyHours() const {
-    auto settings = openSettings(m_services.settingsFile);
+    auto settings = openWindowSettings(m_services.settingsFile);
     return settings->value(QStringLiteral("list/keepEmptyHours"), 24).toInt();
 }
 
 void MainWindow::setKeepEmptyHours(int hours) {
     hours = std::max(0, hours);
-    openSettings(m_services.settingsFile)->setValue(QStringLiteral("list/keepEmptyHours"), hours);
+    openWindowSettings(m_services.settingsFile)->setValue(QStringLiteral("list/keepEmptyHours"), hours);
     m_connectionPane->setEmptyRetentionMs(qint64(hours) * 3600 * 1000);
     statusBar()->showMessage(hours == 0
                                  ? tr("Empty semaphores are dropped at the first scan that misses them")
@@ -506,6 +391,22 @@ QString MainWindow::currentConnectionId() const {
 
 QListWidget *MainWindow::connectionList() const {
     return m_connectionPane->list();
+}
+
+QTableView *MainWindow::semaphoreView() const {
+    return m_semaphoreList->view();
+}
+
+QLineEdit *MainWindow::filterEdit() const {
+    return m_semaphoreList->filterEdit();
+}
+
+QCheckBox *MainWindow::staleOnlyBox() const {
+    return m_semaphoreList->staleOnlyBox();
+}
+
+QComboBox *MainWindow::kindFilter() const {
+    return m_semaphoreList->kindFilter();
 }
 
 ConnectionSession *MainWindow::session(const QString &id) const {
@@ -538,58 +439,11 @@ ConnectionDialog *MainWindow::editConnection() {
 
 void MainWindow::currentConnectionChanged() {
     ConnectionSession *s = currentSession();
-    QAbstractItemModel *wanted = s ? &s->proxy : nullptr;
-    if (m_semaphoreView->model() != wanted) {
-        m_semaphoreView->setModel(wanted);
-        m_semaphoreSpareWidth->follow(wanted);
-        // setModel made a new selection model: connect to it once.
-        if (s) {
-            connect(m_semaphoreView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-                    [this](const QModelIndex &current) { semaphoreActivated(current); });
-        }
-    }
-    if (s) {
-        auto *header = m_semaphoreView->horizontalHeader();
-        fitSemaphoreColumns();
-        auto settings = openSettings(m_services.settingsFile);
-        const QByteArray saved = settings->value(QStringLiteral("window/semaphoreHeader")).toByteArray();
-        if (!saved.isEmpty())
-            header->restoreState(saved);
-        // How many holders need attention is a number, next to the usage: it stays in view when
-        // the list is narrow.
-        header->moveSection(header->visualIndex(model::SemaphoreListModel::StaleColumn),
-                            header->visualIndex(model::SemaphoreListModel::UsageColumn) + 1);
-        // The warnings are a narrow "⚠ 2" just before the name (the text is in the tooltip and on
-        // the page): they used to be last, and off screen even at 1600 px.
-        header->moveSection(header->visualIndex(model::SemaphoreListModel::WarningsColumn),
-                            header->visualIndex(model::SemaphoreListModel::NameColumn));
-        // On a Cluster, where a semaphore lives comes right after how full it is: as the last
-        // column it was off screen in the usual list width.
-        header->moveSection(header->visualIndex(model::SemaphoreListModel::NodeColumn),
-                            header->visualIndex(model::SemaphoreListModel::StaleColumn) + 1);
-        updateNodeColumn();
-        header->resizeSection(
-            model::SemaphoreListModel::WarningsColumn,
-            std::max(header->sectionSizeHint(model::SemaphoreListModel::WarningsColumn),
-                     m_semaphoreView->fontMetrics().horizontalAdvance(QStringLiteral("⚠ 99")) + 12));
-    }
-    applyFilters();
+    m_semaphoreList->showSession(s);
     showPageOf(s);
-    showScanProgress(s);
+    m_semaphoreList->showScanProgress(s);
     updateOpenKeyAction();
     updateStatus();
-}
-
-void MainWindow::applyFilters() {
-    ConnectionSession *s = currentSession();
-    if (!s)
-        return;
-    s->proxy.setText(m_filter->text());
-    const int kind = m_kindFilter->currentData().toInt();
-    s->proxy.setKind(kind < 0 ? std::nullopt : std::optional<Kind>(Kind(kind)));
-    s->proxy.setStaleOnly(m_staleOnly->isChecked());
-    s->proxy.setExpiringWithinSeconds(m_expiring->isChecked() ? std::optional<int>(m_expiringSeconds->value())
-                                                              : std::nullopt);
 }
 
 void MainWindow::semaphoreActivated(const QModelIndex &proxyIndex) {
@@ -619,12 +473,8 @@ void MainWindow::showPageOf(ConnectionSession *s) {
         return;
     }
     m_page->setSemaphore(s, *s->shownSemaphore);
-    // Show it selected in the list too, so list and page agree (no-op when it is filtered out).
-    const int row = s->list.rowOf(*s->shownSemaphore);
-    const QModelIndex proxyIndex = row >= 0 ? s->proxy.mapFromSource(s->list.index(row, 0)) : QModelIndex();
-    if (proxyIndex.isValid())
-        m_semaphoreView->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect |
-                                                                           QItemSelectionModel::Rows);
+    // Show it selected in the list too, so list and page agree.
+    m_semaphoreList->selectSemaphore(s, *s->shownSemaphore);
 }
 
 bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &ref) {
@@ -632,14 +482,7 @@ bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &
     if (!s)
         return false;
     selectConnection(connectionId);
-    const int row = s->list.rowOf(ref);
-    if (row >= 0) {
-        const QModelIndex proxyIndex = s->proxy.mapFromSource(s->list.index(row, 0));
-        if (proxyIndex.isValid()) {
-            m_semaphoreView->selectionModel()->setCurrentIndex(
-                proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        }
-    }
+    m_semaphoreList->selectSemaphore(s, ref);
     showSemaphore(s, ref);
     return true;
 }
@@ -690,24 +533,6 @@ void MainWindow::updateStatus() {
     m_busyLabel->setText(busy > 3 ? tr("%1 requests in flight").arg(busy) : QString());
 }
 
-void MainWindow::showScanProgress(ConnectionSession *s) {
-    // Always from the session's own state: the bar is shared by every connection, and one selected
-    // mid-scan showed the last connection's count until its own next page came in.
-    const bool shown = s && s->isDiscovering() && !s->isBackgroundDiscovery();
-    m_discoveryBar->setVisible(shown);
-    if (!shown)
-        return;
-    const ConnectionSession::ScanProgress p = s->scanProgress();
-    if (p.total > 0) {
-        m_discoveryProgress->setRange(0, 1000);
-        m_discoveryProgress->setValue(int(std::min<qint64>(1000, p.scanned * 1000 / p.total)));
-    } else {
-        m_discoveryProgress->setRange(0, 0);
-    }
-    m_discoveryLabel->setText(p.scanned < 0 ? tr("Scanning…")
-                                            : tr("Scanning: %1 keys, %2 found").arg(p.scanned).arg(p.found));
-}
-
 void MainWindow::attachSession(ConnectionSession *s) {
     m_monitoring->attach(s);
     connect(&s->controller, &ConnectionController::stateChanged, this, &MainWindow::updateStatus);
@@ -720,22 +545,22 @@ void MainWindow::attachSession(ConnectionSession *s) {
             });
     connect(&s->list, &QAbstractItemModel::rowsInserted, this, [this, s] {
         if (currentSession() == s)
-            updateNodeColumn();
+            m_semaphoreList->updateNodeColumn();
     });
     connect(&s->actions, &model::OperatorActions::actionFinished, this,
             [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
     connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
         if (currentSession() == s)
-            showScanProgress(s);
+            m_semaphoreList->showScanProgress(s);
     });
     connect(s, &ConnectionSession::discoveryProgress, this, [this, s] {
         if (currentSession() == s)
-            showScanProgress(s);
+            m_semaphoreList->showScanProgress(s);
     });
     connect(s, &ConnectionSession::discoveryFinished, this,
             [this, s](bool ok, bool cancelled, const QString &message) {
                 if (currentSession() == s)
-                    m_discoveryBar->hide();
+                    m_semaphoreList->hideScanProgress();
                 if (ok && s->isBackgroundDiscovery())
                     return; // the periodic scan found what it found: the list shows it
                 // The store's message already says what failed; the session adds where, once.
@@ -749,13 +574,12 @@ void MainWindow::attachSession(ConnectionSession *s) {
 void MainWindow::detachSession(ConnectionSession *s) {
     if (m_page->session() == s)
         m_page->clearSemaphore();
-    if (m_semaphoreView->model() == &s->proxy)
-        m_semaphoreView->setModel(nullptr);
+    m_semaphoreList->letGoOf(s);
     m_monitoring->detach(s->config().id);
 }
 
 void MainWindow::restoreState() {
-    auto settings = openSettings(m_services.settingsFile);
+    auto settings = openWindowSettings(m_services.settingsFile);
     const QByteArray geometry = settings->value(QStringLiteral("window/geometry")).toByteArray();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
         resizeToFitScreen(this, QSize(1400, 860));
@@ -768,55 +592,21 @@ void MainWindow::restoreState() {
         // 1024 px; the list keeps its kind, name and usage, and at 1600 px its holders too.
         m_splitter->setSizes({620, 980});
     if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
-        m_leftSplitter->setSizes({m_connectionPane->heightForList(110), 700});
+        m_leftSplitter->setSizes({110, 700});
     m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());
     m_page->setIntervalMs(settings->value(QStringLiteral("window/refreshMs"), 1000).toInt());
 }
 
 void MainWindow::saveState() {
-    auto settings = openSettings(m_services.settingsFile);
+    auto settings = openWindowSettings(m_services.settingsFile);
     settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings->setValue(QStringLiteral("window/state"), QMainWindow::saveState());
     settings->setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
     settings->setValue(QStringLiteral("window/leftSplitter"), m_leftSplitter->saveState());
     settings->setValue(QStringLiteral("window/holderHeader"), m_page->saveViewState());
     settings->setValue(QStringLiteral("window/refreshMs"), m_page->intervalMs());
-    if (m_semaphoreView->model())
-        settings->setValue(QStringLiteral("window/semaphoreHeader"),
-                           m_semaphoreView->horizontalHeader()->saveState());
-}
-
-void MainWindow::fitSemaphoreColumns() {
-    // In units of the font, so the columns grow with View > Zoom.
-    auto *header = m_semaphoreView->horizontalHeader();
-    const QFontMetrics fm = m_semaphoreView->fontMetrics();
-    const int ch = std::max(6, fm.averageCharWidth());
-    int kindWidth = 0;
-    for (const QString &name : allKindNames())
-        kindWidth = std::max(kindWidth, fm.horizontalAdvance(name) + 16);
-    fitHeaderSections(
-        header,
-        {{model::SemaphoreListModel::KindColumn, kindWidth},
-         {model::SemaphoreListModel::NameColumn, 21 * ch},
-         // "empty since 23:10" whole (a semaphore seen before, keys gone)
-         {model::SemaphoreListModel::UsageColumn,
-          std::max(12 * ch, fm.horizontalAdvance(QStringLiteral("empty since 00:00")) + 10)},
-         {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
-         {model::SemaphoreListModel::WarningsColumn, fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
-}
-
-void MainWindow::updateNodeColumn() {
-    ConnectionSession *s = currentSession();
-    m_semaphoreView->setColumnHidden(model::SemaphoreListModel::NodeColumn, !s || !s->list.hasClusterNodes());
-}
-
-void MainWindow::changeEvent(QEvent *event) {
-    QMainWindow::changeEvent(event);
-    // Zoomed (View > Zoom): rows as high as the text, no header cut off.
-    if (event->type() == QEvent::FontChange && m_semaphoreView) {
-        m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
-        fitSemaphoreColumns();
-    }
+    if (const QByteArray header = m_semaphoreList->saveHeaderState(); !header.isEmpty())
+        settings->setValue(QStringLiteral("window/semaphoreHeader"), header);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
