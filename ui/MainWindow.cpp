@@ -5,6 +5,7 @@
 #include "ConnectionFailurePanel.h"
 #include "ConnectionPane.h"
 #include "ConnectionStateIcon.h"
+#include "MainMenus.h"
 #include "OpenKeyDialog.h"
 #include "QuitGuard.h"
 #include "ScreenFit.h"
@@ -26,11 +27,9 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -120,7 +119,8 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
 
     m_quitGuard = new QuitGuard(this);
 
-    buildMenus();
+    m_zoom = new ViewZoom(m_services.settingsFile, this);
+    m_openKeyAction = buildMainMenus(this).openKey;
     connect(m_page, &SemaphorePage::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 10000); });
     connect(m_connectionPane, &ConnectionPane::currentChanged, this, &MainWindow::currentConnectionChanged);
@@ -162,82 +162,6 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     layout->addWidget(m_connectionPane->header());
     layout->addWidget(m_leftSplitter, 1);
     splitter->addWidget(left);
-}
-
-void MainWindow::buildMenus() {
-    auto *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_connectionPane->addAction());
-    file->addAction(m_connectionPane->editAction());
-    file->addAction(m_connectionPane->removeAction());
-    file->addSeparator();
-    m_openKeyAction = file->addAction(tr("&Open key…"), this, [this] { openKey(); });
-    m_openKeyAction->setObjectName(QStringLiteral("openKeyAction"));
-    m_openKeyAction->setShortcut(QKeySequence::Open);
-    file->addSeparator();
-    auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    // Spelled out: QKeySequence::Quit is empty on platforms with a Windows key scheme.
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    quit->setShortcutContext(Qt::ApplicationShortcut); // also from the load-test window
-
-    auto *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_page->refreshAction());
-    view->addAction(m_connectionPane->rediscoverAction());
-    auto *find = view->addAction(tr("&Filter semaphores"), this, [this] { m_semaphoreList->focusFilter(); });
-    find->setShortcut(QKeySequence::Find);
-    auto *pause = view->addAction(tr("&Pause auto-refresh"));
-    pause->setCheckable(true);
-    pause->setShortcut(QKeySequence(QStringLiteral("Ctrl+P")));
-    connect(pause, &QAction::toggled, m_page, &SemaphorePage::setPaused);
-    auto *keepEmpty = view->addAction(tr("&Keep empty semaphores listed…"), this, [this] {
-        bool ok = false;
-        const int hours = QInputDialog::getInt(
-            this, tr("Keep empty semaphores listed"),
-            tr("A semaphore seen before whose keys are gone (Redis deletes a ZSET with no members, a "
-               "lock between holders) stays listed as \"empty since …\" for this many hours; 0 drops "
-               "it at the first scan that misses it:"),
-            keepEmptyHours(), 0, 24 * 365, 1, &ok);
-        if (ok)
-            setKeepEmptyHours(hours);
-    });
-    keepEmpty->setObjectName(QStringLiteral("keepEmptyAction"));
-    view->addSeparator();
-    m_zoom = new ViewZoom(m_services.settingsFile, this);
-    view->addAction(m_zoom->zoomInAction());
-    view->addAction(m_zoom->zoomOutAction());
-    view->addAction(m_zoom->resetAction());
-    view->addSeparator();
-    auto *auditToggle = m_auditDock->toggleViewAction();
-    auditToggle->setText(tr("Audit &log"));
-    auditToggle->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
-    view->addAction(auditToggle);
-
-    auto *sem = menuBar()->addMenu(tr("&Semaphore"));
-    for (QAction *a : m_page->allActions()) {
-        if (a == m_page->refreshAction())
-            continue;
-        sem->addAction(a);
-    }
-
-    auto *tools = menuBar()->addMenu(tr("&Tools"));
-    auto *loadTest = tools->addAction(tr("&Load test…"), this, [this] { openLoadTest(false); });
-    loadTest->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+L")));
-    loadTest->setToolTip(tr("Hammer a semaphore on this connection with virtual clients and watch "
-                            "throughput, latency and safety"));
-    tools->addAction(tr("&Training: unsafe vs atomic…"), this, [this] { openLoadTest(true); });
-    auto *sessions = tools->addAction(tr("Consul &sessions…"), this, [this] { openConsulSessions(); });
-    sessions->setObjectName(QStringLiteral("consulSessionsAction"));
-    sessions->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
-    auto *topology = tools->addAction(tr("T&opology…"), this, [this] { openTopology(); });
-    topology->setObjectName(QStringLiteral("topologyAction"));
-    topology->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+T")));
-    topology->setToolTip(tr("Every node behind this Redis connection: roles, slots, replication lag"));
-    auto *findHolder = tools->addAction(tr("&Find holder…"), this, [this] { openHolderSearch(); });
-    findHolder->setObjectName(QStringLiteral("findHolderAction"));
-    findHolder->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+F")));
-
-    auto *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About semscope"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 QMessageBox *MainWindow::showAbout() {

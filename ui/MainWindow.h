@@ -136,7 +136,6 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void buildMenus();
     void buildLeft(QSplitter *splitter);
     void updateStatus();
     void updateFailurePanel();
