@@ -11,16 +11,11 @@
 #include "ScreenFit.h"
 #include "SemaphoreListPane.h"
 #include "SemaphorePage.h"
-#include "ToolWindow.h"
+#include "ToolWindows.h"
 #include "ViewZoom.h"
 #include "WindowSettings.h"
-#include "loadtest/LoadTestPage.h"
-#include "loadtest/LoadTestWindow.h"
 #include "model/ConnectionSession.h"
 #include "model/RawKeysLoader.h"
-#include "search/HolderSearchWindow.h"
-#include "sessions/ConsulSessionsWindow.h"
-#include "topology/TopologyWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -118,6 +113,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     });
 
     m_quitGuard = new QuitGuard(this);
+    m_toolWindows = new ToolWindows(this, m_services.settingsFile, m_services.audit);
 
     m_zoom = new ViewZoom(m_services.settingsFile, this);
     m_openKeyAction = buildMainMenus(this).openKey;
@@ -552,93 +548,19 @@ QMessageBox *MainWindow::stopRunsQuestion() const {
 }
 
 LoadTestWindow *MainWindow::openLoadTest(bool training) {
-    ConnectionSession *s = currentSession();
-    if (!s && !training) {
-        statusBar()->showMessage(tr("Load test: connect first (double-click a connection)"), 10000);
-        return nullptr;
-    }
-    // Training needs no connection for the scenario that starts its own servers: without one the
-    // window has an empty connection id (see LoadTestWindow).
-    const model::ConnectionConfig config = s ? s->config() : model::ConnectionConfig();
-    return raiseToolWindow<LoadTestWindow>(
-        this, [&](LoadTestWindow *w) { return w->connectionId() == config.id; },
-        [&] {
-            auto *window = new LoadTestWindow(config, m_services.settingsFile, this);
-            window->setAuditLog(m_services.audit);
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            return window;
-        },
-        [&](LoadTestWindow *window) {
-            if (s && m_page->session() == s && !window->loadTestPage()->isRunning())
-                window->loadTestPage()->prefill(m_page->ref());
-            if (training)
-                window->showTraining();
-            else
-                window->showLoadTest();
-        });
+    return m_toolWindows->openLoadTest(training);
 }
 
 ConsulSessionsWindow *MainWindow::openConsulSessions() {
-    ConnectionSession *s = currentSession();
-    if (!s || s->config().backend != core::Backend::Consul) {
-        statusBar()->showMessage(tr("Consul sessions: select an open Consul connection first"), 10000);
-        return nullptr;
-    }
-    return raiseToolWindow<ConsulSessionsWindow>(
-        this, [s](ConsulSessionsWindow *w) { return w->connectionId() == s->config().id; },
-        [this, s] {
-            auto *window = new ConsulSessionsWindow(s, this);
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            return window;
-        });
+    return m_toolWindows->openConsulSessions();
 }
 
 TopologyWindow *MainWindow::openTopology() {
-    ConnectionSession *s = currentSession();
-    if (!s || s->config().backend != core::Backend::Redis) {
-        statusBar()->showMessage(tr("Topology: select an open Redis connection first"), 10000);
-        return nullptr;
-    }
-    return raiseToolWindow<TopologyWindow>(
-        this, [s](TopologyWindow *w) { return w->connectionId() == s->config().id; },
-        [this, s] {
-            auto *window = new TopologyWindow(s, this);
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            return window;
-        });
+    return m_toolWindows->openTopology();
 }
 
 HolderSearchWindow *MainWindow::openHolderSearch() {
-    // Not deleted on close: one window while the main window lives (closing only hides it).
-    HolderSearchWindow *window = raiseToolWindow<HolderSearchWindow>(
-        this, [](HolderSearchWindow *) { return true; },
-        [this] {
-            // Every connection that is connected now, with the semaphores its list shows.
-            auto targets = [this] {
-                QList<model::HolderSearchTarget> out;
-                for (ConnectionSession *s : m_connectionPane->sessions()) {
-                    if (s->controller.state() != model::ConnectionController::State::Connected)
-                        continue;
-                    model::HolderSearchTarget t{
-                        s->config().id, s->config().name, s->config().environment, &s->controller, {}};
-                    for (const SemaphoreRef &ref : s->list.refs())
-                        t.semaphores << (s->resolveProfile ? s->resolveProfile(ref) : ref);
-                    out << t;
-                }
-                return out;
-            };
-            auto *window = new HolderSearchWindow(targets, this);
-            connect(window, &HolderSearchWindow::openRequested, this,
-                    [this](const QString &connectionId, const SemaphoreRef &ref) {
-                        if (!openSemaphore(connectionId, ref))
-                            statusBar()->showMessage(tr("That connection is no longer open"), 10000);
-                        raise();
-                        activateWindow();
-                    });
-            return window;
-        });
-    window->focusSearch();
-    return window;
+    return m_toolWindows->openHolderSearch();
 }
 
 } // namespace semscope::ui

@@ -41,6 +41,7 @@ class LoadTestWindow;
 class OpenKeyDialog;
 class SemaphoreListPane;
 class SemaphorePage;
+class ToolWindows;
 class TopologyWindow;
 class ViewZoom;
 
@@ -171,6 +172,7 @@ private:
     QAction *m_openKeyAction = nullptr;
     ViewZoom *m_zoom = nullptr;
     QuitGuard *m_quitGuard = nullptr;
+    ToolWindows *m_toolWindows = nullptr;
 };
 
 } // namespace semscope::ui
