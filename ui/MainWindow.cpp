@@ -6,9 +6,9 @@
 #include "ConnectionPane.h"
 #include "ConnectionStateIcon.h"
 #include "MainMenus.h"
+#include "MainWindowState.h"
 #include "OpenKeyDialog.h"
 #include "QuitGuard.h"
-#include "ScreenFit.h"
 #include "SemaphoreListPane.h"
 #include "SemaphorePage.h"
 #include "ToolWindows.h"
@@ -128,7 +128,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     });
 
     m_connectionPane->reload();
-    restoreState();
+    restoreMainWindowState(*openWindowSettings(m_services.settingsFile), layoutParts());
     updateStatus();
 }
 
@@ -498,35 +498,8 @@ void MainWindow::detachSession(ConnectionSession *s) {
     m_monitoring->detach(s->config().id);
 }
 
-void MainWindow::restoreState() {
-    auto settings = openWindowSettings(m_services.settingsFile);
-    const QByteArray geometry = settings->value(QStringLiteral("window/geometry")).toByteArray();
-    if (geometry.isEmpty() || !restoreGeometry(geometry))
-        resizeToFitScreen(this, QSize(1400, 860));
-    else
-        keepOnScreen(this); // saved on a larger screen than this one
-    QMainWindow::restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
-    const QByteArray split = settings->value(QStringLiteral("window/splitter")).toByteArray();
-    if (split.isEmpty() || !m_splitter->restoreState(split))
-        // The page gets the larger share: its holder table must show holder, TTL and state even at
-        // 1024 px; the list keeps its kind, name and usage, and at 1600 px its holders too.
-        m_splitter->setSizes({620, 980});
-    if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
-        m_leftSplitter->setSizes({110, 700});
-    m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());
-    m_page->setIntervalMs(settings->value(QStringLiteral("window/refreshMs"), 1000).toInt());
-}
-
-void MainWindow::saveState() {
-    auto settings = openWindowSettings(m_services.settingsFile);
-    settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings->setValue(QStringLiteral("window/state"), QMainWindow::saveState());
-    settings->setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
-    settings->setValue(QStringLiteral("window/leftSplitter"), m_leftSplitter->saveState());
-    settings->setValue(QStringLiteral("window/holderHeader"), m_page->saveViewState());
-    settings->setValue(QStringLiteral("window/refreshMs"), m_page->intervalMs());
-    if (const QByteArray header = m_semaphoreList->saveHeaderState(); !header.isEmpty())
-        settings->setValue(QStringLiteral("window/semaphoreHeader"), header);
+MainWindowParts MainWindow::layoutParts() {
+    return {this, m_splitter, m_leftSplitter, m_page, m_semaphoreList};
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
@@ -534,7 +507,7 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         event->ignore();
         return;
     }
-    saveState();
+    saveMainWindowState(*openWindowSettings(m_services.settingsFile), layoutParts());
     m_quitGuard->closeLoadTests();
     QMainWindow::closeEvent(event);
 }

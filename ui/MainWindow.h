@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ConnectionDialog.h"
+#include "MainWindowState.h"
 #include "QuitGuard.h"
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
@@ -151,8 +152,7 @@ private:
     // of one that closes (the page and the list let go of it).
     void attachSession(ConnectionSession *s);
     void detachSession(ConnectionSession *s);
-    void restoreState();
-    void saveState();
+    MainWindowParts layoutParts(); // what restoreMainWindowState/saveMainWindowState keep
     QString currentConnectionId() const;
 
     MainWindowServices m_services;
