@@ -7,7 +7,7 @@
 #include "ConnectionStateIcon.h"
 #include "MainMenus.h"
 #include "MainWindowState.h"
-#include "OpenKeyDialog.h"
+#include "PinnedKeys.h"
 #include "QuitGuard.h"
 #include "SemaphoreListPane.h"
 #include "SemaphorePage.h"
@@ -15,7 +15,6 @@
 #include "ViewZoom.h"
 #include "WindowSettings.h"
 #include "model/ConnectionSession.h"
-#include "model/RawKeysLoader.h"
 
 #include <QAction>
 #include <QApplication>
@@ -114,6 +113,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
 
     m_quitGuard = new QuitGuard(this);
     m_toolWindows = new ToolWindows(this, m_services.settingsFile, m_services.audit);
+    m_pinnedKeys = new PinnedKeys(this, m_services.registry);
 
     m_zoom = new ViewZoom(m_services.settingsFile, this);
     m_openKeyAction = buildMainMenus(this).openKey;
@@ -216,68 +216,11 @@ QList<QAction *> MainWindow::semaphoreContextActions(const QModelIndex &proxyInd
 }
 
 OpenKeyDialog *MainWindow::openKey() {
-    ConnectionSession *s = currentSession();
-    if (!s || s->config().backend != Backend::Redis) {
-        statusBar()->showMessage(tr("Open key… reads a Redis key: select a connected Redis connection first "
-                                    "(Consul semaphores are found by their KV prefix)"),
-                                 15000);
-        return nullptr;
-    }
-    const QString id = s->config().id;
-    QPointer<ConnectionSession> reader(s);
-    auto lookUp = [session = reader](const QString &key, QObject *context,
-                                     std::function<void(RawKeys)> done) {
-        if (!session) {
-            RawKeys gone;
-            gone.error = tr("the connection was closed");
-            done(gone);
-            return;
-        }
-        // Read as a lock: its keys are the name alone, so the raw read is TYPE, PTTL and a bounded
-        // sample of exactly that key, on the connection's thread.
-        model::RawKeysLoader::read(&session->controller, SemaphoreRef{Kind::Lock, key, {}}, context,
-                                   std::move(done));
-    };
-    auto *dialog = new OpenKeyDialog(s->config().name, lookUp, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, id] {
-        const SemaphoreRef ref = dialog->chosen();
-        if (ref.name.isEmpty())
-            return;
-        if (auto c = m_services.registry->find(id); c && c->pin(ref))
-            m_services.registry->upsert(*c); // the profile: listed again after a restart
-        ConnectionSession *s = session(id);
-        if (!s)
-            return;
-        s->listPinned();
-        openSemaphore(id, ref);
-        statusBar()->showMessage(s->located(tr("%1 “%2” is listed from now on (right-click → Forget to stop)")
-                                                .arg(kindName(ref.kind), ref.name)),
-                                 15000);
-    });
-    dialog->open();
-    return dialog;
+    return m_pinnedKeys->openKey();
 }
 
 void MainWindow::forgetSemaphore(const QString &connectionId, const SemaphoreRef &ref) {
-    if (auto c = m_services.registry->find(connectionId)) {
-        const qsizetype before = c->pinned.size();
-        c->pinned.removeIf([&](const SemaphoreRef &p) { return p == ref; });
-        if (c->pinned.size() != before)
-            m_services.registry->upsert(*c);
-    }
-    ConnectionSession *s = session(connectionId);
-    if (!s)
-        return;
-    if (m_page->session() == s && m_page->ref() == ref) {
-        s->shownSemaphore.reset();
-        m_page->clearSemaphore();
-    }
-    s->forget(ref);
-    statusBar()->showMessage(
-        s->located(
-            tr("%1 “%2” forgotten: listed again only if a scan finds it").arg(kindName(ref.kind), ref.name)),
-        15000);
+    m_pinnedKeys->forget(connectionId, ref);
 }
 
 void MainWindow::updateOpenKeyAction() {

@@ -40,6 +40,7 @@ class ConsulSessionsWindow;
 class HolderSearchWindow;
 class LoadTestWindow;
 class OpenKeyDialog;
+class PinnedKeys;
 class SemaphoreListPane;
 class SemaphorePage;
 class ToolWindows;
@@ -173,6 +174,7 @@ private:
     ViewZoom *m_zoom = nullptr;
     QuitGuard *m_quitGuard = nullptr;
     ToolWindows *m_toolWindows = nullptr;
+    PinnedKeys *m_pinnedKeys = nullptr;
 };
 
 } // namespace semscope::ui
