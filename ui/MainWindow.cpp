@@ -22,15 +22,11 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
-#include <QLineEdit>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTableView>
 #include <QTime>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace semscope::ui {
