@@ -40,16 +40,20 @@ ConnectionPane::ConnectionPane(model::ConnectionRegistry *registry, model::Secre
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
 
-    auto *connHeader = new QHBoxLayout;
-    auto *connTitle = new QLabel(tr("<b>Connections</b>"), this);
-    auto *add = new QToolButton(this);
+    // The title row is the window's to place: above the splitter the list is in, so the list keeps
+    // its share of the splitter whatever the font makes the row's height.
+    m_header = new QWidget(this);
+    m_header->setObjectName(QStringLiteral("connectionPaneHeader"));
+    auto *connHeader = new QHBoxLayout(m_header);
+    connHeader->setContentsMargins(0, 0, 0, 0);
+    auto *connTitle = new QLabel(tr("<b>Connections</b>"), m_header);
+    auto *add = new QToolButton(m_header);
     add->setObjectName(QStringLiteral("addConnectionButton"));
     add->setText(tr("Add…"));
     add->setToolTip(tr("Add a Redis or Consul connection (Ctrl+N)"));
     connect(add, &QToolButton::clicked, this, [this] { addConnection(); });
     connHeader->addWidget(connTitle, 1);
     connHeader->addWidget(add);
-    layout->addLayout(connHeader);
 
     m_connections = new QListWidget(this);
     m_connections->setObjectName(QStringLiteral("connections"));
@@ -156,11 +160,6 @@ void ConnectionPane::updateItem(const QString &id) {
             QStringLiteral("%1\n%2\n%3").arg(config->endpoint(), stateText, tr("Double-click to connect")));
         item->setIcon(connectionStateIcon(state)); // the environment is the [tag] in the text
     }
-}
-
-int ConnectionPane::heightForList(int listHeight) const {
-    const QLayout *l = layout();
-    return l->itemAt(0)->sizeHint().height() + l->spacing() + listHeight;
 }
 
 QString ConnectionPane::currentId() const {

@@ -39,8 +39,8 @@ public:
     // removed ones, and keeps the selection.
     void reload();
     QListWidget *list() const { return m_connections; }
-    // The pane's height that leaves the list `listHeight` px under its header (a splitter's size).
-    int heightForList(int listHeight) const;
+    // "Connections" and the Add… button, for the window to put above the list's splitter.
+    QWidget *header() const { return m_header; }
     QString currentId() const;
     void select(const QString &id);
     ConnectionSession *session(const QString &id) const;
@@ -103,6 +103,7 @@ private:
     qint64 m_emptyRetentionMs = 0;
 
     QHash<QString, ConnectionSession *> m_sessions;
+    QWidget *m_header = nullptr;
     QListWidget *m_connections = nullptr;
     QAction *m_addAction = nullptr;
     QAction *m_editAction = nullptr;
