@@ -13,10 +13,12 @@ using model::HolderTableModel;
 
 HolderTableView::HolderTableView(QWidget *parent)
     : QTableView(parent)
-    // Who holds the slot first, then when it ends and how it is doing; tokens and times after.
+    // When the lease ends and how the holder is doing first: short texts ("expired 33.4 s ago")
+    // that a long holder id (Redisson's 40 hex digits, whole on the card) took all the room from at
+    // 1280x720. Then who holds the slot; tokens and times after.
     , m_spareWidth(new SpareWidthKeeper(this,
-                                        {HolderTableModel::HolderColumn, HolderTableModel::TtlColumn,
-                                         HolderTableModel::StateColumn, HolderTableModel::AgeColumn,
+                                        {HolderTableModel::TtlColumn, HolderTableModel::StateColumn,
+                                         HolderTableModel::HolderColumn, HolderTableModel::AgeColumn,
                                          HolderTableModel::SessionColumn, HolderTableModel::NodeColumn,
                                          HolderTableModel::BehaviorColumn, HolderTableModel::HealthColumn,
                                          HolderTableModel::TokenColumn, HolderTableModel::AcquiredColumn},

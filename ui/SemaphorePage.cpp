@@ -1,21 +1,18 @@
 #include "SemaphorePage.h"
 
-#include "model/StatusColors.h"
-
-#include "AcquireDialog.h"
 #include "ChartsPanel.h"
-#include "ElidedLabel.h"
-#include "EnvironmentBadge.h"
 #include "HeaderFit.h"
 #include "HistoryPanel.h"
 #include "HolderDetailCard.h"
 #include "HolderTableView.h"
 #include "InvalidateSessionDialog.h"
-#include "ProfileDialog.h"
-#include "core/Duration.h"
+#include "SemaphoreCommands.h"
+#include "SemaphoreHeader.h"
 #include "core/Kind.h"
 #include "model/ConnectionSession.h"
+#include "model/HolderColumnRules.h"
 #include "model/SemaphoreActionRules.h"
+#include "model/SemaphoreHeaderText.h"
 #include "model/WatchController.h"
 #include "rawkeys/RawKeysWindow.h"
 #include "topology/ReplicationPanel.h"
@@ -25,19 +22,13 @@
 #include <QClipboard>
 #include <QDateTime>
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
-#include <QMessageBox>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
-#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -46,18 +37,10 @@ namespace semscope::ui {
 using namespace semscope::core;
 using model::HolderTableModel;
 
-namespace {
-// Setting a style sheet re-polishes the widget even when the sheet is the same: at every read and
-// every countdown tick that was a needless restyle of the gauge and the "read … ago" label.
-void setStyleSheetIfChanged(QWidget *widget, const QString &sheet) {
-    if (widget->styleSheet() != sheet)
-        widget->setStyleSheet(sheet);
-}
-} // namespace
-
 SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     : QWidget(parent)
-    , m_profiles(profiles) {
+    , m_actions(new SemaphorePageActions(this))
+    , m_commands(new SemaphoreCommands(profiles, this)) {
     setObjectName(QStringLiteral("semaphorePage"));
     m_proxy.setSourceModel(&m_holders);
     m_holders.setAutoTick(false); // the age timer below repaints the visible rows instead
@@ -66,121 +49,19 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_ageTimer.setInterval(500);
     connect(&m_ageTimer, &QTimer::timeout, this, &SemaphorePage::tick);
     connect(&m_liveness, &model::ClientLivenessWatcher::livenessChanged, this, &SemaphorePage::updateCard);
+    buildLayout();
+    connectActions();
+    clearSemaphore();
+}
 
-    buildActions();
+SemaphorePage::~SemaphorePage() = default;
 
+void SemaphorePage::buildLayout() {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-
-    // Header, first row: which connection (and its environment) the page belongs to.
-    auto *where = new QHBoxLayout;
-    m_badge = new EnvironmentBadge(this);
-    m_connection = new QLabel(this);
-    m_connection->setObjectName(QStringLiteral("pageConnection"));
-    m_connection->setTextFormat(Qt::PlainText);
-    m_connection->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    where->addWidget(m_badge);
-    where->addWidget(m_connection, 1);
-    layout->addLayout(where);
-
-    // Second row: what, and the refresh controls.
-    auto *row1 = new QHBoxLayout;
-    m_kind = new QLabel(this);
-    m_kind->setObjectName(QStringLiteral("kindLabel"));
-    m_kind->setStyleSheet(QStringLiteral("QLabel { background: #37474f; color: white; border-radius: 8px; "
-                                         "padding: 2px 8px; font-weight: bold; }"));
-    m_name = new ElidedLabel(this);
-    m_name->setObjectName(QStringLiteral("nameLabel"));
-    m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A long name (or "Select a semaphore on the left" in the big font) must not make the window
-    // wider than a 1024 px screen: it gives way to the refresh controls, cut in the middle so both
-    // ends stay readable (the tooltip has it all). ElidedLabel asks for the whole name and settles
-    // for a few characters, so it is cut only when the row lacks room, not beside the stretch.
-    m_lastRead = new QLabel(this);
-    m_lastRead->setObjectName(QStringLiteral("lastRead"));
-    m_lastRead->setToolTip(tr("When the holders were last read from the server. TTLs count down locally in "
-                              "between."));
-    // Never narrower than its text: "watching · last change 1.0 s ago" was cut to "… s ag".
-    m_lastRead->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Preferred);
-    m_interval = new QSpinBox(this);
-    m_interval->setObjectName(QStringLiteral("interval"));
-    m_interval->setRange(1, 3600);
-    m_interval->setValue(1);
-    m_interval->setPrefix(tr("every "));
-    m_interval->setSuffix(tr(" s"));
-    m_interval->setToolTip(tr("Auto-refresh interval"));
-    m_pauseButton = new QPushButton(tr("Pause"), this);
-    m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
-    m_pauseButton->setCheckable(true);
-    m_pauseButton->setToolTip(tr("Stop re-reading (TTLs keep counting down from the last read)"));
-    auto *refreshButton = new QPushButton(tr("Refresh"), this);
-    refreshButton->setToolTip(tr("Read now (F5)"));
-    row1->addWidget(m_kind);
-    row1->addWidget(m_name); // no stretch factor: it would share out the room the name asks for
-    m_watchToggle = new QAction(this);
-    m_watchToggle->setObjectName(QStringLiteral("watchToggle"));
-    m_watchToggle->setCheckable(true);
-    auto *watchButton = new QToolButton(this);
-    watchButton->setObjectName(QStringLiteral("watchButton"));
-    watchButton->setDefaultAction(m_watchToggle);
-    watchButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    watchButton->setAutoRaise(true);
-    row1->addWidget(watchButton);
-    row1->addStretch(1);
-    row1->addWidget(m_lastRead);
-    row1->addWidget(m_interval);
-    row1->addWidget(m_pauseButton);
-    row1->addWidget(refreshButton);
-    layout->addLayout(row1);
-
-    // Third row: the limit, where it comes from, and how full the semaphore is.
-    auto *row2 = new QHBoxLayout;
-    m_limit = new QLabel(this);
-    m_limit->setObjectName(QStringLiteral("limitLabel"));
-    m_profileButton = new QPushButton(tr("Edit profile…"), this);
-    m_profileButton->setObjectName(QStringLiteral("profileButton"));
-    m_profileButton->setToolTip(tr("Set the limit (and timeout) of a layout that does not store them"));
-    m_gauge = new QProgressBar(this);
-    m_gauge->setObjectName(QStringLiteral("gauge"));
-    m_gauge->setMinimumWidth(220);
-    m_gauge->setTextVisible(true);
-    m_gauge->setAlignment(Qt::AlignCenter);
-    row2->addWidget(m_limit);
-    row2->addWidget(m_profileButton);
-    auto *rawKeysButton = new QPushButton(tr("Raw keys…"), this);
-    rawKeysButton->setObjectName(QStringLiteral("rawKeysButton"));
-    rawKeysButton->setToolTip(tr("The keys this semaphore is made of, as stored (Ctrl+K); read-only"));
-    connect(rawKeysButton, &QPushButton::clicked, this, [this] { openRawKeys(); });
-    row2->addWidget(rawKeysButton);
-    row2->addSpacing(12);
-    row2->addWidget(m_gauge, 1);
-    layout->addLayout(row2);
-
-    m_warnings = new QLabel(this);
-    m_warnings->setObjectName(QStringLiteral("warnings"));
-    m_warnings->setWordWrap(true);
-    m_warnings->hide();
-    layout->addWidget(m_warnings);
-
-    m_readOnlyBanner = new QLabel(tr("Read-only connection: viewing only, every write is disabled."), this);
-    m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
-    m_readOnlyBanner->hide();
-    layout->addWidget(m_readOnlyBanner);
-    m_writesRefusedBanner = new QLabel(this);
-    m_writesRefusedBanner->setObjectName(QStringLiteral("writesRefusedBanner"));
-    m_writesRefusedBanner->setTextFormat(Qt::PlainText);
-    m_writesRefusedBanner->setWordWrap(true);
-    m_writesRefusedBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_writesRefusedBanner->hide();
-    layout->addWidget(m_writesRefusedBanner);
-    applyTones();
-
-    m_toolbar = new QToolBar(this);
-    m_toolbar->setObjectName(QStringLiteral("holderActions"));
-    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    for (QAction *a :
-         {m_acquire, m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate, m_purge, m_repair})
-        m_toolbar->addAction(a);
+    m_header = new SemaphoreHeader(m_actions->watch, this);
+    layout->addWidget(m_header);
+    m_toolbar = m_actions->makeToolBar(this);
     layout->addWidget(m_toolbar);
 
     m_view = new HolderTableView(this);
@@ -199,25 +80,13 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setWordWrap(false);
     // Their shortcuts work while the table has the focus.
-    m_view->addAction(m_forceRelease);
-    m_view->addAction(m_copyRows);
-    connect(m_view, &HolderTableView::deleteRefused, this, [this] {
-        Q_EMIT statusMessage(!m_session || !m_session->actions.canWrite()
-                                 ? tr("Delete force-releases holders, but this connection is read-only.")
-                                 : tr("Delete force-releases the selected holders: select one first (arrow "
-                                      "keys or a click)."));
-    });
+    m_view->addAction(m_actions->forceRelease);
+    m_view->addAction(m_actions->copyRows);
     // Tab leaves the table for the next pane; the arrows move between holders.
     m_view->setTabKeyNavigation(false);
-    connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        updateCard();
-        updateActions();
-    });
 
     m_card = new HolderDetailCard(this);
     m_charts = new ChartsPanel(&m_history, this);
-
     auto *tableAndCard = new QSplitter(Qt::Horizontal, this);
     tableAndCard->addWidget(m_view);
     tableAndCard->addWidget(m_card);
@@ -242,22 +111,65 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     vertical->setSizes({420, 300});
     tableAndCard->setSizes({800, 200});
     layout->addWidget(vertical, 1);
+}
 
-    connect(m_interval, &QSpinBox::valueChanged, this, [this](int s) { setIntervalMs(s * 1000); });
-    connect(m_pauseButton, &QPushButton::toggled, this, &SemaphorePage::setPaused);
-    connect(refreshButton, &QPushButton::clicked, this, &SemaphorePage::refreshNow);
-    connect(m_profileButton, &QPushButton::clicked, this, &SemaphorePage::editProfile);
-    connect(m_watchToggle, &QAction::toggled, this, [this](bool on) {
+void SemaphorePage::connectActions() {
+    SemaphorePageActions *a = m_actions;
+    connect(a->refreshNow, &QAction::triggered, this, &SemaphorePage::refreshNow);
+    connect(a->acquire, &QAction::triggered, this,
+            [this] { m_commands->acquire(m_holders.snapshot().node); });
+    connect(a->renewMine, &QAction::triggered, this, [this] { m_commands->renewMine(selectedHolders()); });
+    connect(a->releaseMine, &QAction::triggered, this,
+            [this] { m_commands->releaseMine(selectedHolders()); });
+    connect(a->forceRelease, &QAction::triggered, this, [this] { forceReleaseSelected(); });
+    connect(a->invalidate, &QAction::triggered, this, [this] { invalidateSelectedSession(); });
+    connect(a->purge, &QAction::triggered, this, &SemaphorePage::purgeExpired);
+    connect(a->repair, &QAction::triggered, m_commands, &SemaphoreCommands::repair);
+    connect(a->editProfile, &QAction::triggered, m_commands, &SemaphoreCommands::editProfile);
+    connect(a->rawKeys, &QAction::triggered, this, [this] { openRawKeys(); });
+    connect(a->copyRows, &QAction::triggered, this,
+            [this] { QApplication::clipboard()->setText(selectedRowsText()); });
+    connect(a->copyId, &QAction::triggered, this, [this] {
+        QStringList ids;
+        for (const auto &o : selectedHolders())
+            ids << o.holder.id;
+        QApplication::clipboard()->setText(ids.join(QLatin1Char('\n')));
+    });
+    connect(a->watch, &QAction::toggled, this, [this](bool on) {
         if (m_watch && m_session)
             m_watch->setWatched(m_session->config().id, m_ref, on);
         updateWatchToggle();
     });
 
-    clearSemaphore();
+    connect(m_commands, &SemaphoreCommands::changed, this, &SemaphorePage::refreshNow);
+    connect(m_commands, &SemaphoreCommands::statusMessage, this, &SemaphorePage::statusMessage);
+    connect(m_commands, &SemaphoreCommands::acquired, this, [this](const QString &holder) {
+        // Selected as soon as it is read back, so Renew and Release my slot are ready at once.
+        m_selectOnRead = holder;
+    });
+
+    connect(m_header, &SemaphoreHeader::intervalChanged, this, [this](int s) { setIntervalMs(s * 1000); });
+    connect(m_header, &SemaphoreHeader::pauseToggled, this, &SemaphorePage::setPaused);
+    connect(m_header, &SemaphoreHeader::refreshClicked, this, &SemaphorePage::refreshNow);
+    connect(m_header, &SemaphoreHeader::profileClicked, m_commands, &SemaphoreCommands::editProfile);
+    connect(m_header, &SemaphoreHeader::rawKeysClicked, this, [this] { openRawKeys(); });
+
+    connect(m_view, &HolderTableView::deleteRefused, this, [this] {
+        Q_EMIT statusMessage(!m_session || !m_session->actions.canWrite()
+                                 ? tr("Delete force-releases holders, but this connection is read-only.")
+                                 : tr("Delete force-releases the selected holders: select one first (arrow "
+                                      "keys or a click)."));
+    });
+    connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateCard();
+        updateActions();
+    });
 }
 
-SemaphorePage::~SemaphorePage() = default;
-
+QLabel *SemaphorePage::connectionLabel() const {
+    return m_header->connectionLabel();
+}
 void SemaphorePage::setMonitoring(model::WatchController *watch, monitor::HistoryWorker *history) {
     m_watch = watch;
     m_historyPanel->setMonitoring(watch, history);
@@ -268,26 +180,11 @@ void SemaphorePage::setMonitoring(model::WatchController *watch, monitor::Histor
 
 void SemaphorePage::updateWatchToggle() {
     const bool on = m_watch && m_session && m_watch->isWatched(m_session->config().id, m_ref);
-    const QSignalBlocker block(m_watchToggle);
-    m_watchToggle->setChecked(on);
-    m_watchToggle->setText(on ? tr("★ Watched") : tr("☆ Watch"));
-    m_watchToggle->setToolTip(
-        on ? tr("Watched in the background: a desktop notification when a holder turns "
-                "stale or over-limit, the semaphore stays full, or someone else "
-                "force-releases a holder. Click to stop watching.")
-           : tr("Watch this semaphore in the background and get desktop notifications"));
-    m_watchToggle->setVisible(m_watch != nullptr);
-    m_watchToggle->setEnabled(m_session != nullptr);
+    m_actions->setWatched(on, m_watch != nullptr, m_session != nullptr);
 }
 
 void SemaphorePage::fitToFont() {
-    QFont big = font();
-    big.setPointSizeF(big.pointSizeF() * 1.35);
-    big.setBold(true);
-    m_name->setFont(big);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
-    // "read 999 ms ago" changes every tick: room for the longest, or the big name squeezes it.
-    m_lastRead->setMinimumWidth(m_lastRead->fontMetrics().horizontalAdvance(tr("read 999 ms ago")) + 4);
     // Widths in units of the font's average character, so a zoomed page keeps its columns readable.
     const int ch = std::max(6, m_view->fontMetrics().averageCharWidth());
     fitHeaderSections(m_view->horizontalHeader(),
@@ -302,22 +199,6 @@ void SemaphorePage::changeEvent(QEvent *event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange)
         fitToFont();
-    if (event->type() == QEvent::PaletteChange)
-        applyTones();
-}
-
-void SemaphorePage::applyTones() {
-    // From the palette in use, so a dark theme keeps the banners legible (StatusColors).
-    using model::Tone;
-    // The palette's own text on a tint: the tint says the tone, the text stays at full contrast.
-    const QString text = palette().color(QPalette::Text).name();
-    m_warnings->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
-                                  .arg(text, model::toneBackground(Tone::Bad, palette()).name()));
-    m_readOnlyBanner->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
-                                        .arg(text, model::toneBackground(Tone::Info, palette()).name()));
-    m_writesRefusedBanner->setStyleSheet(
-        QStringLiteral("QLabel { color: %1; background: %2; padding: 4px; }")
-            .arg(text, model::toneBackground(Tone::Caution, palette()).name()));
 }
 
 void SemaphorePage::tick() {
@@ -333,86 +214,6 @@ void SemaphorePage::tick() {
         m_charts->advanceTo(now);
 }
 
-void SemaphorePage::buildActions() {
-    m_refreshNow = new QAction(tr("&Refresh now"), this);
-    m_refreshNow->setShortcut(QKeySequence::Refresh);
-    m_refreshNow->setToolTip(tr("Read the semaphore again now (F5)"));
-    connect(m_refreshNow, &QAction::triggered, this, &SemaphorePage::refreshNow);
-
-    m_acquire = new QAction(tr("&Acquire…"), this);
-    m_acquire->setObjectName(QStringLiteral("acquireAction"));
-    m_acquire->setToolTip(tr("Take a slot yourself (holder id defaults to user@host)"));
-    connect(m_acquire, &QAction::triggered, this, &SemaphorePage::acquire);
-
-    m_refreshMine = new QAction(tr("Re&new my slot"), this);
-    m_refreshMine->setToolTip(tr("Extend the lease of a slot this window acquired"));
-    connect(m_refreshMine, &QAction::triggered, this, &SemaphorePage::refreshMine);
-
-    m_releaseMine = new QAction(tr("Re&lease my slot"), this);
-    m_releaseMine->setToolTip(tr("Give back a slot this window acquired"));
-    connect(m_releaseMine, &QAction::triggered, this, &SemaphorePage::releaseMine);
-
-    m_forceRelease = new QAction(tr("&Force-release…"), this);
-    m_forceRelease->setObjectName(QStringLiteral("forceReleaseAction"));
-    m_forceRelease->setShortcuts({QKeySequence::Delete, QKeySequence(QStringLiteral("Ctrl+Shift+Del"))});
-    // Only where the holders are in view and focused: a window-wide Delete would reach a holder the
-    // operator is not looking at (while typing in the filter, or with another pane in front).
-    m_forceRelease->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_forceRelease->setToolTip(tr("Remove the selected holders, only if they are still exactly what you see "
-                                  "(Del, Ctrl+Shift+Del)"));
-    connect(m_forceRelease, &QAction::triggered, this, [this] { forceReleaseSelected(); });
-
-    m_purge = new QAction(tr("&Purge expired"), this);
-    m_purge->setObjectName(QStringLiteral("purgeAction"));
-    m_purge->setToolTip(tr("Remove every holder whose lease ran out but whose record is still there"));
-    connect(m_purge, &QAction::triggered, this, &SemaphorePage::purgeExpired);
-
-    m_repair = new QAction(tr("Repair &slots"), this);
-    m_repair->setObjectName(QStringLiteral("repairAction"));
-    m_repair->setToolTip(tr("slots layout: put missing slot numbers back and drop duplicates"));
-    connect(m_repair, &QAction::triggered, this, &SemaphorePage::repair);
-
-    m_invalidate = new QAction(tr("&Invalidate session…"), this);
-    m_invalidate->setObjectName(QStringLiteral("invalidateAction"));
-    m_invalidate->setToolTip(
-        tr("Consul: destroy the selected holder's session. Consul then releases or deletes "
-           "its keys (per the session's behavior) and its owner loses the slot."));
-    connect(m_invalidate, &QAction::triggered, this, [this] { invalidateSelectedSession(); });
-
-    m_rawKeys = new QAction(tr("Raw &keys…"), this);
-    m_rawKeys->setObjectName(QStringLiteral("rawKeysAction"));
-    m_rawKeys->setShortcut(QKeySequence(QStringLiteral("Ctrl+K")));
-    connect(m_rawKeys, &QAction::triggered, this, [this] { openRawKeys(); });
-
-    m_editProfile = new QAction(tr("&Edit profile…"), this);
-    connect(m_editProfile, &QAction::triggered, this, &SemaphorePage::editProfile);
-
-    m_copyRows = new QAction(tr("&Copy rows"), this);
-    m_copyRows->setObjectName(QStringLiteral("copyRowsAction"));
-    m_copyRows->setShortcut(QKeySequence::Copy);
-    m_copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_copyRows->setToolTip(tr("Copy the selected holders as text: holder, token, TTL, state (Ctrl+C)"));
-    connect(m_copyRows, &QAction::triggered, this,
-            [this] { QApplication::clipboard()->setText(selectedRowsText()); });
-
-    m_copyId = new QAction(tr("Copy holder &id"), this);
-    connect(m_copyId, &QAction::triggered, this, [this] {
-        QStringList ids;
-        for (const auto &o : selectedHolders())
-            ids << o.holder.id;
-        QApplication::clipboard()->setText(ids.join(QLatin1Char('\n')));
-    });
-}
-
-QList<QAction *> SemaphorePage::writeActions() const {
-    return {m_acquire, m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate, m_purge, m_repair};
-}
-
-QList<QAction *> SemaphorePage::allActions() const {
-    return {m_refreshNow, m_acquire, m_refreshMine, m_releaseMine, m_forceRelease,
-            m_invalidate, m_purge,   m_repair,      m_editProfile, m_rawKeys};
-}
-
 void SemaphorePage::keepChartHistory() {
     if (m_session)
         m_session->chartHistory.store(ConnectionSession::historyKey(m_ref), m_history.samples());
@@ -425,6 +226,8 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     ++m_pageGeneration;
     m_session = session;
     m_ref = ref;
+    const auto &cfg = session->config();
+    m_commands->setTarget(&session->actions, cfg.endpoint(), ref);
     m_selectOnRead.clear();
     m_inFlight = false;
     m_lastReadLocalMs = 0;
@@ -436,28 +239,16 @@ void SemaphorePage::setSemaphore(ConnectionSession *session, const SemaphoreRef 
     m_history.restore(session->chartHistory.take(ConnectionSession::historyKey(ref)));
     m_card->showHolder(nullptr, nullptr);
     m_liveness.setController(&session->controller);
-    const auto &cfg = session->config();
-    m_kind->setText(kindName(ref.kind));
-    m_kind->setToolTip(kindDescription(ref.kind));
-    m_name->setFullText(ref.name);
-    m_badge->setEnvironment(cfg.environment, cfg.readOnly);
-    m_badge->show();
+    m_header->showSemaphore(kindName(ref.kind), kindDescription(ref.kind), ref.name, cfg.environment,
+                            cfg.readOnly);
     updatePlace();
     // A failover moves the master the header names.
     disconnect(m_placeConnection);
     m_placeConnection = connect(&session->controller, &model::ConnectionController::topologyEvent, this,
                                 &SemaphorePage::updatePlace);
     m_replication->setSemaphore(session, ref);
-    m_limit->setText(tr("Limit: reading…"));
-    m_gauge->setRange(0, 1);
-    m_gauge->setValue(0);
-    m_gauge->setFormat(tr("reading…"));
-    m_warnings->hide();
-    m_writesRefusedBanner->hide();
-    m_readOnlyBanner->setVisible(cfg.readOnly);
     // Read-only connections offer no write at all: the actions are not just greyed, they are gone.
-    for (QAction *a : writeActions())
-        a->setVisible(!cfg.readOnly);
+    m_actions->setWritesVisible(!cfg.readOnly);
     m_toolbar->setVisible(!cfg.readOnly);
     setEnabled(true);
     connect(&session->actions, &model::OperatorActions::grantsChanged, this, &SemaphorePage::updateActions,
@@ -473,14 +264,9 @@ void SemaphorePage::updatePlace() {
     if (!m_session)
         return;
     const auto &cfg = m_session->config();
-    QString text = tr("on %1 · %2").arg(cfg.name, cfg.endpoint());
     const int row = m_session->list.rowOf(m_ref);
-    const core::DiscoveredSemaphore found = m_session->list.discoveredAt(row);
-    if (found.slot >= 0 && !found.node.isEmpty())
-        text += tr(" · master %1, slot %2").arg(found.node).arg(found.slot);
-    else if (!m_session->controller.servingMaster().isEmpty())
-        text += QStringLiteral(" · ") + m_session->controller.servingMaster();
-    m_connection->setText(text);
+    m_header->setPlace(model::semaphorePlaceText(cfg.name, cfg.endpoint(), m_session->list.discoveredAt(row),
+                                                 m_session->controller.servingMaster()));
 }
 
 void SemaphorePage::startUpdates() {
@@ -496,11 +282,10 @@ void SemaphorePage::startUpdates() {
                 return;
             applySnapshot(s);
         });
-        // Nothing to set there: the box goes, and its room goes to the name and "watching …".
-        m_interval->hide();
+        m_header->setIntervalApplies(false);
         return;
     }
-    m_interval->show();
+    m_header->setIntervalApplies(true);
     m_timer.start();
     requestSnapshot(0);
 }
@@ -520,6 +305,7 @@ void SemaphorePage::clearSemaphore() {
     ++m_pageGeneration;
     m_session = nullptr;
     m_ref = {};
+    m_commands->setTarget(nullptr, {}, {});
     m_selectOnRead.clear();
     m_timer.stop();
     m_ageTimer.stop();
@@ -530,35 +316,20 @@ void SemaphorePage::clearSemaphore() {
     // No holders, no columns: the headers of the semaphore shown before (another connection's,
     // perhaps) would suggest a table that is merely empty.
     m_view->horizontalHeader()->hide();
-    m_kind->setText(tr("no semaphore"));
-    m_name->setFullText(tr("Select a semaphore on the left"));
-    m_badge->hide();
-    m_connection->clear();
-    m_profileButton->hide(); // nothing to give a profile to
-    m_repair->setVisible(false);
-    m_limit->clear();
-    m_gauge->setRange(0, 1);
-    m_gauge->setValue(0);
-    m_gauge->setFormat(QString());
-    m_warnings->hide();
-    m_readOnlyBanner->hide();
-    m_writesRefusedBanner->hide();
-    m_lastRead->clear();
+    m_header->showNothing();
+    m_actions->repair->setVisible(false);
     m_historyPanel->clear();
     disconnect(m_placeConnection);
     m_replication->clear();
     updateWatchToggle();
     for (QAction *a : allActions())
         a->setEnabled(false);
-    m_copyRows->setEnabled(false);
-    m_copyId->setEnabled(false);
+    m_actions->copyRows->setEnabled(false);
+    m_actions->copyId->setEnabled(false);
 }
 
 SemaphoreRef SemaphorePage::resolvedRef() const {
-    SemaphoreRef r = m_ref;
-    if (m_profiles && m_session)
-        r.profile = m_profiles->resolve(m_session->config().endpoint(), m_ref);
-    return r;
+    return m_commands->resolvedRef();
 }
 
 void SemaphorePage::refreshNow() {
@@ -591,9 +362,7 @@ qint64 SemaphorePage::sharedReadAgeMs() const {
 
 void SemaphorePage::setPaused(bool paused) {
     m_paused = paused;
-    if (m_pauseButton->isChecked() != paused)
-        m_pauseButton->setChecked(paused);
-    m_pauseButton->setText(paused ? tr("Resume") : tr("Pause"));
+    m_header->setPaused(paused);
     if (paused)
         stopUpdates();
     else
@@ -604,8 +373,8 @@ void SemaphorePage::setPaused(bool paused) {
 void SemaphorePage::setIntervalMs(int ms) {
     m_timer.setInterval(std::max(100, ms));
     m_liveness.setIntervalMs(ms);
-    if (m_interval->value() != ms / 1000 && ms >= 1000)
-        m_interval->setValue(ms / 1000);
+    if (ms >= 1000)
+        m_header->setIntervalSeconds(ms / 1000);
 }
 
 void SemaphorePage::applySnapshot(const Snapshot &incoming) {
@@ -625,7 +394,11 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
     const bool listed = m_session && m_session->list.rowOf(snapshot.ref) >= 0;
     if (listed)
         m_session->list.updateSnapshot(snapshot);
-    updateHeader(snapshot);
+    // Every warning of the semaphore: discovery's (a slot held twice, a key of the wrong type) as
+    // well as this read's, as the list counts them.
+    const model::SemaphoreHeaderText header = model::semaphoreHeaderText(snapshot);
+    m_header->showRead(header, listed ? m_session->list.warningsOf(snapshot.ref) : snapshot.warnings);
+    m_actions->editProfile->setEnabled(header.limitFromProfile);
     updateColumns(snapshot);
     if (!m_selectOnRead.isEmpty() && selectHolder(m_selectOnRead))
         m_selectOnRead.clear();
@@ -639,87 +412,20 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
     Q_EMIT snapshotApplied(snapshot);
 }
 
-void SemaphorePage::updateHeader(const Snapshot &s) {
-    const qint64 used = s.usedCount();
-    if (s.limit) {
-        m_limit->setText(tr("Limit <b>%1</b> (%2)").arg(*s.limit).arg(limitSourceName(s.limitSource)));
-        m_limit->setToolTip(
-            s.limitSource == LimitSource::Stored
-                ? tr("The limit is stored with the semaphore.")
-                : tr("This layout does not store its limit; it comes from the semaphore's profile "
-                     "(%1).")
-                      .arg(limitSourceName(s.limitSource)));
-        m_gauge->setRange(0, int(std::max<qint64>(1, *s.limit)));
-        m_gauge->setValue(int(std::min(used, *s.limit)));
-        m_gauge->setFormat(used > *s.limit ? tr("%1 / %2 used — OVER THE LIMIT").arg(used).arg(*s.limit)
-                                           : tr("%1 / %2 used").arg(used).arg(*s.limit));
-        const double ratio = double(used) / double(std::max<qint64>(1, *s.limit));
-        using model::Tone;
-        const QString color = (used > *s.limit ? model::toneFill(Tone::Bad)
-                               : ratio >= 0.8  ? model::toneFill(Tone::Caution)
-                                               : model::toneFill(Tone::Good))
-                                  .name();
-        // A style sheet for the chunk styles the whole bar: its groove takes the palette's base
-        // (it was white under a dark theme).
-        setStyleSheetIfChanged(
-            m_gauge, QStringLiteral("QProgressBar { background: %2; color: %3; border: 1px solid "
-                                    "%4; border-radius: 3px; text-align: center; } "
-                                    "QProgressBar::chunk { background: %1; }")
-                         .arg(color, palette().color(QPalette::Base).name(),
-                              palette().color(QPalette::Text).name(), palette().color(QPalette::Mid).name()));
-    } else {
-        m_limit->setText(tr("Limit <b>unknown</b> — not stored in this layout"));
-        m_limit->setToolTip(tr("Set it with Edit profile so usage and over-limit holders can be shown."));
-        m_gauge->setRange(0, 1);
-        m_gauge->setValue(0);
-        m_gauge->setFormat(tr("%1 used / limit unknown").arg(used));
-        setStyleSheetIfChanged(m_gauge, {});
-    }
-    const bool profileMatters = s.limitSource != LimitSource::Stored;
-    m_profileButton->setVisible(profileMatters);
-    m_editProfile->setEnabled(profileMatters);
-    // Every warning of the semaphore: discovery's (a slot held twice, a key of the wrong type) as
-    // well as this read's, as the list counts them.
-    const QStringList warnings =
-        m_session && m_session->list.rowOf(s.ref) >= 0 ? m_session->list.warningsOf(s.ref) : s.warnings;
-    if (warnings.isEmpty()) {
-        m_warnings->hide();
-    } else {
-        m_warnings->setText(QStringLiteral("⚠ ") + warnings.join(QStringLiteral("\n⚠ ")));
-        m_warnings->show();
-    }
-}
-
 void SemaphorePage::updateColumns(const Snapshot &s) {
-    bool rank = false, slot = false, token = false, acquired = false, ttl = false;
-    for (const Holder &h : s.holders) {
-        rank = rank || h.rank.has_value();
-        slot = slot || h.slot.has_value();
-        token = token || h.token.has_value();
-        acquired = acquired || h.acquiredAtMs.has_value();
-        ttl = ttl || h.expiresAtMs.has_value();
-    }
-    const bool consul = core::backendOf(s.ref.kind) == core::Backend::Consul;
-    const bool empty = s.holders.isEmpty();
-    m_view->setColumnHidden(HolderTableModel::RankColumn, !rank && !empty);
-    m_view->setColumnHidden(HolderTableModel::SlotColumn, !slot && s.ref.kind != Kind::Slots);
-    m_view->setColumnHidden(HolderTableModel::TokenColumn, !token && !empty);
-    m_view->setColumnHidden(HolderTableModel::AcquiredColumn, !acquired);
-    // Consul holders live as long as their session: its TTL is in the Session column and the card.
-    m_view->setColumnHidden(HolderTableModel::TtlColumn, !ttl && (s.ref.kind == Kind::Slots || consul));
-    for (int c : {HolderTableModel::SessionColumn, HolderTableModel::NodeColumn,
-                  HolderTableModel::BehaviorColumn, HolderTableModel::HealthColumn})
-        m_view->setColumnHidden(c, !consul);
+    const QMap<int, bool> hidden = model::holderColumnsHidden(s);
+    for (auto it = hidden.begin(); it != hidden.end(); ++it)
+        m_view->setColumnHidden(it.key(), it.value());
     m_view->refitColumns();
 }
 
 void SemaphorePage::updateActions() {
     const bool has = m_session != nullptr;
-    m_rawKeys->setEnabled(has);
-    m_refreshNow->setEnabled(has);
+    m_actions->rawKeys->setEnabled(has);
+    m_actions->refreshNow->setEnabled(has);
     const auto selected = selectedHolders();
-    m_copyId->setEnabled(!selected.isEmpty());
-    m_copyRows->setEnabled(!selected.isEmpty());
+    m_actions->copyId->setEnabled(!selected.isEmpty());
+    m_actions->copyRows->setEnabled(!selected.isEmpty());
     if (!has) {
         for (QAction *a : writeActions())
             a->setEnabled(false);
@@ -736,31 +442,8 @@ void SemaphorePage::updateActions() {
         in.ownHolderSelected =
             in.ownHolderSelected || m_session->actions.grantFor(m_ref, o.holder.rawId).has_value();
     const model::SemaphoreActionRules rules = model::semaphoreActionRules(in);
-    using A = model::SemaphoreAction;
-    const QList<std::pair<QAction *, A>> actions{{m_acquire, A::Acquire},
-                                                 {m_refreshMine, A::RenewMine},
-                                                 {m_releaseMine, A::ReleaseMine},
-                                                 {m_forceRelease, A::ForceRelease},
-                                                 {m_purge, A::Purge},
-                                                 {m_repair, A::Repair},
-                                                 {m_invalidate, A::InvalidateSession}};
-    for (const auto &[action, which] : actions) {
-        const model::SemaphoreActionVerdict v = rules.verdict(which);
-        // The tooltip it was built with, then why it is greyed (rich text, so a long reason wraps).
-        if (!action->property("baseToolTip").isValid())
-            action->setProperty("baseToolTip", action->toolTip());
-        const QString base = action->property("baseToolTip").toString();
-        action->setVisible(v.offered);
-        action->setEnabled(v.offered && v.allowed);
-        action->setToolTip(
-            v.why.isEmpty()
-                ? base
-                : QStringLiteral("<p>%1</p><p><b>%2</b> %3</p>")
-                      .arg(base.toHtmlEscaped(), tr("Not available:").toHtmlEscaped(),
-                           v.why.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
-    }
-    m_writesRefusedBanner->setText(rules.banner);
-    m_writesRefusedBanner->setVisible(!rules.banner.isEmpty());
+    m_actions->apply(rules);
+    m_header->setWritesRefused(rules.banner);
 }
 
 void SemaphorePage::updateCard() {
@@ -780,23 +463,13 @@ void SemaphorePage::updateCard() {
 
 void SemaphorePage::updateAge() {
     if (!m_session || m_lastReadLocalMs == 0) {
-        m_lastRead->setText(m_session ? tr("reading…") : QString());
+        m_header->setLastRead(m_session ? tr("reading…") : QString(), false);
         return;
     }
     const qint64 ago = QDateTime::currentMSecsSinceEpoch() - m_lastReadLocalMs;
-    QString text =
-        m_watching ? tr("watching · last change %1 ago").arg(core::formatDurationMs(std::max<qint64>(0, ago)))
-                   : tr("read %1 ago").arg(core::formatDurationMs(std::max<qint64>(0, ago)));
-    if (m_paused)
-        text += tr(" · paused");
-    m_lastRead->setText(text);
-    // A read far older than the interval means the server is slow or gone: say so. (A watch is
-    // quiet while nothing changes, so it never counts as late.)
-    const bool late = !m_paused && !m_watching && ago > std::max(5000, 3 * m_timer.interval());
-    setStyleSheetIfChanged(
-        m_lastRead,
-        late ? QStringLiteral("color: %1; font-weight: bold;").arg(model::toneText(model::Tone::Bad).name())
-             : QString());
+    const bool watching = m_watching.has_value();
+    m_header->setLastRead(model::lastReadText(ago, watching, m_paused),
+                          model::isReadLate(ago, watching, m_paused, m_timer.interval()));
 }
 
 QList<ObservedHolder> SemaphorePage::selectedHolders() const {
@@ -850,30 +523,29 @@ bool SemaphorePage::selectHolder(const QString &holderId) {
 }
 
 ForceReleaseDialog *SemaphorePage::forceReleaseSelected() {
-    if (!m_session || !m_forceRelease->isEnabled())
+    if (!m_session || !m_actions->forceRelease->isEnabled())
         return nullptr;
-    const auto holders = selectedHolders();
-    if (holders.isEmpty())
-        return nullptr;
-    auto *dialog =
-        new ForceReleaseDialog(&m_session->actions, m_ref, holders, m_holders.snapshot().version, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ForceReleaseDialog::released, this, &SemaphorePage::refreshNow);
-    dialog->open();
-    return dialog;
+    return m_commands->forceRelease(selectedHolders(), m_holders.snapshot().version);
 }
 
-QList<QAction *> SemaphorePage::contextMenuActions() const {
-    // Hidden actions (writes on a read-only connection, Consul-only ones elsewhere) are left out,
-    // so the menu never offers what the toolbar does not. nullptr marks a separator.
-    QList<QAction *> out{m_copyRows, m_copyId, nullptr};
-    for (QAction *a : {m_refreshMine, m_releaseMine, m_forceRelease, m_invalidate, m_purge}) {
-        if (a->isVisible())
-            out.append(a);
+InvalidateSessionDialog *SemaphorePage::invalidateSelectedSession() {
+    if (!m_session || !m_actions->invalidate->isEnabled())
+        return nullptr;
+    const auto selected = selectedHolders();
+    if (selected.size() != 1)
+        return nullptr;
+    return m_commands->invalidateSession(selected.first());
+}
+
+void SemaphorePage::purgeExpired() {
+    // The question names how many expired records the operator sees now.
+    qint64 expired = 0;
+    if (m_holders.snapshot().ref == m_ref) {
+        for (int r = 0; r < m_holders.rowCount(); ++r)
+            expired +=
+                m_holders.effectiveState(*m_holders.holderAt(r)) == HolderState::ExpiredPresent ? 1 : 0;
     }
-    out.append(nullptr);
-    out.append(m_refreshNow);
-    return out;
+    m_commands->purgeExpired(expired);
 }
 
 void SemaphorePage::showContextMenu(const QPoint &pos) {
@@ -887,110 +559,6 @@ void SemaphorePage::showContextMenu(const QPoint &pos) {
             menu.addSeparator();
     }
     menu.exec(m_view->viewport()->mapToGlobal(pos));
-}
-
-void SemaphorePage::acquire() {
-    if (!m_session)
-        return;
-    // The dialog acquires itself (with "Wait for N replicas" where the kind can) and says in place
-    // why an acquire did not go through; it closes accepted on a grant.
-    AcquireDialog dialog(m_ref.name, model::OperatorActions::defaultHolderId(), this);
-    dialog.attach(&m_session->actions, resolvedRef(), m_holders.snapshot().node);
-    if (dialog.exec() == QDialog::Accepted) {
-        const core::Grant &grant = dialog.acquireResult().grant;
-        const QStringList warnings = grant.warnings();
-        Q_EMIT statusMessage(warnings.isEmpty()
-                                 ? tr("Acquired %1 as %2").arg(m_ref.name, grant.holder)
-                                 : tr("Acquired %1 as %2, but: %3")
-                                       .arg(m_ref.name, grant.holder, warnings.join(QStringLiteral("; "))));
-        // Selected as soon as it is read back, so Renew and Release my slot are ready at once.
-        m_selectOnRead = grant.holder;
-    }
-    refreshNow();
-}
-
-void SemaphorePage::refreshMine() {
-    if (!m_session)
-        return;
-    for (const auto &o : selectedHolders()) {
-        if (auto grant = m_session->actions.grantFor(m_ref, o.holder.rawId)) {
-            m_session->actions.refresh(*grant, 30000, this, [this](RefreshResult) { refreshNow(); });
-        }
-    }
-}
-
-void SemaphorePage::releaseMine() {
-    if (!m_session)
-        return;
-    for (const auto &o : selectedHolders()) {
-        if (auto grant = m_session->actions.grantFor(m_ref, o.holder.rawId))
-            m_session->actions.release(*grant, this, [this](ReleaseResult) { refreshNow(); });
-    }
-}
-
-void SemaphorePage::purgeExpired() {
-    if (!m_session)
-        return;
-    const qint64 expired = m_holders.snapshot().ref == m_ref ? [this] {
-        qint64 n = 0;
-        for (int r = 0; r < m_holders.rowCount(); ++r)
-            n += m_holders.effectiveState(*m_holders.holderAt(r)) == HolderState::ExpiredPresent ? 1 : 0;
-        return n;
-    }() : 0;
-    const auto answer = QMessageBox::question(
-        this, tr("Purge expired holders"),
-        tr("Remove the %n holder(s) of %1 whose lease has run out but whose record is still there?\nHolders "
-           "whose lease is still running are not touched.",
-           nullptr, int(expired))
-            .arg(m_ref.name));
-    if (answer != QMessageBox::Yes)
-        return;
-    m_session->actions.purgeExpired(resolvedRef(), this, [this](MaintenanceResult r) {
-        Q_EMIT statusMessage(r.ok ? tr("Purged %1 expired holder(s) from %2").arg(r.affected).arg(m_ref.name)
-                                  : tr("Purge failed: %1").arg(r.message));
-        refreshNow();
-    });
-}
-
-void SemaphorePage::repair() {
-    if (!m_session)
-        return;
-    const auto answer = QMessageBox::question(
-        this, tr("Repair slots"),
-        tr("Put missing slot numbers of %1 back on the free list and remove duplicates? Holders are kept.")
-            .arg(m_ref.name));
-    if (answer != QMessageBox::Yes)
-        return;
-    m_session->actions.repair(resolvedRef(), this, [this](MaintenanceResult r) {
-        Q_EMIT statusMessage(
-            r.ok ? tr("Repaired %1: %2")
-                       .arg(m_ref.name, r.message.isEmpty() ? QString::number(r.affected) : r.message)
-                 : tr("Repair failed: %1").arg(r.message));
-        refreshNow();
-    });
-}
-
-InvalidateSessionDialog *SemaphorePage::invalidateSelectedSession() {
-    if (!m_session || !m_invalidate->isEnabled())
-        return nullptr;
-    const auto selected = selectedHolders();
-    if (selected.size() != 1)
-        return nullptr;
-    auto *dialog = new InvalidateSessionDialog(&m_session->actions, m_ref, selected.first(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &InvalidateSessionDialog::answered, this, &SemaphorePage::refreshNow);
-    dialog->open();
-    return dialog;
-}
-
-void SemaphorePage::editProfile() {
-    if (!m_session || !m_profiles)
-        return;
-    ProfileDialog dialog(resolvedRef(), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    m_profiles->save(m_session->config().endpoint(), m_ref.kind, m_ref.name, dialog.profile());
-    refreshNow();
 }
 
 QByteArray SemaphorePage::saveViewState() const {

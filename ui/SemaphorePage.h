@@ -2,6 +2,7 @@
 
 #include "ForceReleaseDialog.h"
 #include "HolderTableView.h"
+#include "SemaphorePageActions.h"
 #include "core/ProfileStore.h"
 #include "model/ClientLivenessWatcher.h"
 #include "model/HistorySeries.h"
@@ -9,19 +10,14 @@
 #include "model/HolderTableModel.h"
 
 #include <QAbstractProxyModel>
-#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
 class QAction;
 class QLabel;
-class QProgressBar;
-class QPushButton;
-class QSpinBox;
 class QTableView;
 class QTabWidget;
 class QToolBar;
-class QToolButton;
 
 namespace semscope::model {
 class ConnectionSession;
@@ -35,13 +31,13 @@ namespace semscope::ui {
 
 class ChartsPanel;
 using model::ConnectionSession;
-class ElidedLabel;
-class EnvironmentBadge;
 class HistoryPanel;
 class HolderDetailCard;
 class InvalidateSessionDialog;
 class RawKeysWindow;
 class ReplicationPanel;
+class SemaphoreCommands;
+class SemaphoreHeader;
 
 // One semaphore, live: header (kind, name, limit and its source, used/limit gauge), the holder
 // table with TTLs counting down, a card for the selected holder, charts, and the operator actions.
@@ -61,7 +57,7 @@ public:
     model::HolderTableModel *holderModel() { return &m_holders; }
     QAbstractProxyModel *holderProxy() { return &m_proxy; }
     // "on <connection> · <address>" above the semaphore: which connection the page belongs to.
-    QLabel *connectionLabel() const { return m_connection; }
+    QLabel *connectionLabel() const;
     QTableView *holderView() const { return m_view; }
     model::HistorySeries *history() { return &m_history; }
     // Whether each holder's client is still connected, for the holder card (issue 31 item 6).
@@ -70,7 +66,7 @@ public:
 
     // Monitoring (issue 19): the ★ Watch toggle and the History tab. Not owned; both nullable.
     void setMonitoring(model::WatchController *watch, monitor::HistoryWorker *history);
-    QAction *watchAction() const { return m_watchToggle; }
+    QAction *watchAction() const { return m_actions->watch; }
     HistoryPanel *historyPanel() const { return m_historyPanel; }
     QTabWidget *lowerTabs() const { return m_lowerTabs; }
     // The Replication tab: the serving master, its replicas' lag, the connection's failovers.
@@ -88,22 +84,22 @@ public:
     // The selected rows as tab-separated text with a header line (holder, token, TTL, state), in
     // the order shown: what Ctrl+C puts on the clipboard.
     QString selectedRowsText() const;
-    QAction *copyRowsAction() const { return m_copyRows; }
+    QAction *copyRowsAction() const { return m_actions->copyRows; }
 
-    QAction *refreshAction() const { return m_refreshNow; }
-    QAction *forceReleaseAction() const { return m_forceRelease; }
-    QList<QAction *> writeActions() const;
-    QList<QAction *> allActions() const;
+    QAction *refreshAction() const { return m_actions->refreshNow; }
+    QAction *forceReleaseAction() const { return m_actions->forceRelease; }
+    QList<QAction *> writeActions() const { return m_actions->writes(); }
+    QList<QAction *> allActions() const { return m_actions->all(); }
     // What the holder table's context menu offers now (nullptr: separator).
-    QList<QAction *> contextMenuActions() const;
+    QList<QAction *> contextMenuActions() const { return m_actions->contextMenu(); }
 
     // Opens the force-release dialog for the selection; returns it (it deletes itself on close).
     ForceReleaseDialog *forceReleaseSelected();
     // Consul: opens the invalidate-session dialog for the one selected holder (deleted on close).
     InvalidateSessionDialog *invalidateSelectedSession();
-    QAction *invalidateAction() const { return m_invalidate; }
+    QAction *invalidateAction() const { return m_actions->invalidate; }
     // Raw keys… (Ctrl+K): the shown semaphore's keys as stored, read-only; nullptr when none shown.
-    QAction *rawKeysAction() const { return m_rawKeys; }
+    QAction *rawKeysAction() const { return m_actions->rawKeys; }
     RawKeysWindow *openRawKeys();
 
     QByteArray saveViewState() const;
@@ -126,15 +122,14 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void buildActions();
-    void fitToFont();  // the name's size, row heights and column widths follow the (zoomed) font
-    void applyTones(); // banner colours from the palette in use
+    void buildLayout();
+    void connectActions();
+    void fitToFont(); // row heights and column widths follow the (zoomed) font
     // maxAgeMs: how old a read shared with the list or the watcher may be (0: a read sent now).
     void requestSnapshot(qint64 maxAgeMs);
     qint64 sharedReadAgeMs() const;
     void startUpdates();
     void stopUpdates();
-    void updateHeader(const core::Snapshot &snapshot);
     void updatePlace(); // "on <connection> · <address> · master …, slot …"
     void updateColumns(const core::Snapshot &snapshot);
     void updateActions();
@@ -142,17 +137,11 @@ private:
     void updateAge();
     void keepKeyColumnsInFront();
     void showContextMenu(const QPoint &pos);
-    void acquire();
-    void refreshMine();
-    void releaseMine();
     void purgeExpired();
-    void repair();
-    void editProfile();
     void updateWatchToggle();
     core::SemaphoreRef resolvedRef() const;
     void keepChartHistory(); // the shown semaphore's charts, kept in its session's archive
 
-    core::ProfileStore *m_profiles;
     ConnectionSession *m_session = nullptr;
     core::SemaphoreRef m_ref;
     quint64 m_generation = 0;     // per read: a newer read makes older answers stale
@@ -172,19 +161,9 @@ private:
     QTimer m_timer;
     QTimer m_ageTimer;
 
-    QLabel *m_kind = nullptr;
-    ElidedLabel *m_name = nullptr;
-    EnvironmentBadge *m_badge = nullptr;
-    QLabel *m_connection = nullptr;
-    QLabel *m_limit = nullptr;
-    QPushButton *m_profileButton = nullptr;
-    QProgressBar *m_gauge = nullptr;
-    QLabel *m_warnings = nullptr;
-    QLabel *m_readOnlyBanner = nullptr;
-    QLabel *m_writesRefusedBanner = nullptr; // the store refuses every write here (and why)
-    QLabel *m_lastRead = nullptr;
-    QSpinBox *m_interval = nullptr;
-    QPushButton *m_pauseButton = nullptr;
+    SemaphorePageActions *m_actions;
+    SemaphoreCommands *m_commands;
+    SemaphoreHeader *m_header = nullptr;
     QToolBar *m_toolbar = nullptr;
     HolderTableView *m_view = nullptr;
     HolderDetailCard *m_card = nullptr;
@@ -194,20 +173,6 @@ private:
     ReplicationPanel *m_replication = nullptr;
     QMetaObject::Connection m_placeConnection;
     model::WatchController *m_watch = nullptr;
-    QAction *m_watchToggle = nullptr;
-
-    QAction *m_refreshNow = nullptr;
-    QAction *m_acquire = nullptr;
-    QAction *m_refreshMine = nullptr;
-    QAction *m_releaseMine = nullptr;
-    QAction *m_forceRelease = nullptr;
-    QAction *m_invalidate = nullptr;
-    QAction *m_rawKeys = nullptr;
-    QAction *m_purge = nullptr;
-    QAction *m_repair = nullptr;
-    QAction *m_editProfile = nullptr;
-    QAction *m_copyId = nullptr;
-    QAction *m_copyRows = nullptr;
 };
 
 } // namespace semscope::ui

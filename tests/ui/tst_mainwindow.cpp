@@ -10,6 +10,7 @@
 #include "ui/ConnectionDialog.h"
 #include "ui/ConnectionStateIcon.h"
 #include "ui/ForceReleaseDialog.h"
+#include "ui/SemaphorePage.h"
 #include "ui/loadtest/LoadTestForm.h"
 #include "ui/loadtest/LoadTestPage.h"
 #include "ui/loadtest/LoadTestWindow.h"
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void firstWindowFitsItsScreen();
     void restoredWindowFitsItsScreen();
     void namesShowWholeWhenThereIsRoom();
+    void ttlShowsWholeAt1280();
     void listShowsWarningsWithoutScrolling_data();
     void listShowsWarningsWithoutScrolling();
     void pageShowsEveryWarningTheListCounts();
@@ -833,6 +835,40 @@ void TestMainWindow::namesShowWholeWhenThereIsRoom() {
     QTRY_VERIFY2(showsWhole(page->holderView(), model::HolderTableModel::HolderColumn, &why),
                  qPrintable(why));
     window->resize(before);
+}
+
+// Screenshots at 1280x720: Redisson's hex permit ids took all the room the table had, and the
+// expired permit's TTL read "expired 33.4…". How long ago a lease ran out is worth more than the
+// rest of a 40-digit id (which the card shows whole): the TTL and state get their room first.
+void TestMainWindow::ttlShowsWholeAt1280() {
+    ui::SemaphorePage page(nullptr);
+    page.resize(775, 560); // the page's share of a 1280x720 window
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    core::Snapshot s;
+    s.ref = {Kind::RedissonPermitExpirable, QStringLiteral("demo-permits"), {}};
+    s.limit = 3;
+    s.limitSource = core::LimitSource::Stored;
+    s.serverNowMs = now;
+    for (int i = 0; i < 2; ++i) {
+        core::Holder h;
+        h.id = QStringLiteral("3966316332613762653034%1").arg(i).repeated(2); // 46 hex digits
+        h.rawId = h.id.toUtf8();
+        h.rank = i;
+        h.expiresAtMs = i == 0 ? now - 33400 : now + 16600; // "expired 33.4 s ago", "16.6 s"
+        h.firstSeenMs = now - 73000;
+        s.holders << h;
+    }
+    QTableView *view = page.holderView();
+    const int holderWidth = view->columnWidth(model::HolderTableModel::HolderColumn);
+    page.applySnapshot(s);
+    QTRY_COMPARE(page.holderProxy()->rowCount(), 2);
+    // The id grows into what room there is, after the columns before it in line.
+    QTRY_VERIFY(view->columnWidth(model::HolderTableModel::HolderColumn) > holderWidth);
+    QString why;
+    QVERIFY2(showsWhole(view, model::HolderTableModel::TtlColumn, &why), qPrintable(why));
+    QVERIFY2(showsWhole(view, model::HolderTableModel::StateColumn, &why), qPrintable(why));
 }
 
 void TestMainWindow::listShowsWarningsWithoutScrolling_data() {
