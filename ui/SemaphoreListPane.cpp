@@ -91,12 +91,13 @@ SemaphoreListPane::SemaphoreListPane(const QString &settingsFile, QWidget *paren
     m_semaphoreView->verticalHeader()->hide();
     m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
     m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
-    // The name first, then "1 (+2 waiting)" and the master, before the last column spreads out.
-    m_semaphoreSpareWidth =
-        new SpareWidthKeeper(m_semaphoreView,
-                             {model::SemaphoreListModel::NameColumn, model::SemaphoreListModel::HoldersColumn,
-                              model::SemaphoreListModel::NodeColumn},
-                             48);
+    // The name first, then "empty since 23:10" of a kept semaphore, "1 (+2 waiting)" and the
+    // master, before the last column spreads out.
+    m_semaphoreSpareWidth = new SpareWidthKeeper(
+        m_semaphoreView,
+        {model::SemaphoreListModel::NameColumn, model::SemaphoreListModel::UsageColumn,
+         model::SemaphoreListModel::HoldersColumn, model::SemaphoreListModel::NodeColumn},
+        48);
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
                                               new UsageBarDelegate(m_semaphoreView));
     m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::NodeColumn,
@@ -243,9 +244,9 @@ void SemaphoreListPane::fitColumns() {
         header,
         {{model::SemaphoreListModel::KindColumn, kindWidth},
          {model::SemaphoreListModel::NameColumn, 21 * ch},
-         // "empty since 23:10" whole (a semaphore seen before, keys gone)
-         {model::SemaphoreListModel::UsageColumn,
-          std::max(12 * ch, fm.horizontalAdvance(QStringLiteral("empty since 00:00")) + 10)},
+         // Room for the bar's "12 / 20"; a kept semaphore's "empty since 23:10" grows it where there
+         // is room (above), so the stale count beside it stays in view at 1280x720.
+         {model::SemaphoreListModel::UsageColumn, 12 * ch},
          {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
          {model::SemaphoreListModel::WarningsColumn, fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
 }

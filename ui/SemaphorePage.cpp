@@ -94,12 +94,14 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long name (or "Select a semaphore on the left" in the big font) must not make the window
     // wider than a 1024 px screen: it gives way to the refresh controls, cut in the middle so both
-    // ends stay readable (the tooltip has it all).
-    m_name->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // ends stay readable (the tooltip has it all). ElidedLabel asks for the whole name and settles
+    // for a few characters, so it is cut only when the row lacks room, not beside the stretch.
     m_lastRead = new QLabel(this);
     m_lastRead->setObjectName(QStringLiteral("lastRead"));
     m_lastRead->setToolTip(tr("When the holders were last read from the server. TTLs count down locally in "
                               "between."));
+    // Never narrower than its text: "watching · last change 1.0 s ago" was cut to "… s ag".
+    m_lastRead->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Preferred);
     m_interval = new QSpinBox(this);
     m_interval->setObjectName(QStringLiteral("interval"));
     m_interval->setRange(1, 3600);
@@ -114,7 +116,7 @@ SemaphorePage::SemaphorePage(ProfileStore *profiles, QWidget *parent)
     auto *refreshButton = new QPushButton(tr("Refresh"), this);
     refreshButton->setToolTip(tr("Read now (F5)"));
     row1->addWidget(m_kind);
-    row1->addWidget(m_name, 3);
+    row1->addWidget(m_name); // no stretch factor: it would share out the room the name asks for
     m_watchToggle = new QAction(this);
     m_watchToggle->setObjectName(QStringLiteral("watchToggle"));
     m_watchToggle->setCheckable(true);
@@ -494,13 +496,11 @@ void SemaphorePage::startUpdates() {
                 return;
             applySnapshot(s);
         });
-        m_interval->setEnabled(false);
-        m_interval->setToolTip(
-            tr("Consul connections are watched with blocking queries: changes show at once"));
+        // Nothing to set there: the box goes, and its room goes to the name and "watching …".
+        m_interval->hide();
         return;
     }
-    m_interval->setEnabled(true);
-    m_interval->setToolTip(tr("Auto-refresh interval"));
+    m_interval->show();
     m_timer.start();
     requestSnapshot(0);
 }
@@ -810,6 +810,7 @@ QList<ObservedHolder> SemaphorePage::selectedHolders() const {
         o.holder = *h;
         o.ageMs = m_holders.ageMs(*h);
         o.ttlMs = m_holders.ttlMs(*h);
+        o.client = m_liveness.livenessOf(h->id);
         out.append(o);
     }
     return out;

@@ -1,5 +1,6 @@
 #include "UsageBarDelegate.h"
 
+#include "model/SemaphoreHeaderText.h"
 #include "model/SemaphoreListModel.h"
 #include "model/StatusColors.h"
 
@@ -13,13 +14,15 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     const QVariant limit = index.data(model::SemaphoreListModel::LimitRole);
     if (used.isValid() && limit.isValid() && limit.toLongLong() > 0) {
         const double ratio = double(used.toLongLong()) / double(limit.toLongLong());
-        // Tints of the view's base under its own text colour: legible on a dark theme too.
+        // Tints of the view's base under its own text colour: legible on a dark theme too. The tone
+        // is the page gauge's (model::usageTone); a full semaphore's tint is stronger than 80 %'s.
         using model::Tone;
         const QPalette &pal = option.palette;
-        const QColor color = ratio > 1.0    ? model::toneBackground(Tone::Bad, pal, 1.8)
-                             : ratio >= 1.0 ? model::toneBackground(Tone::Caution, pal, 1.8)
-                             : ratio >= 0.8 ? model::toneBackground(Tone::Caution, pal, 0.9)
-                                            : model::toneBackground(Tone::Good, pal, 1.4);
+        const Tone tone = model::usageTone(used.toLongLong(), limit.toLongLong());
+        const double strength = tone == Tone::Bad       ? 1.8
+                                : tone == Tone::Caution ? (ratio >= 1.0 ? 1.8 : 0.9)
+                                                        : 1.4;
+        const QColor color = model::toneBackground(tone, pal, strength);
         QRect bar = option.rect.adjusted(2, 3, -2, -3);
         painter->save();
         if (option.state & QStyle::State_Selected)
@@ -36,6 +39,12 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         return;
     }
     QStyledItemDelegate::paint(painter, option, index);
+}
+
+void UsageBarDelegate::initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const {
+    QStyledItemDelegate::initStyleOption(option, index);
+    // A kept semaphore's "empty since 23:10" in a narrow column keeps its time: "empty s…23:10".
+    option->textElideMode = Qt::ElideMiddle;
 }
 
 } // namespace semscope::ui

@@ -1,15 +1,18 @@
 #include "DemoSandbox.h"
 
 #include "consul/ConsulSemaphoreStore.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
+#include "localredis/LocalRedisCluster.h"
+#include "localredis/LocalRedisProcess.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"
-#include "redis/sandbox/LocalRedisCluster.h"
-#include "redis/sandbox/LocalRedisProcess.h"
 #include "redis/topology/RedisTopology.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <QProcess>
 #include <QSet>
 
 Q_LOGGING_CATEGORY(lcDemo, "semscope.demo")
@@ -26,6 +29,7 @@ const QString kPrinters = QStringLiteral("demo:printers");      // slots, limit 
 const QString kFair = QStringLiteral("demo:fair-queue");        // fair, limit 3
 const QString kRate = QStringLiteral("demo:rate-limit");        // zset, limit 4
 const QString kLock = QStringLiteral("demo:lock:migrations");   // lock
+const QString kImports = QStringLiteral("demo:imports");        // leased, limit 2, holder's client exited
 const QString kConsulApi = QStringLiteral("demo/service-a");    // consul, limit 3, busy
 const QString kConsulDeploy = QStringLiteral("demo/deploy");    // consul, limit 1
 const QString kConsulBatch = QStringLiteral("demo/batch-jobs"); // consul, limit 2, one stale holder, no load
@@ -72,6 +76,7 @@ QList<SemaphoreRef> DemoSandbox::seededSemaphores() {
             ref(Kind::Fair, kFair),
             ref(Kind::Zset, kRate),
             ref(Kind::Lock, kLock),
+            ref(Kind::Leased, kImports),
             ref(Kind::RedissonSemaphore, kRedissonSemaphore),
             ref(Kind::RedissonPermitExpirable, QStringLiteral("demo-permits")),
             ref(Kind::RedissonLock, QStringLiteral("demo-lock:redisson")),
@@ -370,6 +375,59 @@ void DemoSandbox::seedRedis() {
     rawCommand({"SET", "mutex:demo-cron", "c3f8a0e6-cron-runner", "PX", "60000"});
     rawCommand({"ZADD", "semaphore:demo-uploads", num(now), "uploader-a", num(now - 500), "uploader-b"});
     rawCommand({"PEXPIRE", "semaphore:demo-uploads", "60000"}); // as redis-semaphore's acquire does
+
+    // A redis-py Lock under a name with no lock-like word: discovery cannot tell it from any other
+    // string, so it is listed only once an operator opens it (File → Open key…, "invoice-run").
+    rawCommand({"SET", "invoice-run", "5f0c2b9e8d1a4c37b6e2f4a9c1d8e7b3", "NX", "PX", "3600000"});
+    // A semaphore-like name holding the wrong type (an old list-based design): listed with a warning.
+    rawCommand({"RPUSH", "semaphore:payments-legacy", "worker-1", "worker-2"});
+    seedExitedClient();
+}
+
+QString DemoSandbox::cliProgram() {
+    const QString fromEnv = qEnvironmentVariable("SEMSCOPE_CLI");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/semscope-cli");
+    return QFileInfo(beside).isExecutable() ? beside : QString();
+}
+
+// A holder whose client has exited, as a cron job that died leaves it: `semscope-cli acquire`
+// takes the slot and ends. Its owner record names a process no longer connected, so the holder
+// card says "client gone" — the first question when a slot looks stuck.
+void DemoSandbox::seedExitedClient() {
+    const QString cli = cliProgram();
+    if (cli.isEmpty()) {
+        qCWarning(lcDemo) << "semscope-cli is not installed beside" << QCoreApplication::applicationDirPath()
+                          << "- demo:imports has no holder";
+        return;
+    }
+    ++m_pendingSeeds;
+    auto *process = new QProcess(this);
+    // The CLI keeps its history and audit log under the demo's folder, not the operator's own.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"})
+        env.insert(QString::fromLatin1(var), m_dir.path() + QStringLiteral("/cli-home"));
+    process->setProcessEnvironment(env);
+    process->setProgram(cli);
+    process->setArguments({QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:%1").arg(m_redisPort),
+                           QStringLiteral("acquire"), kImports, QStringLiteral("--kind"),
+                           QStringLiteral("leased"), QStringLiteral("--limit"), QStringLiteral("2"),
+                           QStringLiteral("--holder"), QStringLiteral("nightly-import@ops-laptop"),
+                           QStringLiteral("--ttl"), QStringLiteral("30m")});
+    const QString what = QStringLiteral("semscope-cli acquire %1").arg(kImports);
+    connect(process, &QProcess::finished, this, [this, process, what](int code, QProcess::ExitStatus status) {
+        seedDone(what, status == QProcess::NormalExit && code == 0,
+                 QString::fromUtf8(process->readAllStandardError()).trimmed());
+        process->deleteLater();
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process, what](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return; // the others end in finished()
+        seedDone(what, false, process->errorString());
+        process->deleteLater();
+    });
+    process->start();
 }
 
 // Cluster mode: a busy `leased` semaphore on every master, and the two layouts whose keys fall in

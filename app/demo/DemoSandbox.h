@@ -90,6 +90,9 @@ private:
     redis::RedisCommands &raw();
     void seedRedis();
     void seedConsul();
+    void seedExitedClient();
+    // semscope-cli: $SEMSCOPE_CLI, else the one beside this program; empty when there is none.
+    static QString cliProgram();
     void seedDone(const QString &what, bool ok, const QString &message);
     void loadTick();
     void rawCommand(const QList<QByteArray> &args);

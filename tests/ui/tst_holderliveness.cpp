@@ -7,13 +7,16 @@
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionSession.h"
 #include "model/ConnectionStores.h"
+#include "ui/ForceReleaseDialog.h"
 #include "ui/SemaphorePage.h"
 
+#include <QDir>
 #include <QLabel>
 #include <QProcess>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextDocument>
+#include <QTreeWidget>
 #include <QtTest>
 #include <memory>
 
@@ -86,6 +89,74 @@ private Q_SLOTS:
                                   qPrintable(shown(line)), 10000);
         page.clearSemaphore();
         QVERIFY(!line->isVisible());
+    }
+
+    // The force-release dialog says the same before anything is typed: a holder whose client is
+    // still connected is named in a warning, since releasing it lets a second client in while the
+    // first still runs; a holder whose client has exited is not.
+    void forceReleaseDialogNamesAConnectedClient() {
+        QProcess cli;
+        cli.start(qEnvironmentVariable("SEMSCOPE_CLI"),
+                  {QStringLiteral("--redis"), m_server.url(), QStringLiteral("acquire"),
+                   QStringLiteral("export"), QStringLiteral("--kind"), QStringLiteral("leased"),
+                   QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--holder"),
+                   QStringLiteral("exited"), QStringLiteral("--ttl"), QStringLiteral("10m")});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        core::SemaphoreRef ref;
+        ref.kind = core::Kind::Leased;
+        ref.name = QStringLiteral("export");
+        core::AcquireRequest req;
+        req.holder = QStringLiteral("running");
+        bool granted = false;
+        m_session->controller.acquire(ref, req, {}, this, [&granted](core::AcquireResult r) {
+            granted = r.status == core::AcquireResult::Status::Granted;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(granted, 15000);
+
+        ui::SemaphorePage page(nullptr);
+        page.resize(1280, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setSemaphore(m_session.get(), ref);
+        QTRY_COMPARE_WITH_TIMEOUT(page.holderModel()->rowCount(), 2, 15000);
+        auto *line = page.findChild<QLabel *>(QStringLiteral("holderLiveness"));
+        QVERIFY(line);
+
+        const auto dialogFor = [&page, line](const QString &holder,
+                                             const QString &state) -> ui::ForceReleaseDialog * {
+            page.selectHolder(holder);
+            if (!QTest::qWaitFor([&] { return shown(line).startsWith(state); }, 10000)) {
+                qWarning() << "the card says" << shown(line);
+                return nullptr;
+            }
+            return page.forceReleaseSelected();
+        };
+        ui::ForceReleaseDialog *running =
+            dialogFor(QStringLiteral("running"), QStringLiteral("client connected"));
+        QVERIFY(running);
+        auto *warning = running->findChild<QLabel *>(QStringLiteral("clientStillConnected"));
+        QVERIFY(warning);
+        QVERIFY(!warning->isHidden());
+        QVERIFY2(warning->text().contains(QStringLiteral("running")), qPrintable(warning->text()));
+        auto *holders = running->findChild<QTreeWidget *>(QStringLiteral("holders"));
+        QVERIFY(holders);
+        QCOMPARE(holders->topLevelItem(0)->text(6), QStringLiteral("client connected"));
+        QVERIFY(QDir().mkpath(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR)));
+        running->resize(900, 480);
+        QVERIFY(running->grab().save(
+            QStringLiteral(SEMSCOPE_SCREENSHOT_DIR "/forcerelease-client-connected.png")));
+        running->reject();
+
+        ui::ForceReleaseDialog *exited = dialogFor(QStringLiteral("exited"), QStringLiteral("client gone"));
+        QVERIFY(exited);
+        QVERIFY(exited->findChild<QLabel *>(QStringLiteral("clientStillConnected"))->isHidden());
+        QVERIFY(exited->findChild<QTreeWidget *>(QStringLiteral("holders"))
+                    ->topLevelItem(0)
+                    ->text(6)
+                    .startsWith(QStringLiteral("client gone")));
+        exited->reject();
+        page.clearSemaphore();
     }
 };
 

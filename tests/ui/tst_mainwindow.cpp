@@ -837,7 +837,8 @@ void TestMainWindow::namesShowWholeWhenThereIsRoom() {
 
 void TestMainWindow::listShowsWarningsWithoutScrolling_data() {
     QTest::addColumn<QSize>("size");
-    QTest::addColumn<bool>("usageInView"); // at 1024 px the list is ~350 px wide: kind, ⚠, name
+    // usageInView: used/limit and the stale count too; at 1024 px the list is ~350 px wide: kind, ⚠, name
+    QTest::addColumn<bool>("usageInView");
     QTest::newRow("1024x700") << QSize(1024, 700) << false;
     QTest::newRow("1280x720") << QSize(1280, 720) << true;
     QTest::newRow("1600x940") << QSize(1600, 940) << true;
@@ -872,8 +873,10 @@ void TestMainWindow::listShowsWarningsWithoutScrolling() {
     QVERIFY(list->columnWidth(SemaphoreListModel::WarningsColumn) >= signWidth);
     QList<int> inView{SemaphoreListModel::KindColumn, SemaphoreListModel::WarningsColumn,
                       SemaphoreListModel::NameColumn};
+    // Issue 31: at 1280x720 the Stale count was cut ("Stal") once the usage column had been made
+    // wide enough for "empty since 23:10" on every row, kept semaphore or not.
     if (usageInView)
-        inView << SemaphoreListModel::UsageColumn;
+        inView << SemaphoreListModel::UsageColumn << SemaphoreListModel::StaleColumn;
     for (int c : inView) {
         const int x = list->columnViewportPosition(c);
         const int needed = list->columnWidth(c);

@@ -4,7 +4,10 @@
 #include "ui/ElideMiddleDelegate.h"
 #include "ui/ElidedLabel.h"
 #include "ui/ScreenFit.h"
+#include "ui/UsageBarDelegate.h"
 
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QStandardItemModel>
 #include <QtTest>
 
@@ -62,6 +65,40 @@ private Q_SLOTS:
         QCOMPARE(label.text(), name);
     }
 
+    // Issue 31 item 9: in a row with a stretch and buttons (the page header) the name is whole when
+    // the row has room for it and cut in the middle only when the row is too narrow.
+    void elidesOnlyWhenTheRowLacksRoom_data() {
+        QTest::addColumn<int>("spare"); // px of the row beyond what the name and buttons need
+        QTest::addColumn<bool>("elided");
+        QTest::newRow("room to spare") << 200 << false;
+        QTest::newRow("just enough") << 4 << false;
+        QTest::newRow("too narrow") << -60 << true;
+    }
+    void elidesOnlyWhenTheRowLacksRoom() {
+        QFETCH(int, spare);
+        QFETCH(bool, elided);
+        QWidget row;
+        auto *layout = new QHBoxLayout(&row);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(0);
+        auto *label = new ui::ElidedLabel(&row);
+        const QString name = QStringLiteral("demo:printers");
+        label->setFullText(name);
+        auto *button = new QPushButton(QStringLiteral("Refresh"), &row);
+        // As in the page's header: the stretch after the name takes the spare room, the name the
+        // width it asks for (a stretch factor on the name would share the room out instead).
+        layout->addWidget(label);
+        layout->addStretch(1);
+        layout->addWidget(button);
+        row.resize(label->fontMetrics().horizontalAdvance(name) + button->sizeHint().width() + spare, 30);
+        row.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&row));
+        QTRY_COMPARE(label->isElided(), elided);
+        QCOMPARE(label->toolTip(), name);
+        if (elided)
+            QVERIFY2(label->text().contains(QChar(0x2026)), qPrintable(label->text()));
+    }
+
     void bigFontElidesAgain() {
         ui::ElidedLabel label;
         const QString name = QStringLiteral("demo:rate-limit-of-the-public-api");
@@ -87,6 +124,23 @@ private Q_SLOTS:
         };
         QStandardItemModel model(1, 1);
         model.setItem(0, 0, new QStandardItem(QStringLiteral("redis-master-a.prod.internal:7002")));
+        Probe delegate;
+        QCOMPARE(delegate.modeFor(model.index(0, 0)), Qt::ElideMiddle);
+    }
+
+    // At 1280x720 the usage column is as wide as a bar needs, so the stale count beside it stays in
+    // view; a kept semaphore's "empty since 23:10" is cut in the middle there and keeps its time.
+    void emptySinceKeepsItsTime() {
+        struct Probe : ui::UsageBarDelegate {
+            using ui::UsageBarDelegate::UsageBarDelegate;
+            Qt::TextElideMode modeFor(const QModelIndex &index) const {
+                QStyleOptionViewItem option;
+                initStyleOption(&option, index);
+                return option.textElideMode;
+            }
+        };
+        QStandardItemModel model(1, 1);
+        model.setItem(0, 0, new QStandardItem(QStringLiteral("empty since 23:10")));
         Probe delegate;
         QCOMPARE(delegate.modeFor(model.index(0, 0)), Qt::ElideMiddle);
     }

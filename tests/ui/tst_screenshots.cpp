@@ -1,5 +1,7 @@
 // Saves PNGs of the main window, a semaphore page per demo kind, the force-release dialog and the
-// audit panel under <build>/screenshots, for review and for the README.
+// audit panel under <build>/screenshots, for review and for the README. The main window and the
+// pages at a laptop's 1600x1000 and a projector's 1280x720 (issue 31: every control and whole names
+// at both).
 
 #include "DemoFixture.h"
 #include "TestMain.h"
@@ -21,13 +23,16 @@ class TestScreenshots : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
+    void mainWindow_data();
     void mainWindow();
+    void semaphorePages_data();
     void semaphorePages();
     void forceReleaseDialog();
     void auditPanel();
 
 private:
     bool save(QWidget *w, const QString &name);
+    void resizeWindow(QSize size);
     QString m_dir;
     std::unique_ptr<test::DemoFixture> m_demo;
     model::ConnectionSession *m_redis = nullptr;
@@ -56,7 +61,22 @@ bool TestScreenshots::save(QWidget *w, const QString &name) {
     return w->grab().save(path);
 }
 
+void TestScreenshots::resizeWindow(QSize size) {
+    m_demo->window->resize(size);
+    QTRY_COMPARE(m_demo->window->size(), size);
+}
+
+void TestScreenshots::mainWindow_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("file");
+    QTest::newRow("1600x1000") << QSize(1600, 1000) << QStringLiteral("main-window");
+    QTest::newRow("1280x720") << QSize(1280, 720) << QStringLiteral("main-window-1280x720");
+}
+
 void TestScreenshots::mainWindow() {
+    QFETCH(QSize, size);
+    QFETCH(QString, file);
+    resizeWindow(size);
     auto *page = m_demo->window->semaphorePage();
     core::SemaphoreRef jobs;
     jobs.kind = core::Kind::Leased;
@@ -69,10 +89,20 @@ void TestScreenshots::mainWindow() {
     QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() >= 3, 30000); // a line, not a dot
     const auto samples = page->history()->samples().size();
     QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() > samples, 30000); // the card settles
-    QVERIFY(save(m_demo->window.get(), QStringLiteral("main-window")));
+    QVERIFY(save(m_demo->window.get(), file));
+}
+
+void TestScreenshots::semaphorePages_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("suffix"); // page-leased-demo_jobs.png, page-leased-demo_jobs-1280x720.png
+    QTest::newRow("1600x1000") << QSize(1600, 1000) << QString();
+    QTest::newRow("1280x720") << QSize(1280, 720) << QStringLiteral("-1280x720");
 }
 
 void TestScreenshots::semaphorePages() {
+    QFETCH(QSize, size);
+    QFETCH(QString, suffix);
+    resizeWindow(size);
     auto *page = m_demo->window->semaphorePage();
     for (const auto &ref : app::DemoSandbox::seededSemaphores()) {
         const bool consul = core::backendOf(ref.kind) == core::Backend::Consul;
@@ -91,7 +121,7 @@ void TestScreenshots::semaphorePages() {
         // One more second on the page: the card's wrapped values and the charts settle.
         const auto samples = page->history()->samples().size();
         QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() > samples, 30000);
-        QString file = QStringLiteral("page-%1-%2").arg(core::kindName(ref.kind), ref.name);
+        QString file = QStringLiteral("page-%1-%2%3").arg(core::kindName(ref.kind), ref.name, suffix);
         file.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]")), QStringLiteral("_"));
         QVERIFY(save(m_demo->window.get(), file));
     }

@@ -8,7 +8,7 @@
 #include "SentinelGroup.h"
 #include "TestMain.h"
 #include "TestWait.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/ConnectionSession.h"

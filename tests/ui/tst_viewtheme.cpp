@@ -6,6 +6,7 @@
 #include "TestMain.h"
 #include "model/StatusColors.h"
 #include "ui/AuditPanel.h"
+#include "ui/ElidedLabel.h"
 #include "ui/ViewZoom.h"
 #include "ui/loadtest/LoadTestWindow.h"
 
@@ -18,6 +19,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTableView>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace semscope;
@@ -60,6 +62,10 @@ private Q_SLOTS:
     void lightScreens();
     void darkPaletteKeepsEveryStatusLegible();
     void zoomGrowsEveryWindowAndIsRemembered();
+    void headerTextIsWholeAt1280_data();
+    void headerTextIsWholeAt1280();
+    void zoomedHeaderShowsTheWholeName_data();
+    void zoomedHeaderShowsTheWholeName();
 
 private:
     bool save(QWidget *w, const QString &name);
@@ -256,6 +262,84 @@ void TestViewTheme::zoomGrowsEveryWindowAndIsRemembered() {
     QCOMPARE(zoom->percent(), ui::ViewZoom::kMinPercent);
     QVERIFY(!zoom->zoomOutAction()->isEnabled());
     zoom->reset();
+}
+
+void TestViewTheme::headerTextIsWholeAt1280_data() {
+    QTest::addColumn<bool>("consul");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("redis, polled") << false << QStringLiteral("demo:printers");
+    QTest::newRow("consul, watched") << true << QStringLiteral("demo/batch-jobs");
+}
+
+// Issue 31, screenshots at 1280x720: a watched Consul page cut "watching · last change 1.0 s ago"
+// to "… s ag" beside a greyed interval box that does nothing there. Every label of the header row
+// shows its whole text, and the interval is offered only where the page polls.
+void TestViewTheme::headerTextIsWholeAt1280() {
+    QFETCH(bool, consul);
+    QFETCH(QString, name);
+    auto *window = m_demo->window.get();
+    window->resize(1280, 720);
+    QTRY_COMPARE(window->size(), QSize(1280, 720));
+    auto *page = window->semaphorePage();
+    const core::SemaphoreRef ref{consul ? Kind::Consul : Kind::Slots, name, {}};
+    QVERIFY(window->openSemaphore(
+        consul ? m_demo->sandbox->consulConnection().id : m_demo->sandbox->redisConnection().id, ref));
+    const int before = page->snapshotsApplied();
+    QTRY_VERIFY_WITH_TIMEOUT(page->snapshotsApplied() > before, 30000);
+    auto *lastRead = page->findChild<QLabel *>(QStringLiteral("lastRead"));
+    auto *interval = page->findChild<QWidget *>(QStringLiteral("interval"));
+    QVERIFY(lastRead && interval);
+    QTRY_VERIFY(!lastRead->text().isEmpty() && lastRead->text() != QStringLiteral("reading…"));
+    QTRY_VERIFY2(lastRead->width() >= lastRead->fontMetrics().horizontalAdvance(lastRead->text()),
+                 qPrintable(QStringLiteral("\"%1\" in %2 px").arg(lastRead->text()).arg(lastRead->width())));
+    QCOMPARE(interval->isVisible(), !consul);
+}
+
+void TestViewTheme::zoomedHeaderShowsTheWholeName_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("whole"); // the row has room for the whole name at 130 %
+    QTest::newRow("1600x1000") << QSize(1600, 1000) << true;
+    QTest::newRow("1280x720") << QSize(1280, 720) << false;
+}
+
+// Issue 31 item 9: at 130 % zoom on a 1280x720 projector the page header showed "dem…ers" beside
+// empty room. The name takes the room the row has: whole where it fits, cut in the middle only
+// when the refresh controls leave no room, and its tooltip has it always.
+void TestViewTheme::zoomedHeaderShowsTheWholeName() {
+    QFETCH(QSize, size);
+    QFETCH(bool, whole);
+    auto *window = m_demo->window.get();
+    const QSize before = window->size();
+    window->resize(size);
+    QTRY_COMPARE(window->size(), size);
+    ui::ViewZoom *zoom = window->zoom();
+    while (zoom->percent() < 130)
+        zoom->zoomInAction()->trigger();
+    QCOMPARE(zoom->percent(), 130);
+    showPrinters();
+    auto *page = window->semaphorePage();
+    auto *name = page->findChild<ui::ElidedLabel *>(QStringLiteral("nameLabel"));
+    auto *watch = page->findChild<QToolButton *>(QStringLiteral("watchButton"));
+    auto *lastRead = page->findChild<QLabel *>(QStringLiteral("lastRead"));
+    QVERIFY(name && watch && lastRead);
+    QCOMPARE(name->fullText(), QStringLiteral("demo:printers"));
+    QCOMPARE(name->toolTip(), QStringLiteral("demo:printers"));
+    if (whole) {
+        QTRY_COMPARE(name->text(), QStringLiteral("demo:printers"));
+    } else {
+        QTRY_VERIFY2(name->isElided(), qPrintable(name->text()));
+        QVERIFY2(name->text().startsWith(QStringLiteral("demo:")) && name->text().contains(QChar(0x2026)),
+                 qPrintable(name->text()));
+    }
+    // Cut only for want of room: nothing is left between ☆ Watch and "read … ago" but spacing.
+    if (name->isElided()) {
+        const int gap = lastRead->x() - (watch->x() + watch->width());
+        QVERIFY2(gap <= 2 * page->style()->pixelMetric(QStyle::PM_LayoutHorizontalSpacing) + 2,
+                 qPrintable(QStringLiteral("%1 px left beside \"%2\"").arg(gap).arg(name->text())));
+    }
+    zoom->reset();
+    QCOMPARE(zoom->percent(), 100);
+    window->resize(before);
 }
 
 SEMSCOPE_TEST_MAIN(TestViewTheme)
