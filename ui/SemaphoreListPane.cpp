@@ -245,7 +245,7 @@ void SemaphoreListPane::fitColumns() {
         {{model::SemaphoreListModel::KindColumn, kindWidth},
          {model::SemaphoreListModel::NameColumn, 21 * ch},
          // Room for the bar's "12 / 20"; a kept semaphore's "empty since 23:10" grows it where there
-         // is room (above), so the stale count beside it stays in view at 1280x720.
+         // is room (the spare-width keeper), so the stale count beside it stays in view at 1280x720.
          {model::SemaphoreListModel::UsageColumn, 12 * ch},
          {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
          {model::SemaphoreListModel::WarningsColumn, fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
