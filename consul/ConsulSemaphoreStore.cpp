@@ -5,6 +5,7 @@
 #include "ConsulAcquire.h"
 #include "ConsulDiscovery.h"
 #include "ConsulForceRelease.h"
+#include "NodeHealth.h"
 #include "RawKvReader.h"
 
 #include <QDateTime>
@@ -83,7 +84,9 @@ ConsulSemaphoreStore::readPrefix(const QString &prefix, const ConsulClient::Read
     ConsulClient::KvGetOptions get;
     static_cast<ConsulClient::ReadOptions &>(get) = opts;
     get.recurse = true;
-    // Trailing '/': `semaphore/foo` must not list `semaphore/foo2/...` (research §1.5).
+    // Trailing '/': `?recurse` treats the key as a plain string prefix
+    // (developer.hashicorp.com/consul/api-docs/kv, "recurse"), and `semaphore/foo` must not list
+    // `semaphore/foo2/...`.
     return m_client->kvGet(prefix + QLatin1Char('/'), get, [prefix, done](ConsulClient::KvResult r) {
         if (!r.http.ok()) {
             done({PrefixView{}, r.http.error});
@@ -542,6 +545,12 @@ void ConsulSemaphoreStore::watchRound(const std::shared_ptr<Watch> &w) {
 void ConsulSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
                                        std::function<void(core::RawKeys)> done) {
     RawKvReader::read(*m_client, ref.name, std::move(done));
+}
+
+void ConsulSemaphoreStore::readClientLiveness(
+    const QList<core::Holder> &holders, const QSet<QString> &,
+    core::Callback<QHash<QString, core::HolderClientLiveness>> done) {
+    readHolderLiveness(*m_client, holders, std::move(done));
 }
 
 } // namespace semscope::consul

@@ -62,6 +62,10 @@ public:
     void unwatch(const core::SemaphoreRef &ref) override;
     int watchCount() const { return int(m_watches.size()); }
 
+    // The health checks of each holder's node (consul/NodeHealth).
+    void readClientLiveness(const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
+                            core::Callback<QHash<QString, core::HolderClientLiveness>> done) override;
+
     // Longest single blocking query while acquiring (api.Semaphore: 15 s) and while watching (5 min).
     void setAcquireWaitSliceMs(qint64 ms) { m_acquireSliceMs = ms; }
     qint64 acquireWaitSliceMs() const { return m_acquireSliceMs; }

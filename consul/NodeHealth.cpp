@@ -5,7 +5,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTimer>
 #include <QUrl>
+#include <memory>
 
 namespace semscope::consul {
 
@@ -106,6 +108,50 @@ core::ClientLiveness livenessFromNodeHealth(const NodeHealth &health, const QStr
     if (!warnings.isEmpty())
         l.evidence += QStringLiteral("; ") + warnings.join(QStringLiteral("; "));
     return l;
+}
+
+void readHolderLiveness(ConsulClient &client, const QList<core::Holder> &holders,
+                        core::Callback<QHash<QString, core::HolderClientLiveness>> done) {
+    struct Item {
+        QString holderId;
+        QString node;
+        QStringList sessionChecks;
+    };
+    QList<Item> items;
+    QStringList nodes;
+    for (const core::Holder &h : holders) {
+        const QString node = h.details.value(QStringLiteral("node")).toString();
+        if (node.isEmpty())
+            continue;
+        items.append({h.id, node, h.details.value(QStringLiteral("checks")).toStringList()});
+        if (!nodes.contains(node))
+            nodes << node;
+    }
+    if (items.isEmpty()) {
+        // Later, as every store answer comes: no caller is re-entered from inside its own call.
+        QTimer::singleShot(0, [done] { done({}); });
+        return;
+    }
+    struct Gather {
+        QHash<QString, NodeHealth> byNode;
+        qsizetype pending = 0;
+    };
+    auto gather = std::make_shared<Gather>();
+    gather->pending = nodes.size();
+    for (const QString &node : std::as_const(nodes)) {
+        readNodeHealth(client, node, [gather, items, done](const NodeHealth &health) {
+            gather->byNode.insert(health.node, health);
+            if (--gather->pending > 0)
+                return;
+            QHash<QString, core::HolderClientLiveness> out;
+            for (const Item &item : items) {
+                out.insert(item.holderId,
+                           {QStringLiteral("node:") + item.node,
+                            livenessFromNodeHealth(gather->byNode.value(item.node), item.sessionChecks)});
+            }
+            done(out);
+        });
+    }
 }
 
 } // namespace semscope::consul

@@ -42,4 +42,9 @@ void readNodeHealth(ConsulClient &client, const QString &node, core::Callback<No
 // critical check leaves it (and its slot) standing, and the card says which.
 core::ClientLiveness livenessFromNodeHealth(const NodeHealth &health, const QStringList &sessionChecks);
 
+// ConsulSemaphoreStore::readClientLiveness: one health read per node among the holders' sessions,
+// answered by holder id (identity key "node:<node>"). `done` runs once, on the client's thread.
+void readHolderLiveness(ConsulClient &client, const QList<core::Holder> &holders,
+                        core::Callback<QHash<QString, core::HolderClientLiveness>> done);
+
 } // namespace semscope::consul

@@ -33,7 +33,9 @@ core::RawKey RawKvReader::toRawKey(const KvEntry &e) {
 void RawKvReader::read(ConsulClient &client, const QString &prefix, std::function<void(core::RawKeys)> done) {
     ConsulClient::KvGetOptions get;
     get.recurse = true;
-    // Trailing '/': `semaphore/foo` must not list `semaphore/foo2/...` (research §1.5).
+    // Trailing '/': `?recurse` treats the key as a plain string prefix
+    // (developer.hashicorp.com/consul/api-docs/kv, "recurse"), and `semaphore/foo` must not list
+    // `semaphore/foo2/...`.
     client.kvGet(prefix + QLatin1Char('/'), get, [done](ConsulClient::KvResult r) {
         core::RawKeys out;
         if (!r.http.ok()) {

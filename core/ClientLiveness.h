@@ -36,6 +36,16 @@ struct ClientLiveness {
     bool operator==(const ClientLiveness &o) const = default;
 };
 
+// One holder's answer from SemaphoreStore::readClientLiveness.
+struct HolderClientLiveness {
+    // Who the client is, the same for every holder of one client ("pid:30410@vm", "node:worker-3"):
+    // what a caller remembers answers by between reads.
+    QString identityKey;
+    ClientLiveness liveness;
+
+    bool operator==(const HolderClientLiveness &o) const = default;
+};
+
 // One line for the holder card: "connected", "client gone since 03:12:40 (4 m 05 s)",
 // "checks failing since …", "cannot tell: …".
 QString livenessSummary(const ClientLiveness &liveness, qint64 nowMs);

@@ -1,10 +1,13 @@
 #pragma once
 
 #include "Cancellation.h"
+#include "ClientLiveness.h"
 #include "SemaphoreTypes.h"
 #include "TopologyEvent.h"
 
+#include <QHash>
 #include <QObject>
+#include <QSet>
 #include <functional>
 #include <memory>
 
@@ -114,6 +117,23 @@ public:
     virtual bool canWatch() const { return false; }
     virtual void watch(const SemaphoreRef &ref, Callback<Snapshot> onChange) {}
     virtual void unwatch(const SemaphoreRef &ref) {}
+
+    // Is the client behind each holder still there? One read (Redis: CLIENT LIST of every master;
+    // Consul: the health checks of each holder's node), answered by holder id for the holders whose
+    // record names a client. `seenConnected`: identity keys an earlier read found connected, since a
+    // client known only by a hint (a name, an id that looks like semscope's) reads "gone" only after
+    // it was once seen. A store that cannot tell answers an empty hash.
+    virtual void readClientLiveness(const QList<Holder> &holders, const QSet<QString> &seenConnected,
+                                    Callback<QHash<QString, HolderClientLiveness>> done);
+
+    // Release notifications, where the layout publishes them (`leased`, Redisson's): `onRelease`
+    // runs on the store's thread each time a release of `ref` left a slot free for whoever asks
+    // now, whoever released it (another connection, thread or process), until unwatchReleases().
+    // False when the store or the layout publishes none; a client that retries then sleeps its
+    // whole pause. Notifications are a hint, not a grant: one may be missed (the subscription is
+    // being made or renewed) or find the slot taken again.
+    virtual bool watchReleases(const SemaphoreRef &ref, std::function<void()> onRelease) { return false; }
+    virtual void unwatchReleases(const SemaphoreRef &ref) {}
 
 Q_SIGNALS:
     // Connection state, for status bars: "connected", "lost: <why>", "reconnecting in 2 s".

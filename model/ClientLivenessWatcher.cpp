@@ -1,39 +1,12 @@
 #include "ClientLivenessWatcher.h"
 
 #include "ConnectionController.h"
-#include "consul/ConsulSemaphoreStore.h"
-#include "consul/NodeHealth.h"
-#include "core/audit/AuditedSemaphoreStore.h"
-#include "redis/ClientLiveness.h"
-#include "redis/RedisSemaphoreStore.h"
 
 #include <QDateTime>
-#include <memory>
 
 namespace semscope::model {
 
 using core::ClientLiveness;
-
-namespace {
-// The store behind the audit wrapper the app puts around every store.
-template <typename T>
-T *storeOf(core::SemaphoreStore &store) {
-    if (auto *audited = qobject_cast<core::AuditedSemaphoreStore *>(&store))
-        return storeOf<T>(audited->inner());
-    return qobject_cast<T *>(&store);
-}
-
-struct RedisItem {
-    QString holderId;
-    redis::ClientIdentity identity;
-};
-
-struct ConsulItem {
-    QString holderId;
-    QString node;
-    QStringList sessionChecks;
-};
-} // namespace
 
 ClientLivenessWatcher::ClientLivenessWatcher(QObject *parent)
     : QObject(parent) {
@@ -98,116 +71,26 @@ std::optional<ClientLiveness> ClientLivenessWatcher::livenessOf(const QString &h
 void ClientLivenessWatcher::pollNow() {
     if (!m_controller || m_inFlight || m_holders.isEmpty())
         return;
-    if (m_controller->config().backend == core::Backend::Consul)
-        pollConsul();
-    else
-        pollRedis();
-}
-
-void ClientLivenessWatcher::pollRedis() {
-    QList<RedisItem> items;
-    for (const core::Holder &h : std::as_const(m_holders)) {
-        if (auto id = redis::clientIdentityOf(h))
-            items.append({h.id, *id});
-    }
-    if (items.isEmpty()) {
-        publish({});
-        return;
-    }
     m_inFlight = true;
     const quint64 generation = m_generation;
-    redis::ClientListRead notConnected;
-    notConnected.error = tr("not connected");
-    m_controller->call<redis::ClientListRead>(
-        [](core::SemaphoreStore &store, core::Callback<redis::ClientListRead> deliver) {
-            auto *redisStore = storeOf<redis::RedisSemaphoreStore>(store);
-            if (!redisStore) {
-                redis::ClientListRead r;
-                r.error = tr("not a Redis connection");
-                deliver(r);
-                return;
-            }
-            redis::readClientList(redisStore->topology(), deliver);
+    using Answers = QHash<QString, core::HolderClientLiveness>;
+    m_controller->call<Answers>(
+        [holders = m_holders, seen = m_seenConnected](core::SemaphoreStore &store,
+                                                      core::Callback<Answers> deliver) {
+            store.readClientLiveness(holders, seen, std::move(deliver));
         },
-        notConnected, this,
-        [this, generation, items](redis::ClientListRead read) {
+        Answers{}, this,
+        [this, generation](const Answers &answers) {
             if (generation != m_generation)
                 return;
             m_inFlight = false;
             ++m_reads;
             const qint64 now = QDateTime::currentMSecsSinceEpoch();
             QHash<QString, ClientLiveness> out;
-            for (const RedisItem &item : items) {
-                const QString key = item.identity.key();
-                out.insert(
-                    item.holderId,
-                    remember(key, redis::livenessFromRead(item.identity, read, m_seenConnected.contains(key)),
-                             now));
-            }
+            for (auto it = answers.cbegin(); it != answers.cend(); ++it)
+                out.insert(it.key(), remember(it->identityKey, it->liveness, now));
             publish(out);
         });
-}
-
-void ClientLivenessWatcher::pollConsul() {
-    QList<ConsulItem> items;
-    QStringList nodes;
-    for (const core::Holder &h : std::as_const(m_holders)) {
-        const QString node = h.details.value(QStringLiteral("node")).toString();
-        if (node.isEmpty())
-            continue;
-        items.append({h.id, node, h.details.value(QStringLiteral("checks")).toStringList()});
-        if (!nodes.contains(node))
-            nodes << node;
-    }
-    if (items.isEmpty()) {
-        publish({});
-        return;
-    }
-    m_inFlight = true;
-    const quint64 generation = m_generation;
-    struct Gather {
-        QHash<QString, consul::NodeHealth> byNode;
-        qsizetype pending = 0;
-    };
-    auto gather = std::make_shared<Gather>();
-    gather->pending = nodes.size();
-    for (const QString &node : std::as_const(nodes)) {
-        consul::NodeHealth notConnected;
-        notConnected.node = node;
-        notConnected.error = tr("not connected");
-        m_controller->call<consul::NodeHealth>(
-            [node](core::SemaphoreStore &store, core::Callback<consul::NodeHealth> deliver) {
-                auto *consulStore = storeOf<consul::ConsulSemaphoreStore>(store);
-                if (!consulStore) {
-                    consul::NodeHealth h;
-                    h.node = node;
-                    h.error = tr("not a Consul connection");
-                    deliver(h);
-                    return;
-                }
-                consul::readNodeHealth(consulStore->client(), node, deliver);
-            },
-            notConnected, this,
-            [this, generation, gather, items](consul::NodeHealth health) {
-                if (generation != m_generation)
-                    return;
-                gather->byNode.insert(health.node, health);
-                if (--gather->pending > 0)
-                    return;
-                m_inFlight = false;
-                ++m_reads;
-                const qint64 now = QDateTime::currentMSecsSinceEpoch();
-                QHash<QString, ClientLiveness> out;
-                for (const ConsulItem &item : items) {
-                    out.insert(item.holderId,
-                               remember(QStringLiteral("node:") + item.node,
-                                        consul::livenessFromNodeHealth(gather->byNode.value(item.node),
-                                                                       item.sessionChecks),
-                                        now));
-                }
-                publish(out);
-            });
-    }
 }
 
 ClientLiveness ClientLivenessWatcher::remember(const QString &key, ClientLiveness l, qint64 nowMs) {

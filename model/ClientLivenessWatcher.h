@@ -14,10 +14,10 @@ namespace semscope::model {
 
 class ConnectionController;
 
-// Is each shown holder's client still there? Polls, at the page's refresh interval, the server
-// behind one connection: a Redis server's client list (CLIENT LIST, every master on a Cluster) or,
-// for a Consul holder, its session's node's health checks. The reads run on the connection's worker
-// thread; the answers come back here as values. Remembers since when a client has been gone (from
+// Is each shown holder's client still there? Polls, at the page's refresh interval, the store behind
+// one connection (SemaphoreStore::readClientLiveness: a Redis server's client list, a Consul
+// session's node's health checks). The reads run on the connection's worker thread; the answers
+// come back here as values. Remembers since when a client has been gone (from
 // the first read that missed it), which no single read can say.
 class ClientLivenessWatcher : public QObject {
     Q_OBJECT
@@ -43,12 +43,6 @@ Q_SIGNALS:
     void livenessChanged();
 
 private:
-    struct Target {
-        QString key;               // identity key, the same for every holder of one client
-        core::ClientLiveness base; // what the identity alone says (Unknown + why when it cannot be asked)
-    };
-    void pollRedis();
-    void pollConsul();
     // Applies a fresh answer for identity `key`, remembering when it was first seen gone.
     core::ClientLiveness remember(const QString &key, core::ClientLiveness l, qint64 nowMs);
     void publish(QHash<QString, core::ClientLiveness> byHolder);

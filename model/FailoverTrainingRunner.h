@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/Cancellation.h"
-#include "redis/training/FailoverLostLock.h"
+#include "training/FailoverLostLock.h"
 
 #include <QObject>
 #include <memory>

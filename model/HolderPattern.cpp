@@ -5,14 +5,16 @@ namespace semscope::model {
 HolderPattern::HolderPattern(const QString &text)
     : m_text(text.trimmed())
     , m_glob(core::GlobPattern::hasWildcard(m_text))
-    , m_pattern(m_text, Qt::CaseInsensitive) {}
+    , m_pattern(m_text, Qt::CaseInsensitive)
+    // Without a wildcard the text is a literal, escapes and all: "job\*" looks for "job*".
+    , m_literal(m_glob ? QString() : core::GlobPattern::literalPrefix(m_text)) {}
 
 bool HolderPattern::matchesText(const QString &candidate) const {
     if (m_text.isEmpty() || candidate.isEmpty())
         return false;
     if (m_glob)
         return m_pattern.matches(candidate);
-    return candidate.contains(m_text, Qt::CaseInsensitive);
+    return candidate.contains(m_literal, Qt::CaseInsensitive);
 }
 
 bool HolderPattern::matches(const core::Holder &holder) const {

@@ -26,6 +26,7 @@ private:
     QString m_text;
     bool m_glob = false;
     core::GlobPattern m_pattern;
+    QString m_literal; // the text unescaped, when it is no glob
 };
 
 } // namespace semscope::model

@@ -1,6 +1,6 @@
 #include "LoadTestExport.h"
 
-#include "redis/training/ScenarioRuns.h"
+#include "training/ScenarioRuns.h"
 
 #include <QJsonDocument>
 #include <QSaveFile>

@@ -3,7 +3,7 @@
 #include "ConnectionConfig.h"
 #include "core/audit/AuditLog.h"
 #include "core/loadtest/LoadTestEngine.h"
-#include "redis/training/ScenarioRuns.h"
+#include "training/ScenarioRuns.h"
 
 #include <QObject>
 #include <memory>

@@ -36,8 +36,9 @@ std::optional<core::StoreFactory> loadTestStoreFactory(const ConnectionConfig &c
     const auto settings = loadTestRedisSettings(config, error);
     if (!settings)
         return std::nullopt;
+    // As the CLI's: the connections of one worker thread share their waiting acquires.
     return core::StoreFactory([s = *settings]() -> std::unique_ptr<core::SemaphoreStore> {
-        return std::make_unique<redis::RedisSemaphoreStore>(s);
+        return redis::RedisSemaphoreStore::sharingWaitsInThread(s);
     });
 }
 

@@ -1,6 +1,6 @@
 #include "TrainingRunConfig.h"
 
-#include "redis/training/ScenarioRuns.h"
+#include "training/ScenarioRuns.h"
 
 #include <QCoreApplication>
 #include <cmath>

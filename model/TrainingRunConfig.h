@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/loadtest/LoadTestConfig.h"
-#include "redis/training/TrainingScenarios.h"
+#include "training/TrainingScenarios.h"
 
 namespace semscope::model {
 

@@ -12,8 +12,8 @@ namespace semscope::monitor {
 // maxGapMs. The cost of one discovery is its duration as the client saw it: an upper bound on the
 // server's share of it (the round trips count too), so the estimate errs on the server's side.
 //
-// One place for `watch`, `serve` and the desktop app (monitor/SemaphoreWatcher,
-// ui/ConnectionSession): after each discovery, recordDiscovery(); then wait nextDelayMs().
+// One place for `watch`, `serve` (monitor/SemaphoreWatcher) and the desktop app (its session of
+// each open connection): after each discovery, recordDiscovery(); then wait nextDelayMs().
 class DiscoverySchedule {
 public:
     static constexpr double kDefaultBudget = 0.05;            // 5 % of the server's time

@@ -7,6 +7,7 @@
 #include <QPointer>
 #include <QRegularExpression>
 #include <QSysInfo>
+#include <QTimer>
 #include <algorithm>
 #include <memory>
 
@@ -266,6 +267,29 @@ core::ClientLiveness livenessFromRead(const ClientIdentity &identity, const Clie
                                    "semscope makes, and its client may never have set a name")
                            .arg(identity.pid, identity.host);
     return l;
+}
+
+void readHolderLiveness(topology::RedisTopology &topology, const QList<core::Holder> &holders,
+                        const QSet<QString> &seenConnected,
+                        std::function<void(QHash<QString, core::HolderClientLiveness>)> done) {
+    QList<std::pair<QString, ClientIdentity>> items;
+    for (const core::Holder &h : holders) {
+        if (auto id = clientIdentityOf(h))
+            items.append({h.id, *id});
+    }
+    if (items.isEmpty()) {
+        // Later, as every store answer comes: no caller is re-entered from inside its own call.
+        QTimer::singleShot(0, [done] { done({}); });
+        return;
+    }
+    readClientList(topology, [items, seenConnected, done](const ClientListRead &read) {
+        QHash<QString, core::HolderClientLiveness> out;
+        for (const auto &[holderId, identity] : items) {
+            const QString key = identity.key();
+            out.insert(holderId, {key, livenessFromRead(identity, read, seenConnected.contains(key))});
+        }
+        done(out);
+    });
 }
 
 } // namespace semscope::redis

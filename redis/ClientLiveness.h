@@ -3,7 +3,9 @@
 #include "core/ClientLiveness.h"
 #include "core/SemaphoreTypes.h"
 
+#include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -81,5 +83,11 @@ void readClientList(topology::RedisTopology &topology, std::function<void(const 
 // earlier read (a hint-only identity may then read "gone").
 core::ClientLiveness livenessFromRead(const ClientIdentity &identity, const ClientListRead &read,
                                       bool seenBefore);
+
+// RedisSemaphoreStore::readClientLiveness: one client-list read for every holder whose record
+// identifies its client. Runs on the thread of `topology`; `done` runs once, there.
+void readHolderLiveness(topology::RedisTopology &topology, const QList<core::Holder> &holders,
+                        const QSet<QString> &seenConnected,
+                        std::function<void(QHash<QString, core::HolderClientLiveness>)> done);
 
 } // namespace semscope::redis

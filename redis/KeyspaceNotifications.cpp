@@ -3,7 +3,7 @@
 #include "RedisConnection.h"
 #include "topology/RedisTopology.h"
 
-#include "core/KindRecognition.h"
+#include "redis/KindRecognition.h"
 
 #include <QPointer>
 
@@ -236,7 +236,7 @@ void KeyspaceNotifications::onKeyEvent(const QByteArray &event, const QByteArray
         type = "zset";
     else if (event.endsWith("push"))
         type = "list";
-    if (core::keyRole(key, type).candidate)
+    if (keyRole(key, type).candidate)
         Q_EMIT mayHaveAppeared(QString::fromUtf8(key));
 }
 

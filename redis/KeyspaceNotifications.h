@@ -33,7 +33,7 @@ class RedisTopology;
 // found every master publishing.
 // New keys (setNewKeysWanted): keyevent channels (`__keyevent@<db>__:set`, `:hset`, `:zadd`, …,
 // published where notify-keyspace-events has E) name every key those commands write; one that is
-// not followed and whose name and type could be a semaphore's (core::keyRole) is mayHaveAppeared().
+// not followed and whose name and type could be a semaphore's (keyRole) is mayHaveAppeared().
 class KeyspaceNotifications : public core::SemaphoreChangeHints {
     Q_OBJECT
 public:

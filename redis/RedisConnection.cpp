@@ -1,109 +1,87 @@
 #include "RedisConnection.h"
 
-#include "ClientLiveness.h"
-
-#include "core/SemaphoreTypes.h"
-#include "topology/SentinelResolver.h"
+#include "connection/CommandTimeouts.h"
+#include "connection/Handshake.h"
+#include "connection/ReconnectBackoff.h"
+#include "connection/ReplyDispatch.h"
+#include "connection/SentinelFollower.h"
 #include "transport/Logging.h"
 #include "transport/ReplyReader.h"
 #include "transport/RespEncoder.h"
 #include "transport/SocketTransport.h"
 
-#include <QElapsedTimer>
-#include <QHash>
 #include <QPointer>
 #include <QTimer>
 #include <deque>
 
 namespace semscope::redis {
 
-namespace {
-
-constexpr int kInitialBackoffMs = 100;
-constexpr int kMaxBackoffMs = 5000;
-// Through Sentinel: how many times in a row a connection that does not reconnect by itself asks the
-// sentinels again when the node they named is not a master (a sentinel that has not caught up with
-// a failover names the demoted node for a moment; one that keeps naming it is wrong, not late).
-constexpr int kStaleMasterAttempts = 3;
-// Longest a Sentinel connection waits for +switch-master after a failover started.
-constexpr int kFailoverHoldMs = 10000;
-
-struct Pending {
-    RedisConnection::ReplyCallback callback;
-    QByteArray name;     // the command's name for timeout messages; never its arguments
-    qint64 deadline = 0; // on the connection's monotonic clock; 0: none
-};
-
-struct Queued {
-    QByteArray wire;
-    Pending pending;
-};
-
-struct Subscription {
-    std::function<void(const QByteArray &)> onMessage;
-    std::function<void()> onSubscribed;
-};
-
-QByteArray commandName(const QList<QByteArray> &args) {
-    return args.isEmpty() ? QByteArray() : args.constFirst().left(32).toUpper();
-}
-
-} // namespace
-
-class RedisConnection::Private {
+class RedisConnection::Private : public SentinelFollower::Link {
 public:
     Private(RedisConnection *owner, ConnectionSettings s)
         : q(owner)
-        , settings(std::move(s)) {
-        clock.start();
+        , settings(std::move(s))
+        , timeouts(settings.commandTimeoutMs, owner, [this]() { checkTimeouts(); }) {
         parser.setMaxReplyBytes(settings.maxReplyBytes);
         connectTimer.setSingleShot(true);
         reconnectTimer.setSingleShot(true);
-        commandTimer.setSingleShot(true);
         QObject::connect(&connectTimer, &QTimer::timeout, q, [this]() {
             failConnection(QStringLiteral("connect timed out after %1 ms").arg(settings.connectTimeoutMs));
         });
         QObject::connect(&reconnectTimer, &QTimer::timeout, q, [this]() { startAttempt(); });
-        QObject::connect(&commandTimer, &QTimer::timeout, q, [this]() { checkTimeouts(); });
     }
 
     RedisConnection *q;
     ConnectionSettings settings;
     SocketTransport *socket = nullptr;
     ReplyReader parser;
-    std::deque<Pending> inFlight; // written, waiting for their replies, in order
-    std::deque<Queued> queue;     // not written yet: waiting for the handshake
+    ReplyDispatch dispatcher;
+    CommandTimeouts timeouts;
     State state = State::Disconnected;
     bool handshakeDone = false;
     int handshakeLeft = 0;
     QTimer connectTimer;
     QTimer reconnectTimer;
-    QTimer commandTimer;
-    QElapsedTimer clock;
-    int backoffMs = kInitialBackoffMs;
-    int staleMasterAttempts = 0; // nodes in a row the sentinels named that were not a master
+    ReconnectBackoff backoff;
     // Bumped whenever the current connection ends; code that ran callbacks compares it to know
     // whether the connection it was serving is still the same one.
-    quint64 generation = 0;
+    quint64 connectionGeneration = 0;
     // Shared with running dispatch loops so they notice when a callback deleted the connection.
     std::shared_ptr<bool> alive = std::make_shared<bool>(true);
     int dispatchDepth = 0;
-    QHash<QByteArray, Subscription> subscriptions;
-    bool pubsubUsed = false;
-    // Sentinel: finds the master before each attempt and reports failovers (null otherwise).
-    std::unique_ptr<SentinelResolver> resolver;
-    // A failover is under way: no attempt until the sentinels name the new master (or the hold
-    // times out, e.g. the failover was aborted).
-    bool holdingForSwitch = false;
-    QTimer holdTimer;
+    // Sentinel: finds the master before each attempt and follows failovers (null otherwise).
+    std::unique_ptr<SentinelFollower> sentinel;
     QString servingNode;     // "host:port" of the node of the current connection
     QString lastServingNode; // of the last connection that completed its handshake
     QString servingSentinel; // Sentinel: the sentinel that named servingNode
 
     QString endpoint() const { return settings.endpoint(); }
-    qint64 deadlineFromNow() const {
-        return settings.commandTimeoutMs > 0 ? clock.elapsed() + settings.commandTimeoutMs : 0;
+
+    // SentinelFollower::Link
+    bool isDisconnected() const override { return state == State::Disconnected; }
+    bool isReconnecting() const override { return state == State::Reconnecting; }
+    bool isReady() const override { return state == State::Connected && handshakeDone; }
+    bool attemptScheduled() const override { return reconnectTimer.isActive(); }
+    void attemptNow() override {
+        reconnectTimer.stop();
+        backoff.reset();
+        startAttempt();
     }
+    void endConnection(const QString &reason) override { failConnection(reason); }
+    void followSwitch(const QString &reason) override { failConnection(reason, Ending::Switching); }
+    void connectTo(const SentinelResolver::Result &named) override {
+        settings.host = named.master.host;
+        settings.port = named.master.port;
+        servingNode = named.master.text();
+        servingSentinel = named.sentinel;
+        socket->setTarget(named.master.host, named.master.port);
+        qCDebug(lcRedisTransport).noquote()
+            << endpoint() << "master" << servingNode << "named by sentinel" << named.sentinel;
+        connectSocket();
+    }
+    QString currentNode() const override { return servingNode; }
+    quint64 generation() const override { return connectionGeneration; }
+    std::shared_ptr<bool> aliveGuard() const override { return alive; }
 
     void setState(State s) {
         if (state == s)
@@ -130,41 +108,13 @@ public:
         parser.reset();
         handshakeDone = false;
         handshakeLeft = 0;
-        if (resolver) {
-            if (holdingForSwitch)
-                return; // onMasterSwitched() or the hold timer starts the attempt
-            resolveThenConnect();
+        if (sentinel) {
+            if (sentinel->holding())
+                return; // the end of the failover starts the attempt
+            sentinel->resolveThenConnect();
             return;
         }
         connectSocket();
-    }
-
-    // The sentinels are about to promote a replica: writes to the old master from now on may be
-    // lost when it is demoted. End the connection (what is in flight fails once, not replayed) and
-    // send nothing until the switch is announced; commands issued meanwhile wait in the queue.
-    void onFailoverStarted() {
-        if (state == State::Disconnected || holdingForSwitch)
-            return;
-        holdingForSwitch = true;
-        holdTimer.start(kFailoverHoldMs);
-        const QString reason =
-            core::kFailoverInterruption +
-            QStringLiteral("the sentinels are promoting a replica of '%1'; commands in flight were not sent "
-                           "again (a write among them may or may not have run on the old master)")
-                .arg(settings.sentinelMaster);
-        failConnection(reason, Ending::Switching);
-    }
-
-    void endHold() {
-        if (!holdingForSwitch)
-            return;
-        holdingForSwitch = false;
-        holdTimer.stop();
-        if (state == State::Reconnecting) {
-            reconnectTimer.stop();
-            backoffMs = kInitialBackoffMs;
-            startAttempt();
-        }
     }
 
     void connectSocket() {
@@ -174,219 +124,71 @@ public:
         socket->connectToServer();
     }
 
-    // Sentinel: ask where the master is now, then connect there. The sentinels have their own
-    // (short) timeouts; the connect timeout starts once the address is known.
-    void resolveThenConnect() {
-        const quint64 gen = generation;
-        resolver->resolve([this, gen](const SentinelResolver::Result &r) {
-            if (gen != generation || state == State::Disconnected)
-                return; // closed, or failed otherwise meanwhile
-            if (!r.ok) {
-                failConnection(r.error);
-                return;
-            }
-            settings.host = r.master.host;
-            settings.port = r.master.port;
-            servingNode = r.master.text();
-            servingSentinel = r.sentinel;
-            socket->setTarget(r.master.host, r.master.port);
-            qCDebug(lcRedisTransport).noquote()
-                << endpoint() << "master" << servingNode << "named by sentinel" << r.sentinel;
-            connectSocket();
-        });
-    }
-
-    // A sentinel says the master moved. The connection to the old one ends now: what is in flight
-    // fails once with this reason (a write may or may not have run there; nothing is sent again),
-    // and the next attempt starts at once instead of after the backoff.
-    void onMasterSwitched(const SentinelResolver::Address &from, const SentinelResolver::Address &to) {
-        if (state == State::Disconnected)
-            return;
-        if (holdingForSwitch) {
-            endHold(); // the connection ended when the failover started
-            return;
-        }
-        // Connected or connecting to the new master already (the sentinel named it before the
-        // announcement reached us): nothing went to the old one, so nothing is ended or failed.
-        if (servingNode == to.text() && !reconnectTimer.isActive()) {
-            qCDebug(lcRedisTransport).noquote()
-                << endpoint() << "the sentinels announce" << servingNode
-                << "as the master: this connection is already there or on its way";
-            return;
-        }
-        const QString reason =
-            core::kFailoverInterruption +
-            QStringLiteral("the master of '%1' moved from %2 to %3; commands in flight were not "
-                           "sent again (a write among them may or may not have run on the old master)")
-                .arg(settings.sentinelMaster, from.text(), to.text());
-        if (state != State::Reconnecting || !reconnectTimer.isActive()) {
-            const auto guard = alive;
-            failConnection(reason, Ending::Switching); // the current connection or attempt
-            if (!*guard)
-                return;
-        }
-        if (reconnectTimer.isActive()) {
-            reconnectTimer.stop();
-            backoffMs = kInitialBackoffMs;
-            startAttempt();
-        }
-    }
-
-    // A switch may have gone by while no sentinel was listened to: compare once more.
-    void recheckMaster() {
-        if (state != State::Connected || !handshakeDone)
-            return;
-        const quint64 gen = generation;
-        resolver->resolve([this, gen](const SentinelResolver::Result &r) {
-            if (gen != generation || !r.ok || r.master.text() == servingNode)
-                return;
-            SentinelResolver::Address from;
-            from.host = settings.host;
-            from.port = settings.port;
-            onMasterSwitched(from, r.master);
-        });
-    }
-
     void onReady() {
-        // AUTH, SELECT and CLIENT SETNAME go out in one write; queued commands only after their
-        // replies, so they never run unauthenticated or in the wrong database.
-        struct Step {
-            QList<QByteArray> args;
-            QString what;
-            bool required;
-            // Optional: a reason to refuse a reply that is not an error.
-            std::function<QString(const RedisReply &)> check = {};
-            // A refusal by `check` means the sentinels named a node that is not the master.
-            bool staleMaster = false;
-        };
-        QList<Step> steps;
-        if (!settings.password.isEmpty()) {
-            QList<QByteArray> auth = {QByteArrayLiteral("AUTH")};
-            if (!settings.user.isEmpty())
-                auth << settings.user.toUtf8();
-            auth << settings.password.toUtf8();
-            steps.append({auth, QStringLiteral("authentication failed"), true});
-        }
-        if (settings.db != 0) {
-            steps.append({{QByteArrayLiteral("SELECT"), QByteArray::number(settings.db)},
-                          QStringLiteral("SELECT %1 failed").arg(settings.db),
-                          true});
-        }
-        if (!settings.clientName.isEmpty()) {
-            // "<name>:<pid>@<host>": a holder's owner record names its process, and this is how
-            // the holder card finds that process among the server's clients (ClientLiveness.h).
-            const QByteArray name = processClientName(settings.clientName).toUtf8();
-            steps.append({{QByteArrayLiteral("CLIENT"), QByteArrayLiteral("SETNAME"), name},
-                          QStringLiteral("CLIENT SETNAME failed"),
-                          false});
-        }
-        if (settings.clusterReadOnly) {
-            // Part of the handshake, so that a reconnected replica connection reads again at once.
-            steps.append({{QByteArrayLiteral("READONLY")}, QStringLiteral("READONLY failed"), true});
-        }
-        if (resolver) {
-            // A sentinel that has not caught up can name a node that was demoted: talk only to a
-            // master (the next attempt asks the sentinels again).
-            steps.append({{QByteArrayLiteral("ROLE")},
-                          QStringLiteral("role check failed"),
-                          true,
-                          [node = servingNode](const RedisReply &reply) {
-                              const QByteArray role = reply.isArray() && !reply.elements.isEmpty()
-                                                          ? reply.elements.constFirst().str
-                                                          : QByteArray();
-                              if (role == "master")
-                                  return QString();
-                              return QStringLiteral("%1 is not a master (ROLE says '%2')")
-                                  .arg(node, QString::fromUtf8(role.left(20)));
-                          },
-                          true});
-        }
+        // The handshake goes out in one write; queued commands only after its replies.
+        const QList<HandshakeStep> steps = handshakeSteps(settings, bool(sentinel), servingNode);
         if (steps.isEmpty()) {
             finishHandshake();
             return;
         }
         handshakeLeft = int(steps.size());
         QByteArray wire;
-        const quint64 gen = generation;
-        for (const Step &step : steps) {
+        const quint64 gen = connectionGeneration;
+        for (const HandshakeStep &step : steps) {
             wire += encodeCommand(step.args);
-            Pending p;
+            PendingCommand p;
             p.name = step.args.constFirst();
-            p.callback = [this, gen, what = step.what, required = step.required, check = step.check,
-                          staleMaster = step.staleMaster](const RedisReply &reply) {
-                if (reply.isTransportError() || gen != generation)
+            p.callback = [this, gen, step](const RedisReply &reply) {
+                if (reply.isTransportError() || gen != connectionGeneration)
                     return; // the connection failed; failConnection() handles it
-                if (check && !reply.isError()) {
-                    const QString refusal = check(reply);
-                    if (!refusal.isEmpty()) {
-                        if (staleMaster)
-                            failOnStaleMaster(refusal);
-                        else
-                            failConnection(refusal);
-                        return;
-                    }
-                }
-                if (reply.isServerError()) {
-                    if (required) {
-                        failConnection(what + QStringLiteral(": ") + reply.errorMessage());
-                        return;
-                    }
-                    const auto guard = alive;
-                    Q_EMIT q->warning(endpoint() + QStringLiteral(": ") + what + QStringLiteral(": ") +
-                                      reply.errorMessage());
-                    if (!*guard || gen != generation)
-                        return;
-                }
-                if (--handshakeLeft == 0)
-                    finishHandshake();
+                onHandshakeReply(judgeHandshakeReply(step, reply), gen);
             };
-            inFlight.push_back(std::move(p));
+            dispatcher.inFlight.push_back(std::move(p));
         }
         socket->write(wire);
     }
 
-    // The node the sentinels named is not the master (ROLE in the handshake, or READONLY later):
-    // ask them again, as after a failover they announce, even on a connection that does not
-    // reconnect by itself - but only a few times in a row on such a connection, then give up
-    // saying so.
-    void failOnStaleMaster(const QString &reason) {
-        ++staleMasterAttempts;
-        if (settings.autoReconnect) {
-            failConnection(reason + QStringLiteral("; asking the sentinels again"));
-        } else if (staleMasterAttempts < kStaleMasterAttempts) {
-            failConnection(reason + QStringLiteral("; asking the sentinels again"), Ending::Switching);
-        } else {
-            const int attempts = staleMasterAttempts;
-            staleMasterAttempts = 0;
-            failConnection(reason + QStringLiteral("; the sentinels named a node that is not the master "
-                                                   "%1 times in a row")
-                                        .arg(attempts));
+    void onHandshakeReply(const HandshakeVerdict &verdict, quint64 gen) {
+        using Outcome = HandshakeVerdict::Outcome;
+        switch (verdict.outcome) {
+        case Outcome::StaleMaster:
+            sentinel->onStaleMaster(verdict.message);
+            return;
+        case Outcome::Failed:
+            failConnection(verdict.message);
+            return;
+        case Outcome::Warned: {
+            const auto guard = alive;
+            Q_EMIT q->warning(endpoint() + QStringLiteral(": ") + verdict.message);
+            if (!*guard || gen != connectionGeneration)
+                return;
+            break;
         }
+        case Outcome::Passed:
+            break;
+        }
+        if (--handshakeLeft == 0)
+            finishHandshake();
     }
 
     void finishHandshake() {
         handshakeDone = true;
-        staleMasterAttempts = 0;
+        if (sentinel)
+            sentinel->handshakeDone();
         connectTimer.stop();
-        backoffMs = kInitialBackoffMs;
+        backoff.reset();
         qCDebug(lcRedisTransport).noquote() << "connected to" << endpoint();
         // Write everything before telling anyone, so commands issued from the signals below queue
         // up behind the ones that waited.
-        if (!subscriptions.isEmpty()) {
+        const QList<QByteArray> channels = dispatcher.channels();
+        if (!channels.isEmpty()) {
             QList<QByteArray> args = {QByteArrayLiteral("SUBSCRIBE")};
-            args << subscriptions.keys();
+            args << channels;
             socket->write(encodeCommand(args));
         }
-        if (!queue.empty()) {
-            QByteArray wire;
-            for (Queued &item : queue) {
-                wire += item.wire;
-                inFlight.push_back(std::move(item.pending));
-            }
-            queue.clear();
-            socket->write(wire);
-        }
-        armCommandTimer();
+        if (!dispatcher.queue.empty())
+            socket->write(dispatcher.releaseQueue());
+        timeouts.arm(dispatcher);
         const auto guard = alive;
         const QString previousNode = lastServingNode;
         lastServingNode = servingNode;
@@ -397,16 +199,16 @@ public:
             Q_EMIT q->connected();
     }
 
-    void send(QByteArray wire, Pending pending) {
-        if (state == State::Connected && handshakeDone) {
+    void send(QByteArray wire, PendingCommand pending) {
+        if (isReady()) {
             // Waiting before written: a TLS socket's write-through flush also reads, and may hand
             // this command's reply to onReadyRead() before write() returns.
-            inFlight.push_back(std::move(pending));
+            dispatcher.inFlight.push_back(std::move(pending));
             socket->write(wire);
         } else {
-            queue.push_back({std::move(wire), std::move(pending)});
+            dispatcher.queue.push_back({std::move(wire), std::move(pending)});
         }
-        armCommandTimer();
+        timeouts.arm(dispatcher);
     }
 
     void postReply(ReplyCallback callback, RedisReply reply) {
@@ -419,7 +221,7 @@ public:
     void onReadyRead() {
         parser.feed(socket->readAll());
         const auto guard = alive;
-        const quint64 gen = generation;
+        const quint64 gen = connectionGeneration;
         ++dispatchDepth;
         for (;;) {
             std::optional<RedisReply> reply = parser.next();
@@ -428,7 +230,7 @@ public:
             dispatch(*reply);
             if (!*guard)
                 return; // a callback deleted the connection; touch nothing
-            if (gen != generation) {
+            if (gen != connectionGeneration) {
                 --dispatchDepth;
                 return; // a callback closed it, or the reply ended it; the rest belongs to the old one
             }
@@ -438,90 +240,44 @@ public:
             failConnection(parser.errorString());
     }
 
-    bool dispatchPush(const RedisReply &reply) {
-        if (!pubsubUsed || !reply.isArray() || reply.elements.size() < 3 ||
-            !reply.elements.constFirst().isString())
-            return false;
-        const QByteArray kind = reply.elements.constFirst().str.toLower();
-        if (kind == "message") {
-            const auto it = subscriptions.constFind(reply.elements.at(1).str);
-            if (it != subscriptions.constEnd() && it->onMessage) {
-                const auto onMessage = it->onMessage; // the handler may unsubscribe itself
-                onMessage(reply.elements.at(2).str);
-            }
-            return true;
-        }
-        if (kind == "subscribe") {
-            const auto it = subscriptions.constFind(reply.elements.at(1).str);
-            if (it != subscriptions.constEnd() && it->onSubscribed) {
-                const auto onSubscribed = it->onSubscribed;
-                onSubscribed();
-            }
-            return true;
-        }
-        return kind == "unsubscribe" || kind == "psubscribe" || kind == "punsubscribe" || kind == "pmessage";
-    }
-
     void dispatch(const RedisReply &reply) {
-        if (dispatchPush(reply))
+        if (dispatcher.routePush(reply))
             return;
-        if (inFlight.empty()) {
+        if (dispatcher.inFlight.empty()) {
             failConnection(QStringLiteral("protocol error: a reply arrived that no command was waiting for"));
             return;
         }
-        Pending pending = std::move(inFlight.front());
-        inFlight.pop_front();
-        const quint64 gen = generation;
+        PendingCommand pending = std::move(dispatcher.inFlight.front());
+        dispatcher.inFlight.pop_front();
+        const quint64 gen = connectionGeneration;
         const auto guard = alive;
         if (pending.callback)
             pending.callback(reply);
         // Through Sentinel, READONLY means the node we talk to was demoted and we missed the
         // switch: that command failed with the server's words; the rest go to the new master.
-        if (*guard && gen == generation && resolver && reply.isServerError() &&
+        if (*guard && gen == connectionGeneration && sentinel && reply.isServerError() &&
             reply.str.startsWith("READONLY"))
-            failOnStaleMaster(QStringLiteral("%1 is a replica now (READONLY)").arg(servingNode));
-    }
-
-    void armCommandTimer() {
-        if (settings.commandTimeoutMs <= 0 || commandTimer.isActive())
-            return;
-        qint64 earliest = 0;
-        // FIFO order with one timeout for all: each queue's front has its earliest deadline.
-        if (!inFlight.empty() && inFlight.front().deadline > 0)
-            earliest = inFlight.front().deadline;
-        if (!queue.empty() && queue.front().pending.deadline > 0 &&
-            (earliest == 0 || queue.front().pending.deadline < earliest))
-            earliest = queue.front().pending.deadline;
-        if (earliest == 0)
-            return;
-        commandTimer.start(
-            int(qBound<qint64>(0, earliest - clock.elapsed(), qint64(settings.commandTimeoutMs))));
+            sentinel->onStaleMaster(QStringLiteral("%1 is a replica now (READONLY)").arg(servingNode));
     }
 
     void checkTimeouts() {
-        const qint64 now = clock.elapsed();
-        if (!inFlight.empty() && inFlight.front().deadline > 0 && inFlight.front().deadline <= now) {
+        if (timeouts.inFlightOverdue(dispatcher)) {
             failConnection(QStringLiteral("%1 timed out after %2 ms")
-                               .arg(QString::fromUtf8(inFlight.front().name))
-                               .arg(settings.commandTimeoutMs));
+                               .arg(QString::fromUtf8(dispatcher.inFlight.front().name))
+                               .arg(timeouts.timeoutMs()));
             return;
         }
-        std::deque<Pending> expired;
-        while (!queue.empty() && queue.front().pending.deadline > 0 &&
-               queue.front().pending.deadline <= now) {
-            expired.push_back(std::move(queue.front().pending));
-            queue.pop_front();
-        }
-        armCommandTimer();
+        std::deque<PendingCommand> expired = timeouts.takeOverdueQueued(dispatcher);
+        timeouts.arm(dispatcher);
         const auto guard = alive;
         if (!expired.empty())
             ++dispatchDepth;
-        for (Pending &p : expired) {
+        for (PendingCommand &p : expired) {
             if (p.callback) {
                 p.callback(RedisReply::transportError(
                     QStringLiteral("%1: %2 timed out after %3 ms waiting for the connection")
                         .arg(endpoint(), QString::fromUtf8(p.name))
-                        .arg(settings.commandTimeoutMs)));
+                        .arg(timeouts.timeoutMs())));
             }
         }
         if (!expired.empty() && *guard)
@@ -542,30 +298,29 @@ public:
     void failConnection(const QString &reason, Ending ending = Ending::Lost) {
         const bool closing = ending == Ending::Closing;
         const QString message = endpoint() + QStringLiteral(": ") + reason;
-        ++generation;
+        ++connectionGeneration;
         if (socket)
             socket->abort();
         connectTimer.stop();
-        commandTimer.stop();
+        timeouts.stop();
         reconnectTimer.stop();
         parser.reset();
         handshakeDone = false;
         handshakeLeft = 0;
-        std::deque<Pending> failed;
-        failed.swap(inFlight);
+        std::deque<PendingCommand> failed;
+        failed.swap(dispatcher.inFlight);
         // A switch to the new master keeps what was never written: it goes there, once.
-        std::deque<Queued> waiting;
+        std::deque<QueuedCommand> waiting;
         if (ending != Ending::Switching)
-            waiting.swap(queue);
+            waiting.swap(dispatcher.queue);
 
         const bool reconnect = ending == Ending::Switching || (!closing && settings.autoReconnect);
         int delay = 0;
         if (reconnect) {
-            delay = backoffMs;
-            backoffMs = qMin(backoffMs * 2, kMaxBackoffMs);
+            delay = backoff.next();
             reconnectTimer.start(delay);
         }
-        armCommandTimer(); // for what waits in the queue
+        timeouts.arm(dispatcher); // for what waits in the queue
         if (closing)
             qCDebug(lcRedisTransport).noquote() << message;
         else
@@ -582,11 +337,11 @@ public:
         if (*guard && reconnect && reconnectTimer.isActive())
             Q_EMIT q->reconnectScheduled(delay);
         const RedisReply error = RedisReply::transportError(message);
-        for (Pending &p : failed) {
+        for (PendingCommand &p : failed) {
             if (p.callback)
                 p.callback(error);
         }
-        for (Queued &item : waiting) {
+        for (QueuedCommand &item : waiting) {
             if (item.pending.callback)
                 item.pending.callback(error);
         }
@@ -600,33 +355,11 @@ RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
     , d(std::make_unique<Private>(this, settings))
     , m_settingsCopy(std::move(settings)) {
     if (d->settings.usesSentinel()) {
-        d->resolver = std::make_unique<SentinelResolver>(d->settings);
-        connect(d->resolver.get(), &SentinelResolver::masterSwitched, this,
-                [this](const SentinelResolver::Address &from, const SentinelResolver::Address &to) {
-                    d->onMasterSwitched(from, to);
-                });
-        connect(d->resolver.get(), &SentinelResolver::subscribed, this, [this] { d->recheckMaster(); });
-        connect(d->resolver.get(), &SentinelResolver::failoverStarted, this, [this] {
-            // Said once per failover, and not after a callback of a failed command deleted us.
-            const bool news = d->state != State::Disconnected && !d->holdingForSwitch;
-            const auto guard = d->alive;
-            d->onFailoverStarted();
-            if (*guard && news)
-                Q_EMIT failoverStarted();
-        });
-        connect(d->resolver.get(), &SentinelResolver::failoverAborted, this, [this](const QString &reason) {
-            if (!d->holdingForSwitch)
-                return; // not holding: nothing to resume (or said already)
-            qCInfo(lcRedisTransport).noquote()
-                << endpoint() + QStringLiteral(": failover of '%1' aborted (%2): back to the master")
-                                    .arg(d->settings.sentinelMaster, reason);
-            const auto guard = d->alive;
-            d->endHold();
-            if (*guard)
-                Q_EMIT failoverAborted(reason);
-        });
-        d->holdTimer.setSingleShot(true);
-        connect(&d->holdTimer, &QTimer::timeout, this, [this] { d->endHold(); });
+        d->sentinel = std::make_unique<SentinelFollower>(d->settings, *d);
+        connect(d->sentinel.get(), &SentinelFollower::failoverStarted, this,
+                &RedisConnection::failoverStarted);
+        connect(d->sentinel.get(), &SentinelFollower::failoverAborted, this,
+                &RedisConnection::failoverAborted);
     } else {
         d->servingNode = d->settings.nodeAddress();
     }
@@ -634,7 +367,7 @@ RedisConnection::RedisConnection(ConnectionSettings settings, QObject *parent)
 
 RedisConnection::~RedisConnection() {
     *d->alive = false;
-    d->resolver.reset();
+    d->sentinel.reset();
     if (d->socket) {
         d->socket->disconnect(this);
         d->socket->abort();
@@ -657,18 +390,16 @@ void RedisConnection::open() {
     if (d->state != State::Disconnected)
         return;
     d->ensureSocket();
-    if (d->resolver)
-        d->resolver->watch();
-    d->backoffMs = kInitialBackoffMs;
+    if (d->sentinel)
+        d->sentinel->watch();
+    d->backoff.reset();
     d->setState(State::Connecting);
     d->startAttempt();
 }
 
 void RedisConnection::close() {
-    if (d->resolver)
-        d->resolver->stopWatching();
-    d->holdingForSwitch = false;
-    d->holdTimer.stop();
+    if (d->sentinel)
+        d->sentinel->stopWatching();
     if (d->state == State::Disconnected)
         return;
     d->failConnection(QStringLiteral("connection closed"), Private::Ending::Closing);
@@ -684,10 +415,10 @@ void RedisConnection::command(const QList<QByteArray> &args, ReplyCallback callb
                      RedisReply::transportError(endpoint() + QStringLiteral(": not connected")));
         return;
     }
-    Pending pending;
+    PendingCommand pending;
     pending.callback = std::move(callback);
     pending.name = commandName(args);
-    pending.deadline = d->deadlineFromNow();
+    pending.deadline = d->timeouts.deadlineFromNow();
     d->send(encodeCommand(args), std::move(pending));
 }
 
@@ -725,11 +456,11 @@ void RedisConnection::pipeline(const QList<QList<QByteArray>> &commands,
     collector->left = commands.size();
     collector->callback = std::move(callback);
     QByteArray wire;
-    std::deque<Pending> pendings;
-    const qint64 deadline = d->deadlineFromNow();
+    std::deque<PendingCommand> pendings;
+    const qint64 deadline = d->timeouts.deadlineFromNow();
     for (qsizetype i = 0; i < commands.size(); ++i) {
         wire += encodeCommand(commands.at(i));
-        Pending p;
+        PendingCommand p;
         p.name = commandName(commands.at(i));
         p.deadline = deadline;
         p.callback = [collector, i](const RedisReply &reply) {
@@ -739,19 +470,19 @@ void RedisConnection::pipeline(const QList<QList<QByteArray>> &commands,
         };
         pendings.push_back(std::move(p));
     }
-    if (d->state == State::Connected && d->handshakeDone) {
-        for (Pending &p : pendings)
-            d->inFlight.push_back(std::move(p));
+    if (d->isReady()) {
+        for (PendingCommand &p : pendings)
+            d->dispatcher.inFlight.push_back(std::move(p));
         d->socket->write(wire); // after: see Private::send()
     } else {
         // Queued as one write (the first entry) plus empty writes that only hold their callbacks.
         bool first = true;
-        for (Pending &p : pendings) {
-            d->queue.push_back({first ? wire : QByteArray(), std::move(p)});
+        for (PendingCommand &p : pendings) {
+            d->dispatcher.queue.push_back({first ? wire : QByteArray(), std::move(p)});
             first = false;
         }
     }
-    d->armCommandTimer();
+    d->timeouts.arm(d->dispatcher);
 }
 
 void RedisConnection::eval(const LuaScript &script, const QList<QByteArray> &keys,
@@ -794,23 +525,21 @@ QString RedisConnection::servingSentinel() const {
 }
 
 int RedisConnection::pendingCount() const {
-    return int((d->handshakeDone ? d->inFlight.size() : 0) + d->queue.size());
+    return int((d->handshakeDone ? d->dispatcher.inFlight.size() : 0) + d->dispatcher.queue.size());
 }
 
 void RedisConnection::subscribe(const QByteArray &channel, std::function<void(const QByteArray &)> onMessage,
                                 std::function<void()> onSubscribed) {
-    d->pubsubUsed = true;
-    const bool known = d->subscriptions.contains(channel);
-    d->subscriptions.insert(channel, {std::move(onMessage), std::move(onSubscribed)});
-    if (!known && d->state == State::Connected && d->handshakeDone)
+    const bool newChannel = d->dispatcher.subscribe(channel, std::move(onMessage), std::move(onSubscribed));
+    if (newChannel && d->isReady())
         d->socket->write(encodeCommand({QByteArrayLiteral("SUBSCRIBE"), channel}));
     // Otherwise the handshake subscribes to everything in `subscriptions`.
 }
 
 void RedisConnection::unsubscribe(const QByteArray &channel) {
-    if (d->subscriptions.remove(channel) == 0)
+    if (!d->dispatcher.unsubscribe(channel))
         return;
-    if (d->state == State::Connected && d->handshakeDone)
+    if (d->isReady())
         d->socket->write(encodeCommand({QByteArrayLiteral("UNSUBSCRIBE"), channel}));
 }
 

@@ -50,6 +50,11 @@ namespace semscope::redis {
 //   messages; hence a subscribing connection should not also carry ordinary commands.
 // - connectionLost() is emitted for every failed attempt and every drop, not for close().
 // - TLS with tlsInsecure emits warning() on each connect.
+//
+// This class keeps the state machine (attempt, handshake, connected, ended) and its wiring; each job
+// it drives has its own unit in redis/connection/: Handshake (the steps and what their replies
+// mean), ReplyDispatch (replies to callbacks in order, pub/sub pushes), CommandTimeouts and
+// ReconnectBackoff, SentinelFollower (asking the sentinels, following failovers).
 class RedisConnection : public QObject, public RedisCommands {
     Q_OBJECT
 public:

@@ -1,7 +1,7 @@
 #include "RedisDiscovery.h"
 
-#include "core/KindRecognition.h"
 #include "kinds/KindReplies.h"
+#include "redis/KindRecognition.h"
 #include "topology/HashSlot.h"
 #include "topology/RedisTopology.h"
 
@@ -128,7 +128,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
                 ref.kind == core::Kind::RedissonPermitExpirable || ref.kind == core::Kind::Zset)
                 namedKeys.insert(ref.name.toUtf8(), ref.kind);
             else if (ref.kind == core::Kind::NodeSemaphore)
-                namedKeys.insert(core::nodeSemaphoreKey(ref.name), ref.kind);
+                namedKeys.insert(nodeSemaphoreKey(ref.name), ref.kind);
         }
         // DBSIZE for the progress total; the channels with subscribers, classic and sharded (Redisson
         // in cluster mode uses SPUBLISH/SSUBSCRIBE; a server without sharded pub/sub answers an
@@ -264,16 +264,14 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     // fair counter, a profile's Redisson semaphore) is sampled whatever its type, and the sample
     // says what it is. ZSETs and hashes come again from their typed pages.
     void classify(const QByteArray &key, const QByteArray &type) {
-        const core::KeyRole role = core::keyRole(key, type);
+        const KeyRole role = keyRole(key, type);
         const bool redissonSemaphore =
             (type == "string" && redissonChannelNames.contains(key)) || namedKeys.contains(key);
         if (!role.candidate && !redissonSemaphore)
             return;
-        QByteArray base = role.base;
-        if (key.startsWith("lock:"))
-            base = key.mid(5); // may be the acquire lock of a fair semaphore
+        const QByteArray base = groupBase(key, role);
         addKey(base, key);
-        for (const QByteArray &companion : core::companionKeys(key, type))
+        for (const QByteArray &companion : companionKeys(key, type))
             addKey(base, companion);
     }
 
@@ -423,11 +421,11 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
             finish(false, kinds::failureText(QStringLiteral("reading key samples"), reply));
             return;
         }
-        QList<core::KeyFingerprint> fps;
+        QList<KeyFingerprint> fps;
         fps.reserve(keys.size());
         for (qsizetype i = 0; i < keys.size(); ++i) {
             const RedisReply &e = kinds::elementAt(reply, int(i));
-            core::KeyFingerprint fp;
+            KeyFingerprint fp;
             fp.key = keys.at(i);
             fp.type = kinds::elementAt(e, 0).str;
             fp.length = kinds::integerAt(e, 1).value_or(-1);
@@ -445,7 +443,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         QElapsedTimer recognition;
         recognition.start();
         const QList<core::DiscoveredSemaphore> batchFound =
-            core::recognizeSemaphores(fps, serverNowAtStart + sinceStart.elapsed(), request.kind);
+            recognizeSemaphores(fps, serverNowAtStart + sinceStart.elapsed(), request.kind);
         recognitionNs += recognition.nsecsElapsed();
         found << batchFound;
         report(batchFound);

@@ -11,7 +11,7 @@ class RedisTopology;
 
 // Finds the semaphores kept on one Redis server: walks the keyspace with SCAN <cursor> MATCH COUNT
 // (never KEYS), reads TYPE and a small sample of each candidate key in pipelines, and hands the
-// fingerprints to core::recognizeSemaphores (core/KindRecognition.h), which groups keys into
+// fingerprints to recognizeSemaphores (KindRecognition.h), which groups keys into
 // semaphores. Reports progress after every SCAN page (with DBSIZE as the total) and the semaphores
 // found so far; `cancel` is checked between pages. Keys that look like a semaphore but are
 // malformed are listed with warnings, never dropped. `done` runs exactly once, on the thread that

@@ -1,5 +1,6 @@
 #include "RedisSemaphoreStore.h"
 
+#include "ClientLiveness.h"
 #include "RawKeyReader.h"
 #include "RedisDiscovery.h"
 #include "ReplicaConfirmation.h"
@@ -28,8 +29,8 @@ RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
     , m_conn(std::make_unique<topology::RedisTopology>(std::move(settings)))
     , m_kinds(std::move(kinds)) {
     // A child, so that it follows the store to another thread.
-    m_waiting =
-        new WaitingAcquires(*m_conn, QByteArray::number(QRandomGenerator::global()->generate64(), 36), this);
+    m_waiting = new WaitingAcquires(m_conn->settings(),
+                                    QByteArray::number(QRandomGenerator::global()->generate64(), 36), this);
     connect(&m_conn->entry(), &RedisConnection::connected, this,
             [this] { Q_EMIT connectionStateChanged(QStringLiteral("connected")); });
     connect(&m_conn->entry(), &RedisConnection::connectionLost, this, [this](const QString &reason) {
@@ -46,10 +47,32 @@ RedisSemaphoreStore::RedisSemaphoreStore(ConnectionSettings settings,
     m_conn->open();
 }
 
+std::unique_ptr<RedisSemaphoreStore> RedisSemaphoreStore::sharingWaitsInThread(ConnectionSettings settings) {
+    // Stores of one thread only: the object lives (and its timers and socket run) in that thread.
+    thread_local QHash<QString, std::weak_ptr<WaitingAcquires>> shared;
+    const QString key = settings.endpoint() + QLatin1Char('|') + settings.user + QLatin1Char('|') +
+                        QString::number(settings.db);
+    std::shared_ptr<WaitingAcquires> waiting = shared.value(key).lock();
+    if (!waiting) {
+        waiting = std::make_shared<WaitingAcquires>(
+            settings, QByteArray::number(QRandomGenerator::global()->generate64(), 36));
+        shared.insert(key, waiting);
+    }
+    auto store = std::make_unique<RedisSemaphoreStore>(std::move(settings));
+    // The store's own (still idle: nothing was asked of it yet) goes; the shared one takes its place.
+    delete store->m_waiting;
+    store->m_waiting = waiting.get();
+    store->m_sharedWaiting = std::move(waiting);
+    return store;
+}
+
 RedisSemaphoreStore::~RedisSemaphoreStore() {
     // Connections may answer their pending callbacks while they close; none of them may reach a
-    // half-destroyed store or a waiter's caller.
-    m_waiting->shutDown();
+    // half-destroyed store or a waiter's caller. A shared object keeps the other stores' waiters.
+    if (m_sharedWaiting)
+        m_waiting->forget(*m_conn);
+    else
+        m_waiting->shutDown();
     m_conn.reset();
 }
 
@@ -186,6 +209,24 @@ void RedisSemaphoreStore::withReads(std::function<void(RedisCommands &reads, boo
     });
 }
 
+bool RedisSemaphoreStore::watchReleases(const core::SemaphoreRef &ref, std::function<void()> onRelease) {
+    const RedisKind *kind = kindFor(ref.kind);
+    const QByteArray channel = kind ? kind->releaseChannel(ref.name) : QByteArray();
+    if (channel.isEmpty())
+        return false;
+    // Whatever a message says (a count, the ids that may take a slot, nothing), it follows a release.
+    m_waiting->pubsub().subscribe(channel, [onRelease = std::move(onRelease)](const QByteArray &) {
+        if (onRelease)
+            onRelease();
+    });
+    return true;
+}
+
+void RedisSemaphoreStore::unwatchReleases(const core::SemaphoreRef &ref) {
+    if (const RedisKind *kind = kindFor(ref.kind); kind && !kind->releaseChannel(ref.name).isEmpty())
+        m_waiting->pubsub().unsubscribe(kind->releaseChannel(ref.name));
+}
+
 void RedisSemaphoreStore::doAcquire(const core::SemaphoreRef &ref, const core::AcquireRequest &request,
                                     core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
     RedisKind *kind = kindFor(ref.kind);
@@ -220,7 +261,7 @@ void RedisSemaphoreStore::doAcquire(const core::SemaphoreRef &ref, const core::A
         kind->tryAcquire(*m_conn, ref, req, std::move(done));
         return;
     }
-    m_waiting->wait(kind, ref, req, std::move(cancel), std::move(done));
+    m_waiting->wait(*m_conn, kind, ref, req, std::move(cancel), std::move(done));
 }
 
 void RedisSemaphoreStore::doRefresh(const core::Grant &grant, qint64 ttlMs,
@@ -260,10 +301,10 @@ void RedisSemaphoreStore::doRelease(const core::Grant &grant, core::Callback<cor
             });
         return;
     }
-    // A slot freed for one of this store's own waiters comes back in the reply: the waiter is served
-    // from here, with nothing published. (Waiters of other stores, even in this process, are told
-    // through pub/sub: handing them over between threads cost the load tester more CPU per pair
-    // than the PUBLISH saved the server.)
+    // A slot freed for one of this store's own waiters (or of a store sharing its waiting acquires:
+    // sharingWaitsInThread) comes back in the reply: the waiter is served from here, with nothing
+    // published. (Waiters of stores in other threads are told through pub/sub: handing them over
+    // between threads cost the load tester more CPU per pair than the PUBLISH saved the server.)
     queue->releaseHandingOff(
         *m_conn, grant, m_waiting->notifyTag(),
         [this, name = grant.ref.name, done = std::move(done)](const core::ReleaseResult &r,
@@ -346,6 +387,12 @@ void RedisSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
         };
         RawKeyReader::read(send, s.keys, done);
     });
+}
+
+void RedisSemaphoreStore::readClientLiveness(
+    const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
+    core::Callback<QHash<QString, core::HolderClientLiveness>> done) {
+    readHolderLiveness(*m_conn, holders, seenConnected, std::move(done));
 }
 
 } // namespace semscope::redis

@@ -32,6 +32,13 @@ class RedisSemaphoreStore : public core::SemaphoreStore, public core::RawKeySour
 public:
     // With every built-in kind (builtinRedisKinds()).
     explicit RedisSemaphoreStore(ConnectionSettings settings, QObject *parent = nullptr);
+    // Sharing its waiting acquires with every other store made this way in the same thread for the
+    // same server (endpoint, user and database): one notify tag and one pub/sub connection for
+    // them all, so that a release by any of them hands its slot to a waiter of any of them in the
+    // release's own reply, with no PUBLISH, no pub/sub message and no wake-up of another socket.
+    // For a process that drives one server over several connections from one thread (the load
+    // tester's workers). The stores must stay in the thread that made them.
+    static std::unique_ptr<RedisSemaphoreStore> sharingWaitsInThread(ConnectionSettings settings);
     RedisSemaphoreStore(ConnectionSettings settings, std::vector<std::unique_ptr<RedisKind>> kinds,
                         QObject *parent = nullptr);
     ~RedisSemaphoreStore() override;
@@ -53,6 +60,14 @@ public:
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
     // The raw view: the keys the semaphore's snapshot names, read by RawKeyReader.
     void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
+    // CLIENT LIST of every master (redis/ClientLiveness).
+    void readClientLiveness(const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
+                            core::Callback<QHash<QString, core::HolderClientLiveness>> done) override;
+
+    // On the layout's release channel (RedisKind::releaseChannel), through the pub/sub connection the
+    // waiting acquires use.
+    bool watchReleases(const core::SemaphoreRef &ref, std::function<void()> onRelease) override;
+    void unwatchReleases(const core::SemaphoreRef &ref) override;
 
 protected:
     // The writes, reached through core::SemaphoreStore's read-only gate.
@@ -82,7 +97,8 @@ private:
     std::unique_ptr<topology::RedisTopology> m_conn;
     std::vector<std::unique_ptr<RedisKind>> m_kinds;
     QSet<QString> m_slotsChecked; // split-key layouts found writable (not on a Cluster)
-    WaitingAcquires *m_waiting;   // a child, so that it follows the store to another thread
+    WaitingAcquires *m_waiting;   // a child, so that it follows the store to another thread, unless shared
+    std::shared_ptr<WaitingAcquires> m_sharedWaiting; // owns m_waiting when shared
 };
 
 } // namespace semscope::redis

@@ -19,6 +19,7 @@ constexpr int kCancelCheckMs = 100;
 
 struct WaitingAcquires::Waiter {
     quint64 id = 0;
+    topology::RedisTopology *conn = nullptr; // of the store it waits in
     RedisKind *kind = nullptr;
     WaitQueueKind *queue = nullptr; // set when the layout has a waiter queue and a release channel
     QByteArray channel;
@@ -52,9 +53,9 @@ struct WaitingAcquires::Channel {
     QHash<QByteArray, quint64> byHolder; // raw holder id -> waiter
 };
 
-WaitingAcquires::WaitingAcquires(topology::RedisTopology &conn, QByteArray notifyTag, QObject *parent)
+WaitingAcquires::WaitingAcquires(ConnectionSettings settings, QByteArray notifyTag, QObject *parent)
     : QObject(parent)
-    , m_conn(conn)
+    , m_settings(std::move(settings))
     , m_notifyTag(std::move(notifyTag)) {
     // One timer for every waiter's retry and one for noticing cancellations, instead of two timer
     // objects per waiting acquire (each made, connected and deleteLater()'d per acquire).
@@ -80,10 +81,12 @@ void WaitingAcquires::shutDown() {
     m_pubsub.reset();
 }
 
-void WaitingAcquires::wait(RedisKind *kind, const core::SemaphoreRef &ref, const core::AcquireRequest &req,
-                           core::Cancellation cancel, core::Callback<core::AcquireResult> done) {
+void WaitingAcquires::wait(topology::RedisTopology &conn, RedisKind *kind, const core::SemaphoreRef &ref,
+                           const core::AcquireRequest &req, core::Cancellation cancel,
+                           core::Callback<core::AcquireResult> done) {
     auto w = std::make_unique<Waiter>();
     w->id = m_nextWaiterId++;
+    w->conn = &conn;
     w->kind = kind;
     w->ref = ref;
     w->request = req;
@@ -104,7 +107,7 @@ void WaitingAcquires::wait(RedisKind *kind, const core::SemaphoreRef &ref, const
 
 RedisConnection &WaitingAcquires::pubsub() {
     if (!m_pubsub) {
-        ConnectionSettings settings = m_conn.settings();
+        ConnectionSettings settings = m_settings;
         settings.clientName += QStringLiteral("-pubsub");
         settings.commandTimeoutMs = 0; // a subscription is silent for as long as nobody releases
         m_pubsub = std::make_unique<RedisConnection>(settings);
@@ -240,14 +243,14 @@ void WaitingAcquires::attempt(quint64 id) {
         // The first attempt is the hot path of a contended semaphore and its busy answer is rarely
         // the last word: the holder list is only asked for on later attempts, one of which ends a
         // wait that times out.
-        w.queue->attemptQueued(m_conn, w.ref, req, m_notifyTag, w.attempts > 1, w.ticket,
+        w.queue->attemptQueued(*w.conn, w.ref, req, m_notifyTag, w.attempts > 1, w.ticket,
                                [this, id](const AcquireResult &r, qint64 ticket) {
                                    if (!m_shuttingDown)
                                        onAttemptResult(id, r, ticket);
                                });
         return;
     }
-    w.kind->tryAcquire(m_conn, w.ref, req, [this, id](const AcquireResult &r) {
+    w.kind->tryAcquire(*w.conn, w.ref, req, [this, id](const AcquireResult &r) {
         if (!m_shuttingDown)
             onAttemptResult(id, r, -1);
     });
@@ -369,10 +372,10 @@ void WaitingAcquires::onCancelCheck() {
     }
 }
 
-void WaitingAcquires::finishWaiter(quint64 id, AcquireResult result, bool leaveQueue) {
+std::unique_ptr<WaitingAcquires::Waiter> WaitingAcquires::takeWaiter(quint64 id) {
     auto it = m_waiters.find(id);
     if (it == m_waiters.end())
-        return;
+        return nullptr;
     std::unique_ptr<Waiter> w = std::move(it->second);
     m_waiters.erase(it);
     cancelRetry(*w);
@@ -384,6 +387,28 @@ void WaitingAcquires::finishWaiter(quint64 id, AcquireResult result, bool leaveQ
                 ch->byHolder.erase(h);
         }
     }
+    return w;
+}
+
+void WaitingAcquires::forget(const topology::RedisTopology &conn) {
+    QList<quint64> gone;
+    for (const auto &[id, w] : m_waiters) {
+        if (w->conn == &conn)
+            gone << id;
+    }
+    for (quint64 id : gone)
+        takeWaiter(id);
+    // A channel reads its messages with the layout of a waiter's store, which may be the one going.
+    for (const std::shared_ptr<Channel> &ch : std::as_const(m_channels)) {
+        const auto first = ch->waiters.isEmpty() ? m_waiters.end() : m_waiters.find(ch->waiters.constFirst());
+        ch->queue = first == m_waiters.end() ? nullptr : first->second->queue;
+    }
+}
+
+void WaitingAcquires::finishWaiter(quint64 id, AcquireResult result, bool leaveQueue) {
+    std::unique_ptr<Waiter> w = takeWaiter(id);
+    if (!w)
+        return;
     result.attempts = w->attempts;
     if (result.status == AcquireResult::Status::Busy && w->lastBusy.status == AcquireResult::Status::Busy &&
         result.holders.isEmpty())
@@ -391,7 +416,7 @@ void WaitingAcquires::finishWaiter(quint64 id, AcquireResult result, bool leaveQ
     if (w->queue && leaveQueue && w->started) {
         // The caller hears once the waiter is out of the queue, not before: a CLI interrupted by a
         // signal exits on this answer, and an entry it left behind would be handed the next slot.
-        w->queue->leaveQueue(m_conn, w->ref, w->rawHolder, w->ticket,
+        w->queue->leaveQueue(*w->conn, w->ref, w->rawHolder, w->ticket,
                              [this, done = std::move(w->done), result] {
                                  if (!m_shuttingDown)
                                      done(result);

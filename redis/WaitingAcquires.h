@@ -31,24 +31,36 @@ namespace semscope::redis {
 // - other layouts: retries at the earliest lease expiry the layout reports, or with a capped
 //   backoff (25 ms doubling to 1 s) when it reports none.
 // Cancellation is noticed within 100 ms (a local check, no Redis traffic); a waiter that gives up
-// leaves the queue before its caller hears. Commands go through the store's topology; the
-// subscriptions use a second connection in pub/sub mode, opened on first need.
+// leaves the queue before its caller hears. Each waiter's commands go through the topology of the
+// store it waits in; the subscriptions use one more connection in pub/sub mode, opened on first need.
+//
+// Several stores of one thread on the same server may share one object (RedisSemaphoreStore's
+// sharing constructor): one notify tag and one pub/sub connection for all of them, so a release by
+// any of them hands a slot to a waiter of any of them in its own reply, with nothing published.
 class WaitingAcquires : public QObject {
 public:
-    // `notifyTag` names the store's notify channels (WaitQueueKind::notifyChannel).
-    WaitingAcquires(topology::RedisTopology &conn, QByteArray notifyTag, QObject *parent = nullptr);
+    // `notifyTag` names the store's notify channels (WaitQueueKind::notifyChannel); `settings` are
+    // those of the pub/sub connection.
+    WaitingAcquires(ConnectionSettings settings, QByteArray notifyTag, QObject *parent = nullptr);
     ~WaitingAcquires() override;
 
     const QByteArray &notifyTag() const { return m_notifyTag; }
 
-    // Waits for a slot of `ref` until the request's wait ends; `req` names its holder already.
-    void wait(RedisKind *kind, const core::SemaphoreRef &ref, const core::AcquireRequest &req,
-              core::Cancellation cancel, core::Callback<core::AcquireResult> done);
+    // Waits for a slot of `ref` until the request's wait ends, sending its attempts through `conn`;
+    // `req` names its holder already.
+    void wait(topology::RedisTopology &conn, RedisKind *kind, const core::SemaphoreRef &ref,
+              const core::AcquireRequest &req, core::Cancellation cancel,
+              core::Callback<core::AcquireResult> done);
+    // Drops the waiters whose attempts go through `conn` unanswered: their store is going.
+    void forget(const topology::RedisTopology &conn);
     // A slot the store's own release freed for one of these waiters (it came back in the reply).
     void deliverHandOff(const QString &semaphore, const WaitQueueKind::HandOff &h);
     // Drops every waiter unanswered and closes the pub/sub connection: the store is going, and
     // replies its connections still deliver while they close must reach nobody.
     void shutDown();
+    // The store's one pub/sub connection (opened on first use): the waiters' notify channels, and
+    // the release channels the store watches for its callers (RedisSemaphoreStore::watchReleases).
+    RedisConnection &pubsub();
 
 private:
     struct Waiter;
@@ -67,9 +79,10 @@ private:
     void onRetryTimer();
     void onCancelCheck();
     void finishWaiter(quint64 id, core::AcquireResult result, bool leaveQueue);
-    RedisConnection &pubsub();
+    // Takes a waiter out of the bookkeeping (its entry, channel and retry) and hands it over.
+    std::unique_ptr<Waiter> takeWaiter(quint64 id);
 
-    topology::RedisTopology &m_conn;
+    ConnectionSettings m_settings;
     std::unique_ptr<RedisConnection> m_pubsub;
     std::map<quint64, std::unique_ptr<Waiter>> m_waiters;
     QHash<QByteArray, std::shared_ptr<Channel>> m_channels;

@@ -10,6 +10,11 @@
 
 namespace semscope::ui {
 
+bool isConnectionFailure(model::ConnectionController::State state) {
+    using State = model::ConnectionController::State;
+    return state == State::Failed || state == State::Lost || state == State::Reconnecting;
+}
+
 ConnectionFailurePanel::ConnectionFailurePanel(QWidget *parent)
     : QWidget(parent) {
     setObjectName(QStringLiteral("connectionFailurePanel"));

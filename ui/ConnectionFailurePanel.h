@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/ConnectionController.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -36,5 +38,8 @@ private:
     QPushButton *m_edit = nullptr;
     QPushButton *m_retry = nullptr;
 };
+
+// The states the panel is shown for: the connection does not work (failed, lost, reconnecting).
+bool isConnectionFailure(model::ConnectionController::State state);
 
 } // namespace semscope::ui

@@ -1,6 +1,6 @@
 #include "DesktopMonitoring.h"
 
-#include "ConnectionSession.h"
+#include "model/ConnectionSession.h"
 #include "monitor/HistoryWorker.h"
 
 #include <QAction>

@@ -16,9 +16,12 @@ namespace semscope::core {
 class ProfileStore;
 }
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
-class ConnectionSession;
+using model::ConnectionSession;
 
 // The app's side of monitoring (issue 19): the shared history, the background watcher of starred
 // semaphores (model::WatchController) and the system notifications. The tray icon shows only while

@@ -3,6 +3,7 @@
 #include "core/SnapshotRules.h"
 #include "model/StatusColors.h"
 
+#include "CountText.h"
 #include "EnvironmentBadge.h"
 #include "core/Duration.h"
 #include "core/HolderStateText.h"
@@ -20,6 +21,10 @@
 namespace semscope::ui {
 
 using namespace semscope::core;
+
+namespace {
+enum Column { HolderCol, WhereCol, TokenCol, SinceCol, TtlCol, StateCol, ClientCol, OutcomeCol };
+} // namespace
 
 QString ForceReleaseDialog::consequences(Kind kind) {
     const QString notTold =
@@ -71,10 +76,11 @@ ForceReleaseDialog::ForceReleaseDialog(model::OperatorActions *actions, const Se
     auto *layout = new QVBoxLayout(this);
 
     auto *head = new QHBoxLayout;
-    auto *title = new QLabel(
-        tr("<b>Force-release %n holder(s)</b> of %1 <b>%2</b> on %3", nullptr, int(m_holders.size()))
-            .arg(kindName(ref.kind).toHtmlEscaped(), ref.name.toHtmlEscaped(), cfg.name.toHtmlEscaped()),
-        this);
+    auto *title = new QLabel(tr("<b>Force-release %1</b> of %2 <b>%3</b> on %4")
+                                 .arg(countText(m_holders.size(), tr("holder"), tr("holders")),
+                                      kindName(ref.kind).toHtmlEscaped(), ref.name.toHtmlEscaped(),
+                                      cfg.name.toHtmlEscaped()),
+                             this);
     title->setWordWrap(true);
     auto *badge = new EnvironmentBadge(this);
     badge->setEnvironment(cfg.environment, cfg.readOnly);
@@ -86,7 +92,8 @@ ForceReleaseDialog::ForceReleaseDialog(model::OperatorActions *actions, const Se
     m_list->setObjectName(QStringLiteral("holders"));
     m_list->setRootIsDecorated(false);
     m_list->setHeaderLabels({tr("Holder"), tr("Slot / rank"), tr("Token"), tr("Held / seen for"), tr("TTL"),
-                             tr("State"), tr("Outcome")});
+                             tr("State"), tr("Client"), tr("Outcome")});
+    QStringList connected;
     for (const auto &o : m_holders) {
         const Holder &h = o.holder;
         QString where;
@@ -102,14 +109,40 @@ ForceReleaseDialog::ForceReleaseDialog(model::OperatorActions *actions, const Se
         const QString ttl = !o.ttlMs        ? tr("no TTL")
                             : *o.ttlMs <= 0 ? tr("expired %1 ago").arg(formatDurationMs(-*o.ttlMs))
                                             : formatDurationMs(*o.ttlMs);
+        const QString client =
+            o.client ? livenessSummary(*o.client, QDateTime::currentMSecsSinceEpoch()) : QString();
         auto *item =
             new QTreeWidgetItem(m_list, {h.id, where, h.token ? QString::number(*h.token) : QString(), since,
-                                         ttl, holderStateName(h.state), QString()});
-        item->setToolTip(5, holderStateDescription(h.state, m_ref.kind));
+                                         ttl, holderStateName(h.state), client, QString()});
+        item->setToolTip(StateCol, holderStateDescription(h.state, m_ref.kind));
+        if (o.client) {
+            item->setToolTip(ClientCol, o.client->evidence);
+            if (o.client->state == ClientLiveness::State::Connected) {
+                item->setForeground(ClientCol, model::toneText(model::Tone::Bad));
+                connected << h.id;
+            }
+        }
     }
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_list->setMinimumHeight(90);
     layout->addWidget(m_list, 1);
+
+    // The one fact that turns a routine clean-up into two clients inside the protected section.
+    m_stillConnected = new QLabel(this);
+    m_stillConnected->setObjectName(QStringLiteral("clientStillConnected"));
+    m_stillConnected->setWordWrap(true);
+    m_stillConnected->setStyleSheet(
+        QStringLiteral("color: %1;").arg(model::toneText(model::Tone::Bad).name()));
+    const QString who = connected.join(QStringLiteral(", ")).toHtmlEscaped();
+    m_stillConnected->setText(
+        (connected.size() == 1
+             ? tr("<b>The client of %1 is still connected</b>: it may still be working.").arg(who)
+             : tr("<b>The clients of %1 are still connected</b>: they may still be working.").arg(who)) +
+        QLatin1Char(' ') +
+        tr("Releasing lets another client in while it runs. Prefer asking its owner to release, or stopping "
+           "it first."));
+    m_stillConnected->setVisible(!connected.isEmpty());
+    layout->addWidget(m_stillConnected);
 
     auto *what = new QLabel(this);
     what->setObjectName(QStringLiteral("consequences"));
@@ -212,9 +245,9 @@ void ForceReleaseDialog::showOutcome(int index, const ForceReleaseResult &result
     if (result.status != ForceReleaseResult::Status::Error)
         text = outcomeWithMessage(text, result.message);
     if (auto *item = m_list->topLevelItem(index)) {
-        item->setText(6, text);
-        item->setForeground(6, color);
-        item->setToolTip(6, text);
+        item->setText(OutcomeCol, text);
+        item->setForeground(OutcomeCol, color);
+        item->setToolTip(OutcomeCol, text);
     }
     ++m_done;
     if (m_done == m_holders.size()) {

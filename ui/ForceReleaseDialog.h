@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/ClientLiveness.h"
 #include "model/OperatorActions.h"
 
 #include <QDialog>
@@ -17,6 +18,9 @@ struct ObservedHolder {
     core::Holder holder;
     qint64 ageMs = 0;
     std::optional<qint64> ttlMs;
+    // Whether its client was still there at the last look (model::ClientLivenessWatcher); nullopt
+    // when its record names no client or nothing was read yet.
+    std::optional<core::ClientLiveness> client;
 };
 
 // Shows who would be released, since when, and what it does to them before anything happens; on a
@@ -50,6 +54,7 @@ private:
     QTreeWidget *m_list = nullptr;
     QLineEdit *m_confirm = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_stillConnected = nullptr;
     QPushButton *m_releaseButton = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QStringList m_outcomes;

@@ -3,52 +3,30 @@
 
 #include "AuditPanel.h"
 #include "ConnectionFailurePanel.h"
-#include "ConnectionSession.h"
+#include "ConnectionPane.h"
 #include "ConnectionStateIcon.h"
-#include "ElideMiddleDelegate.h"
-#include "HeaderFit.h"
-#include "OpenKeyDialog.h"
+#include "MainMenus.h"
+#include "MainWindowState.h"
+#include "PinnedKeys.h"
 #include "QuitGuard.h"
-#include "ScreenFit.h"
+#include "SemaphoreListPane.h"
 #include "SemaphorePage.h"
-#include "SpareWidth.h"
-#include "ToolWindow.h"
-#include "UsageBarDelegate.h"
+#include "ToolWindows.h"
 #include "ViewZoom.h"
-#include "loadtest/LoadTestPage.h"
-#include "loadtest/LoadTestWindow.h"
-#include "model/ConnectionSecrets.h"
-#include "model/RawKeysLoader.h"
-#include "search/HolderSearchWindow.h"
-#include "sessions/ConsulSessionsWindow.h"
-#include "topology/TopologyWindow.h"
+#include "WindowSettings.h"
+#include "model/ConnectionSession.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QCheckBox>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
-#include <QListWidget>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTableView>
 #include <QTime>
-#include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace semscope::ui {
@@ -56,17 +34,6 @@ namespace semscope::ui {
 using namespace semscope::core;
 using model::ConnectionConfig;
 using model::ConnectionController;
-
-namespace {
-constexpr int kIdRole = Qt::UserRole + 1;
-
-std::unique_ptr<QSettings> openSettings(const QString &file) {
-    if (file.isEmpty())
-        return std::make_unique<QSettings>();
-    return std::make_unique<QSettings>(file, QSettings::IniFormat);
-}
-
-} // namespace
 
 MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     : QMainWindow(parent)
@@ -85,7 +52,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_failurePanel->hide();
     connect(m_failurePanel, &ConnectionFailurePanel::editRequested, this, [this] { editConnection(); });
     connect(m_failurePanel, &ConnectionFailurePanel::retryRequested, this, [this] {
-        const QString id = currentConnectionId();
+        const QString id = m_connectionPane->currentId();
         closeConnection(id);
         openConnection(id);
     });
@@ -96,6 +63,8 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     m_splitter->addWidget(mainArea);
     m_monitoring = new DesktopMonitoring(m_services.profiles, this);
     m_monitoring->watch()->setChangeHintsProvider(m_services.changeHints);
+    m_connectionPane->setHistory(m_monitoring->history());
+    m_connectionPane->setEmptyRetentionMs(qint64(keepEmptyHours()) * 3600 * 1000);
     m_page->setMonitoring(m_monitoring->watch(), m_monitoring->history());
     connect(m_monitoring, &DesktopMonitoring::openRequested, this,
             [this](const QString &connectionId, const SemaphoreRef &ref) {
@@ -106,7 +75,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
                 }
             });
     // From the semaphore list, Tab goes straight to its holders.
-    setTabOrder(m_semaphoreView, m_page->holderView());
+    setTabOrder(m_semaphoreList->view(), m_page->holderView());
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
     setCentralWidget(m_splitter);
@@ -139,22 +108,29 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     });
 
     m_quitGuard = new QuitGuard(this);
+    m_toolWindows = new ToolWindows(this, m_services.settingsFile, m_services.audit);
+    m_pinnedKeys = new PinnedKeys(this, m_services.registry);
 
-    buildMenus();
+    m_zoom = new ViewZoom(m_services.settingsFile, this);
+    m_openKeyAction = buildMainMenus(this).openKey;
     connect(m_page, &SemaphorePage::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 10000); });
-    connect(m_services.registry, &model::ConnectionRegistry::changed, this,
-            &MainWindow::reloadConnectionList);
+    connect(m_connectionPane, &ConnectionPane::currentChanged, this, &MainWindow::currentConnectionChanged);
+    connect(m_connectionPane, &ConnectionPane::sessionStarted, this, &MainWindow::attachSession);
+    connect(m_connectionPane, &ConnectionPane::sessionClosing, this, &MainWindow::detachSession);
+    connect(m_connectionPane, &ConnectionPane::sessionClosed, this, [this] {
+        updateOpenKeyAction();
+        updateStatus();
+    });
 
-    reloadConnectionList();
-    restoreState();
+    m_connectionPane->reload();
+    restoreMainWindowState(*openWindowSettings(m_services.settingsFile), layoutParts());
     updateStatus();
 }
 
 MainWindow::~MainWindow() {
     m_page->clearSemaphore();
-    qDeleteAll(m_sessions);
-    m_sessions.clear();
+    m_connectionPane->dropSessions();
 }
 
 void MainWindow::buildLeft(QSplitter *splitter) {
@@ -162,230 +138,22 @@ void MainWindow::buildLeft(QSplitter *splitter) {
     auto *layout = new QVBoxLayout(left);
     layout->setContentsMargins(6, 6, 0, 6);
 
-    auto *connHeader = new QHBoxLayout;
-    auto *connTitle = new QLabel(tr("<b>Connections</b>"), left);
-    auto *add = new QToolButton(left);
-    add->setObjectName(QStringLiteral("addConnectionButton"));
-    add->setText(tr("Add…"));
-    add->setToolTip(tr("Add a Redis or Consul connection (Ctrl+N)"));
-    connect(add, &QToolButton::clicked, this, [this] { addConnection(); });
-    connHeader->addWidget(connTitle, 1);
-    connHeader->addWidget(add);
-    layout->addLayout(connHeader);
-
     m_leftSplitter = new QSplitter(Qt::Vertical, left);
     m_leftSplitter->setObjectName(QStringLiteral("leftSplitter"));
-    m_connections = new QListWidget(m_leftSplitter);
-    m_connections->setObjectName(QStringLiteral("connections"));
-    m_connections->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_connections->setToolTip(tr("Double-click to connect. The dot shows the connection state; the tag its "
-                                 "environment."));
-    connect(m_connections, &QListWidget::currentItemChanged, this, &MainWindow::currentConnectionChanged);
-    connect(m_connections, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem *item) { openConnection(item->data(kIdRole).toString()); });
-    connect(m_connections, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        QMenu menu(this);
-        const QString id = currentConnectionId();
-        if (!id.isEmpty()) {
-            if (session(id)) {
-                menu.addAction(m_rediscoverAction);
-                menu.addAction(tr("Disconnect"), this, [this, id] { closeConnection(id); });
-            } else {
-                menu.addAction(tr("Connect"), this, [this, id] { openConnection(id); });
-            }
-            menu.addSeparator();
-            menu.addAction(m_editConnectionAction);
-            menu.addAction(m_removeConnectionAction);
-        }
-        menu.addAction(tr("Add connection…"), this, [this] { addConnection(); });
-        menu.exec(m_connections->viewport()->mapToGlobal(pos));
-    });
+    m_connectionPane = new ConnectionPane(m_services.registry, m_services.secrets, m_services.audit,
+                                          m_services.profiles, m_services.storeFactory, m_leftSplitter);
 
-    auto *semWidget = new QWidget(m_leftSplitter);
-    auto *semLayout = new QVBoxLayout(semWidget);
-    semLayout->setContentsMargins(0, 0, 0, 0);
-    auto *filterRow = new QHBoxLayout;
-    m_filter = new QLineEdit(semWidget);
-    m_filter->setObjectName(QStringLiteral("semaphoreFilter"));
-    m_filter->setPlaceholderText(tr("Filter semaphores (Ctrl+F)"));
-    m_filter->setClearButtonEnabled(true);
-    m_kindFilter = new QComboBox(semWidget);
-    m_kindFilter->setObjectName(QStringLiteral("kindFilter"));
-    m_kindFilter->addItem(tr("All kinds"), -1);
-    for (const QString &name : allKindNames())
-        m_kindFilter->addItem(name, int(*kindFromName(name)));
-    filterRow->addWidget(m_filter, 1);
-    filterRow->addWidget(m_kindFilter);
-    semLayout->addLayout(filterRow);
-    auto *filterRow2 = new QHBoxLayout;
-    m_staleOnly = new QCheckBox(tr("Stale only"), semWidget);
-    m_staleOnly->setObjectName(QStringLiteral("staleOnly"));
-    m_staleOnly->setToolTip(
-        tr("Only semaphores with holders that need attention: expired but still recorded, "
-           "owner gone, orphaned, or over the limit"));
-    m_expiring = new QCheckBox(tr("Expiring within"), semWidget);
-    m_expiring->setObjectName(QStringLiteral("expiringWithin"));
-    m_expiringSeconds = new QSpinBox(semWidget);
-    m_expiringSeconds->setRange(1, 86400);
-    m_expiringSeconds->setValue(10);
-    m_expiringSeconds->setSuffix(tr(" s"));
-    filterRow2->addWidget(m_staleOnly);
-    filterRow2->addStretch(1);
-    filterRow2->addWidget(m_expiring);
-    filterRow2->addWidget(m_expiringSeconds);
-    semLayout->addLayout(filterRow2);
-
-    m_discoveryBar = new QWidget(semWidget);
-    auto *discLayout = new QHBoxLayout(m_discoveryBar);
-    discLayout->setContentsMargins(0, 0, 0, 0);
-    m_discoveryLabel = new QLabel(m_discoveryBar);
-    m_discoveryLabel->setObjectName(QStringLiteral("discoveryLabel"));
-    m_discoveryProgress = new QProgressBar(m_discoveryBar);
-    m_discoveryProgress->setObjectName(QStringLiteral("discoveryProgress"));
-    m_discoveryCancel = new QPushButton(tr("Cancel"), m_discoveryBar);
-    m_discoveryCancel->setObjectName(QStringLiteral("discoveryCancel"));
-    discLayout->addWidget(m_discoveryLabel);
-    discLayout->addWidget(m_discoveryProgress, 1);
-    discLayout->addWidget(m_discoveryCancel);
-    m_discoveryBar->hide();
-    semLayout->addWidget(m_discoveryBar);
-    connect(m_discoveryCancel, &QPushButton::clicked, this, [this] {
-        if (auto *s = currentSession())
-            s->cancelDiscovery();
-    });
-
-    m_semaphoreView = new QTableView(semWidget);
-    m_semaphoreView->setObjectName(QStringLiteral("semaphoreTable"));
-    m_semaphoreView->setSortingEnabled(true);
-    m_semaphoreView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_semaphoreView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_semaphoreView->verticalHeader()->hide();
-    m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
-    m_semaphoreView->horizontalHeader()->setStretchLastSection(true);
-    // The name first, then "empty since 23:10" of a kept semaphore, "1 (+2 waiting)" and the
-    // master, before the last column spreads out.
-    m_semaphoreSpareWidth = new SpareWidthKeeper(
-        m_semaphoreView,
-        {model::SemaphoreListModel::NameColumn, model::SemaphoreListModel::UsageColumn,
-         model::SemaphoreListModel::HoldersColumn, model::SemaphoreListModel::NodeColumn},
-        48);
-    m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::UsageColumn,
-                                              new UsageBarDelegate(m_semaphoreView));
-    m_semaphoreView->setItemDelegateForColumn(model::SemaphoreListModel::NodeColumn,
-                                              new ElideMiddleDelegate(m_semaphoreView));
-    m_semaphoreView->setWordWrap(false);
-    // Tab goes on to the next pane (it used to walk the cells, opening each semaphore on the way).
-    m_semaphoreView->setTabKeyNavigation(false);
-    m_semaphoreView->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_semaphoreView, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        QMenu menu(this);
-        const QList<QAction *> actions = semaphoreContextActions(m_semaphoreView->indexAt(pos));
-        for (QAction *a : actions) {
-            if (a)
-                menu.addAction(a);
-            else
-                menu.addSeparator();
-        }
-        menu.exec(m_semaphoreView->viewport()->mapToGlobal(pos));
-        for (QAction *a : actions) {
-            if (a && a->objectName() == QLatin1String("semaphoreContextAction"))
-                a->deleteLater();
-        }
-    });
-    semLayout->addWidget(m_semaphoreView, 1);
-    m_leftSplitter->addWidget(m_connections);
-    m_leftSplitter->addWidget(semWidget);
+    m_semaphoreList = new SemaphoreListPane(m_services.settingsFile, m_leftSplitter);
+    m_semaphoreList->setContextActions(
+        [this](const QModelIndex &proxyIndex) { return semaphoreContextActions(proxyIndex); });
+    connect(m_semaphoreList, &SemaphoreListPane::currentRowChanged, this, &MainWindow::semaphoreActivated);
+    m_leftSplitter->addWidget(m_connectionPane);
+    m_leftSplitter->addWidget(m_semaphoreList);
     m_leftSplitter->setStretchFactor(0, 1);
     m_leftSplitter->setStretchFactor(1, 4);
+    layout->addWidget(m_connectionPane->header());
     layout->addWidget(m_leftSplitter, 1);
     splitter->addWidget(left);
-
-    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::applyFilters);
-    connect(m_kindFilter, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilters);
-    connect(m_staleOnly, &QCheckBox::toggled, this, &MainWindow::applyFilters);
-    connect(m_expiring, &QCheckBox::toggled, this, &MainWindow::applyFilters);
-    connect(m_expiringSeconds, &QSpinBox::valueChanged, this, &MainWindow::applyFilters);
-}
-
-void MainWindow::buildMenus() {
-    auto *file = menuBar()->addMenu(tr("&File"));
-    auto *addAction = file->addAction(tr("&Add connection…"), this, [this] { addConnection(); });
-    addAction->setShortcut(QKeySequence::New);
-    m_editConnectionAction = file->addAction(tr("&Edit connection…"), this, &MainWindow::editConnection);
-    m_removeConnectionAction = file->addAction(tr("&Remove connection"), this, &MainWindow::removeConnection);
-    file->addSeparator();
-    m_openKeyAction = file->addAction(tr("&Open key…"), this, [this] { openKey(); });
-    m_openKeyAction->setObjectName(QStringLiteral("openKeyAction"));
-    m_openKeyAction->setShortcut(QKeySequence::Open);
-    file->addSeparator();
-    auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    // Spelled out: QKeySequence::Quit is empty on platforms with a Windows key scheme.
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    quit->setShortcutContext(Qt::ApplicationShortcut); // also from the load-test window
-
-    auto *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_page->refreshAction());
-    m_rediscoverAction = view->addAction(tr("Re&discover semaphores"), this, &MainWindow::rediscover);
-    m_rediscoverAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
-    auto *find = view->addAction(tr("&Filter semaphores"), this, [this] {
-        m_filter->setFocus();
-        m_filter->selectAll();
-    });
-    find->setShortcut(QKeySequence::Find);
-    auto *pause = view->addAction(tr("&Pause auto-refresh"));
-    pause->setCheckable(true);
-    pause->setShortcut(QKeySequence(QStringLiteral("Ctrl+P")));
-    connect(pause, &QAction::toggled, m_page, &SemaphorePage::setPaused);
-    auto *keepEmpty = view->addAction(tr("&Keep empty semaphores listed…"), this, [this] {
-        bool ok = false;
-        const int hours = QInputDialog::getInt(
-            this, tr("Keep empty semaphores listed"),
-            tr("A semaphore seen before whose keys are gone (Redis deletes a ZSET with no members, a "
-               "lock between holders) stays listed as \"empty since …\" for this many hours; 0 drops "
-               "it at the first scan that misses it:"),
-            keepEmptyHours(), 0, 24 * 365, 1, &ok);
-        if (ok)
-            setKeepEmptyHours(hours);
-    });
-    keepEmpty->setObjectName(QStringLiteral("keepEmptyAction"));
-    view->addSeparator();
-    m_zoom = new ViewZoom(m_services.settingsFile, this);
-    view->addAction(m_zoom->zoomInAction());
-    view->addAction(m_zoom->zoomOutAction());
-    view->addAction(m_zoom->resetAction());
-    view->addSeparator();
-    auto *auditToggle = m_auditDock->toggleViewAction();
-    auditToggle->setText(tr("Audit &log"));
-    auditToggle->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
-    view->addAction(auditToggle);
-
-    auto *sem = menuBar()->addMenu(tr("&Semaphore"));
-    for (QAction *a : m_page->allActions()) {
-        if (a == m_page->refreshAction())
-            continue;
-        sem->addAction(a);
-    }
-
-    auto *tools = menuBar()->addMenu(tr("&Tools"));
-    auto *loadTest = tools->addAction(tr("&Load test…"), this, [this] { openLoadTest(false); });
-    loadTest->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+L")));
-    loadTest->setToolTip(tr("Hammer a semaphore on this connection with virtual clients and watch "
-                            "throughput, latency and safety"));
-    tools->addAction(tr("&Training: unsafe vs atomic…"), this, [this] { openLoadTest(true); });
-    auto *sessions = tools->addAction(tr("Consul &sessions…"), this, [this] { openConsulSessions(); });
-    sessions->setObjectName(QStringLiteral("consulSessionsAction"));
-    sessions->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
-    auto *topology = tools->addAction(tr("T&opology…"), this, [this] { openTopology(); });
-    topology->setObjectName(QStringLiteral("topologyAction"));
-    topology->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+T")));
-    topology->setToolTip(tr("Every node behind this Redis connection: roles, slots, replication lag"));
-    auto *findHolder = tools->addAction(tr("&Find holder…"), this, [this] { openHolderSearch(); });
-    findHolder->setObjectName(QStringLiteral("findHolderAction"));
-    findHolder->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+F")));
-
-    auto *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About semscope"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 QMessageBox *MainWindow::showAbout() {
@@ -439,73 +207,16 @@ QList<QAction *> MainWindow::semaphoreContextActions(const QModelIndex &proxyInd
         }
         out << nullptr;
     }
-    out << m_rediscoverAction;
+    out << m_connectionPane->rediscoverAction();
     return out;
 }
 
 OpenKeyDialog *MainWindow::openKey() {
-    ConnectionSession *s = currentSession();
-    if (!s || s->config().backend != Backend::Redis) {
-        statusBar()->showMessage(tr("Open key… reads a Redis key: select a connected Redis connection first "
-                                    "(Consul semaphores are found by their KV prefix)"),
-                                 15000);
-        return nullptr;
-    }
-    const QString id = s->config().id;
-    QPointer<ConnectionSession> reader(s);
-    auto lookUp = [session = reader](const QString &key, QObject *context,
-                                     std::function<void(RawKeys)> done) {
-        if (!session) {
-            RawKeys gone;
-            gone.error = tr("the connection was closed");
-            done(gone);
-            return;
-        }
-        // Read as a lock: its keys are the name alone, so the raw read is TYPE, PTTL and a bounded
-        // sample of exactly that key, on the connection's thread.
-        model::RawKeysLoader::read(&session->controller, SemaphoreRef{Kind::Lock, key, {}}, context,
-                                   std::move(done));
-    };
-    auto *dialog = new OpenKeyDialog(s->config().name, lookUp, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, id] {
-        const SemaphoreRef ref = dialog->chosen();
-        if (ref.name.isEmpty())
-            return;
-        if (auto c = m_services.registry->find(id); c && c->pin(ref))
-            m_services.registry->upsert(*c); // the profile: listed again after a restart
-        ConnectionSession *s = session(id);
-        if (!s)
-            return;
-        s->listPinned();
-        openSemaphore(id, ref);
-        statusBar()->showMessage(s->located(tr("%1 “%2” is listed from now on (right-click → Forget to stop)")
-                                                .arg(kindName(ref.kind), ref.name)),
-                                 15000);
-    });
-    dialog->open();
-    return dialog;
+    return m_pinnedKeys->openKey();
 }
 
 void MainWindow::forgetSemaphore(const QString &connectionId, const SemaphoreRef &ref) {
-    if (auto c = m_services.registry->find(connectionId)) {
-        const qsizetype before = c->pinned.size();
-        c->pinned.removeIf([&](const SemaphoreRef &p) { return p == ref; });
-        if (c->pinned.size() != before)
-            m_services.registry->upsert(*c);
-    }
-    ConnectionSession *s = session(connectionId);
-    if (!s)
-        return;
-    if (m_page->session() == s && m_page->ref() == ref) {
-        s->shownSemaphore.reset();
-        m_page->clearSemaphore();
-    }
-    s->forget(ref);
-    statusBar()->showMessage(
-        s->located(
-            tr("%1 “%2” forgotten: listed again only if a scan finds it").arg(kindName(ref.kind), ref.name)),
-        15000);
+    m_pinnedKeys->forget(connectionId, ref);
 }
 
 void MainWindow::updateOpenKeyAction() {
@@ -519,150 +230,79 @@ void MainWindow::updateOpenKeyAction() {
 }
 
 int MainWindow::keepEmptyHours() const {
-    auto settings = openSettings(m_services.settingsFile);
+    auto settings = openWindowSettings(m_services.settingsFile);
     return settings->value(QStringLiteral("list/keepEmptyHours"), 24).toInt();
 }
 
 void MainWindow::setKeepEmptyHours(int hours) {
     hours = std::max(0, hours);
-    openSettings(m_services.settingsFile)->setValue(QStringLiteral("list/keepEmptyHours"), hours);
-    for (ConnectionSession *s : std::as_const(m_sessions))
-        s->setEmptyRetentionMs(qint64(hours) * 3600 * 1000);
+    openWindowSettings(m_services.settingsFile)->setValue(QStringLiteral("list/keepEmptyHours"), hours);
+    m_connectionPane->setEmptyRetentionMs(qint64(hours) * 3600 * 1000);
     statusBar()->showMessage(hours == 0
                                  ? tr("Empty semaphores are dropped at the first scan that misses them")
                                  : tr("Empty semaphores stay listed for %n hour(s)", nullptr, hours),
                              10000);
 }
 
-void MainWindow::reloadConnectionList() {
-    const QString current = currentConnectionId();
-    const QSignalBlocker blocker(m_connections);
-    m_connections->clear();
-    for (const ConnectionConfig &c : m_services.registry->connections()) {
-        auto *item = new QListWidgetItem(m_connections);
-        item->setData(kIdRole, c.id);
-        updateConnectionItem(c.id);
-    }
-    // Sessions whose connection was removed are closed.
-    for (const QString &id : m_sessions.keys()) {
-        if (!m_services.registry->find(id))
-            closeConnection(id);
-    }
-    if (!current.isEmpty())
-        selectConnection(current);
-    else if (m_connections->count() > 0)
-        m_connections->setCurrentRow(0);
-    currentConnectionChanged();
-}
-
-void MainWindow::updateConnectionItem(const QString &id) {
-    const auto config = m_services.registry->find(id);
-    for (int i = 0; i < m_connections->count(); ++i) {
-        QListWidgetItem *item = m_connections->item(i);
-        if (item->data(kIdRole).toString() != id || !config)
-            continue;
-        ConnectionSession *s = session(id);
-        const auto state = s ? s->controller.state() : ConnectionController::State::Idle;
-        QString text =
-            QStringLiteral("%1   [%2]%3 — %4")
-                .arg(config->name, model::environmentName(config->environment),
-                     config->readOnly ? tr(" read-only") : QString(), model::connectionStateName(state));
-        item->setText(text);
-        item->setForeground(connectionStateColor(state));
-        QFont f = item->font();
-        f.setBold(config->isProduction());
-        item->setFont(f);
-        QString stateText = s ? s->controller.stateText() : tr("not connected");
-        if (s && !s->controller.servingMaster().isEmpty())
-            stateText += QStringLiteral("\n") + s->controller.servingMaster();
-        if (s && !s->discoveryNote().isEmpty())
-            stateText += QStringLiteral("\n") + s->discoveryNote();
-        item->setToolTip(
-            QStringLiteral("%1\n%2\n%3").arg(config->endpoint(), stateText, tr("Double-click to connect")));
-        item->setIcon(connectionStateIcon(state)); // the environment is the [tag] in the text
-    }
-}
-
 QString MainWindow::currentConnectionId() const {
-    auto *item = m_connections->currentItem();
-    return item ? item->data(kIdRole).toString() : QString();
+    return m_connectionPane->currentId();
+}
+
+QListWidget *MainWindow::connectionList() const {
+    return m_connectionPane->list();
+}
+
+QTableView *MainWindow::semaphoreView() const {
+    return m_semaphoreList->view();
+}
+
+QLineEdit *MainWindow::filterEdit() const {
+    return m_semaphoreList->filterEdit();
+}
+
+QCheckBox *MainWindow::staleOnlyBox() const {
+    return m_semaphoreList->staleOnlyBox();
+}
+
+QComboBox *MainWindow::kindFilter() const {
+    return m_semaphoreList->kindFilter();
 }
 
 ConnectionSession *MainWindow::session(const QString &id) const {
-    return m_sessions.value(id, nullptr);
+    return m_connectionPane->session(id);
 }
 
 ConnectionSession *MainWindow::currentSession() const {
-    return session(currentConnectionId());
+    return m_connectionPane->currentSession();
 }
 
 void MainWindow::selectConnection(const QString &id) {
-    for (int i = 0; i < m_connections->count(); ++i) {
-        if (m_connections->item(i)->data(kIdRole).toString() == id) {
-            m_connections->setCurrentRow(i);
-            return;
-        }
-    }
+    m_connectionPane->select(id);
+}
+
+void MainWindow::openConnection(const QString &id) {
+    m_connectionPane->openConnection(id);
+}
+
+void MainWindow::closeConnection(const QString &id) {
+    m_connectionPane->closeConnection(id);
+}
+
+ConnectionDialog *MainWindow::addConnection() {
+    return m_connectionPane->addConnection();
+}
+
+ConnectionDialog *MainWindow::editConnection() {
+    return m_connectionPane->editConnection();
 }
 
 void MainWindow::currentConnectionChanged() {
     ConnectionSession *s = currentSession();
-    QAbstractItemModel *wanted = s ? &s->proxy : nullptr;
-    if (m_semaphoreView->model() != wanted) {
-        m_semaphoreView->setModel(wanted);
-        m_semaphoreSpareWidth->follow(wanted);
-        // setModel made a new selection model: connect to it once.
-        if (s) {
-            connect(m_semaphoreView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-                    [this](const QModelIndex &current) { semaphoreActivated(current); });
-        }
-    }
-    if (s) {
-        auto *header = m_semaphoreView->horizontalHeader();
-        fitSemaphoreColumns();
-        auto settings = openSettings(m_services.settingsFile);
-        const QByteArray saved = settings->value(QStringLiteral("window/semaphoreHeader")).toByteArray();
-        if (!saved.isEmpty())
-            header->restoreState(saved);
-        // How many holders need attention is a number, next to the usage: it stays in view when
-        // the list is narrow.
-        header->moveSection(header->visualIndex(model::SemaphoreListModel::StaleColumn),
-                            header->visualIndex(model::SemaphoreListModel::UsageColumn) + 1);
-        // The warnings are a narrow "⚠ 2" just before the name (the text is in the tooltip and on
-        // the page): they used to be last, and off screen even at 1600 px.
-        header->moveSection(header->visualIndex(model::SemaphoreListModel::WarningsColumn),
-                            header->visualIndex(model::SemaphoreListModel::NameColumn));
-        // On a Cluster, where a semaphore lives comes right after how full it is: as the last
-        // column it was off screen in the usual list width.
-        header->moveSection(header->visualIndex(model::SemaphoreListModel::NodeColumn),
-                            header->visualIndex(model::SemaphoreListModel::StaleColumn) + 1);
-        updateNodeColumn();
-        header->resizeSection(
-            model::SemaphoreListModel::WarningsColumn,
-            std::max(header->sectionSizeHint(model::SemaphoreListModel::WarningsColumn),
-                     m_semaphoreView->fontMetrics().horizontalAdvance(QStringLiteral("⚠ 99")) + 12));
-    }
-    applyFilters();
+    m_semaphoreList->showSession(s);
     showPageOf(s);
-    showScanProgress(s);
-    const QString id = currentConnectionId();
-    m_editConnectionAction->setEnabled(!id.isEmpty());
-    m_removeConnectionAction->setEnabled(!id.isEmpty());
-    m_rediscoverAction->setEnabled(s != nullptr);
+    m_semaphoreList->showScanProgress(s);
     updateOpenKeyAction();
     updateStatus();
-}
-
-void MainWindow::applyFilters() {
-    ConnectionSession *s = currentSession();
-    if (!s)
-        return;
-    s->proxy.setText(m_filter->text());
-    const int kind = m_kindFilter->currentData().toInt();
-    s->proxy.setKind(kind < 0 ? std::nullopt : std::optional<Kind>(Kind(kind)));
-    s->proxy.setStaleOnly(m_staleOnly->isChecked());
-    s->proxy.setExpiringWithinSeconds(m_expiring->isChecked() ? std::optional<int>(m_expiringSeconds->value())
-                                                              : std::nullopt);
 }
 
 void MainWindow::semaphoreActivated(const QModelIndex &proxyIndex) {
@@ -692,12 +332,8 @@ void MainWindow::showPageOf(ConnectionSession *s) {
         return;
     }
     m_page->setSemaphore(s, *s->shownSemaphore);
-    // Show it selected in the list too, so list and page agree (no-op when it is filtered out).
-    const int row = s->list.rowOf(*s->shownSemaphore);
-    const QModelIndex proxyIndex = row >= 0 ? s->proxy.mapFromSource(s->list.index(row, 0)) : QModelIndex();
-    if (proxyIndex.isValid())
-        m_semaphoreView->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect |
-                                                                           QItemSelectionModel::Rows);
+    // Show it selected in the list too, so list and page agree.
+    m_semaphoreList->selectSemaphore(s, *s->shownSemaphore);
 }
 
 bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &ref) {
@@ -705,14 +341,7 @@ bool MainWindow::openSemaphore(const QString &connectionId, const SemaphoreRef &
     if (!s)
         return false;
     selectConnection(connectionId);
-    const int row = s->list.rowOf(ref);
-    if (row >= 0) {
-        const QModelIndex proxyIndex = s->proxy.mapFromSource(s->list.index(row, 0));
-        if (proxyIndex.isValid()) {
-            m_semaphoreView->selectionModel()->setCurrentIndex(
-                proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        }
-    }
+    m_semaphoreList->selectSemaphore(s, ref);
     showSemaphore(s, ref);
     return true;
 }
@@ -721,7 +350,7 @@ void MainWindow::updateFailurePanel() {
     ConnectionSession *s = currentSession();
     using State = ConnectionController::State;
     const State state = s ? s->controller.state() : State::Idle;
-    const bool failing = state == State::Failed || state == State::Lost || state == State::Reconnecting;
+    const bool failing = isConnectionFailure(state);
     if (failing) {
         const QString name = s->config().name;
         m_failurePanel->showFailure(state == State::Failed ? tr("Cannot connect to %1").arg(name)
@@ -763,185 +392,34 @@ void MainWindow::updateStatus() {
     m_busyLabel->setText(busy > 3 ? tr("%1 requests in flight").arg(busy) : QString());
 }
 
-void MainWindow::showScanProgress(ConnectionSession *s) {
-    // Always from the session's own state: the bar is shared by every connection, and one selected
-    // mid-scan showed the last connection's count until its own next page came in.
-    const bool shown = s && s->isDiscovering() && !s->isBackgroundDiscovery();
-    m_discoveryBar->setVisible(shown);
-    if (!shown)
-        return;
-    const ConnectionSession::ScanProgress p = s->scanProgress();
-    if (p.total > 0) {
-        m_discoveryProgress->setRange(0, 1000);
-        m_discoveryProgress->setValue(int(std::min<qint64>(1000, p.scanned * 1000 / p.total)));
-    } else {
-        m_discoveryProgress->setRange(0, 0);
-    }
-    m_discoveryLabel->setText(p.scanned < 0 ? tr("Scanning…")
-                                            : tr("Scanning: %1 keys, %2 found").arg(p.scanned).arg(p.found));
-}
-
-ConnectionDialog *MainWindow::addConnection() {
-    auto *dialog = new ConnectionDialog(m_services.storeFactory, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Add connection"));
-    dialog->setKeyringAvailable(m_services.secrets->isPersistent());
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, true); });
-    dialog->open();
-    return dialog;
-}
-
-ConnectionDialog *MainWindow::editConnection() {
-    const QString id = currentConnectionId();
-    const auto config = m_services.registry->find(id);
-    if (!config)
-        return nullptr;
-    auto *dialog = new ConnectionDialog(m_services.storeFactory, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Edit connection"));
-    dialog->setKeyringAvailable(m_services.secrets->isPersistent());
-    dialog->setSecretStore(m_services.secrets); // "(unchanged)" passwords for Test connection
-    dialog->setConfig(*config);
-    if (ConnectionSession *s = session(id); s && m_failurePanel->isVisibleTo(this))
-        dialog->setFailure(s->controller.stateText()); // what to fix, where it is fixed
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { saveConnection(dialog, false); });
-    dialog->open();
-    return dialog;
-}
-
-void MainWindow::saveConnection(ConnectionDialog *dialog, bool isNew) {
-    ConnectionConfig c = dialog->config();
-    c.takeSecretFromUrl();
-    // Kept in the keyring if the operator asked for it; without a keyring only for this session
-    // (memory), so a reconnect does not ask again. Never in the settings file.
-    const auto previous = m_services.registry->find(c.id);
-    model::keepConnectionSecrets(*m_services.secrets, c, dialog->rememberSecret(),
-                                 previous ? &*previous : nullptr);
-    const bool wasOpen = session(c.id) != nullptr;
-    if (wasOpen)
-        closeConnection(c.id);
-    m_services.registry->upsert(c);
-    selectConnection(c.id);
-    if (!isNew && !wasOpen)
-        return;
-    if (c.lacksKeptSecret())
-        openConnection(c.id); // a password left "(unchanged)" comes from the keyring, as on any open
-    else
-        startSession(c); // the dialog's secret is used right away, whether or not it was kept
-}
-
-void MainWindow::removeConnection() {
-    const QString id = currentConnectionId();
-    const auto config = m_services.registry->find(id);
-    if (!config)
-        return;
-    if (QMessageBox::question(
-            this, tr("Remove connection"),
-            tr("Remove the connection \"%1\"? Its saved password/token is removed too.").arg(config->name)) !=
-        QMessageBox::Yes)
-        return;
-    closeConnection(id);
-    model::forgetConnectionSecrets(*m_services.secrets, id);
-    m_services.registry->remove(id);
-}
-
-void MainWindow::openConnection(const QString &id) {
-    if (session(id)) {
-        selectConnection(id);
-        return;
-    }
-    const auto config = m_services.registry->find(id);
-    if (!config)
-        return;
-    if (!config->lacksKeptSecret()) {
-        startSession(*config);
-        return;
-    }
-    model::readConnectionSecrets(
-        *m_services.secrets, *config,
-        [this, id](std::optional<QString> secret, std::optional<QString> sentinel) {
-            auto c = m_services.registry->find(id);
-            if (!c || session(id))
-                return;
-            if (!secret) {
-                bool ok = false;
-                secret = QInputDialog::getText(this, tr("Password for %1").arg(c->name),
-                                               c->backend == Backend::Consul ? tr("Consul ACL token:")
-                                                                             : tr("Redis password:"),
-                                               QLineEdit::Password, QString(), &ok);
-                if (!ok)
-                    return;
-                m_services.secrets->write(id, *secret); // kept for this session (and in the keyring, if any)
-            }
-            if (!sentinel) {
-                bool ok = false;
-                sentinel = QInputDialog::getText(this, tr("Sentinel password for %1").arg(c->name),
-                                                 tr("The sentinels' password:"), QLineEdit::Password,
-                                                 QString(), &ok);
-                if (!ok)
-                    return;
-                m_services.secrets->write(ConnectionConfig::sentinelSecretKey(id), *sentinel);
-            }
-            c->secret = *secret;
-            c->sentinelSecret = *sentinel;
-            startSession(*c);
-        });
-}
-
-void MainWindow::startSession(ConnectionConfig config) {
-    if (session(config.id))
-        return;
-    auto *s = new ConnectionSession(config, m_services.storeFactory(config), m_services.audit, this);
-    s->resolveProfile = [profiles = m_services.profiles,
-                         endpoint = config.endpoint()](const SemaphoreRef &ref) {
-        SemaphoreRef r = ref;
-        if (profiles)
-            r.profile = profiles->resolve(endpoint, ref);
-        return r;
-    };
-    s->knownSemaphores = [profiles = m_services.profiles, endpoint = config.endpoint()] {
-        return profiles ? profiles->named(endpoint) : QList<SemaphoreRef>{};
-    };
-    s->pinnedSemaphores = [registry = m_services.registry, id = config.id] {
-        const auto c = registry->find(id);
-        return c ? c->pinned : QList<SemaphoreRef>{};
-    };
-    s->setEmptyRetentionMs(qint64(keepEmptyHours()) * 3600 * 1000);
-    s->setHistory(m_monitoring->history());
-    s->listPinned();
-    m_sessions.insert(config.id, s);
+void MainWindow::attachSession(ConnectionSession *s) {
     m_monitoring->attach(s);
-    const QString id = config.id;
-    connect(&s->controller, &ConnectionController::stateChanged, this, [this, id] {
-        updateConnectionItem(id);
-        updateStatus();
-    });
+    connect(&s->controller, &ConnectionController::stateChanged, this, &MainWindow::updateStatus);
     connect(&s->controller, &ConnectionController::busyChanged, this, &MainWindow::updateStatus);
     connect(&s->controller, &ConnectionController::topologyEvent, this,
-            [this, s, id](const core::TopologyEvent &e) {
-                updateConnectionItem(id); // the state line and tooltip name the master of the moment
+            [this, s](const core::TopologyEvent &e) {
                 updateStatus();
                 if (core::isFailoverEvent(e))
                     statusBar()->showMessage(s->located(e.text), 30000);
             });
     connect(&s->list, &QAbstractItemModel::rowsInserted, this, [this, s] {
         if (currentSession() == s)
-            updateNodeColumn();
+            m_semaphoreList->updateNodeColumn();
     });
     connect(&s->actions, &model::OperatorActions::actionFinished, this,
             [this](const QString &summary) { statusBar()->showMessage(summary, 15000); });
     connect(s, &ConnectionSession::discoveryStarted, this, [this, s] {
         if (currentSession() == s)
-            showScanProgress(s);
+            m_semaphoreList->showScanProgress(s);
     });
     connect(s, &ConnectionSession::discoveryProgress, this, [this, s] {
         if (currentSession() == s)
-            showScanProgress(s);
+            m_semaphoreList->showScanProgress(s);
     });
     connect(s, &ConnectionSession::discoveryFinished, this,
             [this, s](bool ok, bool cancelled, const QString &message) {
                 if (currentSession() == s)
-                    m_discoveryBar->hide();
+                    m_semaphoreList->hideScanProgress();
                 if (ok && s->isBackgroundDiscovery())
                     return; // the periodic scan found what it found: the list shows it
                 // The store's message already says what failed; the session adds where, once.
@@ -950,106 +428,17 @@ void MainWindow::startSession(ConnectionConfig config) {
                                          : message),
                     15000);
             });
-    connect(s, &ConnectionSession::discoveryScheduled, this, [this, s, id](qint64, const QString &why) {
-        // In the connection's tooltip, and in the log when it changes (a keyspace that grew).
-        qInfo().noquote() << s->located(why);
-        updateConnectionItem(id);
-    });
-    s->controller.open();
-    s->discover();
-    selectConnection(id);
-    updateConnectionItem(id);
-    currentConnectionChanged();
 }
 
-void MainWindow::closeConnection(const QString &id) {
-    ConnectionSession *s = m_sessions.take(id);
-    if (!s)
-        return;
+void MainWindow::detachSession(ConnectionSession *s) {
     if (m_page->session() == s)
         m_page->clearSemaphore();
-    if (m_semaphoreView->model() == &s->proxy)
-        m_semaphoreView->setModel(nullptr);
-    m_monitoring->detach(id);
-    delete s;
-    updateConnectionItem(id);
-    updateOpenKeyAction();
-    updateStatus();
+    m_semaphoreList->letGoOf(s);
+    m_monitoring->detach(s->config().id);
 }
 
-void MainWindow::rediscover() {
-    if (auto *s = currentSession())
-        s->discover();
-}
-
-void MainWindow::restoreState() {
-    auto settings = openSettings(m_services.settingsFile);
-    const QByteArray geometry = settings->value(QStringLiteral("window/geometry")).toByteArray();
-    if (geometry.isEmpty() || !restoreGeometry(geometry))
-        resizeToFitScreen(this, QSize(1400, 860));
-    else
-        keepOnScreen(this); // saved on a larger screen than this one
-    QMainWindow::restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
-    const QByteArray split = settings->value(QStringLiteral("window/splitter")).toByteArray();
-    if (split.isEmpty() || !m_splitter->restoreState(split))
-        // The page gets the larger share: its holder table must show holder, TTL and state even at
-        // 1024 px; the list keeps its kind, name and usage, and at 1600 px its holders too.
-        m_splitter->setSizes({620, 980});
-    if (!m_leftSplitter->restoreState(settings->value(QStringLiteral("window/leftSplitter")).toByteArray()))
-        m_leftSplitter->setSizes({110, 700});
-    m_page->restoreViewState(settings->value(QStringLiteral("window/holderHeader")).toByteArray());
-    m_page->setIntervalMs(settings->value(QStringLiteral("window/refreshMs"), 1000).toInt());
-}
-
-void MainWindow::saveState() {
-    auto settings = openSettings(m_services.settingsFile);
-    settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings->setValue(QStringLiteral("window/state"), QMainWindow::saveState());
-    settings->setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
-    settings->setValue(QStringLiteral("window/leftSplitter"), m_leftSplitter->saveState());
-    settings->setValue(QStringLiteral("window/holderHeader"), m_page->saveViewState());
-    settings->setValue(QStringLiteral("window/refreshMs"), m_page->intervalMs());
-    if (m_semaphoreView->model())
-        settings->setValue(QStringLiteral("window/semaphoreHeader"),
-                           m_semaphoreView->horizontalHeader()->saveState());
-}
-
-void MainWindow::fitSemaphoreColumns() {
-    // In units of the font, so the columns grow with View > Zoom.
-    auto *header = m_semaphoreView->horizontalHeader();
-    const QFontMetrics fm = m_semaphoreView->fontMetrics();
-    const int ch = std::max(6, fm.averageCharWidth());
-    int kindWidth = 0;
-    for (const QString &name : allKindNames())
-        kindWidth = std::max(kindWidth, fm.horizontalAdvance(name) + 16);
-    fitHeaderSections(
-        header,
-        {{model::SemaphoreListModel::KindColumn, kindWidth},
-         {model::SemaphoreListModel::NameColumn, 21 * ch},
-         // Room for the bar's "12 / 20"; a kept semaphore's "empty since 23:10" grows it where there
-         // is room (above), so the stale count beside it stays in view at 1280x720.
-         {model::SemaphoreListModel::UsageColumn, 12 * ch},
-         {model::SemaphoreListModel::ExpiryColumn, 16 * ch},
-         {model::SemaphoreListModel::WarningsColumn, fm.horizontalAdvance(QStringLiteral("⚠ 99")) + 12}});
-}
-
-void MainWindow::updateNodeColumn() {
-    ConnectionSession *s = currentSession();
-    m_semaphoreView->setColumnHidden(model::SemaphoreListModel::NodeColumn, !s || !s->list.hasClusterNodes());
-}
-
-void MainWindow::changeEvent(QEvent *event) {
-    QMainWindow::changeEvent(event);
-    // Zoomed (View > Zoom): rows as high as the text, no header cut off.
-    if (event->type() == QEvent::FontChange && m_semaphoreView) {
-        m_semaphoreView->verticalHeader()->setDefaultSectionSize(m_semaphoreView->fontMetrics().height() + 8);
-        fitSemaphoreColumns();
-    }
-    // A theme switch: the connections' state colours are worked out from the palette.
-    if (event->type() == QEvent::PaletteChange && m_connections) {
-        for (int i = 0; i < m_connections->count(); ++i)
-            updateConnectionItem(m_connections->item(i)->data(kIdRole).toString());
-    }
+MainWindowParts MainWindow::layoutParts() {
+    return {this, m_splitter, m_leftSplitter, m_page, m_semaphoreList};
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
@@ -1057,7 +446,7 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         event->ignore();
         return;
     }
-    saveState();
+    saveMainWindowState(*openWindowSettings(m_services.settingsFile), layoutParts());
     m_quitGuard->closeLoadTests();
     QMainWindow::closeEvent(event);
 }
@@ -1071,93 +460,19 @@ QMessageBox *MainWindow::stopRunsQuestion() const {
 }
 
 LoadTestWindow *MainWindow::openLoadTest(bool training) {
-    ConnectionSession *s = currentSession();
-    if (!s && !training) {
-        statusBar()->showMessage(tr("Load test: connect first (double-click a connection)"), 10000);
-        return nullptr;
-    }
-    // Training needs no connection for the scenario that starts its own servers: without one the
-    // window has an empty connection id (see LoadTestWindow).
-    const model::ConnectionConfig config = s ? s->config() : model::ConnectionConfig();
-    return raiseToolWindow<LoadTestWindow>(
-        this, [&](LoadTestWindow *w) { return w->connectionId() == config.id; },
-        [&] {
-            auto *window = new LoadTestWindow(config, m_services.settingsFile, this);
-            window->setAuditLog(m_services.audit);
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            return window;
-        },
-        [&](LoadTestWindow *window) {
-            if (s && m_page->session() == s && !window->loadTestPage()->isRunning())
-                window->loadTestPage()->prefill(m_page->ref());
-            if (training)
-                window->showTraining();
-            else
-                window->showLoadTest();
-        });
+    return m_toolWindows->openLoadTest(training);
 }
 
 ConsulSessionsWindow *MainWindow::openConsulSessions() {
-    ConnectionSession *s = currentSession();
-    if (!s || s->config().backend != core::Backend::Consul) {
-        statusBar()->showMessage(tr("Consul sessions: select an open Consul connection first"), 10000);
-        return nullptr;
-    }
-    return raiseToolWindow<ConsulSessionsWindow>(
-        this, [s](ConsulSessionsWindow *w) { return w->connectionId() == s->config().id; },
-        [this, s] {
-            auto *window = new ConsulSessionsWindow(s, this);
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            return window;
-        });
+    return m_toolWindows->openConsulSessions();
 }
 
 TopologyWindow *MainWindow::openTopology() {
-    ConnectionSession *s = currentSession();
-    if (!s || s->config().backend != core::Backend::Redis) {
-        statusBar()->showMessage(tr("Topology: select an open Redis connection first"), 10000);
-        return nullptr;
-    }
-    return raiseToolWindow<TopologyWindow>(
-        this, [s](TopologyWindow *w) { return w->connectionId() == s->config().id; },
-        [this, s] {
-            auto *window = new TopologyWindow(s, this);
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            return window;
-        });
+    return m_toolWindows->openTopology();
 }
 
 HolderSearchWindow *MainWindow::openHolderSearch() {
-    // Not deleted on close: one window while the main window lives (closing only hides it).
-    HolderSearchWindow *window = raiseToolWindow<HolderSearchWindow>(
-        this, [](HolderSearchWindow *) { return true; },
-        [this] {
-            // Every connection that is connected now, with the semaphores its list shows.
-            auto targets = [this] {
-                QList<model::HolderSearchTarget> out;
-                for (ConnectionSession *s : std::as_const(m_sessions)) {
-                    if (s->controller.state() != model::ConnectionController::State::Connected)
-                        continue;
-                    model::HolderSearchTarget t{
-                        s->config().id, s->config().name, s->config().environment, &s->controller, {}};
-                    for (const SemaphoreRef &ref : s->list.refs())
-                        t.semaphores << (s->resolveProfile ? s->resolveProfile(ref) : ref);
-                    out << t;
-                }
-                return out;
-            };
-            auto *window = new HolderSearchWindow(targets, this);
-            connect(window, &HolderSearchWindow::openRequested, this,
-                    [this](const QString &connectionId, const SemaphoreRef &ref) {
-                        if (!openSemaphore(connectionId, ref))
-                            statusBar()->showMessage(tr("That connection is no longer open"), 10000);
-                        raise();
-                        activateWindow();
-                    });
-            return window;
-        });
-    window->focusSearch();
-    return window;
+    return m_toolWindows->openHolderSearch();
 }
 
 } // namespace semscope::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ConnectionDialog.h"
+#include "MainWindowState.h"
 #include "QuitGuard.h"
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
@@ -21,26 +22,28 @@ class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QListWidgetItem;
-
-class QProgressBar;
 class QPushButton;
-class QSpinBox;
 class QSplitter;
 class QTableView;
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
 class AuditPanel;
 class ConnectionFailurePanel;
-class ConnectionSession;
+class ConnectionPane;
+using model::ConnectionSession;
 class DesktopMonitoring;
 class ConsulSessionsWindow;
 class HolderSearchWindow;
 class LoadTestWindow;
 class OpenKeyDialog;
+class PinnedKeys;
+class SemaphoreListPane;
 class SemaphorePage;
-class SpareWidthKeeper;
+class ToolWindows;
 class TopologyWindow;
 class ViewZoom;
 
@@ -75,9 +78,11 @@ public:
     DesktopMonitoring *monitoring() const { return m_monitoring; }
 
     SemaphorePage *semaphorePage() const { return m_page; }
-    QTableView *semaphoreView() const { return m_semaphoreView; }
+    QTableView *semaphoreView() const;
+    SemaphoreListPane *semaphoreListPane() const { return m_semaphoreList; }
     ViewZoom *zoom() const { return m_zoom; }
-    QListWidget *connectionList() const { return m_connections; }
+    QListWidget *connectionList() const;
+    ConnectionPane *connectionPane() const { return m_connectionPane; }
     AuditPanel *auditPanel() const { return m_audit; }
     QDockWidget *auditDock() const { return m_auditDock; }
     QLabel *connectionStateLabel() const { return m_stateLabel; }
@@ -85,9 +90,9 @@ public:
     QPushButton *editCredentialsButton() const { return m_editCredentials; }
     // Why the selected connection does not work, in the main area (hidden while it works).
     ConnectionFailurePanel *connectionFailurePanel() const { return m_failurePanel; }
-    QLineEdit *filterEdit() const { return m_filter; }
-    QCheckBox *staleOnlyBox() const { return m_staleOnly; }
-    QComboBox *kindFilter() const { return m_kindFilter; }
+    QLineEdit *filterEdit() const;
+    QCheckBox *staleOnlyBox() const;
+    QComboBox *kindFilter() const;
 
     // Tools → Load test… / Training…: the load-test window of the current connection (one per
     // connection), with the selected semaphore filled in. nullptr when no connection is open.
@@ -132,18 +137,11 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
-    void changeEvent(QEvent *event) override;
 
 private:
-    void fitSemaphoreColumns(); // widths in units of the (zoomed) font
-    void updateNodeColumn();    // the Node column is shown only when the list has Cluster semaphores
-    void buildMenus();
     void buildLeft(QSplitter *splitter);
-    void reloadConnectionList();
-    void updateConnectionItem(const QString &id);
     void updateStatus();
     void updateFailurePanel();
-    void showScanProgress(ConnectionSession *s); // the discovery bar, for the selected connection
     void updateOpenKeyAction(); // File → Open key… is offered on an open Redis connection only
     void currentConnectionChanged();
     void semaphoreActivated(const QModelIndex &proxyIndex);
@@ -151,30 +149,17 @@ private:
     void showSemaphore(ConnectionSession *s, const core::SemaphoreRef &ref);
     // The page follows the selected connection: its last shown semaphore, or nothing.
     void showPageOf(ConnectionSession *s);
-    void applyFilters();
-    void removeConnection();
-    void rediscover();
-    void saveConnection(ConnectionDialog *dialog, bool isNew);
-    void startSession(model::ConnectionConfig config);
-    void restoreState();
-    void saveState();
+    // The window's part of a session that starts (status, list, scan bar, watched semaphores) and
+    // of one that closes (the page and the list let go of it).
+    void attachSession(ConnectionSession *s);
+    void detachSession(ConnectionSession *s);
+    MainWindowParts layoutParts(); // what restoreMainWindowState/saveMainWindowState keep
     QString currentConnectionId() const;
 
     MainWindowServices m_services;
-    QHash<QString, ConnectionSession *> m_sessions;
 
-    QListWidget *m_connections = nullptr;
-    QLineEdit *m_filter = nullptr;
-    QComboBox *m_kindFilter = nullptr;
-    QCheckBox *m_staleOnly = nullptr;
-    QCheckBox *m_expiring = nullptr;
-    QSpinBox *m_expiringSeconds = nullptr;
-    QTableView *m_semaphoreView = nullptr;
-    SpareWidthKeeper *m_semaphoreSpareWidth = nullptr;
-    QWidget *m_discoveryBar = nullptr;
-    QProgressBar *m_discoveryProgress = nullptr;
-    QLabel *m_discoveryLabel = nullptr;
-    QPushButton *m_discoveryCancel = nullptr;
+    ConnectionPane *m_connectionPane = nullptr;
+    SemaphoreListPane *m_semaphoreList = nullptr;
     SemaphorePage *m_page = nullptr;
     ConnectionFailurePanel *m_failurePanel = nullptr;
     DesktopMonitoring *m_monitoring = nullptr;
@@ -185,12 +170,11 @@ private:
     QLabel *m_stateLabel = nullptr;
     QLabel *m_busyLabel = nullptr;
     QPushButton *m_editCredentials = nullptr;
-    QAction *m_editConnectionAction = nullptr;
-    QAction *m_removeConnectionAction = nullptr;
-    QAction *m_rediscoverAction = nullptr;
     QAction *m_openKeyAction = nullptr;
     ViewZoom *m_zoom = nullptr;
     QuitGuard *m_quitGuard = nullptr;
+    ToolWindows *m_toolWindows = nullptr;
+    PinnedKeys *m_pinnedKeys = nullptr;
 };
 
 } // namespace semscope::ui

@@ -120,7 +120,8 @@ void OpenKeyDialog::showRead(const QString &key, const RawKeys &keys) {
         Q_EMIT looked();
         return;
     }
-    const KindGuess guess = guessKind(fingerprintOf(*raw), QDateTime::currentMSecsSinceEpoch());
+    const redis::KindGuess guess =
+        redis::guessKind(redis::fingerprintOf(*raw), QDateTime::currentMSecsSinceEpoch());
     m_guess = guess;
     QString shape;
     if (raw->type == QLatin1String("none")) {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/KindGuess.h"
 #include "core/RawKeys.h"
+#include "redis/KindGuess.h"
 
 #include <QDialog>
 #include <QTimer>
@@ -17,7 +17,7 @@ namespace semscope::ui {
 
 // File → Open key…: a key by name and the kind to read it as. The key is read (TYPE, TTL and a
 // bounded sample, off the GUI thread) as the name is typed, and the kind it most likely is
-// (core/KindGuess) is picked and said why, for the operator to confirm or change. For keys whose
+// (redis/KindGuess) is picked and said why, for the operator to confirm or change. For keys whose
 // names say nothing (a redis-py lock `invoice-run`): discovery cannot tell them from data.
 class OpenKeyDialog : public QDialog {
     Q_OBJECT
@@ -31,7 +31,7 @@ public:
     void setKey(const QString &key);
     // The semaphore to open: the guessed name when the guessed kind is chosen, else the key as typed.
     core::SemaphoreRef chosen() const;
-    std::optional<core::KindGuess> guess() const { return m_guess; }
+    std::optional<redis::KindGuess> guess() const { return m_guess; }
 
     QLineEdit *keyEdit() const { return m_key; }
     QComboBox *kindBox() const { return m_kind; }
@@ -55,7 +55,7 @@ private:
     QPushButton *m_open = nullptr;
     QTimer m_typing;
     quint64 m_round = 0; // answers for a name typed over are dropped
-    std::optional<core::KindGuess> m_guess;
+    std::optional<redis::KindGuess> m_guess;
 };
 
 } // namespace semscope::ui

@@ -1,7 +1,6 @@
 #include "SemaphorePage.h"
 
 #include "ChartsPanel.h"
-#include "ConnectionSession.h"
 #include "HeaderFit.h"
 #include "HistoryPanel.h"
 #include "HolderDetailCard.h"
@@ -10,6 +9,7 @@
 #include "SemaphoreCommands.h"
 #include "SemaphoreHeader.h"
 #include "core/Kind.h"
+#include "model/ConnectionSession.h"
 #include "model/HolderColumnRules.h"
 #include "model/SemaphoreActionRules.h"
 #include "model/SemaphoreHeaderText.h"
@@ -481,6 +481,7 @@ QList<ObservedHolder> SemaphorePage::selectedHolders() const {
         o.holder = *h;
         o.ageMs = m_holders.ageMs(*h);
         o.ttlMs = m_holders.ttlMs(*h);
+        o.client = m_liveness.livenessOf(h->id);
         out.append(o);
     }
     return out;

@@ -20,8 +20,9 @@ class QTabWidget;
 class QToolBar;
 
 namespace semscope::model {
+class ConnectionSession;
 class WatchController;
-}
+} // namespace semscope::model
 namespace semscope::monitor {
 class HistoryWorker;
 }
@@ -29,7 +30,7 @@ class HistoryWorker;
 namespace semscope::ui {
 
 class ChartsPanel;
-class ConnectionSession;
+using model::ConnectionSession;
 class HistoryPanel;
 class HolderDetailCard;
 class InvalidateSessionDialog;

@@ -1,7 +1,7 @@
 #include "FailoverScenario.h"
 
 #include "CliCommand.h"
-#include "redis/training/FailoverLostLock.h"
+#include "training/FailoverLostLock.h"
 
 namespace semscope::cli {
 

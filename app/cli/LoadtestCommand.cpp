@@ -11,9 +11,9 @@
 #include "core/loadtest/LoadTestEngine.h"
 #include "redis/RedisKind.h"
 #include "redis/RedisSemaphoreStore.h"
-#include "redis/training/FailoverLostLock.h"
-#include "redis/training/ScenarioRuns.h"
-#include "redis/training/TrainingScenarios.h"
+#include "training/FailoverLostLock.h"
+#include "training/ScenarioRuns.h"
+#include "training/TrainingScenarios.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -151,8 +151,10 @@ public:
             // resume; the failed operations meanwhile are counted and fail the run.
             settings.autoReconnect = true;
             m_settings = settings;
+            // The connections of one worker thread share their waiting acquires: a slot released on one
+            // of them goes to a waiter on another in the release's reply instead of a PUBLISH.
             m_factory = [settings]() -> std::unique_ptr<core::SemaphoreStore> {
-                return std::make_unique<redis::RedisSemaphoreStore>(settings);
+                return redis::RedisSemaphoreStore::sharingWaitsInThread(settings);
             };
         } else if (auto *consulStore = qobject_cast<consul::ConsulSemaphoreStore *>(m_probe.get())) {
             // Every worker gets its own client (and HTTP connections) with the same agent and token.

@@ -3,7 +3,7 @@
 // SIGTERM or SIGINT.
 #include "CliCommand.h"
 #include "CliContext.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

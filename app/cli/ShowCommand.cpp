@@ -35,11 +35,16 @@ protected:
             if (!history.isAvailable())
                 ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(history.warning());
             monitor::stampFromHistory(history, store.endpoint(), snap, QDateTime::currentMSecsSinceEpoch());
-            if (ctx.json())
-                ctx.printJson(snapshotToJson(snap));
-            else
-                ctx.out() << snapshotText(snap);
-            ctx.finish(ExitOk);
+            // Whether each holder's client is still there: the first question about a stuck slot.
+            store.readClientLiveness(snap.holders, {},
+                                     [&ctx, snap](const QHash<QString, core::HolderClientLiveness> &clients) {
+                                         if (ctx.json()) {
+                                             ctx.printJson(snapshotToJson(snap, clients));
+                                         } else {
+                                             ctx.out() << snapshotText(snap, clients);
+                                         }
+                                         ctx.finish(ExitOk);
+                                     });
         });
     }
 };

@@ -97,6 +97,31 @@ QJsonObject snapshotToJson(const core::Snapshot &s) {
     return o;
 }
 
+QJsonObject snapshotToJson(const core::Snapshot &s,
+                           const QHash<QString, core::HolderClientLiveness> &clients) {
+    QJsonObject o = snapshotToJson(s);
+    QJsonArray holders = o.value(QStringLiteral("holders")).toArray();
+    for (qsizetype i = 0; i < holders.size() && i < s.holders.size(); ++i) {
+        const auto it = clients.constFind(s.holders.at(i).id);
+        if (it == clients.cend())
+            continue;
+        const core::ClientLiveness &l = it->liveness;
+        QJsonObject client{{QStringLiteral("state"),
+                            l.state == core::ClientLiveness::State::Connected ? QStringLiteral("connected")
+                            : l.state == core::ClientLiveness::State::Gone    ? QStringLiteral("gone")
+                                                                              : QStringLiteral("unknown")},
+                           {QStringLiteral("identity"), l.identity},
+                           {QStringLiteral("evidence"), l.evidence}};
+        if (!l.limits.isEmpty())
+            client.insert(QStringLiteral("limits"), l.limits);
+        QJsonObject holder = holders.at(i).toObject();
+        holder.insert(QStringLiteral("client"), client);
+        holders[i] = holder;
+    }
+    o.insert(QStringLiteral("holders"), holders);
+    return o;
+}
+
 QJsonObject listRowToJson(const core::DiscoveredSemaphore &found,
                           const std::optional<core::Snapshot> &snapshot) {
     QJsonObject o;

@@ -3,6 +3,7 @@
 #include "core/SemaphoreStore.h"
 #include "core/SemaphoreTypes.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <optional>
@@ -19,6 +20,10 @@ QJsonArray holdersToJson(const QList<core::Holder> &holders, qint64 nowMs);
 // {"kind","name","limit","limit_source","used","free_slots","counter","version","server_now_ms",
 //  "keys","holders","warnings","details"}
 QJsonObject snapshotToJson(const core::Snapshot &snapshot);
+// The same, each holder answered in `clients` with a "client" object: state ("connected", "gone",
+// "unknown"), identity, evidence and, where the answer is partial, limits.
+QJsonObject snapshotToJson(const core::Snapshot &snapshot,
+                           const QHash<QString, core::HolderClientLiveness> &clients);
 
 // One `list` row: {"kind","name","limit","limit_source","used","holders","waiters","keys","warnings"};
 // `snapshot` is the semaphore's read (its warnings are merged with discovery's).

@@ -3,6 +3,8 @@
 #include "core/Duration.h"
 #include "core/PrintableText.h"
 
+#include <QDateTime>
+
 namespace semscope::cli {
 
 namespace {
@@ -68,7 +70,34 @@ QString holdersTable(const QList<core::Holder> &holders, qint64 nowMs) {
                         rows);
 }
 
-QString snapshotText(const core::Snapshot &s) {
+QString clientsText(const QList<core::Holder> &holders,
+                    const QHash<QString, core::HolderClientLiveness> &clients, qint64 nowMs) {
+    QList<QStringList> rows;
+    bool anyGone = false;
+    for (const core::Holder &h : holders) {
+        const auto it = clients.constFind(h.id);
+        if (it == clients.cend())
+            continue;
+        const core::ClientLiveness &l = it->liveness;
+        QString said = core::livenessSummary(l, nowMs);
+        if (l.state != core::ClientLiveness::State::Unknown && !l.evidence.isEmpty())
+            said += QStringLiteral(" — ") + core::printableServerText(l.evidence);
+        if (!l.limits.isEmpty())
+            said += QStringLiteral(" (%1)").arg(l.limits);
+        anyGone = anyGone || (l.state == core::ClientLiveness::State::Gone &&
+                              l.source == core::ClientLiveness::Source::RedisClients);
+        rows << QStringList{h.id, said};
+    }
+    if (rows.isEmpty())
+        return {};
+    QString text = alignedTable({QStringLiteral("HOLDER"), QStringLiteral("CLIENT")}, rows);
+    if (anyGone)
+        text += QStringLiteral("note: a program that takes a slot and exits on purpose (semscope-cli "
+                               "acquire) reads gone too: ask its owner before force-releasing\n");
+    return text;
+}
+
+QString snapshotText(const core::Snapshot &s, const QHash<QString, core::HolderClientLiveness> &clients) {
     QString text = QStringLiteral("%1 %2  limit %3 (%4)  used %5")
                        .arg(core::kindName(s.ref.kind), core::printableServerText(s.ref.name),
                             s.limit ? QString::number(*s.limit) : QStringLiteral("?"),
@@ -91,6 +120,7 @@ QString snapshotText(const core::Snapshot &s) {
         text += QStringLiteral("(no holders)\n");
     else
         text += holdersTable(s.holders, s.serverNowMs);
+    text += clientsText(s.holders, clients, QDateTime::currentMSecsSinceEpoch());
     for (const QString &n : s.notes)
         text += QStringLiteral("note: ") + core::printableServerText(n) + QLatin1Char('\n');
     for (const QString &w : s.warnings)

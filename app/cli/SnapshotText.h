@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/ClientLiveness.h"
 #include "core/SemaphoreTypes.h"
+
+#include <QHash>
 
 #include <QString>
 
@@ -11,9 +14,15 @@ namespace semscope::cli {
 // measured against `nowMs` (server time of the read); 0 leaves them out.
 QString holdersTable(const QList<core::Holder> &holders, qint64 nowMs);
 
-// A header line (kind, name, limit and where it came from, used, counter), the holders table, and
-// one "warning: ..." line per warning.
-QString snapshotText(const core::Snapshot &snapshot);
+// A header line (kind, name, limit and where it came from, used, counter), the holders table, the
+// clients table when `clients` answers any holder (clientsText), and one "warning: ..." line per warning.
+QString snapshotText(const core::Snapshot &snapshot,
+                     const QHash<QString, core::HolderClientLiveness> &clients = {});
+
+// Whether each holder's client is still there (SemaphoreStore::readClientLiveness): a HOLDER/CLIENT
+// table in the holders' order, then what "gone" cannot tell apart. Empty when nothing was answered.
+QString clientsText(const QList<core::Holder> &holders,
+                    const QHash<QString, core::HolderClientLiveness> &clients, qint64 nowMs);
 
 // A table with the given header and rows, columns padded to the widest cell.
 QString alignedTable(const QStringList &header, const QList<QStringList> &rows);

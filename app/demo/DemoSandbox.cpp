@@ -1,11 +1,11 @@
 #include "DemoSandbox.h"
 
 #include "consul/ConsulSemaphoreStore.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
+#include "localredis/LocalRedisCluster.h"
+#include "localredis/LocalRedisProcess.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"
-#include "redis/sandbox/LocalRedisCluster.h"
-#include "redis/sandbox/LocalRedisProcess.h"
 #include "redis/topology/RedisTopology.h"
 
 #include <QCoreApplication>

@@ -32,6 +32,10 @@ public:
     bool canWatch() const override { return m_inner->canWatch(); }
     void watch(const SemaphoreRef &ref, Callback<Snapshot> onChange) override;
     void unwatch(const SemaphoreRef &ref) override { m_inner->unwatch(ref); }
+    void readClientLiveness(const QList<Holder> &holders, const QSet<QString> &seenConnected,
+                            Callback<QHash<QString, HolderClientLiveness>> done) override {
+        m_inner->readClientLiveness(holders, seenConnected, std::move(done));
+    }
 
 Q_SIGNALS:
     // The log could not be written (`why` names the file); the write itself went ahead.

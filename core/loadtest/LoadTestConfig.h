@@ -18,8 +18,8 @@ struct LoadTestConfig {
     Distribution hold = Distribution::fixed(0);
     Distribution think = Distribution::fixed(0);
     // Pause after a Busy reply in retry mode before the client asks again. On a kind that notifies
-    // releases (kindNotifiesReleases) a release by another client of the same worker ends the pause
-    // of the client that has paused longest.
+    // releases (kindNotifiesReleases) a release by anyone (any worker, another process: the store's
+    // release notification) ends the pause of the client that has paused longest in each worker.
     Distribution retry = Distribution::uniform(1'000'000, 5'000'000);
     qint64 ttlMs = 10'000;
     qint64 refreshIntervalMs = 0; // 0: a third of the TTL

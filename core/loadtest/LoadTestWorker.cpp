@@ -74,6 +74,13 @@ void LoadTestWorker::setUp() {
             connect(c.refreshTimer, &QTimer::timeout, this, [this, ci] { refresh(ci); });
         }
     }
+    if (error.isEmpty() && m_wakeOnRelease) {
+        // One store per worker listens: each release wakes one sleeper per worker, not one per store.
+        m_hearsReleases = m_stores.front()->watchReleases(m_config.ref, [this] {
+            if (!m_tearingDown)
+                wakeOneRetrier();
+        });
+    }
     setupError = error;
     Q_EMIT ready(m_index, error);
 }
@@ -344,7 +351,9 @@ void LoadTestWorker::endHold(int i) {
         switch (r.status) {
         case ReleaseResult::Status::Ok:
             m_counters->releases.fetch_add(1);
-            wakeOneRetrier();
+            if (!m_hearsReleases)
+                wakeOneRetrier(); // else the notification of this release does it
+
             break;
         case ReleaseResult::Status::NotHeld:
             m_counters->notHeld.fetch_add(1);
@@ -391,10 +400,10 @@ void LoadTestWorker::pauseForRetry(int i) {
     c.stepTimer->start(delayMs(pause));
 }
 
-// The release this worker's client just made freed a slot: on a kind that tells its waiters so, a
-// retrying client listening to that notification would ask again now rather than at the end of its
-// pause. The load tester hears its own clients' releases first hand; the client that has paused
-// longest goes (releases by other workers' clients wake nobody here: each pause still ends by itself).
+// A release freed a slot: on a kind that tells its clients so, a retrying client listening to that
+// notification asks again now rather than at the end of its pause. The client that has paused
+// longest goes. The release may come from any worker or process (the store's notification), or,
+// with a store that has none, from this worker's own clients.
 void LoadTestWorker::wakeOneRetrier() {
     if (!m_wakeOnRelease || m_counters->stopping.load())
         return;

@@ -152,6 +152,9 @@ private:
     // Clients in a retry pause, longest first (entries whose pause already ended are skipped).
     std::deque<std::pair<int, quint64>> m_retrySleepers; // client, pauseSeq
     bool m_wakeOnRelease = false;                        // retry mode on a kind that notifies releases
+    // The first store hears the kind's release notification, so every release wakes a sleeper here,
+    // whoever made it; otherwise (a store without notifications) only this worker's own releases do.
+    bool m_hearsReleases = false;
     int m_done = 0;
     int m_depth = 0; // nesting of steps run without a timer, to keep the stack flat
     bool m_drainedSent = false;

@@ -1,9 +1,10 @@
 #include "FairKind.h"
 
+#include "KeyLayouts.h"
 #include "KindReplies.h"
+#include "ScoreReading.h"
 #include "SeedKindSupport.h"
 #include "core/Duration.h"
-#include "core/KindRecognition.h"
 
 #include <QHash>
 #include <cmath>
@@ -27,9 +28,9 @@ QByteArray holderBytes(const QByteArray &raw, const QString &printable) {
 
 // Scores are seconds as the book writes them, unless the profile says milliseconds.
 qint64 scoreMs(double score, const core::SemaphoreRef &ref) {
-    return core::scoreToMs(score, ref.profile.scoreUnit == core::ScoreUnit::Milliseconds
-                                      ? core::ScoreUnit::Milliseconds
-                                      : core::ScoreUnit::Seconds);
+    return scoreToMs(score, ref.profile.scoreUnit == core::ScoreUnit::Milliseconds
+                                ? core::ScoreUnit::Milliseconds
+                                : core::ScoreUnit::Seconds);
 }
 
 // The outer lock keys the acquire must find free: the profile's, else both names in use.
@@ -37,7 +38,7 @@ QList<QByteArray> outerLockKeys(const core::SemaphoreRef &ref) {
     if (!ref.profile.outerLockKey.isEmpty())
         return {ref.profile.outerLockKey.toUtf8()};
     const QByteArray n = ref.name.toUtf8();
-    return {"lock:" + n, n + "lock"};
+    return {keyLayout(core::Kind::Fair).key("lock:").keyFor(n), n + "lock"};
 }
 
 // "lock:S held by <value> (expires in 3.0 s): ...": why an acquire did nothing (reply {-3, key,
@@ -66,8 +67,7 @@ FairKind::FairKind()
     , m_purge(LuaScript::fromResource(QStringLiteral("fair_purge"))) {}
 
 QList<QByteArray> FairKind::keysOf(const QString &name) const {
-    const QByteArray n = name.toUtf8();
-    return {n, n + ":owner", n + ":counter", "lock:" + n};
+    return keyLayout(core::Kind::Fair).keysFor(name);
 }
 
 qint64 FairKind::timeoutMs(const core::SemaphoreRef &ref) {
@@ -83,10 +83,11 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     snap.keys = keys;
     const qint64 now = integerAt(reply, 0).value_or(0);
     snap.serverNowMs = now;
-    const QByteArray name = ref.name.toUtf8();
-    const bool timesOk = checkType(name, bytesAt(reply, 1), "zset", snap.warnings);
-    const bool ownerOk = checkType(name + ":owner", bytesAt(reply, 2), "zset", snap.warnings);
-    const bool counterOk = checkType(name + ":counter", bytesAt(reply, 3), "string", snap.warnings);
+    const KeyLayout &layout = keyLayout(core::Kind::Fair); // S, S:owner, S:counter, lock:S
+    const QList<QByteArray> k = layout.keysFor(ref.name);
+    const bool timesOk = checkType(k[0], bytesAt(reply, 1), layout.keys[0].type, snap.warnings);
+    const bool ownerOk = checkType(k[1], bytesAt(reply, 2), layout.keys[1].type, snap.warnings);
+    const bool counterOk = checkType(k[2], bytesAt(reply, 3), layout.keys[2].type, snap.warnings);
     const QByteArray lockType = bytesAt(reply, 4);
     const qint64 lockTtl = integerAt(reply, 9).value_or(-2);
 

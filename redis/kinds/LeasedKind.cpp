@@ -1,5 +1,6 @@
 #include "LeasedKind.h"
 
+#include "KeyLayouts.h"
 #include "KindReplies.h"
 
 namespace semscope::redis {
@@ -14,9 +15,8 @@ using core::ReleaseResult;
 
 namespace {
 
-const QStringList kKeySuffixes{QStringLiteral(":holders"), QStringLiteral(":meta"), QStringLiteral(":owners"),
-                               QStringLiteral(":queue"), QStringLiteral(":waiting")};
-const QList<QByteArray> kExpectedTypes{"zset", "hash", "hash", "list", "hash"};
+// The types of keysOf(), in its order (kinds/KeyLayouts.cpp describes the layout).
+const QList<QByteArray> kExpectedTypes = keyLayout(core::Kind::Leased).types();
 
 // Write scripts are the shared helpers followed by the operation, so each stays one EVALSHA. Scripts
 // that rewrite the queue also get the maintenance helpers; the hot ones do without (every helper is
@@ -117,11 +117,7 @@ LeasedKind::LeasedKind()
     , m_leave(writeScript(QStringLiteral("leased_leave"))) {}
 
 QList<QByteArray> LeasedKind::keysOf(const QString &name) const {
-    QList<QByteArray> keys;
-    const QByteArray tag = '{' + name.toUtf8() + '}';
-    for (const QString &suffix : kKeySuffixes)
-        keys << tag + suffix.toUtf8();
-    return keys;
+    return keyLayout(core::Kind::Leased).keysFor(name);
 }
 
 QByteArray LeasedKind::releaseChannel(const QString &name) const {

@@ -19,7 +19,8 @@ namespace semscope::redis {
 //   channel {N}:released:<tag>   hand-offs to the waiters of one store: "<ticket> <token> <expiresAt>
 //                 <holder>" (see leased_common.lua)
 //   channel {N}:released         newline-separated ids of queued waiters that take no hand-offs
-//                 (empty tag) and may take a slot now
+//                 (empty tag) and may take a slot now; an empty message when a release left a
+//                 slot free with nobody queued (clients retrying after a pause ask now)
 //
 // The semaphore is created by its first acquire with the limit of the caller's profile
 // (SemaphoreRef::profile.limit, 1 when unset); after that the stored limit rules and only setLimit()

@@ -1,5 +1,6 @@
 #include "NodeMutexKind.h"
 
+#include "KeyLayouts.h"
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
 
@@ -12,7 +13,7 @@ NodeMutexKind::NodeMutexKind()
     , m_forceRelease(LuaScript::fromResource(QStringLiteral("node_mutex_force_release"))) {}
 
 QList<QByteArray> NodeMutexKind::keysOf(const QString &name) const {
-    return {"mutex:" + name.toUtf8()};
+    return keyLayout(core::Kind::NodeMutex).keysFor(name);
 }
 
 core::Snapshot NodeMutexKind::parseSnapshot(const core::SemaphoreRef &ref, const QString &key,

@@ -2,7 +2,7 @@
 
 #include "SeedKindSupport.h"
 #include "ZsetKind.h"
-#include "core/KindRecognition.h"
+#include "redis/KindRecognition.h"
 
 namespace semscope::redis {
 
@@ -16,7 +16,7 @@ NodeSemaphoreKind::NodeSemaphoreKind()
     , m_forceReleaseMulti(LuaScript::fromResource(QStringLiteral("node_semaphore_force_release"))) {}
 
 QList<QByteArray> NodeSemaphoreKind::keysOf(const QString &name) const {
-    return {core::nodeSemaphoreKey(name)};
+    return {nodeSemaphoreKey(name)};
 }
 
 void NodeSemaphoreKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,

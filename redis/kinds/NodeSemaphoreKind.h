@@ -11,7 +11,7 @@ namespace semscope::redis {
 // limit nor lockTimeout is stored: both from the profile, lockTimeout otherwise estimated as
 // PTTL + (now - newest score) and marked inferred. Read-only plus force-release (ZREM, only while
 // the score is the one the operator saw; the holder gets LostLockError at its next refresh).
-// Named by `<key>` or by the full key, ioredis keyPrefix included (core::nodeSemaphoreKey).
+// Named by `<key>` or by the full key, ioredis keyPrefix included (nodeSemaphoreKey).
 class NodeSemaphoreKind : public RedisKind {
 public:
     NodeSemaphoreKind();

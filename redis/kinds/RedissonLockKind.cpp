@@ -1,8 +1,9 @@
 #include "RedissonLockKind.h"
 
+#include "KeyLayouts.h"
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
-#include "core/KindRecognition.h"
+#include "redis/KindRecognition.h"
 
 namespace semscope::redis {
 
@@ -21,7 +22,7 @@ RedissonLockKind::RedissonLockKind()
     , m_forceRelease(LuaScript::fromResource(QStringLiteral("redisson_lock_force_release"))) {}
 
 QList<QByteArray> RedissonLockKind::keysOf(const QString &name) const {
-    return {name.toUtf8(), prefixed("redisson_lock_token:", name)};
+    return keyLayout(core::Kind::RedissonLock).keysFor(name);
 }
 
 QByteArray RedissonLockKind::releaseChannel(const QString &name) const {
@@ -57,7 +58,7 @@ core::Snapshot RedissonLockKind::parseSnapshot(const core::SemaphoreRef &ref, co
             h.details.insert(QStringLiteral("hold_count"), *holds);
         else
             snap.warnings << QStringLiteral("%1: hold count of %2 is not a number").arg(ref.name, h.id);
-        if (!core::looksLikeRedissonLockField(field))
+        if (!looksLikeRedissonLockField(field))
             snap.warnings << QStringLiteral("%1: field %2 is not <client uuid>:<thread id>")
                                  .arg(ref.name, h.id.left(80));
         const qsizetype colon = field.lastIndexOf(':');

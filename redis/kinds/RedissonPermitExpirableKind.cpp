@@ -1,8 +1,9 @@
 #include "RedissonPermitExpirableKind.h"
 
+#include "KeyLayouts.h"
 #include "KindReplies.h"
+#include "ScoreReading.h"
 #include "SeedKindSupport.h"
-#include "core/KindRecognition.h"
 
 #include <cmath>
 
@@ -16,8 +17,7 @@ RedissonPermitExpirableKind::RedissonPermitExpirableKind()
 
 // Redisson's suffixName(name, "timeout"): "{name}:timeout", or "name:timeout" if name has braces.
 QList<QByteArray> RedissonPermitExpirableKind::keysOf(const QString &name) const {
-    const QByteArray n = name.toUtf8();
-    return {n, n.contains('{') ? QByteArray(n + ":timeout") : QByteArray("{" + n + "}:timeout")};
+    return keyLayout(core::Kind::RedissonPermitExpirable).keysFor(name);
 }
 
 QByteArray RedissonPermitExpirableKind::releaseChannel(const QString &name) const {
@@ -80,7 +80,7 @@ core::Snapshot RedissonPermitExpirableKind::parseSnapshot(const core::SemaphoreR
         const double v = score.toDouble(&ok);
         if (!ok || !std::isfinite(v)) {
             h.state = core::HolderState::Stale;
-        } else if (qint64(v) == core::kRedissonNoLeaseScore) {
+        } else if (qint64(v) == kRedissonNoLeaseScore) {
             h.details.insert(QStringLiteral("no_lease"), true);
         } else {
             h.expiresAtMs = qint64(v);

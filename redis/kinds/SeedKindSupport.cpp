@@ -32,7 +32,7 @@ core::Snapshot failedSnapshot(const core::SemaphoreRef &ref, const QStringList &
     return snap;
 }
 
-bool checkType(const QByteArray &key, const QByteArray &type, const char *want, QStringList &warnings) {
+bool checkType(const QByteArray &key, const QByteArray &type, const QByteArray &want, QStringList &warnings) {
     if (type == want || type == "none")
         return true;
     warnings << QStringLiteral("%1 is a %2, expected a %3; it was not read")

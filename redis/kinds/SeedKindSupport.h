@@ -26,7 +26,7 @@ core::Snapshot failedSnapshot(const core::SemaphoreRef &ref, const QStringList &
                               const RedisReply &reply);
 
 // "k is a <type>, expected a <want>; it was not read" when `type` is neither `want` nor "none".
-bool checkType(const QByteArray &key, const QByteArray &type, const char *want, QStringList &warnings);
+bool checkType(const QByteArray &key, const QByteArray &type, const QByteArray &want, QStringList &warnings);
 
 // Human size for warnings about huge values.
 QString byteSize(qint64 bytes);

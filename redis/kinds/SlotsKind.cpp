@@ -1,5 +1,6 @@
 #include "SlotsKind.h"
 
+#include "KeyLayouts.h"
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
 #include "core/Duration.h"
@@ -105,8 +106,7 @@ SlotsKind::SlotsKind()
     , m_setLimit(LuaScript::fromResource(QStringLiteral("slots_set_limit"))) {}
 
 QList<QByteArray> SlotsKind::keysOf(const QString &name) const {
-    const QByteArray n = name.toUtf8();
-    return {n + "|list", n + "|map", n + "|lease"};
+    return keyLayout(core::Kind::Slots).keysFor(name);
 }
 
 core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QStringList &keys,
@@ -119,10 +119,11 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
     const qint64 now = integerAt(reply, 0).value_or(0);
     snap.serverNowMs = now;
     const QByteArray listType = bytesAt(reply, 1), mapType = bytesAt(reply, 2), leaseType = bytesAt(reply, 3);
-    const QByteArray name = ref.name.toUtf8();
-    const bool listOk = checkType(name + "|list", listType, "list", snap.warnings);
-    const bool mapOk = checkType(name + "|map", mapType, "hash", snap.warnings);
-    checkType(name + "|lease", leaseType, "zset", snap.warnings);
+    const KeyLayout &layout = keyLayout(core::Kind::Slots); // |list, |map, |lease
+    const QList<QByteArray> k = layout.keysFor(ref.name);
+    const bool listOk = checkType(k[0], listType, layout.keys[0].type, snap.warnings);
+    const bool mapOk = checkType(k[1], mapType, layout.keys[1].type, snap.warnings);
+    checkType(k[2], leaseType, layout.keys[2].type, snap.warnings);
     const qint64 listLen = listOk ? integerAt(reply, 4).value_or(0) : 0;
     const qint64 mapLen = mapOk ? integerAt(reply, 5).value_or(0) : 0;
 
@@ -225,7 +226,9 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
         snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
     }
 
-    // Consistency checks of research §7 (A).
+    // Consistency checks: every slot 1..limit is either free once or held once, as the seed's
+    // clients leave it when none crashed between their LPOP and HSET; anything else is what `repair`
+    // undoes (README, "Semaphore layouts semscope reads and operates").
     QList<qint64> duplicatesFree, inBoth, duplicateHeld;
     for (auto it = freeCount.cbegin(); it != freeCount.cend(); ++it) {
         if (it.value() > 1)

@@ -1,9 +1,9 @@
 #include "ZsetKind.h"
 
 #include "KindReplies.h"
+#include "ScoreReading.h"
 #include "SeedKindSupport.h"
 #include "core/Duration.h"
-#include "core/KindRecognition.h"
 
 #include <QHash>
 #include <QSet>
@@ -162,7 +162,7 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     QList<QByteArray> rawScores;
     for (const auto &e : entries)
         rawScores << e.second;
-    const core::ScoreReading reading = core::readScores(rawScores, now);
+    const ScoreReading reading = readScores(rawScores, now);
     core::ScoreUnit unit = ref.profile.scoreUnit;
     const bool unitGuessed = unit == core::ScoreUnit::Auto;
     if (unitGuessed) {
@@ -196,7 +196,7 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             double newest = 0;
             for (const auto &e : entries)
                 newest = std::max(newest, e.second.toDouble());
-            timeout = pttl + (now - core::scoreToMs(newest, unit));
+            timeout = pttl + (now - scoreToMs(newest, unit));
             snap.details.insert(QStringLiteral("timeout_inferred"), true);
         }
         if (timeout && ref.profile.timeoutInferred) // discovery's estimate, carried in the profile
@@ -239,10 +239,10 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
             snap.holders << h;
             continue;
         }
-        const std::optional<core::ScoreUnit> looksLike = core::guessScoreUnit(v, now);
+        const std::optional<core::ScoreUnit> looksLike = guessScoreUnit(v, now);
         // In a mixed set each score is shown as what it looks like, not in the majority's unit.
         const core::ScoreUnit own = unitGuessed && reading.mixedUnits ? looksLike.value_or(unit) : unit;
-        const qint64 ms = core::scoreToMs(v, own);
+        const qint64 ms = scoreToMs(v, own);
         if (scores == Scores::Expiry && !looksLike) {
             // No time in either unit (0, a counter): the write scripts keep it as a holder, so does this.
             h.details.insert(QStringLiteral("expiry_unknown"), true);

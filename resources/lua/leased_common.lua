@@ -205,6 +205,9 @@ end
 -- Removes a holder and whatever refers to it, then hands its slot on (see hand_off for the last
 -- two arguments). `limit` nil: read here, and only when somebody queues (the meta is then read
 -- before the first write, like every key of the path). Callers have read the holders and owners keys.
+-- With nobody queued the slot stays free, and an empty message on the release channel {N}:released
+-- says so: clients that retry after a pause (not queued) ask now instead of sleeping on. (One
+-- PUBLISH; with nobody subscribed it is a lookup.)
 local function remove_holder(limit, holder, local_tag, replies)
     local queued = redis.call('LLEN', KEYS[4]) > 0 -- a read: the queue's type check
     if queued and not limit then
@@ -215,5 +218,7 @@ local function remove_holder(limit, holder, local_tag, replies)
     redis.call('HDEL', KEYS[3], holder)
     if queued then
         hand_off(limit, nil, local_tag, replies)
+    else
+        redis.call('PUBLISH', string.sub(KEYS[1], 1, -9) .. ':released', '')
     end
 end

@@ -2,10 +2,11 @@
 -- each operation stays one EVALSHA and all of them read a set the same way.
 --
 -- A member's score is its expiry, in seconds or in milliseconds since the epoch. The unit is decided
--- for the whole set, from every member, by counting the scores in two disjoint windows (research
--- §7): |score - now_s| < 1e8 reads as seconds, |score - now_ms| < 1e11 as milliseconds. Two ZCOUNTs,
--- whatever the size of the set. A score in neither window (0, a counter, inf) has no certain expiry:
--- it counts as a holder and is never removed.
+-- for the whole set, from every member, by counting the scores in two disjoint windows (Redis in
+-- Action's and Symfony's sets hold seconds, the seed's and madelson's milliseconds; README, "Semaphore
+-- layouts semscope reads and operates"): |score - now_s| < 1e8 reads as seconds, |score - now_ms|
+-- < 1e11 as milliseconds. Two ZCOUNTs, whatever the size of the set. A score in neither window (0, a
+-- counter, inf) has no certain expiry: it counts as a holder and is never removed.
 
 local function zsetNowMs()
     local t = redis.call('TIME')

@@ -25,7 +25,9 @@
 // grant, p99 wait and fairness.
 // Then, when node and the packages of tests/bench/node-reference are installed (npm ci --prefix
 // tests/bench/node-reference), the node redis-semaphore library runs the contended load on the same
-// server with its defaults. Then semscope's load tester runs its setups; each figure prints beside its
+// server with its defaults; the CPU its process and the redis-server spent per pair during that run
+// print beside semscope's, since on a machine of few cores the work the one server thread does per
+// pair caps the contended rate. Then semscope's load tester runs its setups; each figure prints beside its
 // reference of this run (the script bound, or node for the contended setups) with the ratio, the
 // CPU each side spent per pair (robust against other load on a shared machine), the machine's load,
 // PASS or FAIL per goal, and last the verdict (BenchVerdict.h): the exit code is 1 when a goal was
@@ -63,8 +65,9 @@ QTextStream out(stdout);
 
 core::LoadTestReport runLoadTest(const test::RedisServer &server, core::LoadTestConfig c) {
     const redis::ConnectionSettings settings = server.settings();
+    // The stores the CLI makes (LoadtestCommand): one worker's connections share their waits.
     core::LoadTestEngine engine(c, [settings]() -> std::unique_ptr<core::SemaphoreStore> {
-        return std::make_unique<redis::RedisSemaphoreStore>(settings);
+        return redis::RedisSemaphoreStore::sharingWaitsInThread(settings);
     });
     QEventLoop loop;
     QObject::connect(&engine, &core::LoadTestEngine::finished, &loop, &QEventLoop::quit);
@@ -133,19 +136,33 @@ QString fixed(double v, int decimals = 0) {
     return QString::number(v, 'f', decimals);
 }
 
+// CPU seconds of this process's children that have ended and been waited for (the node run).
+double childrenCpuSeconds() {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 // What tests/bench/node-reference/contended.js measured, or why it did not run.
 struct NodeReference {
     QJsonObject result;
     QString skipped;
+    // CPU per pair of the node process and of the redis-server during its run, in microseconds
+    // (-1: unknown): the work each side did for a pair, beside semscope's.
+    double clientCpuUs = -1;
+    double serverCpuUs = -1;
 };
 
-NodeReference runNodeReference(const test::RedisServer &server, const QString &dir, int clients, int limit,
+NodeReference runNodeReference(test::RedisServer &server, const QString &dir, int clients, int limit,
                                qint64 durationMs) {
     NodeReference ref;
     if (!QFileInfo::exists(dir + QStringLiteral("/node_modules/redis-semaphore/package.json"))) {
         ref.skipped = QStringLiteral("not installed (npm ci --prefix %1)").arg(QDir(dir).path());
         return ref;
     }
+    const double children0 = childrenCpuSeconds();
+    const double server0 = serverCpuSeconds(server);
     QProcess node;
     node.start(QStringLiteral("node"),
                {dir + QStringLiteral("/contended.js"), QStringLiteral("--host"), server.host(),
@@ -162,10 +179,17 @@ NodeReference runNodeReference(const test::RedisServer &server, const QString &d
         return ref;
     }
     const QJsonDocument doc = QJsonDocument::fromJson(node.readAllStandardOutput().trimmed());
-    if (!doc.isObject() || !doc.object().contains(QStringLiteral("pairs_per_s")))
+    if (!doc.isObject() || !doc.object().contains(QStringLiteral("pairs_per_s"))) {
         ref.skipped = QStringLiteral("cannot read what node printed");
-    else
-        ref.result = doc.object();
+        return ref;
+    }
+    ref.result = doc.object();
+    const double pairs = ref.result.value(QStringLiteral("pairs")).toDouble();
+    if (pairs > 0) {
+        ref.clientCpuUs = (childrenCpuSeconds() - children0) * 1e6 / pairs;
+        if (server0 >= 0)
+            ref.serverCpuUs = (serverCpuSeconds(server) - server0) * 1e6 / pairs;
+    }
     return ref;
 }
 
@@ -256,7 +280,9 @@ int main(int argc, char *argv[]) {
                 << " pairs/s, acquire wait p50 "
                 << fixed(node->result.value(QStringLiteral("acquire_p50_ms")).toDouble(), 2) << " ms, p99 "
                 << fixed(node->result.value(QStringLiteral("acquire_p99_ms")).toDouble(), 2) << " ms, Jain "
-                << fixed(node->result.value(QStringLiteral("jain_fairness")).toDouble(), 3) << "\n";
+                << fixed(node->result.value(QStringLiteral("jain_fairness")).toDouble(), 3)
+                << "; CPU per pair: node " << fixed(node->clientCpuUs, 1) << " us, redis-server "
+                << fixed(node->serverCpuUs, 1) << " us\n";
         out.flush();
     }
     const double nodePairs =
@@ -378,9 +404,18 @@ int main(int argc, char *argv[]) {
         }
         const double pairs = r.pairsPerSecond * static_cast<double>(r.elapsedMs) / 1000.0;
         verdict.figure(QStringLiteral("pairs/s"), r.pairsPerSecond, s.referenceName, s.reference);
-        if (s.referenceName == nodeName && nodePairs > 0)
+        if (s.referenceName == nodeName && nodePairs > 0) {
             verdict.figure(QStringLiteral("p99 wait ms"), r.acquireWait.percentileMs(99), nodeName,
                            node->result.value(QStringLiteral("acquire_p99_ms")).toDouble(), QString(), 2);
+            // What caps the ratio on a machine of few cores: the work each side asks of the one
+            // redis-server thread, and its own, for a pair.
+            if (pairs > 0) {
+                verdict.figure(QStringLiteral("redis-server CPU us per pair"), serverCpu * 1e6 / pairs,
+                               nodeName, node->serverCpuUs, QString(), 1);
+                verdict.figure(QStringLiteral("client CPU us per pair"), clientCpu * 1e6 / pairs, nodeName,
+                               node->clientCpuUs, QString(), 1);
+            }
+        }
         out << "    acquire wait p50 " << fixed(r.acquireWait.percentileMs(50), 2) << " ms, p99 "
             << fixed(r.acquireWait.percentileMs(99), 2) << " ms, max " << fixed(r.acquireWait.maxMs(), 2)
             << " ms; attempts/grant " << fixed(r.attemptsPerGrant, 2) << "; Jain "

@@ -18,10 +18,10 @@
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
+#include "model/ConnectionSession.h"
 #include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
 #include "model/WatchController.h"
-#include "ui/ConnectionSession.h"
 #include "ui/DesktopMonitoring.h"
 #include "ui/MainWindow.h"
 
@@ -206,7 +206,7 @@ int main(int argc, char *argv[]) {
     const model::ConnectionConfig config = sandbox.redisConnection();
     registry.upsert(config);
     window.openConnection(config.id);
-    ui::ConnectionSession *session = window.session(config.id);
+    model::ConnectionSession *session = window.session(config.id);
     if (!session || !spinUntil(
                         [&] {
                             return !session->isDiscovering() &&

@@ -4,7 +4,7 @@
 // "found 1 semaphores" and then "(no semaphores found)".
 #include "CliRun.h"
 #include "TestMain.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -162,6 +163,55 @@ private Q_SLOTS:
         QCOMPARE(waiter.exitCode(), 0);
         const QJsonObject waited = QJsonDocument::fromJson(waiter.readAllStandardOutput()).object();
         QCOMPARE(waited.value(QStringLiteral("token")).toInteger(), alphaToken + 2);
+    }
+
+    // The first question about a stuck slot, answered by `show` as the app's holder card answers it:
+    // is the holder's client still connected? A `semscope-cli acquire` has exited (gone); a client
+    // still waiting in line, named by semscope, is connected.
+    void showSaysWhetherEachHoldersClientIsThere() {
+        const CliRun took =
+            cli({QStringLiteral("acquire"), QStringLiteral("report"), QStringLiteral("--kind"),
+                 QStringLiteral("leased"), QStringLiteral("--limit"), QStringLiteral("1"),
+                 QStringLiteral("--holder"), QStringLiteral("exited-job"), QStringLiteral("--ttl"),
+                 QStringLiteral("10m")});
+        QCOMPARE(took.exitCode, 0);
+        QProcess waiter;
+        startCli(waiter, {QStringLiteral("acquire"), QStringLiteral("report"), QStringLiteral("--kind"),
+                          QStringLiteral("leased"), QStringLiteral("--holder"), QStringLiteral("patient-job"),
+                          QStringLiteral("--ttl"), QStringLiteral("10m"), QStringLiteral("--wait"),
+                          QStringLiteral("5m")});
+        QVERIFY(waiter.waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{report}:queue"}).integer, 1, 15000);
+
+        const CliRun text = cli({QStringLiteral("show"), QStringLiteral("report"), QStringLiteral("--kind"),
+                                 QStringLiteral("leased")});
+        QCOMPARE(text.exitCode, 0);
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QStringLiteral("CLIENT")), qPrintable(out));
+        QVERIFY2(QRegularExpression(QStringLiteral("exited-job +client gone — no connection of pid \\d+"))
+                     .match(out)
+                     .hasMatch(),
+                 qPrintable(out));
+        QVERIFY2(QRegularExpression(QStringLiteral("patient-job +client connected")).match(out).hasMatch(),
+                 qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("exits on purpose")), qPrintable(out));
+
+        const CliRun json = cli({QStringLiteral("--json"), QStringLiteral("show"), QStringLiteral("report"),
+                                 QStringLiteral("--kind"), QStringLiteral("leased")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject client =
+            holderNamed(json.json(), QStringLiteral("exited-job")).value(QStringLiteral("client")).toObject();
+        QCOMPARE(client.value(QStringLiteral("state")).toString(), QStringLiteral("gone"));
+        QVERIFY(client.value(QStringLiteral("identity")).toString().startsWith(QStringLiteral("pid ")));
+        QCOMPARE(holderNamed(json.json(), QStringLiteral("patient-job"))
+                     .value(QStringLiteral("client"))
+                     .toObject()
+                     .value(QStringLiteral("state"))
+                     .toString(),
+                 QStringLiteral("connected"));
+
+        waiter.kill();
+        waiter.waitForFinished();
     }
 
     void refreshAndRelease() {

@@ -5,7 +5,7 @@
 #include "TestMain.h"
 #include "TestWait.h"
 #include "consul/ConsulSemaphoreStore.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 #include "redis/topology/HashSlot.h"
 
 #include <QDateTime>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "consul/ConsulClient.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 
 #include <QEventLoop>
 #include <QProcessEnvironment>

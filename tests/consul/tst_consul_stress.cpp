@@ -6,7 +6,7 @@
 #include "TestMain.h"
 #include "TestWait.h"
 #include "consul/ConsulSemaphoreStore.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>

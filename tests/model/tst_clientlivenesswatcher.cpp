@@ -3,7 +3,7 @@
 // while watched, and a Consul node whose health check turns critical (the API double).
 #include "RedisServer.h"
 #include "TestMain.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 #include "model/ClientLivenessWatcher.h"
 #include "model/ConnectionController.h"
 #include "model/ConnectionStores.h"

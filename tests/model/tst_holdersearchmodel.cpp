@@ -65,6 +65,11 @@ void TestHolderSearchModel::patternMatches_data() {
                                            << "worker-17" << false;
     QTest::newRow("bad glob matches nothing") << "worker-["
                                               << "worker-[" << false;
+    // An escaped wildcard is the character itself, also in a substring: "job\*" finds "nightly-job*2".
+    QTest::newRow("escaped star, substring") << "job\\*"
+                                             << "nightly-job*2" << true;
+    QTest::newRow("escaped star is no wildcard") << "job\\*"
+                                                 << "nightly-job-2" << false;
 }
 
 void TestHolderSearchModel::patternMatches() {

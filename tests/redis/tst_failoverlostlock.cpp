@@ -3,8 +3,8 @@
 // once showed client B "refused" by a connection that had merely been dropped, and the naive side
 // then seemed not to over-admit).
 #include "TestMain.h"
-#include "redis/training/FailoverLostLock.h"
-#include "redis/training/ScenarioRuns.h"
+#include "training/FailoverLostLock.h"
+#include "training/ScenarioRuns.h"
 
 #include <QJsonObject>
 #include <QTest>

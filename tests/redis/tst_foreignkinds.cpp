@@ -253,9 +253,10 @@ private Q_SLOTS:
         QCOMPARE(cmd({"ZCARD", key}).toInteger(), 1);
     }
 
-    // MultiSemaphore (research §2.4): one acquisition of k permits is k members id_0 .. id_{k-1},
-    // ZADDed with one `now` by one script, then PEXPIRE lockTimeout; refresh re-ZADDs them all;
-    // release ZREMs them all. semscope shows one holder with k permits and counts k against the limit.
+    // MultiSemaphore (swarthy/redis-semaphore src/multiSemaphore/{acquire,refresh,release}/lua.ts): one
+    // acquisition of k permits is k members id_0 .. id_{k-1}, ZADDed with one `now` by one script, then
+    // PEXPIRE lockTimeout; refresh re-ZADDs them all; release ZREMs them all. semscope shows one holder with
+    // k permits and counts k against the limit.
     void nodeMultiSemaphore() {
         NodeSemaphoreKind kind;
         KindDriver driver(kind, *m_conn);

@@ -4,7 +4,7 @@
 #include "redis/RedisSemaphoreStore.h"
 #include "redis/kinds/BuiltinKinds.h"
 #include "redis/kinds/WaitQueueKind.h"
-#include "redis/training/TrainingScenarios.h"
+#include "training/TrainingScenarios.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -250,6 +250,101 @@ private Q_SLOTS:
                      out.left(2000).constData());
             QCOMPARE(o.value(QStringLiteral("busy_replies")).toInteger(), 0);
         }
+    }
+
+    // Issue 30: a client retrying after a pause on `leased` is woken by the release notification the
+    // kind publishes, whoever released: here the only other client lives in another worker thread
+    // (its own connection), so nothing but the notification can end the minute-long pause before
+    // the run's 20 pairs are done. The think time lets a woken client ask before the releaser does.
+    void releaseInAnotherWorkerEndsARetryPause() {
+        LoadTestConfig c;
+        c.ref.kind = Kind::Leased;
+        c.ref.name = QStringLiteral("lt-wake-threads");
+        c.limit = 1;
+        c.clients = 2;
+        c.connections = 2;
+        c.threads = 2;
+        c.waitMs = 0;
+        c.retry = Distribution::fixed(60'000'000'000);
+        c.hold = Distribution::fixed(1'000'000);
+        c.think = Distribution::fixed(30'000'000);
+        c.ttlMs = 10'000;
+        c.ops = 20;
+        c.durationMs = 0;
+        c.seed = 20261129;
+        LoadTestEngine engine(c, atomicFactory());
+        const LoadTestReport r = run(engine);
+        QVERIFY2(r.ok, qPrintable(r.error.isEmpty() ? QStringLiteral("the run did not end") : r.error));
+        QCOMPARE(r.releases, 20LL);
+        QVERIFY(r.busyReplies > 0);
+        // Both take turns (Jain 1.0); one that sleeps its minute after its first turn leaves the other
+        // all the rest (19:1, Jain 0.55).
+        QVERIFY2(r.fairness.jainIndex >= 0.8, qPrintable(r.summaryText()));
+        QVERIFY(r.retryWakes > 0);
+        QCOMPARE(r.safety.overAdmissions, 0LL);
+    }
+
+    // The same across processes: a release by another client of the server (here the test's own
+    // store, on a connection of its own) ends the pause of the load tester's retrying client.
+    void releaseByAnotherClientEndsARetryPause() {
+        const core::SemaphoreRef ref = [] {
+            core::SemaphoreRef r;
+            r.kind = Kind::Leased;
+            r.name = QStringLiteral("lt-wake-process");
+            r.profile.limit = 1;
+            return r;
+        }();
+        redis::RedisSemaphoreStore other(m_server.settings());
+        std::optional<AcquireResult> held;
+        AcquireRequest request;
+        request.holder = QStringLiteral("other-process");
+        request.ttlMs = 600'000;
+        other.acquire(ref, request, Cancellation(), [&held](const AcquireResult &r) { held = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(held.has_value(), 30'000);
+        QCOMPARE(held->status, AcquireResult::Status::Granted);
+
+        LoadTestConfig c;
+        c.ref = ref;
+        c.limit = 1;
+        c.clients = 1;
+        c.connections = 1;
+        c.threads = 1;
+        c.waitMs = 0;
+        c.retry = Distribution::fixed(600'000'000'000); // ten minutes: only a wake-up ends it in time
+        c.hold = Distribution::fixed(0);
+        c.ttlMs = 10'000;
+        c.ops = 1;
+        c.durationMs = 0;
+        LoadTestEngine engine(c, atomicFactory());
+        QSignalSpy finished(&engine, &LoadTestEngine::finished);
+        QSignalSpy progress(&engine, &LoadTestEngine::progress);
+        engine.start();
+        // The client has been told busy and sleeps; its store listens once the server says so (not
+        // asserted: a store that does not listen is what this test is about).
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() &&
+                                     progress.constLast().first().value<LoadTestProgress>().busyReplies > 0,
+                                 30'000);
+        const bool listening = QTest::qWaitFor(
+            [this] {
+                const redis::RedisReply n =
+                    m_server.command({"PUBSUB", "NUMSUB", "{lt-wake-process}:released"});
+                return n.elements.size() == 2 && n.elements.at(1).integer > 0;
+            },
+            10'000);
+        QVERIFY(finished.isEmpty());
+        qInfo() << "the load tester listens to releases:" << listening;
+
+        std::optional<ReleaseResult> released;
+        other.release(held->grant, [&released](const ReleaseResult &r) { released = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(released.has_value(), 30'000);
+        QCOMPARE(released->status, ReleaseResult::Status::Ok);
+        // (The run may end while the release's answer is awaited: the spy counts, it is not waited on.)
+        QTRY_VERIFY2_WITH_TIMEOUT(!finished.isEmpty(), "the retrying client slept on after the release",
+                                  60'000);
+        const LoadTestReport r = finished.first().first().value<LoadTestReport>();
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.grants, 1LL);
+        QCOMPARE(r.retryWakes, 1LL);
     }
 
     // The core's notion of which kinds have a wait queue is the Redis layouts' own.

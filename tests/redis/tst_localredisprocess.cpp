@@ -2,7 +2,7 @@
 // redis-server or redis-sentinel that comes up without blocking, on a port that leaves room for a
 // cluster bus, and goes by its PID.
 #include "TestMain.h"
-#include "redis/sandbox/LocalRedisProcess.h"
+#include "localredis/LocalRedisProcess.h"
 
 #include <QDir>
 #include <QSignalSpy>

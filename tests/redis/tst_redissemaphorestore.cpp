@@ -265,6 +265,77 @@ private Q_SLOTS:
         QCOMPARE(serverAttempts, static_cast<qint64>(attempts + 5));
     }
 
+    // Stores of one thread that share their waiting acquires (sharingWaitsInThread, as the load
+    // tester's connections do) hand a slot released on one to a waiter on another in the release's
+    // reply: nothing is published. Stores of their own tell the waiter on its notify channel.
+    void sharedWaitsHandOffWithoutPublishing_data() {
+        QTest::addColumn<bool>("shared");
+        QTest::addColumn<qint64>("publishes");
+        QTest::newRow("stores of their own") << false << 1LL;
+        QTest::newRow("sharing their waits") << true << 0LL;
+    }
+    void sharedWaitsHandOffWithoutPublishing() {
+        QFETCH(bool, shared);
+        QFETCH(qint64, publishes);
+        auto make = [&] {
+            return shared ? RedisSemaphoreStore::sharingWaitsInThread(m_server.settings())
+                          : std::make_unique<RedisSemaphoreStore>(m_server.settings());
+        };
+        const std::unique_ptr<RedisSemaphoreStore> holderStore = make();
+        const std::unique_ptr<RedisSemaphoreStore> waiterStore = make();
+        const auto ref = makeRef(core::Kind::Leased, QStringLiteral("shared-waits"), 1);
+        const auto held = acquire(*holderStore, ref, QStringLiteral("holder"));
+        QCOMPARE(held.status, core::AcquireResult::Status::Granted);
+
+        std::optional<core::AcquireResult> waited;
+        core::AcquireRequest req;
+        req.holder = QStringLiteral("waiter");
+        req.waitMs = 60000;
+        waiterStore->acquire(ref, req, core::Cancellation(),
+                             [&waited](const core::AcquireResult &r) { waited = r; });
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{shared-waits}:queue"}).toInteger(), std::optional<qint64>(1),
+                                  30000);
+        cmd({"CONFIG", "RESETSTAT"});
+        std::optional<core::ReleaseResult> released;
+        holderStore->release(held.grant, [&released](const core::ReleaseResult &r) { released = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(waited.has_value() && released.has_value(), 30000);
+        QCOMPARE(released->status, core::ReleaseResult::Status::Ok);
+        QCOMPARE(waited->status, core::AcquireResult::Status::Granted);
+        QCOMPARE(waited->grant.token, std::optional<qint64>(*held.grant.token + 1));
+        QCOMPARE(waited->attempts, 1);
+        QCOMPARE(commandCalls(m_server, "publish"), publishes);
+    }
+
+    // A store that goes drops its own waiters; a store sharing its waits with it keeps serving its own.
+    void aSharingStoreOutlivesAnother() {
+        auto first = RedisSemaphoreStore::sharingWaitsInThread(m_server.settings());
+        auto second = RedisSemaphoreStore::sharingWaitsInThread(m_server.settings());
+        const auto ref = makeRef(core::Kind::Leased, QStringLiteral("shared-outlive"), 1);
+        const auto held = acquire(*second, ref, QStringLiteral("holder"));
+        QCOMPARE(held.status, core::AcquireResult::Status::Granted);
+        bool firstAnswered = false;
+        std::optional<core::AcquireResult> waited;
+        core::AcquireRequest req;
+        req.waitMs = 60000;
+        req.holder = QStringLiteral("second-waiter"); // first in line
+        second->acquire(ref, req, core::Cancellation(),
+                        [&waited](const core::AcquireResult &r) { waited = r; });
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{shared-outlive}:queue"}).toInteger(),
+                                  std::optional<qint64>(1), 30000);
+        req.holder = QStringLiteral("first-waiter");
+        first->acquire(ref, req, core::Cancellation(),
+                       [&firstAnswered](const core::AcquireResult &) { firstAnswered = true; });
+        QTRY_COMPARE_WITH_TIMEOUT(cmd({"LLEN", "{shared-outlive}:queue"}).toInteger(),
+                                  std::optional<qint64>(2), 30000);
+        first.reset(); // its waiter is dropped unanswered (its queue entry runs out with its waiter lease)
+        std::optional<core::ReleaseResult> released;
+        second->release(held.grant, [&released](const core::ReleaseResult &r) { released = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(waited.has_value(), 30000);
+        QCOMPARE(waited->status, core::AcquireResult::Status::Granted);
+        QCOMPARE(waited->grant.holder, QStringLiteral("second-waiter"));
+        QVERIFY(!firstAnswered);
+    }
+
     // The subscriber connection drops just as releases hand slots over, so the grant messages are
     // lost: once subscribed again every waiter asks once more and the one that was handed a slot
     // picks it up; nobody hangs and no slot leaks.

@@ -40,8 +40,9 @@ private:
     }
     void seedRelease(const QByteArray &key, const QByteArray &index) { cmd({"ZREM", key, index}); }
 
-    // node redis-semaphore's acquire script, as the library sends it (research §2.4): scores are
-    // acquire times in ms from the client's clock, and every acquire resets the key's PEXPIRE.
+    // node redis-semaphore's acquire script, as the library sends it (swarthy/redis-semaphore
+    // src/semaphore/acquire/lua.ts): scores are acquire times in ms from the client's clock, and every
+    // acquire resets the key's PEXPIRE.
     bool nodeAcquire(const QByteArray &key, const QByteArray &id, int limit, qint64 lockTimeoutMs) {
         static const QByteArray script = "local key = KEYS[1]\n"
                                          "local limit = tonumber(ARGV[1])\n"

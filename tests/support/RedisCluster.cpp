@@ -1,7 +1,7 @@
 #include "RedisCluster.h"
 
 #include "TestWait.h"
-#include "redis/sandbox/ClusterFormation.h"
+#include "localredis/ClusterFormation.h"
 #include "redis/topology/ClusterMap.h"
 #include "redis/topology/HashSlot.h"
 #include "redis/topology/RedisTopology.h"
@@ -42,7 +42,7 @@ bool RedisCluster::start(const Options &options) {
             tlsDir = server->tlsMaterialDirectory();
         m_nodes.push_back(std::move(server));
     }
-    // Formed the way the demo's cluster is (redis/sandbox/ClusterFormation), waited for here.
+    // Formed the way the demo's cluster is (localredis/ClusterFormation), waited for here.
     QList<redis::ConnectionSettings> nodes;
     for (auto &n : m_nodes)
         nodes << n->settings();

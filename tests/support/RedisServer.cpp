@@ -2,8 +2,8 @@
 
 #include "TestWait.h"
 #include "TlsMaterial.h"
+#include "localredis/LocalRedisProcess.h"
 #include "redis/RedisConnection.h"
-#include "redis/sandbox/LocalRedisProcess.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "RedisServer.h"
+#include "localredis/LocalRedisProcess.h"
 #include "redis/ConnectionSettings.h"
 #include "redis/RedisReply.h"
-#include "redis/sandbox/LocalRedisProcess.h"
 
 #include <QList>
 #include <QString>

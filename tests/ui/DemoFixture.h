@@ -6,9 +6,9 @@
 #include "app/demo/DemoSandbox.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
+#include "model/ConnectionSession.h"
 #include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
-#include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
 #include "ui/SemaphorePage.h"
 
@@ -60,13 +60,13 @@ public:
     }
 
     // Adds and opens a demo connection, waits for discovery to finish.
-    ui::ConnectionSession *open(model::ConnectionConfig config) {
+    model::ConnectionSession *open(model::ConnectionConfig config) {
         registry->upsert(config);
         window->openConnection(config.id);
         auto *s = window->session(config.id);
         if (!s)
             return nullptr;
-        QSignalSpy done(s, &ui::ConnectionSession::discoveryFinished);
+        QSignalSpy done(s, &model::ConnectionSession::discoveryFinished);
         if (s->isDiscovering() && !done.wait(60000))
             return nullptr;
         return s;

@@ -8,9 +8,9 @@
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
+#include "model/ConnectionSession.h"
 #include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
-#include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
 
 #include <QSettings>
@@ -51,7 +51,7 @@ struct RestartableWindow {
 
     // (Re)makes the window at 1280×720, opens the connection and waits for its first scan; nullptr
     // when the window or the scan did not come.
-    ui::ConnectionSession *open() {
+    model::ConnectionSession *open() {
         window.reset(); // the old one saves its state and closes its history first
         ui::MainWindowServices s;
         s.registry = registry.get();
@@ -69,7 +69,7 @@ struct RestartableWindow {
         auto *session = window->session(config.id);
         if (!session)
             return nullptr;
-        QSignalSpy done(session, &ui::ConnectionSession::discoveryFinished);
+        QSignalSpy done(session, &model::ConnectionSession::discoveryFinished);
         if (session->isDiscovering() && !done.wait(30000))
             return nullptr;
         window->selectConnection(config.id);

@@ -24,7 +24,7 @@ private Q_SLOTS:
         demo.window->resize(1280, 720);
         demo.window->show();
         QVERIFY(QTest::qWaitForWindowExposed(demo.window.get()));
-        ui::ConnectionSession *session = demo.open(demo.sandbox->redisConnection());
+        model::ConnectionSession *session = demo.open(demo.sandbox->redisConnection());
         QVERIFY(session);
         core::SemaphoreRef printers;
         printers.kind = core::Kind::Slots;

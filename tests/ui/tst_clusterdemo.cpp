@@ -3,8 +3,8 @@
 // process is gone after the sandbox stops. Renders docs' cluster-demo screenshot.
 #include "DemoFixture.h"
 #include "TestMain.h"
+#include "model/ConnectionSession.h"
 #include "redis/RedisSemaphoreStore.h"
-#include "ui/ConnectionSession.h"
 
 #include <QDir>
 #include <QtTest>
@@ -58,7 +58,7 @@ private Q_SLOTS:
         demo.sandbox->setLoadRunning(true);
         demo.window->show();
         QVERIFY(QTest::qWaitForWindowExposed(demo.window.get()));
-        ui::ConnectionSession *session = demo.open(demo.sandbox->redisConnection());
+        model::ConnectionSession *session = demo.open(demo.sandbox->redisConnection());
         QVERIFY(session);
         QTRY_VERIFY_WITH_TIMEOUT(session->list.rowCount() >= perMaster.size() + 5, 30000);
         auto *page = demo.window->semaphorePage();

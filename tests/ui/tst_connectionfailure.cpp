@@ -54,7 +54,7 @@ private Q_SLOTS:
         QVERIFY(test::waitFor([&] { return window->session(wrong.id) != nullptr; }));
         auto *s = window->session(wrong.id);
         QVERIFY(test::waitFor([&] { return s->controller.needsCredentials(); }, 15000));
-        QSignalSpy discovered(s, &ui::ConnectionSession::discoveryFinished);
+        QSignalSpy discovered(s, &model::ConnectionSession::discoveryFinished);
         if (s->isDiscovering())
             QVERIFY(discovered.wait(15000)); // its scan fails too; the screenshot shows the state after
         window->selectConnection(wrong.id);

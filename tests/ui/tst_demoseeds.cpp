@@ -5,11 +5,11 @@
 // items 2 and 6 are about, so the demo must have them.
 
 #include "DemoFixture.h"
+#include "LabelText.h"
 #include "TestMain.h"
 
 #include <QLabel>
 #include <QTableView>
-#include <QTextDocument>
 #include <QtTest>
 
 using namespace semscope;
@@ -20,12 +20,6 @@ class TestDemoSeeds : public QObject {
     Q_OBJECT
 
     test::DemoFixture m_demo;
-
-    static QString shown(QLabel *label) {
-        QTextDocument doc;
-        doc.setHtml(label->text());
-        return doc.toPlainText();
-    }
 
 private Q_SLOTS:
     void initTestCase() {
@@ -53,8 +47,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(page->selectHolder(QStringLiteral("nightly-import@ops-laptop")), 15000);
         auto *line = page->findChild<QLabel *>(QStringLiteral("holderLiveness"));
         QVERIFY(line);
-        QTRY_VERIFY2_WITH_TIMEOUT(shown(line).startsWith(QStringLiteral("client gone")),
-                                  qPrintable(shown(line)), 15000);
+        QTRY_VERIFY2_WITH_TIMEOUT(test::shownText(line).startsWith(QStringLiteral("client gone")),
+                                  qPrintable(test::shownText(line)), 15000);
     }
 };
 

@@ -6,9 +6,9 @@
 #include "TestMain.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
+#include "model/ConnectionSession.h"
 #include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
-#include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
 
 #include <QLabel>
@@ -72,7 +72,7 @@ void TestDiscovery::cancelWhileTheServerIsStuck() {
     config.port = server.port();
     f.registry.upsert(config);
     window.openConnection(config.id);
-    ui::ConnectionSession *session = window.session(config.id);
+    model::ConnectionSession *session = window.session(config.id);
     QVERIFY(session);
     QVERIFY(session->isDiscovering());
     auto *progress = window.findChild<QProgressBar *>(QStringLiteral("discoveryProgress"));
@@ -81,7 +81,7 @@ void TestDiscovery::cancelWhileTheServerIsStuck() {
     QVERIFY(progress->isVisible());
     QVERIFY(cancel->isVisible());
 
-    QSignalSpy finished(session, &ui::ConnectionSession::discoveryFinished);
+    QSignalSpy finished(session, &model::ConnectionSession::discoveryFinished);
     QTest::mouseClick(cancel, Qt::LeftButton);
     // At once, not when the server wakes up.
     QCOMPARE(finished.size(), 1);
@@ -93,7 +93,7 @@ void TestDiscovery::cancelWhileTheServerIsStuck() {
     // When the server answers after all, the cancelled scan reports nothing more, and a new
     // discovery works normally.
     QVERIFY(!server.command({"SET", "unrelated", "1"}).isError()); // waits out the pause
-    QSignalSpy again(session, &ui::ConnectionSession::discoveryFinished);
+    QSignalSpy again(session, &model::ConnectionSession::discoveryFinished);
     session->discover();
     QVERIFY(again.wait(30000));
     QCOMPARE(again.size(), 1);
@@ -122,7 +122,7 @@ void TestDiscovery::theScanBarShowsTheSelectedConnectionsOwnScan() {
     waiting.port = stuck.port();
     f.registry.upsert(waiting);
     window.openConnection(waiting.id);
-    ui::ConnectionSession *stuckSession = window.session(waiting.id);
+    model::ConnectionSession *stuckSession = window.session(waiting.id);
     QVERIFY(stuckSession && stuckSession->isDiscovering());
 
     auto answering = model::ConnectionConfig::create(core::Backend::Redis);
@@ -131,10 +131,10 @@ void TestDiscovery::theScanBarShowsTheSelectedConnectionsOwnScan() {
     f.registry.upsert(answering);
     window.openConnection(answering.id);
     window.selectConnection(answering.id);
-    ui::ConnectionSession *quickSession = window.session(answering.id);
+    model::ConnectionSession *quickSession = window.session(answering.id);
     QVERIFY(quickSession);
-    QSignalSpy progress(quickSession, &ui::ConnectionSession::discoveryProgress);
-    QSignalSpy done(quickSession, &ui::ConnectionSession::discoveryFinished);
+    QSignalSpy progress(quickSession, &model::ConnectionSession::discoveryProgress);
+    QSignalSpy done(quickSession, &model::ConnectionSession::discoveryFinished);
     QVERIFY(done.wait(30000));
     QVERIFY(!progress.isEmpty()); // the quick scan did report a count
 
@@ -162,9 +162,9 @@ void TestDiscovery::listsSemaphoresKnownOnlyByTheirProfile() {
                     profile);
 
     f.window.openConnection(config.id);
-    ui::ConnectionSession *session = f.window.session(config.id);
+    model::ConnectionSession *session = f.window.session(config.id);
     QVERIFY(session);
-    QSignalSpy finished(session, &ui::ConnectionSession::discoveryFinished);
+    QSignalSpy finished(session, &model::ConnectionSession::discoveryFinished);
     QVERIFY(finished.wait(30000));
     QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
     const QList<core::SemaphoreRef> refs = session->list.refs();
@@ -186,9 +186,9 @@ void TestDiscovery::newLockIsListedWithinTheListsRefresh() {
     config.port = server.port();
     f.registry.upsert(config);
     f.window.openConnection(config.id);
-    ui::ConnectionSession *session = f.window.session(config.id);
+    model::ConnectionSession *session = f.window.session(config.id);
     QVERIFY(session);
-    QSignalSpy scheduled(session, &ui::ConnectionSession::discoveryScheduled);
+    QSignalSpy scheduled(session, &model::ConnectionSession::discoveryScheduled);
     QVERIFY(scheduled.wait(30000));
     const QString note = scheduled.first().at(1).toString();
     QVERIFY2(note.startsWith(QLatin1String("looking for new semaphores every 3.0 s")), qPrintable(note));

@@ -6,8 +6,8 @@
 
 #include "TestMain.h"
 #include "model/FailoverTrainingRunner.h"
-#include "redis/training/FailoverLostLock.h"
-#include "redis/training/TrainingScenarios.h"
+#include "training/FailoverLostLock.h"
+#include "training/TrainingScenarios.h"
 #include "ui/loadtest/FailoverVerdictView.h"
 #include "ui/loadtest/LoadTestWindow.h"
 #include "ui/loadtest/TrainingPage.h"

@@ -33,7 +33,7 @@ private:
 
     std::unique_ptr<test::DemoFixture> m_demo;
     std::unique_ptr<redis::RedisSemaphoreStore> m_store; // "the other program" holding slots
-    ui::ConnectionSession *m_redis = nullptr;
+    model::ConnectionSession *m_redis = nullptr;
     core::SemaphoreRef m_ref;
 };
 
@@ -128,10 +128,10 @@ void TestForceRelease::productionNeedsTheNameTyped() {
     QTest::mouseClick(button, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(dialog->isFinished(), 30000);
     QCOMPARE(dialog->outcomes(), QStringList{QStringLiteral("released")});
-    QVERIFY(holders->topLevelItem(0)->text(6).startsWith(QLatin1String("released")));
+    QVERIFY(holders->topLevelItem(0)->text(7).startsWith(QLatin1String("released")));
     // Said once (issue 16 item 9): not "released (released …)".
-    QVERIFY2(!holders->topLevelItem(0)->text(6).contains(QLatin1String("(released")),
-             qPrintable(holders->topLevelItem(0)->text(6)));
+    QVERIFY2(!holders->topLevelItem(0)->text(7).contains(QLatin1String("(released")),
+             qPrintable(holders->topLevelItem(0)->text(7)));
     // The page re-reads: victim is gone, the bystander is untouched.
     auto *page = m_demo->window->semaphorePage();
     QTRY_VERIFY_WITH_TIMEOUT(page->holderModel()->rowOf("victim") < 0, 30000);
@@ -159,7 +159,7 @@ void TestForceRelease::changedSinceYouLooked() {
     QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("forceReleaseButton")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(dialog->isFinished(), 30000);
     QCOMPARE(dialog->outcomes(), QStringList{QStringLiteral("changed")});
-    QVERIFY(dialog->findChild<QTreeWidget *>()->topLevelItem(0)->text(6).contains(
+    QVERIFY(dialog->findChild<QTreeWidget *>()->topLevelItem(0)->text(7).contains(
         QLatin1String("changed since you looked")));
     // Nothing was done: the new acquisition still holds.
     auto *page = m_demo->window->semaphorePage();

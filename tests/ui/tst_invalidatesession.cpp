@@ -33,7 +33,7 @@ private:
     std::unique_ptr<test::DemoFixture> m_demo;
     std::unique_ptr<core::SemaphoreStore> m_other; // "another program" holding slots
     model::ConnectionConfig m_prod;
-    ui::ConnectionSession *m_consul = nullptr;
+    model::ConnectionSession *m_consul = nullptr;
     core::SemaphoreRef m_ref;
 };
 

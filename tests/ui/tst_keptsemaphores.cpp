@@ -28,13 +28,13 @@ class TestKeptSemaphores : public QObject {
     test::RestartableWindow m_w;
     const SemaphoreRef m_rate{Kind::Zset, QStringLiteral("rate-limit"), {}};
 
-    static bool rescan(ui::ConnectionSession *s) {
-        QSignalSpy done(s, &ui::ConnectionSession::discoveryFinished);
+    static bool rescan(model::ConnectionSession *s) {
+        QSignalSpy done(s, &model::ConnectionSession::discoveryFinished);
         s->discover();
         return done.wait(30000);
     }
 
-    static QString usageText(ui::ConnectionSession *s, const SemaphoreRef &ref) {
+    static QString usageText(model::ConnectionSession *s, const SemaphoreRef &ref) {
         return s->list.index(s->list.rowOf(ref), SemaphoreListModel::UsageColumn).data().toString();
     }
 

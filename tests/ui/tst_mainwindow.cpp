@@ -87,8 +87,8 @@ private:
     ui::LoadTestWindow *startLongLoadTest();
 
     std::unique_ptr<test::DemoFixture> m_demo;
-    ui::ConnectionSession *m_redis = nullptr;
-    ui::ConnectionSession *m_consul = nullptr;
+    model::ConnectionSession *m_redis = nullptr;
+    model::ConnectionSession *m_consul = nullptr;
 };
 
 void TestMainWindow::initTestCase() {
@@ -683,7 +683,7 @@ void TestMainWindow::refusedPasswordStaysExplained() {
     m_demo->window->openConnection(wrong.id);
     QTRY_VERIFY(m_demo->window->session(wrong.id));
     auto *s = m_demo->window->session(wrong.id);
-    QSignalSpy finished(s, &ui::ConnectionSession::discoveryFinished);
+    QSignalSpy finished(s, &model::ConnectionSession::discoveryFinished);
     QTRY_VERIFY_WITH_TIMEOUT(s->controller.needsCredentials(), 15000);
     if (s->isDiscovering())
         QVERIFY(finished.wait(15000));
@@ -975,7 +975,7 @@ void TestMainWindow::listShowsWarningsWithoutScrolling() {
         keep.removeIf([](const core::SemaphoreRef &r) { return r.name == QLatin1String("demo:broken"); });
         return keep;
     }());
-    m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
+    m_redis->setRediscoverInterval(model::ConnectionSession::kDefaultRediscoverMs);
     window->resize(before);
 }
 
@@ -1003,7 +1003,7 @@ void TestMainWindow::pageShowsEveryWarningTheListCounts() {
     QVERIFY(!banner->isHidden());
     jobs.warnings.removeAll(found);
     m_redis->list.retainOnly({});
-    m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
+    m_redis->setRediscoverInterval(model::ConnectionSession::kDefaultRediscoverMs);
     m_redis->discover();
     QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowOf(jobs.ref) >= 0, 30000);
 }
@@ -1031,7 +1031,7 @@ void TestMainWindow::chartHistoryIsKeptPerSemaphore() {
     // ...and goes on from there.
     QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() > jobsSamples, 30000);
     QCOMPARE(page->history()->samples().first().timeMs, firstJobsSample);
-    QVERIFY(m_redis->chartHistory.contains(ui::ConnectionSession::historyKey(printers)));
+    QVERIFY(m_redis->chartHistory.contains(model::ConnectionSession::historyKey(printers)));
     QVERIFY(m_redis->chartHistory.size() <= model::HistoryArchive::kDefaultMaxSeries);
 }
 
@@ -1081,11 +1081,11 @@ void TestMainWindow::newSemaphoresAppearWithoutCtrlR() {
     m_redis->controller.acquire(fresh, request, {}, this, [&](core::AcquireResult r) { acquired = r; });
     QTRY_VERIFY_WITH_TIMEOUT(acquired.has_value(), 30000);
     QCOMPARE(acquired->status, core::AcquireResult::Status::Granted);
-    QSignalSpy started(m_redis, &ui::ConnectionSession::discoveryStarted);
+    QSignalSpy started(m_redis, &model::ConnectionSession::discoveryStarted);
     QTRY_VERIFY_WITH_TIMEOUT(m_redis->list.rowOf(fresh) >= 0, 30000);
     QVERIFY(started.size() >= 1);
     QVERIFY(m_redis->isBackgroundDiscovery());
-    m_redis->setRediscoverInterval(ui::ConnectionSession::kDefaultRediscoverMs);
+    m_redis->setRediscoverInterval(model::ConnectionSession::kDefaultRediscoverMs);
 }
 
 void TestMainWindow::lastStatusMessageStaysWholeInTheTooltip() {

@@ -40,7 +40,7 @@ private:
     }
     QTemporaryDir m_settings;
     std::unique_ptr<test::DemoFixture> m_demo;
-    ui::ConnectionSession *m_redis = nullptr;
+    model::ConnectionSession *m_redis = nullptr;
 };
 
 void TestMonitoring::initTestCase() {

@@ -106,7 +106,7 @@ private Q_SLOTS:
         save(m_w.window.get(), QStringLiteral("open-key-listed.png"));
 
         // A rescan keeps it, and so does a new window on the same settings.
-        QSignalSpy done(s, &ui::ConnectionSession::discoveryFinished);
+        QSignalSpy done(s, &model::ConnectionSession::discoveryFinished);
         s->discover();
         QVERIFY(done.wait(30000));
         QVERIFY(s->list.rowOf(invoice) >= 0);
@@ -119,7 +119,7 @@ private Q_SLOTS:
 
         // Released, it stays listed (0 / 1) until the operator forgets it.
         m_w.server.command({"DEL", "invoice-run"});
-        QSignalSpy again(s, &ui::ConnectionSession::discoveryFinished);
+        QSignalSpy again(s, &model::ConnectionSession::discoveryFinished);
         s->discover();
         QVERIFY(again.wait(30000));
         QVERIFY(s->list.rowOf(invoice) >= 0);

@@ -35,8 +35,8 @@ private:
     void resizeWindow(QSize size);
     QString m_dir;
     std::unique_ptr<test::DemoFixture> m_demo;
-    ui::ConnectionSession *m_redis = nullptr;
-    ui::ConnectionSession *m_consul = nullptr;
+    model::ConnectionSession *m_redis = nullptr;
+    model::ConnectionSession *m_consul = nullptr;
 };
 
 void TestScreenshots::initTestCase() {

@@ -8,15 +8,15 @@
 #include "SentinelGroup.h"
 #include "TestMain.h"
 #include "TestWait.h"
-#include "consul/sandbox/ConsulDouble.h"
+#include "consuldouble/ConsulDouble.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
+#include "model/ConnectionSession.h"
 #include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
 #include "model/TopologyModel.h"
 #include "model/TopologyReader.h"
 #include "redis/RedisSemaphoreStore.h"
-#include "ui/ConnectionSession.h"
 #include "ui/MainWindow.h"
 #include "ui/SemaphorePage.h"
 #include "ui/topology/ReplicationPanel.h"
@@ -60,23 +60,23 @@ struct WindowFixture {
     }
 
     // Adds the connection, opens it and waits for its discovery.
-    ui::ConnectionSession *open(const QString &name, const QString &url) {
+    model::ConnectionSession *open(const QString &name, const QString &url) {
         auto config = model::ConnectionConfig::create(core::Backend::Redis);
         config.name = name;
         config.url = url;
         return open(config);
     }
-    ui::ConnectionSession *open(const model::ConnectionConfig &config) {
+    model::ConnectionSession *open(const model::ConnectionConfig &config) {
         window.resize(1280, 720);
         window.show();
         if (!QTest::qWaitForWindowExposed(&window))
             return nullptr;
         registry.upsert(config);
         window.openConnection(config.id);
-        ui::ConnectionSession *s = window.session(config.id);
+        model::ConnectionSession *s = window.session(config.id);
         if (!s)
             return nullptr;
-        QSignalSpy done(s, &ui::ConnectionSession::discoveryFinished);
+        QSignalSpy done(s, &model::ConnectionSession::discoveryFinished);
         if (s->isDiscovering() && !done.wait(30000))
             return nullptr;
         return s;
@@ -138,7 +138,7 @@ void TestTopology::clusterTopologyWindowNodeColumnAndPage() {
     const QStringList names{"orders", "payments", "emails", "reports", "thumbnails", "exports"};
     QVERIFY(fill(cluster.settings(), names));
     WindowFixture f;
-    ui::ConnectionSession *s = f.open(QStringLiteral("cluster"), cluster.url());
+    model::ConnectionSession *s = f.open(QStringLiteral("cluster"), cluster.url());
     QVERIFY(s);
     QCOMPARE(s->list.rowCount(), int(names.size()));
 
@@ -258,7 +258,7 @@ void TestTopology::replicationTabShowsALaggingReplica() {
     QVERIFY2(replica.startReplicaOf(master), qPrintable(replica.errorString()));
     QVERIFY(fill(master.settings(), {QStringLiteral("deploys")}));
     WindowFixture f;
-    ui::ConnectionSession *s = f.open(QStringLiteral("replicated"), master.url());
+    model::ConnectionSession *s = f.open(QStringLiteral("replicated"), master.url());
     QVERIFY(s);
     QVERIFY(f.window.semaphoreView()->isColumnHidden(SemaphoreListModel::NodeColumn)); // not a Cluster
     QVERIFY(f.window.openSemaphore(s->config().id, leased(QStringLiteral("deploys"))));
@@ -300,7 +300,7 @@ void TestTopology::sentinelFailoverIsAnEventOnConnectionAndPage() {
     QVERIFY2(group.start(), qPrintable(group.errorString()));
     QVERIFY(fill(group.settings(), {QStringLiteral("nightly-batch")}));
     WindowFixture f;
-    ui::ConnectionSession *s = f.open(QStringLiteral("sentinel"), group.url());
+    model::ConnectionSession *s = f.open(QStringLiteral("sentinel"), group.url());
     QVERIFY(s);
     const QString sentinel = QStringLiteral("127.0.0.1:%1").arg(group.sentinel(0).port());
     const QString before = QStringLiteral("master %1 via sentinel %2").arg(address(group.node(0)), sentinel);
@@ -360,7 +360,7 @@ void TestTopology::consulHasNoReplicationTopology() {
     auto config = model::ConnectionConfig::create(core::Backend::Consul);
     config.name = QStringLiteral("consul");
     config.address = consul.url().toString();
-    ui::ConnectionSession *s = f.open(config);
+    model::ConnectionSession *s = f.open(config);
     QVERIFY(s);
     core::SemaphoreRef ref;
     ref.kind = core::Kind::Consul;

@@ -6,9 +6,9 @@
 #include "DemoFixture.h"
 #include "TestMain.h"
 #include "TestWait.h"
+#include "localredis/LocalRedisProcess.h"
 #include "model/LoadTestRunner.h"
 #include "redis/RedisConnection.h"
-#include "redis/sandbox/LocalRedisProcess.h"
 #include "ui/loadtest/LoadTestWindow.h"
 #include "ui/loadtest/TrainingPage.h"
 

@@ -75,7 +75,7 @@ private:
     QString m_dir;
     QPalette m_original;
     std::unique_ptr<test::DemoFixture> m_demo;
-    ui::ConnectionSession *m_redis = nullptr;
+    model::ConnectionSession *m_redis = nullptr;
 };
 
 void TestViewTheme::initTestCase() {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/training/FailoverLostLock.h"
+#include "training/FailoverLostLock.h"
 
 #include <QWidget>
 

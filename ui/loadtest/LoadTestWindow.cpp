@@ -4,7 +4,7 @@
 #include "LoadTestSettings.h"
 #include "TrainingPage.h"
 #include "model/LoadTestRunner.h"
-#include "redis/training/FailoverLostLock.h"
+#include "training/FailoverLostLock.h"
 #include "ui/EnvironmentBadge.h"
 #include "ui/ScreenFit.h"
 

@@ -6,15 +6,15 @@
 #include "LoadTestExportButton.h"
 #include "LoadTestRunView.h"
 #include "core/Kind.h"
+#include "localredis/LocalRedisProcess.h"
 #include "model/FailoverTrainingRunner.h"
 #include "model/LoadTestRunner.h"
 #include "model/LoadTestStoreFactory.h"
 #include "model/LoadTestWriteGuard.h"
 #include "model/TrainingRunConfig.h"
-#include "redis/sandbox/LocalRedisProcess.h"
-#include "redis/training/FailoverLostLock.h"
-#include "redis/training/ScenarioRuns.h"
-#include "redis/training/TrainingScenarios.h"
+#include "training/FailoverLostLock.h"
+#include "training/ScenarioRuns.h"
+#include "training/TrainingScenarios.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

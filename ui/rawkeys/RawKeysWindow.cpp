@@ -1,7 +1,7 @@
 #include "RawKeysWindow.h"
 
+#include "model/ConnectionSession.h"
 #include "model/RawKeysLoader.h"
-#include "ui/ConnectionSession.h"
 #include "ui/EnvironmentBadge.h"
 
 #include <QAction>

@@ -11,9 +11,12 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
-class ConnectionSession;
+using model::ConnectionSession;
 
 // The keys a semaphore is made of, as stored: for Redis each key's type, TTL and value (a string as
 // text; hash, list, zset and set as tables: field/value, index/value, member/score, member), for

@@ -1,5 +1,7 @@
 #include "HolderSearchWindow.h"
 
+#include "ui/CountText.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -16,13 +18,6 @@
 namespace semscope::ui {
 
 using model::HolderSearchModel;
-
-namespace {
-// "1 holder", "2 holders": said properly, not "holder(s)".
-QString count(int n, const QString &one, const QString &many) {
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
-}
-} // namespace
 
 HolderSearchWindow::HolderSearchWindow(TargetProvider targets, QWidget *parent)
     : QWidget(parent, Qt::Window)
@@ -135,7 +130,7 @@ void HolderSearchWindow::search() {
         return;
     }
     m_status->setText(tr("Searching %1 for “%2”…")
-                          .arg(count(m_connections, tr("connection"), tr("connections")), m_pattern));
+                          .arg(countText(m_connections, tr("connection"), tr("connections")), m_pattern));
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setEnabled(true);
@@ -151,9 +146,9 @@ void HolderSearchWindow::finished(bool cancelled, int read, int skipped, const Q
     m_progress->setVisible(false);
     QString text = cancelled ? tr("Cancelled: ") : QString();
     text += tr("%1 matching “%2” in %3 read on %4")
-                .arg(count(m_model.rowCount(), tr("holder"), tr("holders")), m_pattern,
-                     count(read, tr("semaphore"), tr("semaphores")),
-                     count(m_connections, tr("connection"), tr("connections")));
+                .arg(countText(m_model.rowCount(), tr("holder"), tr("holders")), m_pattern,
+                     countText(read, tr("semaphore"), tr("semaphores")),
+                     countText(m_connections, tr("connection"), tr("connections")));
     if (skipped > 0)
         text += tr("; %1 not read").arg(skipped);
     text = text.toHtmlEscaped();

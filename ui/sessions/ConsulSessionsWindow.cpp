@@ -1,7 +1,7 @@
 #include "ConsulSessionsWindow.h"
 
+#include "model/ConnectionSession.h"
 #include "model/ConsulSessionReader.h"
-#include "ui/ConnectionSession.h"
 #include "ui/EnvironmentBadge.h"
 #include "ui/InvalidateSessionDialog.h"
 

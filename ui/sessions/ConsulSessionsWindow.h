@@ -13,9 +13,12 @@ class QLineEdit;
 class QPushButton;
 class QTableView;
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
-class ConnectionSession;
+using model::ConnectionSession;
 class InvalidateSessionDialog;
 
 // Every Consul session of one connection (Consul's own UI lists them only per node): name, node,

@@ -1,9 +1,9 @@
 #include "ReplicationPanel.h"
 
+#include "model/ConnectionSession.h"
 #include "model/StatusColors.h"
 #include "model/TopologyModel.h"
 #include "model/TopologyReader.h"
-#include "ui/ConnectionSession.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -12,9 +12,12 @@
 class QLabel;
 class QTableView;
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
-class ConnectionSession;
+using model::ConnectionSession;
 
 // The semaphore page's Replication tab (issues 17 and 18): the master serving the semaphore (its
 // slot on a Cluster, the sentinel that named it through Sentinel), that master's replicas with

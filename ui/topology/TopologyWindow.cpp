@@ -1,8 +1,8 @@
 #include "TopologyWindow.h"
 
+#include "model/ConnectionSession.h"
 #include "model/StatusColors.h"
 #include "model/TopologyReader.h"
-#include "ui/ConnectionSession.h"
 #include "ui/EnvironmentBadge.h"
 
 #include <QAction>

@@ -13,9 +13,12 @@ class QLabel;
 class QPushButton;
 class QTableView;
 
+namespace semscope::model {
+class ConnectionSession;
+}
 namespace semscope::ui {
 
-class ConnectionSession;
+using model::ConnectionSession;
 
 // Tools → Topology (issue 17 item 4): every node behind one Redis connection, live — address,
 // role, master, slot ranges, link, replication offset, lag in bytes and seconds (coloured), error —

@@ -7,7 +7,7 @@
 //   node contended.js --port P [--host H] [--clients 50] [--limit 5] [--duration-ms 4000 | --pairs N]
 //                     [--connection-per-client]
 //
-// Prints one JSON object: pairs_per_s, acquire_p50_ms, acquire_p99_ms, jain_fairness, clients.
+// Prints one JSON object: pairs_per_s, pairs, acquire_p50_ms, acquire_p99_ms, jain_fairness, clients.
 'use strict';
 const Redis = require('ioredis');
 const { Semaphore } = require('redis-semaphore');
@@ -67,6 +67,7 @@ async function main() {
     const squares = grants.reduce((a, b) => a + b * b, 0);
     console.log(JSON.stringify({
         pairs_per_s: sum / seconds,
+        pairs: sum,
         acquire_p50_ms: percentile(0.5),
         acquire_p99_ms: percentile(0.99),
         jain_fairness: squares > 0 ? (sum * sum) / (clients * squares) : 0,

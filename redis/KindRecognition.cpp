@@ -1,29 +1,53 @@
 #include "KindRecognition.h"
 
+#include "kinds/KeyLayouts.h"
+
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <limits>
 #include <map>
 
-namespace semscope::core {
+namespace semscope::redis {
+
+using core::DiscoveredSemaphore;
+using core::Kind;
+using core::ScoreUnit;
 
 namespace {
 
-// Suffixes and prefixes of the layouts in the README's "Semaphore layouts semscope reads and operates".
-const QByteArray kSlotsList = "|list";
-const QByteArray kSlotsMap = "|map";
-const QByteArray kSlotsLease = "|lease";
-const QByteArray kFairOwner = ":owner";
-const QByteArray kFairCounter = ":counter";
-const QByteArray kFairLockPrefix = "lock:";
-const QByteArray kRedissonTimeout = ":timeout";
-const QByteArray kRedissonLockToken = "redisson_lock_token:";
-const QByteArray kNodeMutexPrefix = "mutex:";
-const QByteArray kNodeSemaphorePrefix = "semaphore:";
+// The keys of the layouts that recognition looks up by name (kinds/KeyLayouts.cpp has them all).
+const LayoutKey &kSlotsList = keyLayout(Kind::Slots).key("|list");
+const LayoutKey &kSlotsMap = keyLayout(Kind::Slots).key("|map");
+const LayoutKey &kSlotsLease = keyLayout(Kind::Slots).key("|lease");
+const LayoutKey &kFairTimes = keyLayout(Kind::Fair).key("");
+const LayoutKey &kFairOwner = keyLayout(Kind::Fair).key(":owner");
+const LayoutKey &kFairCounter = keyLayout(Kind::Fair).key(":counter");
+const LayoutKey &kFairLock = keyLayout(Kind::Fair).key("lock:");
+const LayoutKey &kRedissonTimeout = keyLayout(Kind::RedissonPermitExpirable).key(":timeout");
+const LayoutKey &kRedissonLockHash = keyLayout(Kind::RedissonLock).key("");
+const LayoutKey &kRedissonLockToken = keyLayout(Kind::RedissonLock).key("redisson_lock_token:");
+const LayoutKey &kNodeMutex = keyLayout(Kind::NodeMutex).key("mutex:");
+const QByteArray &kNodeSemaphorePrefix = keyLayout(Kind::NodeSemaphore).key("semaphore:").affix;
+
+// The keys whose names alone tie them to a layout's base: suffixes, and Redisson's token prefix.
+// Keys of the plain Prefix shape keep their own names as base: `lock:S` may be a lock of its own
+// (it joins a fair group in recognizeSemaphores), `mutex:M` and `semaphore:S` are read whole.
+const QList<const LayoutKey *> &namingKeys() {
+    static const QList<const LayoutKey *> keys = [] {
+        QList<const LayoutKey *> out;
+        for (const KeyLayout &layout : keyLayouts()) {
+            for (const LayoutKey &k : layout.keys) {
+                if (k.shape != LayoutKey::Shape::Base && k.shape != LayoutKey::Shape::Prefix)
+                    out << &k;
+            }
+        }
+        return out;
+    }();
+    return keys;
+}
 
 // Strings only matter when their name says so; everything else in a big keyspace is data.
 // Whether `hay` contains the lower-case ASCII `needle` in any case, without a lowered copy: keyRole
@@ -80,35 +104,6 @@ bool lockWordName(QByteArrayView key) {
     return false;
 }
 
-// "{X}:suffix" -> X, else empty.
-QByteArray braceBase(const QByteArray &key, QByteArrayView suffix) {
-    if (key.size() > suffix.size() + 2 && key.startsWith('{') && key.endsWith(suffix)) {
-        const qsizetype close = key.size() - suffix.size() - 1;
-        if (key.at(close) == '}')
-            return key.mid(1, close - 1);
-    }
-    return {};
-}
-
-// "prefix{X}" -> X, else empty (Redisson's prefixName).
-QByteArray prefixedBraceBase(const QByteArray &key, const QByteArray &prefix) {
-    if (key.startsWith(prefix) && key.size() > prefix.size() + 2 && key.at(prefix.size()) == '{' &&
-        key.endsWith('}'))
-        return key.mid(prefix.size() + 1, key.size() - prefix.size() - 2);
-    return {};
-}
-
-bool isLeasedSuffix(const QByteArray &key, QByteArray *base) {
-    for (const char *suffix : {":holders", ":meta", ":owners", ":queue", ":waiting"}) {
-        const QByteArray b = braceBase(key, suffix);
-        if (!b.isEmpty()) {
-            *base = b;
-            return true;
-        }
-    }
-    return false;
-}
-
 std::optional<qint64> toInt(const QByteArray &s) {
     bool ok = false;
     const qint64 v = s.trimmed().toLongLong(&ok);
@@ -121,7 +116,7 @@ QString keyText(const QByteArray &key) {
     return QString::fromUtf8(key);
 }
 
-QString typeWarning(const KeyFingerprint &fp, const char *expected) {
+QString typeWarning(const KeyFingerprint &fp, const QByteArray &expected) {
     return QStringLiteral("%1 is a %2, expected a %3")
         .arg(keyText(fp.key), QString::fromLatin1(fp.type), QString::fromLatin1(expected));
 }
@@ -167,17 +162,17 @@ DiscoveredSemaphore makeFound(Kind kind, const QByteArray &name, const QList<con
 }
 
 void recognizeSlots(const Group &g, QList<DiscoveredSemaphore> &out) {
-    const KeyFingerprint *list = g.get(g.base + kSlotsList);
-    const KeyFingerprint *map = g.get(g.base + kSlotsMap);
+    const KeyFingerprint *list = g.get(kSlotsList.keyWithBase(g.base));
+    const KeyFingerprint *map = g.get(kSlotsMap.keyWithBase(g.base));
     if (!list && !map)
         return;
-    const KeyFingerprint *lease = g.get(g.base + kSlotsLease);
+    const KeyFingerprint *lease = g.get(kSlotsLease.keyWithBase(g.base));
     DiscoveredSemaphore found = makeFound(Kind::Slots, g.base, {list, map, lease});
-    if (list && list->type != "list")
-        found.warnings << typeWarning(*list, "list");
-    if (map && map->type != "hash")
-        found.warnings << typeWarning(*map, "hash");
-    if (list && list->type == "list") {
+    if (list && list->type != kSlotsList.type)
+        found.warnings << typeWarning(*list, kSlotsList.type);
+    if (map && map->type != kSlotsMap.type)
+        found.warnings << typeWarning(*map, kSlotsMap.type);
+    if (list && list->type == kSlotsList.type) {
         for (const QByteArray &item : list->members) {
             const auto v = toInt(item);
             if (!v || *v < 1) {
@@ -188,7 +183,7 @@ void recognizeSlots(const Group &g, QList<DiscoveredSemaphore> &out) {
             }
         }
     }
-    if (map && map->type == "hash") {
+    if (map && map->type == kSlotsMap.type) {
         for (const QByteArray &value : map->values) {
             const auto v = toInt(value);
             if (!v || *v < 1) {
@@ -199,22 +194,22 @@ void recognizeSlots(const Group &g, QList<DiscoveredSemaphore> &out) {
             }
         }
     }
-    if (lease && lease->type != "zset")
-        found.warnings << typeWarning(*lease, "zset");
+    if (lease && lease->type != kSlotsLease.type)
+        found.warnings << typeWarning(*lease, kSlotsLease.type);
     out << found;
 }
 
 void recognizeFair(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out) {
-    const KeyFingerprint *owner = g.get(g.base + kFairOwner);
-    const KeyFingerprint *counter = g.get(g.base + kFairCounter);
+    const KeyFingerprint *owner = g.get(kFairOwner.keyWithBase(g.base));
+    const KeyFingerprint *counter = g.get(kFairCounter.keyWithBase(g.base));
     const KeyFingerprint *times = g.get(g.base);
-    if (!owner && !(counter && times && times->type == "zset"))
+    if (!owner && !(counter && times && times->type == kFairTimes.type))
         return;
-    const KeyFingerprint *lock = g.get(kFairLockPrefix + g.base);
+    const KeyFingerprint *lock = g.get(kFairLock.keyWithBase(g.base));
     DiscoveredSemaphore found = makeFound(Kind::Fair, g.base, {times, owner, counter, lock});
-    if (owner && owner->type != "zset")
-        found.warnings << typeWarning(*owner, "zset");
-    if (owner && owner->type == "zset") {
+    if (owner && owner->type != kFairOwner.type)
+        found.warnings << typeWarning(*owner, kFairOwner.type);
+    if (owner && owner->type == kFairOwner.type) {
         for (const QByteArray &score : owner->values) {
             bool ok = false;
             const double v = score.toDouble(&ok);
@@ -228,8 +223,8 @@ void recognizeFair(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
     if (!times)
         found.warnings << QStringLiteral("%1 is missing (every holder timed out, or it was deleted)")
                               .arg(keyText(g.base));
-    else if (times->type != "zset")
-        found.warnings << typeWarning(*times, "zset");
+    else if (times->type != kFairTimes.type)
+        found.warnings << typeWarning(*times, kFairTimes.type);
     else {
         const ScoreReading reading = readScores(times->values, nowMs);
         if (reading.nonNumeric)
@@ -244,39 +239,32 @@ void recognizeFair(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out
     if (counter)
         checkIntegerString(*counter, found.warnings);
     else
-        found.warnings << QStringLiteral("%1 is missing").arg(keyText(g.base + kFairCounter));
-    if (lock && lock->type == "string" && lock->pttl == -1)
+        found.warnings << QStringLiteral("%1 is missing").arg(keyText(kFairCounter.keyWithBase(g.base)));
+    if (lock && lock->type == kFairLock.type && lock->pttl == -1)
         found.warnings << QStringLiteral("%1 has no TTL: a crashed client left the acquire lock stuck")
                               .arg(keyText(lock->key));
     out << found;
 }
 
 void recognizeLeased(const Group &g, QList<DiscoveredSemaphore> &out) {
-    const KeyFingerprint *holders = g.get("{" + g.base + "}:holders");
-    const KeyFingerprint *meta = g.get("{" + g.base + "}:meta");
-    const KeyFingerprint *owners = g.get("{" + g.base + "}:owners");
-    const KeyFingerprint *queue = g.get("{" + g.base + "}:queue");
-    const KeyFingerprint *waiting = g.get("{" + g.base + "}:waiting");
-    if (!holders && !meta && !owners && !queue && !waiting)
+    const KeyLayout &layout = keyLayout(Kind::Leased);
+    QList<const KeyFingerprint *> keys; // in the layout's order: holders, meta, owners, queue, waiting
+    for (const LayoutKey &k : layout.keys)
+        keys << g.get(k.keyWithBase(g.base));
+    if (std::all_of(keys.cbegin(), keys.cend(), [](const KeyFingerprint *fp) { return !fp; }))
         return;
-    DiscoveredSemaphore found = makeFound(Kind::Leased, g.base, {holders, meta, owners, queue, waiting});
-    if (holders && holders->type != "zset")
-        found.warnings << typeWarning(*holders, "zset");
-    if (meta && meta->type != "hash")
-        found.warnings << typeWarning(*meta, "hash");
-    if (owners && owners->type != "hash")
-        found.warnings << typeWarning(*owners, "hash");
-    if (queue && queue->type != "list")
-        found.warnings << typeWarning(*queue, "list");
-    if (waiting && waiting->type != "hash")
-        found.warnings << typeWarning(*waiting, "hash");
-    if (!meta)
+    DiscoveredSemaphore found = makeFound(Kind::Leased, g.base, keys);
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        if (keys.at(i) && keys.at(i)->type != layout.keys.at(i).type)
+            found.warnings << typeWarning(*keys.at(i), layout.keys.at(i).type);
+    }
+    if (!g.get(layout.key(":meta").keyWithBase(g.base)))
         found.warnings << QStringLiteral("{%1}:meta is missing: the limit is unknown").arg(keyText(g.base));
     out << found;
 }
 
 void recognizePermitExpirable(const Group &g, qint64 nowMs, QList<DiscoveredSemaphore> &out) {
-    const KeyFingerprint *timeout = g.get("{" + g.base + "}" + kRedissonTimeout);
+    const KeyFingerprint *timeout = g.get(kRedissonTimeout.keyWithBase(g.base));
     const KeyFingerprint *permits = g.get(g.base);
     // Redisson deletes nothing but the lease ZSET goes when its last member does: an idle
     // RPermitExpirableSemaphore is a bare integer string, known only through the operator's profile.
@@ -284,8 +272,8 @@ void recognizePermitExpirable(const Group &g, qint64 nowMs, QList<DiscoveredSema
     if (!timeout && !named)
         return;
     DiscoveredSemaphore found = makeFound(Kind::RedissonPermitExpirable, g.base, {permits, timeout});
-    if (timeout && timeout->type != "zset")
-        found.warnings << typeWarning(*timeout, "zset");
+    if (timeout && timeout->type != kRedissonTimeout.type)
+        found.warnings << typeWarning(*timeout, kRedissonTimeout.type);
     if (!permits)
         found.warnings << QStringLiteral("%1 (available permits) is missing").arg(keyText(g.base));
     else
@@ -296,14 +284,14 @@ void recognizePermitExpirable(const Group &g, qint64 nowMs, QList<DiscoveredSema
 
 void recognizeRedissonLock(const Group &g, QList<DiscoveredSemaphore> &out) {
     const KeyFingerprint *hash = g.get(g.base);
-    if (!hash || hash->type != "hash" || hash->members.isEmpty())
+    if (!hash || hash->type != kRedissonLockHash.type || hash->members.isEmpty())
         return;
     qsizetype matching = 0;
     for (const QByteArray &field : hash->members)
         matching += looksLikeRedissonLockField(field) ? 1 : 0;
     if (matching == 0)
         return;
-    const KeyFingerprint *token = g.get(kRedissonLockToken + "{" + g.base + "}");
+    const KeyFingerprint *token = g.get(kRedissonLockToken.keyWithBase(g.base));
     DiscoveredSemaphore found = makeFound(Kind::RedissonLock, g.base, {hash, token});
     if (matching != hash->members.size())
         found.warnings
@@ -393,10 +381,10 @@ void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
     const KeyFingerprint *fp = g.get(g.base);
     if (!fp)
         return;
-    if (g.base.startsWith(kNodeMutexPrefix) && g.base.size() > kNodeMutexPrefix.size()) {
-        DiscoveredSemaphore found = makeFound(Kind::NodeMutex, g.base.mid(kNodeMutexPrefix.size()), {fp});
-        if (fp->type != "string")
-            found.warnings << typeWarning(*fp, "string");
+    if (const QByteArray mutex = kNodeMutex.baseOf(g.base); !mutex.isEmpty()) {
+        DiscoveredSemaphore found = makeFound(Kind::NodeMutex, mutex, {fp});
+        if (fp->type != kNodeMutex.type)
+            found.warnings << typeWarning(*fp, kNodeMutex.type);
         else if (fp->length > 1024)
             found.warnings << QStringLiteral("%1 holds %2, far too long for an identifier")
                                   .arg(keyText(fp->key), sizeText(fp->length));
@@ -405,9 +393,9 @@ void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
         out << found;
         return;
     }
-    // Redisson RSemaphore is a bare integer string (research §7): so are counters, rate limits and
-    // cache entries by the million, so an integer value alone proves nothing. Only two things make
-    // one a semaphore: a Redisson client waiting on its channel `redisson_sc:{N}` (classic or
+    // Redisson RSemaphore is a bare integer string (redisson/redisson RedissonSemaphore.java): so are
+    // counters, rate limits and cache entries by the million, so an integer value alone proves nothing. Only
+    // two things make one a semaphore: a Redisson client waiting on its channel `redisson_sc:{N}` (classic or
     // sharded pub/sub), or the operator's profile naming it. A named key of the wrong type or with
     // a non-integer value is still listed, with the warning that says what is wrong.
     const bool named = fp->namedKind == Kind::RedissonSemaphore;
@@ -479,47 +467,19 @@ KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
     if (key.isEmpty())
         return role;
     role.candidate = true;
-    if (key.endsWith(kSlotsList) && key.size() > kSlotsList.size()) {
-        role.base = key.chopped(kSlotsList.size());
-        return role;
-    }
-    if (key.endsWith(kSlotsMap) && key.size() > kSlotsMap.size()) {
-        role.base = key.chopped(kSlotsMap.size());
-        return role;
-    }
-    if (key.endsWith(kSlotsLease) && key.size() > kSlotsLease.size()) {
-        role.base = key.chopped(kSlotsLease.size());
-        return role;
-    }
-    QByteArray base;
-    if (key.startsWith('{')) { // most keys are not: skips six suffix checks
-        if (isLeasedSuffix(key, &base)) {
-            role.base = base;
-            return role;
-        }
-        base = braceBase(key, kRedissonTimeout);
+    for (const LayoutKey *k : namingKeys()) {
+        if (k->typeDecides && type != k->type)
+            continue;
+        QByteArray base = k->baseOf(key);
         if (!base.isEmpty()) {
-            role.base = base;
+            role.base = std::move(base);
             return role;
         }
-    }
-    base = prefixedBraceBase(key, kRedissonLockToken);
-    if (!base.isEmpty()) {
-        role.base = base;
-        return role;
-    }
-    if (key.endsWith(kFairOwner) && key.size() > kFairOwner.size()) {
-        role.base = key.chopped(kFairOwner.size());
-        return role;
-    }
-    if (key.endsWith(kFairCounter) && key.size() > kFairCounter.size() && type == "string") {
-        role.base = key.chopped(kFairCounter.size());
-        return role;
     }
     role.base = key;
     if (type == "zset" || type == "hash")
         return role; // plain ZSETs and Redisson lock hashes have arbitrary names
-    if (type == "string" && (key.startsWith(kNodeMutexPrefix) || lockishName(key)))
+    if (type == "string" && (key.startsWith(kNodeMutex.affix) || lockishName(key)))
         return role;
     // Sampled whatever its type (a names page says "string" of every key): a LIST named like a
     // semaphore is listed with a warning (recognizeWrongType), not skipped.
@@ -529,20 +489,24 @@ KeyRole keyRole(const QByteArray &key, const QByteArray &type) {
     return role;
 }
 
+QByteArray groupBase(const QByteArray &key, const KeyRole &role) {
+    if (key.startsWith(kFairLock.affix))
+        return key.mid(kFairLock.affix.size());
+    return role.base;
+}
+
 QList<QByteArray> companionKeys(const QByteArray &key, const QByteArray &type) {
     QList<QByteArray> companions;
-    const QByteArray permitBase = braceBase(key, kRedissonTimeout);
+    const QByteArray permitBase = kRedissonTimeout.baseOf(key);
     if (!permitBase.isEmpty())
         companions << permitBase;
-    if (key.endsWith(kFairOwner) && key.size() > kFairOwner.size()) {
-        const QByteArray base = key.chopped(kFairOwner.size());
-        companions << base << base + kFairCounter << kFairLockPrefix + base;
-    }
+    if (const QByteArray base = kFairOwner.baseOf(key); !base.isEmpty())
+        companions << base << kFairCounter.keyWithBase(base) << kFairLock.keyWithBase(base);
     // A Redisson lock's token is read with its hash, and only a hash that is a group of its own can
     // be one: a hash another layout's name claims (a `leased` meta, the seed's map) is grouped
     // under that layout's base, where no token is looked for.
     if (type == "hash" && keyRole(key, type).base == key)
-        companions << kRedissonLockToken + "{" + key + "}";
+        companions << kRedissonLockToken.keyWithBase(key);
     return companions;
 }
 
@@ -553,15 +517,13 @@ QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys
     for (const KeyFingerprint &fp : keys) {
         if (fp.type.isEmpty() || fp.type == "none")
             continue;
-        QByteArray base = keyRole(fp.key, fp.type).base;
-        if (fp.key.startsWith(kFairLockPrefix))
-            base = fp.key.mid(kFairLockPrefix.size()); // joins a fair group if there is one
+        const QByteArray base = groupBase(fp.key, keyRole(fp.key, fp.type));
         if (base.isEmpty())
             continue;
         Group &g = groups[base];
         g.base = base;
         g.byKey.insert(fp.key, &fp);
-        if (base != fp.key && fp.key.startsWith(kFairLockPrefix)) {
+        if (base != fp.key && fp.key.startsWith(kFairLock.affix)) {
             // A `lock:X` string may be a lock on its own (no fair semaphore X): keep it under its own name
             // too.
             Group &own = groups[fp.key];
@@ -602,7 +564,7 @@ QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys
     QSet<QString> fairLocks;
     for (const DiscoveredSemaphore &d : out) {
         if (d.ref.kind == Kind::Fair)
-            fairLocks.insert(QString::fromUtf8(kFairLockPrefix) + d.ref.name);
+            fairLocks.insert(QString::fromUtf8(kFairLock.keyWithBase(d.ref.name.toUtf8())));
     }
     out.removeIf([&](const DiscoveredSemaphore &d) {
         return d.ref.kind == Kind::Lock && fairLocks.contains(d.ref.name);
@@ -620,60 +582,10 @@ QString nodeSemaphoreName(const QByteArray &key) {
     return QString::fromUtf8(rest.contains(kNodeSemaphorePrefix) ? key : rest);
 }
 
-std::optional<ScoreUnit> guessScoreUnit(double score, qint64 nowMs) {
-    if (!std::isfinite(score))
-        return std::nullopt;
-    const double nowS = double(nowMs) / 1000.0;
-    if (std::abs(score - nowS) < 1e8)
-        return ScoreUnit::Seconds;
-    if (std::abs(score - double(nowMs)) < 1e11)
-        return ScoreUnit::Milliseconds;
-    return std::nullopt;
-}
-
-ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs) {
-    ScoreReading reading;
-    int seconds = 0, millis = 0, future = 0, past = 0;
-    for (const QByteArray &s : scores) {
-        bool ok = false;
-        const double v = s.toDouble(&ok);
-        if (!ok || !std::isfinite(v)) {
-            reading.nonNumeric = true;
-            continue;
-        }
-        if (qint64(v) == kRedissonNoLeaseScore)
-            continue;
-        const auto unit = guessScoreUnit(v, nowMs);
-        if (!unit)
-            continue;
-        (*unit == ScoreUnit::Seconds ? seconds : millis) += 1;
-        (scoreToMs(v, *unit) > nowMs ? future : past) += 1;
-    }
-    reading.seconds = seconds;
-    reading.milliseconds = millis;
-    reading.past = past;
-    if (seconds + millis > 0)
-        reading.unit = millis > seconds ? ScoreUnit::Milliseconds : ScoreUnit::Seconds;
-    reading.mixedUnits = seconds > 0 && millis > 0;
-    reading.expiry = future > past;
-    return reading;
-}
-
-qint64 scoreToMs(double score, ScoreUnit unit) {
-    if (!std::isfinite(score))
-        return score > 0 ? std::numeric_limits<qint64>::max() : std::numeric_limits<qint64>::min();
-    const double ms = unit == ScoreUnit::Seconds ? score * 1000.0 : score;
-    if (ms >= 9.2e18)
-        return std::numeric_limits<qint64>::max();
-    if (ms <= -9.2e18)
-        return std::numeric_limits<qint64>::min();
-    return qint64(std::llround(ms));
-}
-
 bool looksLikeRedissonLockField(const QByteArray &field) {
     static const QRegularExpression re(
         QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\\d+$"));
     return re.match(QString::fromLatin1(field)).hasMatch();
 }
 
-} // namespace semscope::core
+} // namespace semscope::redis

@@ -5,11 +5,11 @@
 
 #include <QDateTime>
 
-namespace semscope::ui {
+namespace semscope::model {
 
 using namespace semscope::core;
 
-ConnectionSession::ConnectionSession(const model::ConnectionConfig &config, core::StoreFactory factory,
+ConnectionSession::ConnectionSession(const ConnectionConfig &config, core::StoreFactory factory,
                                      core::AuditLog *audit, QObject *parent)
     : QObject(parent)
     , controller(config, std::move(factory))
@@ -46,7 +46,7 @@ ConnectionSession::~ConnectionSession() {
 }
 
 QString ConnectionSession::located(const QString &message) const {
-    return QStringLiteral("%1 · %2").arg(config().name, model::atEndpoint(config().endpoint(), message));
+    return QStringLiteral("%1 · %2").arg(config().name, atEndpoint(config().endpoint(), message));
 }
 
 void ConnectionSession::startDiscovery(bool background) {
@@ -155,7 +155,7 @@ void ConnectionSession::keepSeen(const QList<SemaphoreRef> &present) {
 }
 
 void ConnectionSession::applySeen(const QList<SemaphoreRef> &present, qint64 now) {
-    const model::SeenSemaphores::Outcome outcome = m_seen.afterScan(present, now);
+    const SeenSemaphores::Outcome outcome = m_seen.afterScan(present, now);
     for (const monitor::SeenSemaphore &empty : outcome.empty)
         list.markEmpty(empty.ref, empty.lastSeenMs);
     for (const SemaphoreRef &gone : outcome.expired) {
@@ -246,4 +246,4 @@ QString ConnectionSession::historyKey(const core::SemaphoreRef &ref) {
     return core::kindName(ref.kind) + QLatin1Char('\x1f') + ref.name;
 }
 
-} // namespace semscope::ui
+} // namespace semscope::model

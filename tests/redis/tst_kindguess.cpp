@@ -2,11 +2,12 @@
 // item 2). The keys that need opening have names that say nothing, so the guess never rests on
 // the name alone.
 #include "TestMain.h"
-#include "core/KindGuess.h"
+#include "redis/KindGuess.h"
 
 #include <QTest>
 
 using namespace semscope::core;
+using namespace semscope::redis;
 
 namespace {
 const qint64 kNowMs = 1'790'000'000'000LL;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "KindRecognition.h"
-#include "RawKeys.h"
+#include "core/RawKeys.h"
 
 #include <optional>
 
@@ -9,17 +9,17 @@
 // off its type and a small sample, never off its name alone, since the keys that need opening are
 // the ones whose names say nothing (a redis-py lock `invoice-run`). The operator confirms or picks
 // another kind; nothing here talks to a server.
-namespace semscope::core {
+namespace semscope::redis {
 
 struct KindGuess {
-    std::optional<Kind> kind; // unset: no semaphore layout keeps a key like this one
-    QString name;             // the semaphore's name (`S` for a fair semaphore's `S:owner`)
-    QString reason;           // why, in the operator's words ("a string with a token and a TTL")
+    std::optional<core::Kind> kind; // unset: no semaphore layout keeps a key like this one
+    QString name;                   // the semaphore's name (`S` for a fair semaphore's `S:owner`)
+    QString reason;                 // why, in the operator's words ("a string with a token and a TTL")
 };
 
 KindGuess guessKind(const KeyFingerprint &key, qint64 nowMs);
 
 // A raw read of a key (the raw view's, bounded) as discovery's fingerprint of it.
-KeyFingerprint fingerprintOf(const RawKey &key);
+KeyFingerprint fingerprintOf(const core::RawKey &key);
 
-} // namespace semscope::core
+} // namespace semscope::redis

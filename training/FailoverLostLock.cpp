@@ -1,9 +1,9 @@
 #include "FailoverLostLock.h"
 #include "TrainingScenarios.h"
 
+#include "localredis/LocalRedisProcess.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"
-#include "redis/sandbox/LocalRedisProcess.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

@@ -18,24 +18,24 @@ namespace semscope::monitor {
 class HistoryWorker;
 }
 
-namespace semscope::ui {
+namespace semscope::model {
 
-// Everything the window keeps per open connection: the controller (store on its worker thread),
+// Everything the desktop app keeps per open connection: the controller (store on its worker thread),
 // the operator actions with their guards, and the list of semaphores found there. The list's
 // summaries are re-read every few seconds so "stale only" and "expiring within" stay true.
 class ConnectionSession : public QObject {
     Q_OBJECT
 public:
-    ConnectionSession(const model::ConnectionConfig &config, core::StoreFactory factory,
-                      core::AuditLog *audit, QObject *parent = nullptr);
+    ConnectionSession(const ConnectionConfig &config, core::StoreFactory factory, core::AuditLog *audit,
+                      QObject *parent = nullptr);
     ~ConnectionSession() override;
 
-    model::ConnectionController controller;
-    model::OperatorActions actions;
-    model::SemaphoreListModel list;
-    model::SemaphoreFilterProxy proxy;
+    ConnectionController controller;
+    OperatorActions actions;
+    SemaphoreListModel list;
+    SemaphoreFilterProxy proxy;
 
-    const model::ConnectionConfig &config() const { return controller.config(); }
+    const ConnectionConfig &config() const { return controller.config(); }
     // "<name> · <address>: <message>", the address said once (the message may already name it).
     QString located(const QString &message) const;
     bool isDiscovering() const { return m_discovering; }
@@ -101,7 +101,7 @@ public:
     // it again, and the page never keeps showing another connection's semaphore.
     std::optional<core::SemaphoreRef> shownSemaphore;
     // The charts of the semaphores looked at on this connection, kept for the session (bounded).
-    model::HistoryArchive chartHistory;
+    HistoryArchive chartHistory;
     static QString historyKey(const core::SemaphoreRef &ref);
 
 Q_SIGNALS:
@@ -121,7 +121,7 @@ private:
     void dropExpiredEmpty();
 
     monitor::HistoryWorker *m_history = nullptr;
-    model::SeenSemaphores m_seen;
+    SeenSemaphores m_seen;
     // What the last complete scan found, for the history's answer when it comes after that scan.
     std::optional<QList<core::SemaphoreRef>> m_lastPresent;
     qint64 m_lastSeenWriteMs = -1;
@@ -143,4 +143,4 @@ private:
     QHash<QString, QHash<QByteArray, qint64>> m_firstSeen; // semaphore -> holder -> first seen
 };
 
-} // namespace semscope::ui
+} // namespace semscope::model

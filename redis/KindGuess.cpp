@@ -1,18 +1,20 @@
 #include "KindGuess.h"
 
+#include "kinds/KeyLayouts.h"
+
 #include <QRegularExpression>
 #include <algorithm>
 
-namespace semscope::core {
+namespace semscope::redis {
+
+using core::Kind;
+using core::ScoreUnit;
 
 namespace {
 
-// "{N}:suffix" -> N.
-QByteArray braced(const QByteArray &key, QByteArrayView suffix) {
-    if (key.size() > suffix.size() + 2 && key.startsWith('{') && key.endsWith(suffix) &&
-        key.at(key.size() - suffix.size() - 1) == '}')
-        return key.mid(1, key.size() - suffix.size() - 2);
-    return {};
+// The base name of `key` if it is the key of `kind`'s layout with `affix` (kinds/KeyLayouts.cpp).
+QByteArray baseIn(Kind kind, QByteArrayView affix, const QByteArray &key) {
+    return keyLayout(kind).key(affix).baseOf(key);
 }
 
 bool isInteger(const QByteArray &value) {
@@ -42,22 +44,24 @@ KindGuess guessKind(const KeyFingerprint &key, qint64 nowMs) {
         return {std::nullopt, QString::fromUtf8(k), QStringLiteral("no such key")};
 
     if (type == "list") {
-        if (k.endsWith("|list") && k.size() > 5)
-            return make(Kind::Slots, k.chopped(5), QStringLiteral("a list of free slot numbers (`|list`)"));
-        if (const QByteArray n = braced(k, ":queue"); !n.isEmpty())
+        if (const QByteArray n = baseIn(Kind::Slots, "|list", k); !n.isEmpty())
+            return make(Kind::Slots, n, QStringLiteral("a list of free slot numbers (`|list`)"));
+        if (const QByteArray n = baseIn(Kind::Leased, ":queue", k); !n.isEmpty())
             return make(Kind::Leased, n, QStringLiteral("semscope's wait queue of a leased semaphore"));
         return {std::nullopt, QString::fromUtf8(k),
                 QStringLiteral("a list: only a slots semaphore's `<name>|list` is one")};
     }
 
     if (type == "hash") {
-        if (k.endsWith("|map") && k.size() > 4)
-            return make(Kind::Slots, k.chopped(4), QStringLiteral("a hash of holder → slot (`|map`)"));
-        for (const char *suffix : {":meta", ":owners", ":waiting"}) {
-            if (const QByteArray n = braced(k, suffix); !n.isEmpty())
-                return make(
-                    Kind::Leased, n,
-                    QStringLiteral("a leased semaphore's `{name}%1` hash").arg(QLatin1String(suffix)));
+        if (const QByteArray n = baseIn(Kind::Slots, "|map", k); !n.isEmpty())
+            return make(Kind::Slots, n, QStringLiteral("a hash of holder → slot (`|map`)"));
+        for (const LayoutKey &leased : keyLayout(Kind::Leased).keys) {
+            if (leased.type != type)
+                continue; // `{name}:meta`, `:owners`, `:waiting`
+            if (const QByteArray n = leased.baseOf(k); !n.isEmpty())
+                return make(Kind::Leased, n,
+                            QStringLiteral("a leased semaphore's `{name}%1` hash")
+                                .arg(QString::fromLatin1(leased.affix)));
         }
         if (!key.members.isEmpty() &&
             std::all_of(key.members.cbegin(), key.members.cend(), looksLikeRedissonLockField))
@@ -68,18 +72,17 @@ KindGuess guessKind(const KeyFingerprint &key, qint64 nowMs) {
     }
 
     if (type == "zset") {
-        if (const QByteArray n = braced(k, ":holders"); !n.isEmpty())
+        if (const QByteArray n = baseIn(Kind::Leased, ":holders", k); !n.isEmpty())
             return make(Kind::Leased, n, QStringLiteral("a leased semaphore's holders"));
-        if (const QByteArray n = braced(k, ":timeout"); !n.isEmpty())
+        if (const QByteArray n = baseIn(Kind::RedissonPermitExpirable, ":timeout", k); !n.isEmpty())
             return make(Kind::RedissonPermitExpirable, n,
                         QStringLiteral("Redisson's lease times of an RPermitExpirableSemaphore"));
-        if (k.endsWith("|lease") && k.size() > 6)
-            return make(Kind::Slots, k.chopped(6), QStringLiteral("the lease times of a slots semaphore"));
-        if (k.endsWith(":owner") && k.size() > 6)
-            return make(Kind::Fair, k.chopped(6),
-                        QStringLiteral("a fair semaphore's owner ZSET (holder → counter)"));
+        if (const QByteArray n = baseIn(Kind::Slots, "|lease", k); !n.isEmpty())
+            return make(Kind::Slots, n, QStringLiteral("the lease times of a slots semaphore"));
+        if (const QByteArray n = baseIn(Kind::Fair, ":owner", k); !n.isEmpty())
+            return make(Kind::Fair, n, QStringLiteral("a fair semaphore's owner ZSET (holder → counter)"));
         const ScoreReading reading = readScores(key.values, nowMs);
-        const bool nodeName = k.contains("semaphore:");
+        const bool nodeName = k.contains(keyLayout(Kind::NodeSemaphore).key("semaphore:").affix);
         if (nodeName && key.pttl > 0 && !reading.expiry && reading.unit == ScoreUnit::Milliseconds)
             return make(Kind::NodeSemaphore, nodeSemaphoreName(k).toUtf8(),
                         QStringLiteral("holder → last refresh in ms, with a key TTL (node redis-semaphore)"));
@@ -93,8 +96,8 @@ KindGuess guessKind(const KeyFingerprint &key, qint64 nowMs) {
     }
 
     if (type == "string") {
-        if (k.startsWith("mutex:") && k.size() > 6)
-            return make(Kind::NodeMutex, k.mid(6), QStringLiteral("node redis-semaphore's `mutex:` key"));
+        if (const QByteArray n = baseIn(Kind::NodeMutex, "mutex:", k); !n.isEmpty())
+            return make(Kind::NodeMutex, n, QStringLiteral("node redis-semaphore's `mutex:` key"));
         if (isInteger(key.value) && key.pttl < 0)
             return make(Kind::RedissonSemaphore, k,
                         QStringLiteral("a whole number without a TTL: Redisson RSemaphore's free permits"));
@@ -113,7 +116,7 @@ KindGuess guessKind(const KeyFingerprint &key, qint64 nowMs) {
             QStringLiteral("a %1: no semaphore layout keeps one").arg(QString::fromLatin1(type))};
 }
 
-KeyFingerprint fingerprintOf(const RawKey &key) {
+KeyFingerprint fingerprintOf(const core::RawKey &key) {
     KeyFingerprint fp;
     fp.key = key.name.toUtf8();
     fp.type = key.type.toLatin1();
@@ -132,4 +135,4 @@ KeyFingerprint fingerprintOf(const RawKey &key) {
     return fp;
 }
 
-} // namespace semscope::core
+} // namespace semscope::redis

@@ -1,13 +1,14 @@
 #include "TestMain.h"
-#include "core/KindRecognition.h"
+#include "redis/KindRecognition.h"
 
 #include <QTest>
 
 using namespace semscope::core;
+using namespace semscope::redis;
 
 // Declared before the first addColumn<> so no implicit instantiation comes first.
-Q_DECLARE_METATYPE(QList<semscope::core::KeyFingerprint>)
-Q_DECLARE_METATYPE(semscope::core::KeyFingerprint)
+Q_DECLARE_METATYPE(QList<semscope::redis::KeyFingerprint>)
+Q_DECLARE_METATYPE(semscope::redis::KeyFingerprint)
 
 namespace {
 const qint64 kNowMs = 1'790'000'000'000LL; // a fixed "server now" in 2026
@@ -377,8 +378,9 @@ private Q_SLOTS:
     }
 
     // A Redisson RSemaphore is a bare integer string, like millions of counters: the integer alone
-    // never makes one (research §7). A waiting client's channel or the operator's profile does; a
-    // named key that is not a permit count is still listed, with the warning saying why.
+    // never makes one (Redisson's RedissonSemaphore.java keeps nothing else). A waiting client's channel or
+    // the operator's profile does; a named key that is not a permit count is still listed, with the warning
+    // saying why.
     void redissonSemaphoreNeedsEvidence_data() {
         QTest::addColumn<QByteArray>("type");
         QTest::addColumn<QByteArray>("value");

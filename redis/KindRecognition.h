@@ -1,15 +1,17 @@
 #pragma once
 
-#include "SemaphoreStore.h"
-#include "SemaphoreTypes.h"
+#include "core/SemaphoreStore.h"
+#include "core/SemaphoreTypes.h"
+#include "kinds/ScoreReading.h"
 
 #include <QByteArray>
 #include <QList>
 #include <optional>
 
 // Pure rules that turn key names, types and small samples into semaphores (the README's
-// "Semaphore layouts semscope reads and operates"). No network here: discovery feeds in what it read.
-namespace semscope::core {
+// "Semaphore layouts semscope reads and operates"). The key names and types come from the layouts
+// the kinds use (kinds/KeyLayouts.h). No network here: discovery feeds in what it read.
+namespace semscope::redis {
 
 // What discovery read about one key. Only `key` and `type` are known after the SCAN phase; the rest
 // is filled by the sampling phase (small, bounded reads).
@@ -23,7 +25,7 @@ struct KeyFingerprint {
     QList<QByteArray> values;  // zset scores, hash values (parallel to `members`)
     bool channelSeen = false;  // a Redisson channel for this key was seen (PUBSUB [SHARD]CHANNELS)
     // The operator's profile names this key as a semaphore of this kind (DiscoverRequest::known).
-    std::optional<Kind> namedKind;
+    std::optional<core::Kind> namedKind;
 };
 
 // How a key takes part in a layout, decided from its name (and type) alone.
@@ -35,6 +37,11 @@ struct KeyRole {
 // First phase: may this key belong to a semaphore? Cheap enough to run on every scanned key. Keys
 // that are not candidates are forgotten, so memory stays bounded on a keyspace of millions.
 KeyRole keyRole(const QByteArray &key, const QByteArray &type);
+
+// The group a key is sampled and recognized with: `role.base` (its keyRole()), except that the fair
+// semaphore's acquire lock `lock:S` joins S (recognition also keeps it under its own name, as a
+// lock of its own).
+QByteArray groupBase(const QByteArray &key, const KeyRole &role);
 
 // Whether the key's name holds a whole word that names a semaphore or a lock ("lock", "mutex",
 // "semaphore", "sem", "permit", "lease", their plurals, "redlock"), words being runs of letters
@@ -48,8 +55,8 @@ QList<QByteArray> companionKeys(const QByteArray &key, const QByteArray &type);
 
 // Second phase: group sampled keys into semaphores. Every group of keys that looks like a semaphore
 // is returned; malformed ones carry warnings. `only` restricts the result to one kind.
-QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys, qint64 nowMs,
-                                               std::optional<Kind> only = std::nullopt);
+QList<core::DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys, qint64 nowMs,
+                                                     std::optional<core::Kind> only = std::nullopt);
 
 // node redis-semaphore's key `semaphore:<key>`, with an ioredis keyPrefix before it when there is one.
 // A semaphore is named by its Semaphore key ("uploads" for `semaphore:uploads`) or by its full key:
@@ -58,30 +65,7 @@ QList<DiscoveredSemaphore> recognizeSemaphores(const QList<KeyFingerprint> &keys
 QByteArray nodeSemaphoreKey(const QString &name);
 QString nodeSemaphoreName(const QByteArray &key);
 
-// Score-unit heuristic for ZSET scores (§7): |score − now_s| < 1e8 is seconds, |score − now_ms| < 1e11
-// is milliseconds; anything else (small integers, counters) gives nullopt.
-std::optional<ScoreUnit> guessScoreUnit(double score, qint64 nowMs);
-
-// What a set of ZSET scores most likely means: unit, and whether they are expiry times (in the
-// future) or acquire/refresh times (in the past). Redisson's "no lease" marker is ignored.
-struct ScoreReading {
-    std::optional<ScoreUnit> unit;
-    bool expiry = false;     // most scores lie in the future
-    bool mixedUnits = false; // some look like seconds, others like milliseconds
-    bool nonNumeric = false; // a score did not parse
-    int seconds = 0;         // scores that read as seconds since the epoch
-    int milliseconds = 0;    // scores that read as milliseconds since the epoch
-    int past = 0;            // time-like scores at or before now
-};
-ScoreReading readScores(const QList<QByteArray> &scores, qint64 nowMs);
-
-// Converts a score in `unit` to milliseconds (Auto is treated as milliseconds).
-qint64 scoreToMs(double score, ScoreUnit unit);
-
-// Redisson's score for a permit without a lease.
-inline constexpr qint64 kRedissonNoLeaseScore = 922337203685477LL;
-
 // True for 36-character UUIDs followed by ":<thread id>" (Redisson lock fields).
 bool looksLikeRedissonLockField(const QByteArray &field);
 
-} // namespace semscope::core
+} // namespace semscope::redis
