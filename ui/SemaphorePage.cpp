@@ -185,14 +185,12 @@ void SemaphorePage::updateWatchToggle() {
 
 void SemaphorePage::fitToFont() {
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
-    // Widths in units of the font's average character, so a zoomed page keeps its columns readable.
+    // Every column starts as wide as its title (a holder as a short name), in units of the zoomed
+    // font; the table's SpareWidthKeeper then widens them to what the rows in view say, TTL and
+    // state first. Started at their longest possible texts ("expired 12 s ago", "watched for
+    // 3 m 10 s"), they pushed Acquired and Age out of view at 1280x720.
     const int ch = std::max(6, m_view->fontMetrics().averageCharWidth());
-    fitHeaderSections(m_view->horizontalHeader(),
-                      {{HolderTableModel::HolderColumn, 21 * ch},
-                       {HolderTableModel::AcquiredColumn, 10 * ch},
-                       {HolderTableModel::AgeColumn, 18 * ch}, // "watched for 3 m 10 s"
-                       {HolderTableModel::TtlColumn, 16 * ch}, // "expired 12 s ago"
-                       {HolderTableModel::StateColumn, 11 * ch}});
+    fitHeaderSections(m_view->horizontalHeader(), {{HolderTableModel::HolderColumn, 12 * ch}});
 }
 
 void SemaphorePage::changeEvent(QEvent *event) {

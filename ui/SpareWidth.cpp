@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QGuiApplication>
 #include <QHeaderView>
+#include <QResizeEvent>
 #include <QTableView>
 
 namespace semscope::ui {
@@ -83,11 +84,14 @@ SpareWidthKeeper::SpareWidthKeeper(QTableView *view, QList<int> columns, int max
     // A section resized, not by this keeper, while a mouse button is down over the header is the
     // operator dragging its edge. (A splitter dragged beside the table resizes sections too.)
     connect(view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
-        if (!m_resizing && QGuiApplication::mouseButtons() != Qt::NoButton &&
-            m_view->horizontalHeader()->underMouse() && !m_setByOperator.contains(logical)) {
-            m_setByOperator << logical;
-            m_grown.remove(logical); // the operator's width now
-        }
+        if (m_resizing)
+            return;
+        // Set by someone else (a saved layout restored, the widths fitted to a zoomed font): what
+        // this keeper grew is not in it any more, and restart() must not take it off again.
+        m_grown.remove(logical);
+        if (QGuiApplication::mouseButtons() != Qt::NoButton && m_view->horizontalHeader()->underMouse() &&
+            !m_setByOperator.contains(logical))
+            m_setByOperator << logical; // the operator's width now
     });
     follow(view->model());
 }
@@ -107,6 +111,15 @@ void SpareWidthKeeper::follow(QAbstractItemModel *model) {
 }
 
 bool SpareWidthKeeper::eventFilter(QObject *watched, QEvent *event) {
+    // Narrower (the holder card beside it grew, the window shrank): what the columns grew while
+    // there was more room would push the last ones out of view. Give it back and grow anew.
+    if (event->type() == QEvent::Resize && !m_grown.isEmpty()) {
+        const auto *resize = static_cast<QResizeEvent *>(event);
+        if (resize->oldSize().width() > 0 && resize->size().width() < resize->oldSize().width()) {
+            restart();
+            return QObject::eventFilter(watched, event);
+        }
+    }
     if (event->type() == QEvent::Resize || event->type() == QEvent::Show)
         m_soon.start();
     return QObject::eventFilter(watched, event);

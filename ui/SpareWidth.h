@@ -20,7 +20,8 @@ QMap<int, int> growColumnsIntoSpareWidth(QTableView *view, const QList<int> &col
 
 // Applies growColumnsIntoSpareWidth to a table whenever the table is resized or its rows change
 // (coalesced: once per turn of the event loop). `maxChars` is in the view's average character
-// width, so a zoomed view grows as far. A column the operator drags to a width is left at it.
+// width, so a zoomed view grows as far. A column the operator drags to a width is left at it. When
+// the table narrows, the columns give back what they grew and grow anew for the room left.
 class SpareWidthKeeper : public QObject {
     Q_OBJECT
 public:

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void restoredWindowFitsItsScreen();
     void namesShowWholeWhenThereIsRoom();
     void ttlShowsWholeAt1280();
+    void everyHolderColumnInViewAt1280();
     void listShowsWarningsWithoutScrolling_data();
     void listShowsWarningsWithoutScrolling();
     void pageShowsEveryWarningTheListCounts();
@@ -869,6 +870,52 @@ void TestMainWindow::ttlShowsWholeAt1280() {
     QString why;
     QVERIFY2(showsWhole(view, model::HolderTableModel::TtlColumn, &why), qPrintable(why));
     QVERIFY2(showsWhole(view, model::HolderTableModel::StateColumn, &why), qPrintable(why));
+}
+
+// Screenshots at 1280x720: demo:jobs' holder table showed Acquired cut and Age off to the right,
+// behind a scroll bar, because every column started as wide as its longest possible text. Every
+// column is in view; names, TTLs and states whole.
+void TestMainWindow::everyHolderColumnInViewAt1280() {
+    ui::SemaphorePage page(nullptr);
+    page.resize(775, 560); // the page's share of a 1280x720 window
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    core::Snapshot s;
+    s.ref = {Kind::Leased, QStringLiteral("demo:jobs"), {}};
+    s.limit = 5;
+    s.limitSource = core::LimitSource::Stored;
+    s.serverNowMs = now;
+    const QStringList names{QStringLiteral("worker-2@app-1"), QStringLiteral("billing-worker@app-2"),
+                            QStringLiteral("billing-worker@app-1")};
+    for (int i = 0; i < names.size(); ++i) {
+        core::Holder h;
+        h.id = names.at(i);
+        h.rawId = h.id.toUtf8();
+        h.rank = i;
+        h.token = 1795943904058587 + i;
+        h.acquiredAtMs = now - 7200;
+        h.expiresAtMs = now + 12800 + 10000 * i;
+        s.holders << h;
+    }
+    page.applySnapshot(s);
+    QTableView *view = page.holderView();
+    QTRY_COMPARE(page.holderProxy()->rowCount(), names.size());
+    QString why;
+    QTRY_VERIFY2(showsWhole(view, model::HolderTableModel::HolderColumn, &why), qPrintable(why));
+    for (int c = 0; c < view->model()->columnCount(); ++c) {
+        if (view->isColumnHidden(c))
+            continue;
+        const int x = view->columnViewportPosition(c);
+        QVERIFY2(x >= 0 && x + std::min(view->columnWidth(c), 40) <= view->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 at %2+%3 of %4")
+                                .arg(view->model()->headerData(c, Qt::Horizontal).toString())
+                                .arg(x)
+                                .arg(view->columnWidth(c))
+                                .arg(view->viewport()->width())));
+    }
+    for (int c : {model::HolderTableModel::TtlColumn, model::HolderTableModel::StateColumn})
+        QVERIFY2(showsWhole(view, c, &why), qPrintable(why));
 }
 
 void TestMainWindow::listShowsWarningsWithoutScrolling_data() {

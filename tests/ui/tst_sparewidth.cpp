@@ -18,6 +18,7 @@ private Q_SLOTS:
     void neverNarrowsAColumn();
     void restartGivesBackWhatItGrew();
     void followsTheRowsAndTheSize();
+    void givesBackWhenTheTableNarrows();
     void aWidthTheOperatorDragsStays();
     void measuresOnlyTheRowsInView();
 };
@@ -132,6 +133,24 @@ void TestSpareWidth::followsTheRowsAndTheSize() {
     // The window grows: so does the column, up to what its cell needs.
     t.view.resize(1200, 200);
     QTRY_COMPARE(t.width(1), t.needs(1));
+}
+
+// The holder card beside the table grew (or the window shrank): a column grown while the table was
+// wider pushed the last one out of view (demo:jobs' Age at 1280x720). It gives back and grows anew.
+void TestSpareWidth::givesBackWhenTheTableNarrows() {
+    Table t({2, 40, 2, 2}, 1000);
+    ui::SpareWidthKeeper keeper(&t.view, {1}, 200);
+    t.view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&t.view));
+    QTRY_COMPARE(t.width(1), t.needs(1));
+    t.view.resize(t.needs(1) + 80 + 80, 200); // less than all four need
+    QHeaderView *header = t.view.horizontalHeader();
+    QTRY_VERIFY2(header->sectionViewportPosition(3) + t.needs(3) <= t.view.viewport()->width(),
+                 qPrintable(QStringLiteral("the last column at %1 of %2")
+                                .arg(header->sectionViewportPosition(3))
+                                .arg(t.view.viewport()->width())));
+    QTRY_VERIFY(t.width(1) > 80); // it still has what room there is
+    QVERIFY(header->sectionViewportPosition(3) + t.needs(3) <= t.view.viewport()->width());
 }
 
 void TestSpareWidth::aWidthTheOperatorDragsStays() {
