@@ -1,5 +1,6 @@
 #include "ConnectionSession.h"
 
+#include "core/CountText.h"
 #include "core/StuckHolders.h"
 #include "monitor/HistoryWorker.h"
 
@@ -106,8 +107,9 @@ void ConnectionSession::startDiscovery(bool background) {
             Q_EMIT discoveryFinished(
                 r.ok, r.cancelled,
                 // What the list shows now (it also keeps the semaphores known from profiles).
-                r.ok ? tr("%n semaphore(s) listed, %1 keys scanned", nullptr, list.rowCount())
-                           .arg(r.scannedKeys)
+                r.ok ? tr("%1 listed, %2 scanned")
+                           .arg(core::countText(list.rowCount(), tr("semaphore"), tr("semaphores")),
+                                core::countText(r.scannedKeys, tr("key"), tr("keys")))
                      : r.error);
         });
 }

@@ -3,8 +3,8 @@
 #include "core/SnapshotRules.h"
 #include "model/StatusColors.h"
 
-#include "CountText.h"
 #include "EnvironmentBadge.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 #include "core/HolderStateText.h"
 

@@ -14,6 +14,7 @@
 #include "ToolWindows.h"
 #include "ViewZoom.h"
 #include "WindowSettings.h"
+#include "core/CountText.h"
 #include "model/ConnectionSession.h"
 
 #include <QAction>
@@ -238,10 +239,11 @@ void MainWindow::setKeepEmptyHours(int hours) {
     hours = std::max(0, hours);
     openWindowSettings(m_services.settingsFile)->setValue(QStringLiteral("list/keepEmptyHours"), hours);
     m_connectionPane->setEmptyRetentionMs(qint64(hours) * 3600 * 1000);
-    statusBar()->showMessage(hours == 0
-                                 ? tr("Empty semaphores are dropped at the first scan that misses them")
-                                 : tr("Empty semaphores stay listed for %n hour(s)", nullptr, hours),
-                             10000);
+    statusBar()->showMessage(
+        hours == 0
+            ? tr("Empty semaphores are dropped at the first scan that misses them")
+            : tr("Empty semaphores stay listed for %1").arg(core::countText(hours, tr("hour"), tr("hours"))),
+        10000);
 }
 
 QString MainWindow::currentConnectionId() const {

@@ -1,5 +1,7 @@
 #include "SemaphoreCommands.h"
 
+#include "core/CountText.h"
+
 #include "AcquireDialog.h"
 #include "InvalidateSessionDialog.h"
 #include "ProfileDialog.h"
@@ -71,16 +73,17 @@ void SemaphoreCommands::purgeExpired(qint64 expiredShown) {
         return;
     const auto answer = QMessageBox::question(
         m_dialogParent, tr("Purge expired holders"),
-        tr("Remove the %n holder(s) of %1 whose lease has run out but whose record is still there?\nHolders "
-           "whose lease is still running are not touched.",
-           nullptr, int(expiredShown))
-            .arg(m_ref.name));
+        tr("Remove the %1 of %2 whose lease has run out but whose record is still there?\nHolders "
+           "whose lease is still running are not touched.")
+            .arg(countText(expiredShown, tr("holder"), tr("holders")), m_ref.name));
     if (answer != QMessageBox::Yes)
         return;
     const QString name = m_ref.name;
     m_actions->purgeExpired(resolvedRef(), this, [this, name](MaintenanceResult r) {
-        Q_EMIT statusMessage(r.ok ? tr("Purged %1 expired holder(s) from %2").arg(r.affected).arg(name)
-                                  : tr("Purge failed: %1").arg(r.message));
+        Q_EMIT statusMessage(
+            r.ok ? tr("Purged %1 from %2")
+                       .arg(countText(r.affected, tr("expired holder"), tr("expired holders")), name)
+                 : tr("Purge failed: %1").arg(r.message));
         Q_EMIT changed();
     });
 }

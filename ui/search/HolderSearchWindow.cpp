@@ -1,6 +1,6 @@
 #include "HolderSearchWindow.h"
 
-#include "ui/CountText.h"
+#include "core/CountText.h"
 
 #include <QAction>
 #include <QApplication>
@@ -129,8 +129,9 @@ void HolderSearchWindow::search() {
         m_status->setText(tr("No connection is open: connect first (double-click a connection)."));
         return;
     }
-    m_status->setText(tr("Searching %1 for “%2”…")
-                          .arg(countText(m_connections, tr("connection"), tr("connections")), m_pattern));
+    m_status->setText(
+        tr("Searching %1 for “%2”…")
+            .arg(core::countText(m_connections, tr("connection"), tr("connections")), m_pattern));
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setEnabled(true);
@@ -146,9 +147,9 @@ void HolderSearchWindow::finished(bool cancelled, int read, int skipped, const Q
     m_progress->setVisible(false);
     QString text = cancelled ? tr("Cancelled: ") : QString();
     text += tr("%1 matching “%2” in %3 read on %4")
-                .arg(countText(m_model.rowCount(), tr("holder"), tr("holders")), m_pattern,
-                     countText(read, tr("semaphore"), tr("semaphores")),
-                     countText(m_connections, tr("connection"), tr("connections")));
+                .arg(core::countText(m_model.rowCount(), tr("holder"), tr("holders")), m_pattern,
+                     core::countText(read, tr("semaphore"), tr("semaphores")),
+                     core::countText(m_connections, tr("connection"), tr("connections")));
     if (skipped > 0)
         text += tr("; %1 not read").arg(skipped);
     text = text.toHtmlEscaped();

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace semscope::ui {
+namespace semscope::core {
 
 // "1 holder", "2 holders": said properly, not "holder(s)". semscope ships no translations, so
 // QObject::tr's %n plural forms would print the "(s)" literally.
@@ -10,4 +10,4 @@ inline QString countText(qsizetype n, const QString &one, const QString &many) {
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
 }
 
-} // namespace semscope::ui
+} // namespace semscope::core
