@@ -36,6 +36,10 @@ public:
                             Callback<QHash<QString, HolderClientLiveness>> done) override {
         m_inner->readClientLiveness(holders, seenConnected, std::move(done));
     }
+    bool watchReleases(const SemaphoreRef &ref, std::function<void()> onRelease) override {
+        return m_inner->watchReleases(ref, std::move(onRelease));
+    }
+    void unwatchReleases(const SemaphoreRef &ref) override { m_inner->unwatchReleases(ref); }
 
 Q_SIGNALS:
     // The log could not be written (`why` names the file); the write itself went ahead.

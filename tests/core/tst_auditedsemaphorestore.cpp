@@ -18,7 +18,23 @@ public:
         watched << ref.name;
     }
     void unwatch(const core::SemaphoreRef &ref) override { watched.removeAll(ref.name); }
+    bool watchReleases(const core::SemaphoreRef &ref, std::function<void()>) override {
+        releasesWatched << ref.name;
+        return true;
+    }
+    void unwatchReleases(const core::SemaphoreRef &ref) override { releasesWatched.removeAll(ref.name); }
+    void readClientLiveness(const QList<core::Holder> &holders, const QSet<QString> &,
+                            core::Callback<QHash<QString, core::HolderClientLiveness>> done) override {
+        QHash<QString, core::HolderClientLiveness> out;
+        core::HolderClientLiveness gone;
+        gone.identityKey = QStringLiteral("pid:1@vm");
+        gone.liveness.state = core::ClientLiveness::State::Gone;
+        for (const core::Holder &h : holders)
+            out.insert(h.id, gone);
+        done(out);
+    }
     QStringList watched;
+    QStringList releasesWatched;
 };
 } // namespace
 
@@ -87,6 +103,17 @@ private Q_SLOTS:
         QCOMPARE(innerStore->watched, QStringList{QStringLiteral("jobs")});
         store.unwatch(ref);
         QVERIFY(innerStore->watched.isEmpty());
+        // A load test's retrying clients are woken through the release notifications it passes on.
+        QVERIFY(store.watchReleases(ref, [] {}));
+        QCOMPARE(innerStore->releasesWatched, QStringList{QStringLiteral("jobs")});
+        store.unwatchReleases(ref);
+        QVERIFY(innerStore->releasesWatched.isEmpty());
+        // And `show` asks it whether each holder's client is still there.
+        core::Holder holder;
+        holder.id = QStringLiteral("w1");
+        const auto clients = await<QHash<QString, core::HolderClientLiveness>>(
+            [&](auto done) { store.readClientLiveness({holder}, {}, done); });
+        QCOMPARE(clients.value(QStringLiteral("w1")).liveness.state, core::ClientLiveness::State::Gone);
         QSignalSpy states(&store, &core::SemaphoreStore::connectionStateChanged);
         Q_EMIT innerStore->connectionStateChanged(QStringLiteral("lost: test"));
         QCOMPARE(states.size(), 1);
