@@ -1,4 +1,5 @@
 #include "ViewZoom.h"
+#include "WindowSettings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -11,12 +12,6 @@ namespace semscope::ui {
 
 namespace {
 const QString kKey = QStringLiteral("view/zoomPercent");
-
-std::unique_ptr<QSettings> settingsAt(const QString &file) {
-    if (file.isEmpty())
-        return std::make_unique<QSettings>();
-    return std::make_unique<QSettings>(file, QSettings::IniFormat);
-}
 
 // The font the platform gave the application, before any zoom: every zoom is a percentage of it,
 // never of an already zoomed font (a second window must not compound the first one's zoom).
@@ -46,7 +41,8 @@ ViewZoom::ViewZoom(const QString &settingsFile, QObject *parent)
     connect(m_out, &QAction::triggered, this, &ViewZoom::zoomOut);
     connect(m_reset, &QAction::triggered, this, &ViewZoom::reset);
 
-    m_percent = std::clamp(settingsAt(m_settingsFile)->value(kKey, 100).toInt(), kMinPercent, kMaxPercent);
+    m_percent =
+        std::clamp(openWindowSettings(m_settingsFile)->value(kKey, 100).toInt(), kMinPercent, kMaxPercent);
     apply();
 }
 
@@ -55,7 +51,7 @@ void ViewZoom::setPercent(int percent) {
     if (percent == m_percent)
         return;
     m_percent = percent;
-    settingsAt(m_settingsFile)->setValue(kKey, m_percent);
+    openWindowSettings(m_settingsFile)->setValue(kKey, m_percent);
     apply();
     Q_EMIT percentChanged(m_percent);
 }

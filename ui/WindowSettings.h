@@ -6,8 +6,8 @@
 
 namespace semscope::ui {
 
-// The settings the main window and its panes keep their state in: `file` (tests pass a temporary
-// one) or the application's.
+// The settings a window keeps its state in (the main window and its panes, the zoom, the load-test
+// window's values): `file` (tests pass a temporary one) or the application's.
 inline std::unique_ptr<QSettings> openWindowSettings(const QString &file) {
     if (file.isEmpty())
         return std::make_unique<QSettings>();

@@ -5,11 +5,11 @@
 #include "LoadTestExportButton.h"
 #include "LoadTestForm.h"
 #include "LoadTestRunView.h"
-#include "LoadTestSettings.h"
 #include "core/Kind.h"
 #include "model/LoadTestRunner.h"
 #include "model/LoadTestStoreFactory.h"
 #include "model/LoadTestWriteGuard.h"
+#include "ui/WindowSettings.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -33,7 +33,7 @@ LoadTestPage::LoadTestPage(const model::ConnectionConfig &config, const QString 
     m_form = new LoadTestForm(this);
     m_form->setBackend(config.backend);
     {
-        auto settings = openLoadTestSettings(settingsFile);
+        auto settings = openWindowSettings(settingsFile);
         settings->beginGroup(QStringLiteral("loadtest/form"));
         m_form->restore(*settings);
     }
@@ -168,7 +168,7 @@ void LoadTestPage::launch() {
         return;
     }
     {
-        auto settings = openLoadTestSettings(m_settingsFile);
+        auto settings = openWindowSettings(m_settingsFile);
         settings->beginGroup(QStringLiteral("loadtest/form"));
         m_form->save(*settings);
     }

@@ -1,12 +1,12 @@
 #include "LoadTestWindow.h"
 
 #include "LoadTestPage.h"
-#include "LoadTestSettings.h"
 #include "TrainingPage.h"
 #include "model/LoadTestRunner.h"
 #include "training/FailoverLostLock.h"
 #include "ui/EnvironmentBadge.h"
 #include "ui/ScreenFit.h"
+#include "ui/WindowSettings.h"
 
 #include <QCloseEvent>
 #include <QHBoxLayout>
@@ -80,7 +80,7 @@ LoadTestWindow::LoadTestWindow(const model::ConnectionConfig &config, const QStr
     connect(m_loadTest, &LoadTestPage::runningChanged, this, closeIfDone);
     connect(m_training, &TrainingPage::runningChanged, this, closeIfDone);
 
-    auto settings = openLoadTestSettings(settingsFile);
+    auto settings = openWindowSettings(settingsFile);
     if (!restoreGeometry(settings->value(QStringLiteral("loadtest/geometry")).toByteArray()))
         resizeToFitScreen(this, QSize(1500, 940));
 }
@@ -156,7 +156,7 @@ void LoadTestWindow::closeEvent(QCloseEvent *event) {
         event->ignore();
         return;
     }
-    openLoadTestSettings(m_settingsFile)->setValue(QStringLiteral("loadtest/geometry"), saveGeometry());
+    openWindowSettings(m_settingsFile)->setValue(QStringLiteral("loadtest/geometry"), saveGeometry());
     QWidget::closeEvent(event);
 }
 
