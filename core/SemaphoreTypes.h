@@ -112,6 +112,8 @@ struct Snapshot {
     // layout keeps its keys in slots … on different masters …"), so a caller can say so before the
     // operator starts one; empty when the store would try the write.
     QString writeRefusal;
+    // What an operator can still do while `writeRefusal` stands; empty with it.
+    QString writeRefusalAdvice;
 
     // Permits occupied right now by holders (live, expired-but-present, stale, over-limit); a
     // multi-permit holder counts with its permits.

@@ -16,20 +16,6 @@ SemaphoreActionVerdict allowedIf(bool allowed, const QString &why) {
 
 } // namespace
 
-QString writeRefusedAdvice() {
-    // A Redis Cluster runs a script on one node only, and only on keys of one slot: a check of the
-    // holder on one master and a change on another cannot be one step, so there is no safe
-    // cross-master force-release to offer
-    // (https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/).
-    return tr("What you can do: reads still work (key by key). The service that uses this semaphore "
-              "releases its own slots with its own client; a holder that is stuck goes when its owner "
-              "releases it or an administrator removes its entry and returns its slot by hand "
-              "(redis-cli -c, one master after the other: two steps, not atomic, so check that "
-              "nothing changed between them). semscope-cli refuses the same writes, and semscope "
-              "offers no cross-master force-release: no single step can check a holder on one master "
-              "and free its slot on another.");
-}
-
 SemaphoreActionRules semaphoreActionRules(const SemaphoreActionInputs &in) {
     using A = SemaphoreAction;
     SemaphoreActionRules rules;
@@ -62,14 +48,17 @@ SemaphoreActionRules semaphoreActionRules(const SemaphoreActionInputs &in) {
     }
     if (!in.writeRefusal.isEmpty()) {
         // The store's own words, before anything is typed, and what is left to do.
-        const QString why = in.writeRefusal + QStringLiteral("\n\n") + writeRefusedAdvice();
+        const QString advice =
+            in.writeRefusalAdvice.isEmpty() ? QString() : QStringLiteral("\n\n") + in.writeRefusalAdvice;
+        const QString why = in.writeRefusal + advice;
         for (auto &v : rules.verdicts) {
             v.allowed = false;
             v.why = why;
         }
         rules.banner = tr("No write is offered on this semaphore. The store answers every write with: %1")
-                           .arg(in.writeRefusal) +
-                       QStringLiteral("\n") + writeRefusedAdvice();
+                           .arg(in.writeRefusal);
+        if (!in.writeRefusalAdvice.isEmpty())
+            rules.banner += QStringLiteral("\n") + in.writeRefusalAdvice;
     }
     return rules;
 }

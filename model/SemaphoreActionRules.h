@@ -24,6 +24,7 @@ struct SemaphoreActionInputs {
     core::Kind kind = core::Kind::Slots;
     bool readOnly = false;
     QString writeRefusal;
+    QString writeRefusalAdvice; // core::Snapshot::writeRefusalAdvice: what the operator can still do
     int selectedHolders = 0;
     bool ownHolderSelected = false; // a holder this window acquired is among the selected
 };
@@ -44,9 +45,5 @@ struct SemaphoreActionRules {
 };
 
 SemaphoreActionRules semaphoreActionRules(const SemaphoreActionInputs &inputs);
-
-// What an operator can still do about a semaphore the store will not write (a layout split over
-// Redis Cluster masters).
-QString writeRefusedAdvice();
 
 } // namespace semscope::model

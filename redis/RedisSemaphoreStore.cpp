@@ -142,6 +142,20 @@ QString RedisSemaphoreStore::writeRefusal(const QString &split) {
         .arg(where);
 }
 
+QString RedisSemaphoreStore::splitLayoutAdvice() {
+    // A Redis Cluster runs a script on one node only, and only on keys of one slot: a check of the
+    // holder on one master and a change on another cannot be one step, so there is no safe
+    // cross-master force-release to offer
+    // (https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/).
+    return tr("What you can do: reads still work (key by key). The service that uses this semaphore "
+              "releases its own slots with its own client; a holder that is stuck goes when its owner "
+              "releases it or an administrator removes its entry and returns its slot by hand "
+              "(redis-cli -c, one master after the other: two steps, not atomic, so check that "
+              "nothing changed between them). semscope-cli refuses the same writes, and semscope "
+              "offers no cross-master force-release: no single step can check a holder on one master "
+              "and free its slot on another.");
+}
+
 void RedisSemaphoreStore::discover(const core::DiscoverRequest &request, core::Cancellation cancel,
                                    core::Callback<core::DiscoverProgress> progress,
                                    core::Callback<core::DiscoverResult> done) {
@@ -177,6 +191,7 @@ void RedisSemaphoreStore::snapshot(const core::SemaphoreRef &ref, core::Callback
             kind->snapshotKeyByKey(reads, ref, [placed, split](core::Snapshot snap) {
                 snap.warnings.prepend(split);
                 snap.writeRefusal = writeRefusal(split); // what every write would answer, said up front
+                snap.writeRefusalAdvice = splitLayoutAdvice();
                 placed(snap);
             });
         });

@@ -45,6 +45,9 @@ public:
 
     QString endpoint() const override;
     core::Backend backend() const override { return core::Backend::Redis; }
+    // What an operator can still do about a semaphore whose keys a Redis Cluster split over masters,
+    // which semscope does not write (Snapshot::writeRefusalAdvice).
+    static QString splitLayoutAdvice();
     // "host:port" of the master serving the semaphore's first key (the entry node off a Cluster).
     QString locationOf(const core::SemaphoreRef &ref) const override;
 

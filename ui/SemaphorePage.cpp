@@ -435,6 +435,7 @@ void SemaphorePage::updateActions() {
     // Until the first read the store has not said; it is asked again on every read.
     if (m_lastSnapshot.ref.name == m_ref.name && m_lastSnapshot.ref.kind == m_ref.kind)
         in.writeRefusal = m_lastSnapshot.writeRefusal;
+    in.writeRefusalAdvice = m_lastSnapshot.writeRefusalAdvice;
     in.selectedHolders = int(selected.size());
     for (const auto &o : selected)
         in.ownHolderSelected =

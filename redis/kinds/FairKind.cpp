@@ -85,9 +85,9 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     snap.serverNowMs = now;
     const KeyLayout &layout = keyLayout(core::Kind::Fair); // S, S:owner, S:counter, lock:S
     const QList<QByteArray> k = layout.keysFor(ref.name);
-    const bool timesOk = checkType(k[0], bytesAt(reply, 1), layout.keys[0].type, snap.warnings);
-    const bool ownerOk = checkType(k[1], bytesAt(reply, 2), layout.keys[1].type, snap.warnings);
-    const bool counterOk = checkType(k[2], bytesAt(reply, 3), layout.keys[2].type, snap.warnings);
+    const bool timesOk = checkType(k[0], bytesAt(reply, 1), layout.keys[0].type, snap);
+    const bool ownerOk = checkType(k[1], bytesAt(reply, 2), layout.keys[1].type, snap);
+    const bool counterOk = checkType(k[2], bytesAt(reply, 3), layout.keys[2].type, snap);
     const QByteArray lockType = bytesAt(reply, 4);
     const qint64 lockTtl = integerAt(reply, 9).value_or(-2);
 

@@ -2,6 +2,7 @@
 
 #include "KeyLayouts.h"
 #include "KindReplies.h"
+#include "SeedKindSupport.h"
 
 namespace semscope::redis {
 
@@ -142,11 +143,7 @@ void LeasedKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
 
         const RedisReply &types = elementAt(reply, 1);
         for (int i = 0; i < kExpectedTypes.size(); ++i) {
-            const QByteArray type = elementAt(types, i).str;
-            if (type != "none" && type != kExpectedTypes.at(i))
-                snap.warnings << QStringLiteral("key %1 is a %2, expected a %3; it was not read")
-                                     .arg(snap.keys.at(i), QString::fromUtf8(type),
-                                          QString::fromUtf8(kExpectedTypes.at(i)));
+            checkType(snap.keys.at(i).toUtf8(), elementAt(types, i).str, kExpectedTypes.at(i), snap);
         }
 
         // meta

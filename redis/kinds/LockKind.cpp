@@ -1,6 +1,7 @@
 #include "LockKind.h"
 
 #include "KindReplies.h"
+#include "SeedKindSupport.h"
 
 namespace semscope::redis {
 
@@ -52,9 +53,7 @@ void LockKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
             done(snap);
             return;
         }
-        if (type != "string") {
-            snap.warnings << QStringLiteral("key %1 is a %2, expected a string; it was not read")
-                                 .arg(ref.name, QString::fromUtf8(type));
+        if (!checkType(ref.name.toUtf8(), type, "string", snap)) {
             done(snap);
             return;
         }

@@ -28,7 +28,7 @@ core::Snapshot NodeMutexKind::parseSnapshot(const core::SemaphoreRef &ref, const
     snap.limit = 1;
     snap.limitSource = core::LimitSource::Stored;
     const QByteArray type = bytesAt(reply, 1);
-    if (!checkType(key.toUtf8(), type, "string", snap.warnings) || type == "none")
+    if (!checkType(key.toUtf8(), type, "string", snap) || type == "none")
         return snap;
     const qint64 len = integerAt(reply, 3).value_or(0);
     const qint64 pttl = integerAt(reply, 4).value_or(-2);

@@ -42,11 +42,11 @@ core::Snapshot RedissonLockKind::parseSnapshot(const core::SemaphoreRef &ref, co
     snap.limitSource = core::LimitSource::Stored;
     const QByteArray type = bytesAt(reply, 1);
     const qint64 pttl = integerAt(reply, 2).value_or(-2);
-    if (checkType(keys.value(1).toUtf8(), bytesAt(reply, 4), "string", snap.warnings)) {
+    if (checkType(keys.value(1).toUtf8(), bytesAt(reply, 4), "string", snap)) {
         if (const auto token = strictInteger(bytesAt(reply, 5)))
             snap.counter = *token;
     }
-    if (!checkType(keys.value(0).toUtf8(), type, "hash", snap.warnings) || type == "none")
+    if (!checkType(keys.value(0).toUtf8(), type, "hash", snap) || type == "none")
         return snap;
     for (const auto &[field, count] : pairsAt(reply, 3)) {
         core::Holder h;

@@ -35,8 +35,8 @@ core::Snapshot RedissonPermitExpirableKind::parseSnapshot(const core::SemaphoreR
     const qint64 now = integerAt(reply, 0).value_or(0);
     snap.serverNowMs = now;
     const QByteArray type = bytesAt(reply, 1), timeoutType = bytesAt(reply, 5);
-    const bool availableOk = checkType(keys.value(0).toUtf8(), type, "string", snap.warnings);
-    const bool timeoutOk = checkType(keys.value(1).toUtf8(), timeoutType, "zset", snap.warnings);
+    const bool availableOk = checkType(keys.value(0).toUtf8(), type, "string", snap);
+    const bool timeoutOk = checkType(keys.value(1).toUtf8(), timeoutType, "zset", snap);
     // A plain flag and value rather than std::optional: GCC's -O2 flow analysis misreads it here.
     bool haveAvailable = false;
     qint64 available = 0;

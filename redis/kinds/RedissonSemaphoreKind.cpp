@@ -34,7 +34,7 @@ core::Snapshot RedissonSemaphoreKind::parseSnapshot(const core::SemaphoreRef &re
         snap.limitSource = ref.profile.inferred ? core::LimitSource::Inferred : core::LimitSource::Profile;
     }
     snap.details.insert(QStringLiteral("holders_recorded"), false);
-    if (!checkType(ref.name.toUtf8(), type, "string", snap.warnings))
+    if (!checkType(ref.name.toUtf8(), type, "string", snap))
         return snap;
     if (type == "none") {
         snap.warnings

@@ -32,11 +32,25 @@ core::Snapshot failedSnapshot(const core::SemaphoreRef &ref, const QStringList &
     return snap;
 }
 
-bool checkType(const QByteArray &key, const QByteArray &type, const QByteArray &want, QStringList &warnings) {
+bool checkType(const QByteArray &key, const QByteArray &type, const QByteArray &want, core::Snapshot &snap) {
     if (type == want || type == "none")
         return true;
-    warnings << QStringLiteral("%1 is a %2, expected a %3; it was not read")
-                    .arg(QString::fromUtf8(key), QString::fromUtf8(type), QString::fromLatin1(want));
+    const QString k = QString::fromUtf8(key);
+    const QString is = QString::fromUtf8(type);
+    const QString wanted = QString::fromLatin1(want);
+    snap.warnings << QStringLiteral("%1 is a %2, expected a %3; it was not read").arg(k, is, wanted);
+    if (snap.writeRefusal.isEmpty()) {
+        snap.writeRefusal =
+            QStringLiteral("refused: %1 is a %2, not the %3 this layout keeps; semscope writes nothing to a "
+                           "key of another type")
+                .arg(k, is, wanted);
+        snap.writeRefusalAdvice = QObject::tr("What you can do: find the program that writes %1 (a %2 under "
+                                              "this name belongs to another design, "
+                                              "or an older one) and work with its own client. If nothing "
+                                              "uses the key any more, remove it with "
+                                              "redis-cli after checking.")
+                                      .arg(k, is);
+    }
     return false;
 }
 

@@ -25,8 +25,10 @@ QList<QPair<QByteArray, QByteArray>> pairsAt(const RedisReply &reply, int i);
 core::Snapshot failedSnapshot(const core::SemaphoreRef &ref, const QStringList &keys, const QString &what,
                               const RedisReply &reply);
 
-// "k is a <type>, expected a <want>; it was not read" when `type` is neither `want` nor "none".
-bool checkType(const QByteArray &key, const QByteArray &type, const QByteArray &want, QStringList &warnings);
+// False, with the warning "k is a <type>, expected a <want>; it was not read" and every write refused
+// up front (Snapshot::writeRefusal, so nothing is offered that the scripts would answer WRONGTYPE),
+// when `type` is neither `want` nor "none".
+bool checkType(const QByteArray &key, const QByteArray &type, const QByteArray &want, core::Snapshot &snap);
 
 // Human size for warnings about huge values.
 QString byteSize(qint64 bytes);

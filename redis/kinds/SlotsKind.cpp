@@ -121,9 +121,9 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
     const QByteArray listType = bytesAt(reply, 1), mapType = bytesAt(reply, 2), leaseType = bytesAt(reply, 3);
     const KeyLayout &layout = keyLayout(core::Kind::Slots); // |list, |map, |lease
     const QList<QByteArray> k = layout.keysFor(ref.name);
-    const bool listOk = checkType(k[0], listType, layout.keys[0].type, snap.warnings);
-    const bool mapOk = checkType(k[1], mapType, layout.keys[1].type, snap.warnings);
-    checkType(k[2], leaseType, layout.keys[2].type, snap.warnings);
+    const bool listOk = checkType(k[0], listType, layout.keys[0].type, snap);
+    const bool mapOk = checkType(k[1], mapType, layout.keys[1].type, snap);
+    checkType(k[2], leaseType, layout.keys[2].type, snap);
     const qint64 listLen = listOk ? integerAt(reply, 4).value_or(0) : 0;
     const qint64 mapLen = mapOk ? integerAt(reply, 5).value_or(0) : 0;
 

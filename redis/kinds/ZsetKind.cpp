@@ -153,7 +153,7 @@ core::Snapshot ZsetKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     const qint64 now = integerAt(reply, 0).value_or(0);
     snap.serverNowMs = now;
     const QByteArray type = bytesAt(reply, 1);
-    if (!checkType(keys.value(0).toUtf8(), type, "zset", snap.warnings) || type == "none")
+    if (!checkType(keys.value(0).toUtf8(), type, "zset", snap) || type == "none")
         return snap;
     const qint64 card = integerAt(reply, 2).value_or(0);
     const qint64 pttl = integerAt(reply, 4).value_or(-2);

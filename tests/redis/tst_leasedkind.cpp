@@ -733,6 +733,10 @@ private Q_SLOTS:
         QVERIFY(!s.warnings.isEmpty());
         QVERIFY2(s.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("is a string")),
                  qPrintable(s.warnings.join(QLatin1Char(' '))));
+        // Said before any write is offered, with what the operator can do instead.
+        QVERIFY2(s.writeRefusal.contains(QStringLiteral("{broken}:meta is a string, not the hash")),
+                 qPrintable(s.writeRefusal));
+        QVERIFY(!s.writeRefusalAdvice.isEmpty());
         const auto a = acquire(r, QStringLiteral("x"));
         QCOMPARE(a.status, core::AcquireResult::Status::Error);
         QVERIFY(a.error.contains(QStringLiteral("WRONGTYPE")));

@@ -179,6 +179,8 @@ private Q_SLOTS:
         core::Snapshot s = snapshot(QStringLiteral("hashy"));
         QVERIFY(s.holders.isEmpty());
         QVERIFY(s.warnings.value(0).contains(QStringLiteral("is a hash")));
+        QVERIFY2(s.writeRefusal.contains(QStringLiteral("hashy is a hash, not the string")),
+                 qPrintable(s.writeRefusal));
         const auto a = acquire(QStringLiteral("hashy"), QStringLiteral("x"));
         QCOMPARE(a.status, core::AcquireResult::Status::Error);
         QVERIFY(a.error.contains(QStringLiteral("WRONGTYPE")));

@@ -10,6 +10,7 @@
 #include "ui/OpenKeyDialog.h"
 #include "ui/SemaphorePage.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
@@ -66,6 +67,20 @@ private Q_SLOTS:
             banner->isVisible() && banner->text().contains(QLatin1String("lock:orders is a hash")), 15000);
         for (const QString &w : s->list.warningsOf(orders))
             QVERIFY2(banner->text().contains(w), qPrintable(w));
+        // Nothing is offered that the scripts would answer WRONGTYPE, and the page says why first.
+        auto *page = m_w.window->semaphorePage();
+        auto *refused = page->findChild<QLabel *>(QStringLiteral("writesRefusedBanner"));
+        QVERIFY(refused);
+        QTRY_VERIFY_WITH_TIMEOUT(refused->isVisible(), 15000);
+        QVERIFY2(refused->text().contains(QLatin1String("lock:orders is a hash, not the string")),
+                 qPrintable(refused->text()));
+        QVERIFY2(refused->text().contains(QLatin1String("What you can do")), qPrintable(refused->text()));
+        for (const char *name : {"acquireAction", "purgeAction"}) {
+            auto *a = page->findChild<QAction *>(QLatin1String(name));
+            QVERIFY2(a, name);
+            QVERIFY2(!a->isEnabled(), name);
+            QVERIFY2(a->toolTip().contains(QLatin1String("is a hash")), qPrintable(a->toolTip()));
+        }
     }
 
     void openKeyListsARedisPyLockAndRemembersIt() {
