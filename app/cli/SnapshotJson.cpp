@@ -25,6 +25,18 @@ QJsonArray stringsToJson(const QStringList &strings) {
     return a;
 }
 
+QJsonObject clientToJson(const core::ClientLiveness &l) {
+    using State = core::ClientLiveness::State;
+    QJsonObject o{{QStringLiteral("state"), l.state == State::Connected ? QStringLiteral("connected")
+                                            : l.state == State::Gone    ? QStringLiteral("gone")
+                                                                        : QStringLiteral("unknown")},
+                  {QStringLiteral("identity"), l.identity},
+                  {QStringLiteral("evidence"), l.evidence}};
+    if (!l.limits.isEmpty())
+        o.insert(QStringLiteral("limits"), l.limits);
+    return o;
+}
+
 } // namespace
 
 QJsonObject holderToJson(const core::Holder &holder, qint64 nowMs) {
@@ -50,10 +62,15 @@ QJsonObject holderToJson(const core::Holder &holder, qint64 nowMs) {
     return o;
 }
 
-QJsonArray holdersToJson(const QList<core::Holder> &holders, qint64 nowMs) {
+QJsonArray holdersToJson(const QList<core::Holder> &holders, qint64 nowMs,
+                         const QHash<QString, core::HolderClientLiveness> &clients) {
     QJsonArray a;
-    for (const core::Holder &h : holders)
-        a.append(holderToJson(h, nowMs));
+    for (const core::Holder &h : holders) {
+        QJsonObject o = holderToJson(h, nowMs);
+        if (const auto it = clients.constFind(h.id); it != clients.cend())
+            o.insert(QStringLiteral("client"), clientToJson(it->liveness));
+        a.append(o);
+    }
     return a;
 }
 
@@ -69,7 +86,8 @@ void putPlacement(QJsonObject &o, const QString &node, int slot, const QString &
         o.insert(QStringLiteral("read_from"), readFrom);
 }
 
-QJsonObject snapshotToJson(const core::Snapshot &s) {
+QJsonObject snapshotToJson(const core::Snapshot &s,
+                           const QHash<QString, core::HolderClientLiveness> &clients) {
     QJsonObject o;
     o.insert(QStringLiteral("kind"), core::kindName(s.ref.kind));
     o.insert(QStringLiteral("name"), s.ref.name);
@@ -88,37 +106,12 @@ QJsonObject snapshotToJson(const core::Snapshot &s) {
         o.insert(QStringLiteral("server_now_ms"), static_cast<double>(s.serverNowMs));
     o.insert(QStringLiteral("keys"), stringsToJson(s.keys));
     putPlacement(o, s.node, s.slot, s.readFrom);
-    o.insert(QStringLiteral("holders"), holdersToJson(s.holders, s.serverNowMs));
+    o.insert(QStringLiteral("holders"), holdersToJson(s.holders, s.serverNowMs, clients));
     o.insert(QStringLiteral("warnings"), stringsToJson(s.warnings));
     if (!s.notes.isEmpty())
         o.insert(QStringLiteral("notes"), stringsToJson(s.notes));
     if (!s.details.isEmpty())
         o.insert(QStringLiteral("details"), QJsonObject::fromVariantMap(s.details));
-    return o;
-}
-
-QJsonObject snapshotToJson(const core::Snapshot &s,
-                           const QHash<QString, core::HolderClientLiveness> &clients) {
-    QJsonObject o = snapshotToJson(s);
-    QJsonArray holders = o.value(QStringLiteral("holders")).toArray();
-    for (qsizetype i = 0; i < holders.size() && i < s.holders.size(); ++i) {
-        const auto it = clients.constFind(s.holders.at(i).id);
-        if (it == clients.cend())
-            continue;
-        const core::ClientLiveness &l = it->liveness;
-        QJsonObject client{{QStringLiteral("state"),
-                            l.state == core::ClientLiveness::State::Connected ? QStringLiteral("connected")
-                            : l.state == core::ClientLiveness::State::Gone    ? QStringLiteral("gone")
-                                                                              : QStringLiteral("unknown")},
-                           {QStringLiteral("identity"), l.identity},
-                           {QStringLiteral("evidence"), l.evidence}};
-        if (!l.limits.isEmpty())
-            client.insert(QStringLiteral("limits"), l.limits);
-        QJsonObject holder = holders.at(i).toObject();
-        holder.insert(QStringLiteral("client"), client);
-        holders[i] = holder;
-    }
-    o.insert(QStringLiteral("holders"), holders);
     return o;
 }
 
