@@ -813,6 +813,16 @@ bool showsWhole(QTableView *view, int column, QString *why) {
                .arg(needed);
     return view->columnWidth(column) >= needed;
 }
+
+// A stored-limit snapshot of `ref` read now, without holders yet.
+core::Snapshot snapshotAt1280(const core::SemaphoreRef &ref, qint64 limit, qint64 now) {
+    core::Snapshot s;
+    s.ref = ref;
+    s.limit = limit;
+    s.limitSource = core::LimitSource::Stored;
+    s.serverNowMs = now;
+    return s;
+}
 } // namespace
 
 void TestMainWindow::namesShowWholeWhenThereIsRoom() {
@@ -847,11 +857,8 @@ void TestMainWindow::ttlShowsWholeAt1280() {
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    core::Snapshot s;
-    s.ref = {Kind::RedissonPermitExpirable, QStringLiteral("demo-permits"), {}};
-    s.limit = 3;
-    s.limitSource = core::LimitSource::Stored;
-    s.serverNowMs = now;
+    core::Snapshot s =
+        snapshotAt1280({Kind::RedissonPermitExpirable, QStringLiteral("demo-permits"), {}}, 3, now);
     for (int i = 0; i < 2; ++i) {
         core::Holder h;
         h.id = QStringLiteral("3966316332613762653034%1").arg(i).repeated(2); // 46 hex digits
@@ -881,11 +888,7 @@ void TestMainWindow::everyHolderColumnInViewAt1280() {
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    core::Snapshot s;
-    s.ref = {Kind::Leased, QStringLiteral("demo:jobs"), {}};
-    s.limit = 5;
-    s.limitSource = core::LimitSource::Stored;
-    s.serverNowMs = now;
+    core::Snapshot s = snapshotAt1280({Kind::Leased, QStringLiteral("demo:jobs"), {}}, 5, now);
     const QStringList names{QStringLiteral("worker-2@app-1"), QStringLiteral("billing-worker@app-2"),
                             QStringLiteral("billing-worker@app-1")};
     for (int i = 0; i < names.size(); ++i) {
