@@ -1,0 +1,104 @@
+// The holder table's column menu (ui/HolderColumnMenu, on the page's header and in its rows' menu):
+// the columns a semaphore's holders have data for, each shown or hidden by the operator, and the
+// choice kept for every semaphore and across restarts. Consul's session, behavior and health columns
+// start hidden (they did not fit at 1280x720); this is how an operator gets them back.
+#include "ConsulHolders.h"
+#include "TestMain.h"
+#include "model/HolderTableModel.h"
+#include "ui/SemaphorePage.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QTableView>
+#include <QtTest>
+#include <memory>
+
+using namespace semscope;
+using model::HolderTableModel;
+
+namespace {
+
+// The titles of the menu's entries and whether each is checked, as "Rank+ Token- …".
+QString entries(QMenu *menu) {
+    QStringList out;
+    for (QAction *a : menu->actions())
+        out << a->text() + (a->isChecked() ? QLatin1Char('+') : QLatin1Char('-'));
+    return out.join(QLatin1Char(' '));
+}
+
+QAction *entry(QMenu *menu, const QString &title) {
+    for (QAction *a : menu->actions()) {
+        if (a->text() == title)
+            return a;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestHolderColumnMenu : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void offersWhatTheHoldersHaveDataFor() {
+        ui::SemaphorePage page(nullptr);
+        page.applySnapshot(test::consulServiceSnapshot());
+        std::unique_ptr<QMenu> menu(page.makeColumnMenu(nullptr));
+        QCOMPARE(entries(menu.get()), QStringLiteral("Rank+ Token+ Session- Node- Behavior- Health-"));
+        // Each entry explains its column as the header's tooltip does.
+        QCOMPARE(entry(menu.get(), QStringLiteral("Behavior"))->toolTip(),
+                 page.holderModel()->headerData(HolderTableModel::BehaviorColumn, Qt::Horizontal,
+                                                Qt::ToolTipRole));
+    }
+
+    void showsAColumnAndKeepsItShown() {
+        ui::SemaphorePage page(nullptr);
+        page.resize(775, 668);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.applySnapshot(test::consulServiceSnapshot());
+        QTableView *view = page.holderView();
+        QVERIFY(view->isColumnHidden(HolderTableModel::HealthColumn));
+        std::unique_ptr<QMenu> menu(page.makeColumnMenu(nullptr));
+        entry(menu.get(), QStringLiteral("Health"))->trigger();
+        QVERIFY(!view->isColumnHidden(HolderTableModel::HealthColumn));
+        entry(menu.get(), QStringLiteral("Token"))->trigger();
+        QVERIFY(view->isColumnHidden(HolderTableModel::TokenColumn));
+        // The next read does not undo it.
+        page.applySnapshot(test::consulServiceSnapshot());
+        QVERIFY(!view->isColumnHidden(HolderTableModel::HealthColumn));
+        QVERIFY(view->isColumnHidden(HolderTableModel::TokenColumn));
+        const QVariantMap expected{{QStringLiteral("Health"), true}, {QStringLiteral("Token"), false}};
+        QCOMPARE(page.columnChoices(), expected);
+        // Shown again: the menu says so.
+        std::unique_ptr<QMenu> again(page.makeColumnMenu(nullptr));
+        QCOMPARE(entries(again.get()), QStringLiteral("Rank+ Token- Session- Node- Behavior- Health+"));
+    }
+
+    // As the main window restores them at start: before any read, and for another semaphore too.
+    void choicesHoldForTheNextPage() {
+        ui::SemaphorePage page(nullptr);
+        page.setColumnChoices({{QStringLiteral("Behavior"), true}, {QStringLiteral("Token"), false}});
+        page.applySnapshot(test::consulServiceSnapshot());
+        QTableView *view = page.holderView();
+        QVERIFY(!view->isColumnHidden(HolderTableModel::BehaviorColumn));
+        QVERIFY(view->isColumnHidden(HolderTableModel::TokenColumn));
+        QVERIFY(view->isColumnHidden(HolderTableModel::SessionColumn)); // not chosen: as at first
+        // A Redis semaphore has no behavior: the choice shows nothing there, and its token stays off.
+        core::Snapshot leased;
+        leased.ref = {core::Kind::Leased, QStringLiteral("demo:jobs"), {}};
+        core::Holder h;
+        h.id = QStringLiteral("worker-2@app-1");
+        h.rawId = h.id.toUtf8();
+        h.rank = 0;
+        h.token = 5;
+        h.expiresAtMs = QDateTime::currentMSecsSinceEpoch() + 10000;
+        leased.holders << h;
+        page.applySnapshot(leased);
+        QVERIFY(view->isColumnHidden(HolderTableModel::BehaviorColumn));
+        QVERIFY(view->isColumnHidden(HolderTableModel::TokenColumn));
+        QVERIFY(!view->isColumnHidden(HolderTableModel::TtlColumn));
+    }
+};
+
+SEMSCOPE_TEST_MAIN(TestHolderColumnMenu)
+#include "tst_holdercolumnmenu.moc"
