@@ -2,7 +2,9 @@
 // the columns a semaphore's holders have data for, each shown or hidden by the operator, and the
 // choice kept for every semaphore and across restarts. Consul's session, behavior and health columns
 // start hidden (they did not fit at 1280x720); this is how an operator gets them back.
+// choicesSurviveARestart runs a redis-server (tests/support/RedisServer.h).
 #include "ConsulHolders.h"
+#include "RestartableWindow.h"
 #include "TestMain.h"
 #include "model/HolderTableModel.h"
 #include "ui/SemaphorePage.h"
@@ -97,6 +99,27 @@ private Q_SLOTS:
         QVERIFY(view->isColumnHidden(HolderTableModel::BehaviorColumn));
         QVERIFY(view->isColumnHidden(HolderTableModel::TokenColumn));
         QVERIFY(!view->isColumnHidden(HolderTableModel::TtlColumn));
+    }
+
+    // What the operator chose is there again after a restart (the main window's settings).
+    void choicesSurviveARestart() {
+        test::RestartableWindow w;
+        QVERIFY2(w.start(QStringLiteral("columns")), "redis-server did not start");
+        QVERIFY(w.open());
+        ui::SemaphorePage *page = w.window->semaphorePage();
+        page->applySnapshot(test::consulServiceSnapshot());
+        std::unique_ptr<QMenu> menu(page->makeColumnMenu(nullptr));
+        entry(menu.get(), QStringLiteral("Node"))->trigger();
+        entry(menu.get(), QStringLiteral("Token"))->trigger();
+        const QVariantMap chosen{{QStringLiteral("Node"), true}, {QStringLiteral("Token"), false}};
+        QCOMPARE(page->columnChoices(), chosen);
+        QVERIFY(w.window->close()); // as the operator quits: the window saves its state
+        QVERIFY(w.open());
+        page = w.window->semaphorePage();
+        QCOMPARE(page->columnChoices(), chosen);
+        page->applySnapshot(test::consulServiceSnapshot());
+        QVERIFY(!page->holderView()->isColumnHidden(HolderTableModel::NodeColumn));
+        QVERIFY(page->holderView()->isColumnHidden(HolderTableModel::TokenColumn));
     }
 };
 
