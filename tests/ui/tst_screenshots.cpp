@@ -3,11 +3,11 @@
 // pages at a laptop's 1600x1000 and a projector's 1280x720 (issue 31: every control and whole names
 // at both).
 
+#include "CardLines.h"
 #include "DemoFixture.h"
 #include "TestMain.h"
 #include "ui/AuditPanel.h"
 
-#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -34,7 +34,6 @@ private Q_SLOTS:
 private:
     bool save(QWidget *w, const QString &name);
     void resizeWindow(QSize size);
-    QString cutCardLine() const;
     QString m_dir;
     std::unique_ptr<test::DemoFixture> m_demo;
     model::ConnectionSession *m_redis = nullptr;
@@ -66,22 +65,6 @@ bool TestScreenshots::save(QWidget *w, const QString &name) {
 void TestScreenshots::resizeWindow(QSize size) {
     m_demo->window->resize(size);
     QTRY_COMPARE(m_demo->window->size(), size);
-}
-
-// A line of the holder card that is not shown whole: its label lower than its wrapped text.
-QString TestScreenshots::cutCardLine() const {
-    auto *card = m_demo->window->findChild<QWidget *>(QStringLiteral("holderCard"));
-    if (!card)
-        return QStringLiteral("no holder card");
-    for (QLabel *label : card->findChildren<QLabel *>()) {
-        if (label->isVisible() && label->hasHeightForWidth() &&
-            label->height() < label->heightForWidth(label->width()))
-            return QStringLiteral("\"%1\" is %2 px high, its text needs %3")
-                .arg(label->text().left(30))
-                .arg(label->height())
-                .arg(label->heightForWidth(label->width()));
-    }
-    return {};
 }
 
 void TestScreenshots::mainWindow_data() {
@@ -141,7 +124,9 @@ void TestScreenshots::semaphorePages() {
         QTRY_VERIFY_WITH_TIMEOUT(page->history()->samples().size() > samples, 30000);
         // Every line of the holder card whole (cluster-split-layout.png had them drawn over one
         // another at 1280x720): what does not fit in the card scrolls.
-        QTRY_VERIFY2(cutCardLine().isEmpty(), qPrintable(ref.name + QStringLiteral(": ") + cutCardLine()));
+        auto *card = m_demo->window->findChild<QWidget *>(QStringLiteral("holderCard"));
+        QTRY_VERIFY2(test::cutCardLine(card).isEmpty(),
+                     qPrintable(ref.name + QStringLiteral(": ") + test::cutCardLine(card)));
         QString file = QStringLiteral("page-%1-%2%3").arg(core::kindName(ref.kind), ref.name, suffix);
         file.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]")), QStringLiteral("_"));
         QVERIFY(save(m_demo->window.get(), file));
