@@ -165,6 +165,9 @@ void SemaphorePage::connectActions() {
     m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view->horizontalHeader(), &QWidget::customContextMenuRequested, this,
             [this](const QPoint &pos) {
+                // Which columns apply is known from the semaphore's first read.
+                if (!m_session || m_lastSnapshot.ref.name.isEmpty())
+                    return;
                 std::unique_ptr<QMenu> menu(makeColumnMenu(this));
                 menu->exec(m_view->horizontalHeader()->mapToGlobal(pos));
             });
@@ -564,9 +567,10 @@ void SemaphorePage::showContextMenu(const QPoint &pos) {
         else
             menu.addSeparator();
     }
-    menu.addSeparator();
-    QMenu *columns = makeColumnMenu(&menu);
-    menu.addMenu(columns);
+    if (!m_lastSnapshot.ref.name.isEmpty()) {
+        menu.addSeparator();
+        menu.addMenu(makeColumnMenu(&menu));
+    }
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
