@@ -10,9 +10,14 @@
 #include "ui/SemaphorePage.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QHeaderView>
 #include <QMenu>
+#include <QSignalSpy>
 #include <QTableView>
+#include <QTimer>
 #include <QtTest>
+#include <functional>
 #include <memory>
 
 using namespace semscope;
@@ -99,6 +104,36 @@ private Q_SLOTS:
         QVERIFY(view->isColumnHidden(HolderTableModel::BehaviorColumn));
         QVERIFY(view->isColumnHidden(HolderTableModel::TokenColumn));
         QVERIFY(!view->isColumnHidden(HolderTableModel::TtlColumn));
+    }
+
+    // Right-click on the header opens the menu; the rows' menu has it as Columns.
+    void rightClickOffersIt() {
+        test::RestartableWindow w;
+        QVERIFY2(w.start(QStringLiteral("columns")), "redis-server did not start");
+        QVERIFY(w.open());
+        ui::SemaphorePage *page = w.window->semaphorePage();
+        QSignalSpy reads(page, &ui::SemaphorePage::snapshotApplied);
+        QVERIFY(w.window->openSemaphore(w.config.id, {core::Kind::Leased, QStringLiteral("jobs"), {}}));
+        QVERIFY(reads.wait(15000));
+        // What the menu that pops up offers (read, then closed, from inside its exec()).
+        auto popupOf = [](const std::function<void()> &rightClick) {
+            QString offered;
+            QTimer::singleShot(0, [&offered] {
+                auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+                if (!menu)
+                    return;
+                offered = entries(menu);
+                menu->close();
+            });
+            rightClick();
+            return offered;
+        };
+        QHeaderView *header = page->holderView()->horizontalHeader();
+        QCOMPARE(popupOf([&] { Q_EMIT header->customContextMenuRequested(QPoint(5, 5)); }),
+                 QStringLiteral("Rank+ Token+ TTL+"));
+        const QString rows =
+            popupOf([&] { Q_EMIT page->holderView()->customContextMenuRequested(QPoint(5, 5)); });
+        QVERIFY2(rows.contains(QLatin1String("Columns")), qPrintable(rows));
     }
 
     // What the operator chose is there again after a restart (the main window's settings).
