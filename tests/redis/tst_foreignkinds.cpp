@@ -91,6 +91,7 @@ private Q_SLOTS:
         // On the current count, one permit goes back and waiters hear the new count.
         const core::ForceReleaseResult released = driver.forceRelease(r, core::Holder{}, 2);
         QCOMPARE(released.status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(released.message, QStringLiteral("released 1 permit of sem")); // not "1 permit(s)"
         QCOMPARE(cmd({"GET", "sem"}).str, QByteArray("3"));
         QTRY_COMPARE_WITH_TIMEOUT(m_messages.size(), 1, 10000);
         QCOMPARE(m_messages.first().second, QByteArray("3"));

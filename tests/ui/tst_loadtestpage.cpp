@@ -5,6 +5,7 @@
 
 #include "RedisServer.h"
 #include "TestMain.h"
+#include "app/privateredis/LocalPrivateRedisServer.h"
 #include "consuldouble/ConsulDouble.h"
 #include "core/Kind.h"
 #include "core/audit/AuditLog.h"
@@ -146,6 +147,7 @@ model::ConnectionConfig TestLoadTestPage::redisConfig(const QString &name) const
 
 std::unique_ptr<ui::LoadTestWindow> TestLoadTestPage::window(const model::ConnectionConfig &config) {
     auto w = std::make_unique<ui::LoadTestWindow>(config, m_dir.filePath(QStringLiteral("settings.ini")));
+    w->setPrivateRedisLauncher(app::localPrivateRedisLauncher()); // as the main window wires it
     w->resize(1500, 940); // the offscreen screen is 800x600: the window would shrink to fit it
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get()))
