@@ -8,6 +8,7 @@
 #include "core/HolderStateText.h"
 #include "model/HolderTableModel.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFormLayout>
 #include <QLabel>
@@ -28,12 +29,12 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     // wrapped rows lost their last lines.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("holderCardScroll"));
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_content = new QWidget(scroll);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("holderCardScroll"));
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_content = new QWidget(m_scroll);
     auto *layout = new QVBoxLayout(m_content);
     m_title = new WrapAnywhereLabel(m_content);
     QFont bold = m_title->font();
@@ -60,8 +61,8 @@ HolderDetailCard::HolderDetailCard(QWidget *parent)
     layout->addWidget(m_liveness);
     layout->addLayout(m_form);
     layout->addStretch(1);
-    scroll->setWidget(m_content);
-    outer->addWidget(scroll);
+    m_scroll->setWidget(m_content);
+    outer->addWidget(m_scroll);
     showHolder(nullptr, nullptr);
 }
 
@@ -127,6 +128,7 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
             tr("Select a holder to see who it is, since when it holds, and what its state means."));
         if (!m_state->styleSheet().isEmpty())
             m_state->setStyleSheet({});
+        layOutNow();
         return;
     }
     m_holderId = holder->id;
@@ -219,6 +221,21 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
             add(text->label, text->value, text->toolTip);
     }
     setRows(rows);
+    layOutNow();
+}
+
+void HolderDetailCard::layOutNow() {
+    // Nothing to do when no text changed how the card wraps (this runs twice a second).
+    if (!m_content->layout()->activate())
+        return;
+    // The layout alone places the rows in the content's present size, which the scroll area sets
+    // only when the layout's request reaches it, on the next turn of the event loop. Until then
+    // a holder with more rows than the card had shown was squeezed into the old height, its
+    // wrapped lines drawn over one another (the short card at 1280x720 under a refusal banner,
+    // in a grab or a paint right after the selection). Asked now, the scroll area makes the
+    // content as high as the rows wrapped at its width, and scrolls what does not fit.
+    QEvent request(QEvent::LayoutRequest);
+    QCoreApplication::sendEvent(m_scroll, &request);
 }
 
 void HolderDetailCard::setRows(const QList<Row> &rows) {
@@ -244,21 +261,13 @@ void HolderDetailCard::setRows(const QList<Row> &rows) {
             value->show();
         }
     }
-    bool textChanged = !sameLabels;
     for (int i = 0; i < rows.size(); ++i) {
-        if (m_values.at(i)->text() != rows.at(i).value) {
+        if (m_values.at(i)->text() != rows.at(i).value)
             m_values.at(i)->setText(rows.at(i).value);
-            textChanged = true;
-        }
         m_values.at(i)->setToolTip(rows.at(i).toolTip);
         if (auto *item = m_form->itemAt(i, QFormLayout::LabelRole); item && item->widget())
             item->widget()->setToolTip(rows.at(i).toolTip);
     }
-    // Laid out now for these texts, not on the next turn of the event loop: rows that wrap
-    // differently get their height before a grab or a paint (it used to be done before the texts
-    // were set, for empty rows).
-    if (textChanged)
-        m_content->layout()->activate();
     m_rows = rows;
 }
 

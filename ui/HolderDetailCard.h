@@ -8,6 +8,7 @@
 
 class QFormLayout;
 class QLabel;
+class QScrollArea;
 
 namespace semscope::model {
 class HolderTableModel;
@@ -40,9 +41,13 @@ private:
         QString toolTip;
     };
     void setRows(const QList<Row> &rows);
+    // Lays the card out for its new texts now, not on the next turn of the event loop: rows that
+    // wrap differently get their height before a grab or a paint.
+    void layOutNow();
     void showLiveness(const std::optional<core::ClientLiveness> &liveness, const QString &consequence);
 
-    QWidget *m_content; // in a scroll area: the title, the state and the rows
+    QScrollArea *m_scroll;
+    QWidget *m_content; // in m_scroll: the title, the state and the rows
     WrapAnywhereLabel *m_title;
     QLabel *m_state;
     QLabel *m_liveness;

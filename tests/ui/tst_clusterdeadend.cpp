@@ -6,10 +6,12 @@
 #include "DemoFixture.h"
 #include "TestMain.h"
 #include "TestWait.h"
+#include "model/HolderTableModel.h"
 
 #include <QAction>
 #include <QDir>
 #include <QLabel>
+#include <QTableView>
 #include <QtTest>
 
 using namespace semscope;
@@ -60,6 +62,11 @@ private Q_SLOTS:
         }
         QVERIFY(page->forceReleaseSelected() == nullptr);
 
+        // The screenshot once the page has settled: the holder's name grown whole into the room
+        // the table has (on the next turn of the event loop after the rows came in).
+        const QAbstractItemView *holders = page->holderView();
+        QTRY_VERIFY(page->holderView()->columnWidth(model::HolderTableModel::HolderColumn) >=
+                    holders->sizeHintForColumn(model::HolderTableModel::HolderColumn));
         const QString dir = QStringLiteral(SEMSCOPE_SCREENSHOT_DIR);
         QVERIFY(QDir().mkpath(dir));
         QVERIFY(demo.window->grab().save(dir + QStringLiteral("/cluster-split-layout.png")));

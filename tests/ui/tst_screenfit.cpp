@@ -1,17 +1,70 @@
 // ui/ScreenFit: windows made to fit the screen they open on, and ui/ElidedLabel: names cut in the
 // middle (issue 31 item 9, a 1280x720 projector).
 #include "TestMain.h"
+#include "model/HolderTableModel.h"
 #include "ui/ElideMiddleDelegate.h"
 #include "ui/ElidedLabel.h"
+#include "ui/HolderDetailCard.h"
 #include "ui/ScreenFit.h"
 #include "ui/UsageBarDelegate.h"
 
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QStandardItemModel>
+#include <QTableView>
 #include <QtTest>
 
 using namespace semscope;
+
+namespace {
+
+// demo:printers' stuck holder as the Cluster demo shows it: a `slots` holder without a lease.
+core::Snapshot stuckSlotSnapshot() {
+    core::Snapshot s;
+    s.ref = {core::Kind::Slots, QStringLiteral("demo:printers"), {}};
+    s.limit = 3;
+    s.limitSource = core::LimitSource::Stored;
+    s.serverNowMs = QDateTime::currentMSecsSinceEpoch();
+    core::Holder h;
+    h.id = QStringLiteral("crashed-worker-7");
+    h.rawId = h.id.toUtf8();
+    h.slot = 1;
+    s.holders = {h};
+    return s;
+}
+
+// Why `label` is not drawn whole: cut at the bottom, or over `other`; empty when it is.
+QString overlapOrCut(QWidget *card, QLabel *label, const QList<QLabel *> &others) {
+    const QString what = label->text().left(30);
+    if (label->hasHeightForWidth() && label->height() < label->heightForWidth(label->width()))
+        return QStringLiteral("\"%1\" is %2 px high, its text needs %3")
+            .arg(what)
+            .arg(label->height())
+            .arg(label->heightForWidth(label->width()));
+    const QRect mine(label->mapTo(card, QPoint(0, 0)), label->size());
+    for (QLabel *other : others) {
+        if (other == label || !other->isVisible())
+            continue;
+        const QRect theirs(other->mapTo(card, QPoint(0, 0)), other->size());
+        if (mine.intersects(theirs))
+            return QStringLiteral("\"%1\" at %2,%3 %4x%5 overlaps \"%6\" at %7,%8 %9x%10")
+                .arg(what)
+                .arg(mine.x())
+                .arg(mine.y())
+                .arg(mine.width())
+                .arg(mine.height())
+                .arg(other->text().left(30))
+                .arg(theirs.x())
+                .arg(theirs.y())
+                .arg(theirs.width())
+                .arg(theirs.height());
+    }
+    return {};
+}
+
+} // namespace
 
 class TestScreenFit : public QObject {
     Q_OBJECT
@@ -143,6 +196,47 @@ private Q_SLOTS:
         model.setItem(0, 0, new QStandardItem(QStringLiteral("empty since 23:10")));
         Probe delegate;
         QCOMPARE(delegate.modeFor(model.index(0, 0)), Qt::ElideMiddle);
+    }
+
+    // cluster-split-layout.png: at 1280x720 the refusal banner leaves the card beside the holder
+    // table about 90 px, and its wrapped lines were drawn over one another ("…is still" over
+    // "Slot 1" and "Watched for"). Short or tall, shrunk after the holder was shown or not, every
+    // line of the card is whole and on its own: what does not fit scrolls.
+    void holderCardLinesNeverOverlap_data() {
+        QTest::addColumn<int>("heightFirst"); // the card's height when the holder is selected
+        QTest::addColumn<int>("height");      // and once the page is laid out
+        // The table and card share 770 px of a 1280 px window; the card gets 219 of them.
+        QTest::newRow("1280x720, no banner") << 250 << 250;
+        QTest::newRow("1280x720 with the banner") << 91 << 91;
+        QTest::newRow("the banner shows after the holder") << 250 << 91;
+        QTest::newRow("the banner goes again") << 91 << 250;
+    }
+    void holderCardLinesNeverOverlap() {
+        QFETCH(int, heightFirst);
+        QFETCH(int, height);
+        QSplitter page;
+        page.addWidget(new QTableView(&page));
+        auto *card = new ui::HolderDetailCard(&page);
+        page.addWidget(card);
+        page.resize(770, heightFirst);
+        page.setSizes({545, 219});
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        model::HolderTableModel holders;
+        holders.setSnapshot(stuckSlotSnapshot());
+        card->showHolder(holders.holderAt(0), &holders);
+        page.resize(770, height);
+        QTRY_COMPARE(card->height(), height);
+        // Twice a second the card is shown again with the holder's new age, as on the page.
+        card->showHolder(holders.holderAt(0), &holders);
+        const QList<QLabel *> labels = card->findChildren<QLabel *>();
+        QVERIFY(labels.size() >= 5);
+        for (QLabel *label : labels) {
+            if (!label->isVisible())
+                continue;
+            QVERIFY2(overlapOrCut(card, label, labels).isEmpty(),
+                     qPrintable(overlapOrCut(card, label, labels)));
+        }
     }
 };
 
