@@ -4,6 +4,7 @@
 #include "KindReplies.h"
 #include "ScoreReading.h"
 #include "SeedKindSupport.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 
 #include <QHash>
@@ -190,10 +191,12 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
                              .arg(rank);
     const qint64 expired = snap.countInState(core::HolderState::ExpiredPresent);
     if (expired > 0)
-        snap.warnings << QStringLiteral(
-                             "%1 holders timed out but are still recorded (the next acquire or a purge "
-                             "removes them)")
-                             .arg(expired);
+        snap.warnings << QStringLiteral("%1 timed out but %2 still recorded (the next acquire or a purge "
+                                        "removes %3)")
+                             .arg(core::countText(expired, QStringLiteral("holder"),
+                                                  QStringLiteral("holders")),
+                                  core::forCount(expired, QStringLiteral("is"), QStringLiteral("are")),
+                                  core::forCount(expired, QStringLiteral("it"), QStringLiteral("them")));
     return snap;
 }
 
@@ -407,7 +410,10 @@ void FairKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
             return;
         }
         const qint64 n = *reply.toInteger();
-        done({true, n, QStringLiteral("removed %1 timed-out holders").arg(n)});
+        done({true, n,
+              QStringLiteral("removed %1")
+                  .arg(core::countText(n, QStringLiteral("timed-out holder"),
+                                       QStringLiteral("timed-out holders")))});
     });
 }
 

@@ -3,6 +3,7 @@
 #include "KeyLayouts.h"
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 
 #include <QHash>
@@ -468,7 +469,9 @@ void SlotsKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
             return;
         }
         const qint64 n = *reply.toInteger();
-        done({true, n, QStringLiteral("reclaimed %1 holders whose lease ran out").arg(n)});
+        done({true, n,
+              QStringLiteral("reclaimed %1 whose lease ran out")
+                  .arg(core::countText(n, QStringLiteral("holder"), QStringLiteral("holders")))});
     });
 }
 

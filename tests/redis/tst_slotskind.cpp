@@ -160,6 +160,7 @@ private Q_SLOTS:
         const core::MaintenanceResult purged = m_driver->purge(r);
         QVERIFY(purged.ok);
         QCOMPARE(purged.affected, 1);
+        QCOMPARE(purged.message, QStringLiteral("reclaimed 1 holder whose lease ran out"));
         const core::Snapshot snap = m_driver->snapshot(r);
         QCOMPARE(snap.holders.size(), 1);
         QCOMPARE(snap.freeSlots.size(), 2);
