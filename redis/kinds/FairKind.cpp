@@ -131,7 +131,10 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
         }
     }
     if (badTimes > 0)
-        snap.warnings << QStringLiteral("%1 has %2 non-numeric scores").arg(ref.name).arg(badTimes);
+        snap.warnings << QStringLiteral("%1 has %2 not a number")
+                             .arg(ref.name,
+                                  core::forCount(badTimes, QStringLiteral("1 score that is"),
+                                                 QStringLiteral("%1 scores that are").arg(badTimes)));
 
     qint64 rank = 0;
     int badCounters = 0;
@@ -168,8 +171,11 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     if (!snap.limit)
         inferLimitFromHolders(snap, snap.countInState(core::HolderState::Live));
     if (badCounters > 0)
-        snap.warnings
-            << QStringLiteral("%1:owner has %2 scores that are not counters").arg(ref.name).arg(badCounters);
+        snap.warnings << QStringLiteral("%1:owner has %2")
+                             .arg(ref.name,
+                                  core::forCount(
+                                      badCounters, QStringLiteral("1 score that is not a counter"),
+                                      QStringLiteral("%1 scores that are not counters").arg(badCounters)));
     // Entries in S without an owner entry hold nothing: leftovers of a crash between the two steps.
     for (auto it = times.cbegin(); it != times.cend(); ++it) {
         if (inOwner.contains(it.key()))

@@ -317,10 +317,10 @@ private Q_SLOTS:
             << QStringLiteral("B is a string, expected a zset");
         QTest::newRow("owner scores not counters")
             << Cmds{{"ZADD", "B", now, "a"}, {"ZADD", "B:owner", "1.5", "a"}, {"SET", "B:counter", "1"}}
-            << QStringLiteral("not counters");
+            << QStringLiteral("B:owner has 1 score that is not a counter");
         QTest::newRow("non-numeric scores")
             << Cmds{{"ZADD", "B", "inf", "a"}, {"ZADD", "B:owner", "1", "a"}, {"SET", "B:counter", "1"}}
-            << QStringLiteral("non-numeric scores");
+            << QStringLiteral("B has 1 score that is not a number");
         QTest::newRow("stuck acquire lock") << Cmds{{"ZADD", "B", now, "a"},
                                                     {"ZADD", "B:owner", "1", "a"},
                                                     {"SET", "B:counter", "1"},
