@@ -122,6 +122,7 @@ private Q_SLOTS:
     void consulConnectionRunsTheConsulKind();
     void readOnlyConnectionRefuses();
     void productionConnectionAsksFirst();
+    void statusSaysOneClientInTheSingular();
 
 private:
     model::ConnectionConfig redisConfig(const QString &name) const;
@@ -668,6 +669,30 @@ void TestLoadTestPage::productionConnectionAsksFirst() {
     QVERIFY(page->isRunning());
     QVERIFY(finished.wait(runTimeoutMs));
     QVERIFY(page->runner()->reports().value(0).grants > 0);
+}
+
+// "Running 1 client against …", not "1 clients". A window of its own, with its own settings file:
+// its form values stay out of the other tests' windows.
+void TestLoadTestPage::statusSaysOneClientInTheSingular() {
+    auto w = std::make_unique<ui::LoadTestWindow>(redisConfig(QStringLiteral("one client")),
+                                                  m_dir.filePath(QStringLiteral("one-client.ini")));
+    w->resize(1500, 940);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    ui::LoadTestPage *page = w->loadTestPage();
+    ui::LoadTestForm *form = page->form();
+    form->kindBox()->setCurrentIndex(form->kindBox()->findText(QStringLiteral("leased")));
+    form->nameEdit()->clear();
+    QTest::keyClicks(form->nameEdit(), QStringLiteral("gui:one-client"));
+    typeInto(form->clientsBox(), QStringLiteral("1"));
+    typeInto(form->durationBox(), QStringLiteral("1"));
+    QSignalSpy finished(page->runner(), &model::LoadTestRunner::finished);
+    QTest::mouseClick(page->startButton(), Qt::LeftButton);
+    QVERIFY(page->isRunning());
+    QVERIFY2(page->statusLabel()->text().startsWith(
+                 QStringLiteral("Running 1 client against leased \"gui:one-client\" on one client")),
+             qPrintable(page->statusLabel()->text()));
+    QVERIFY(finished.wait(runTimeoutMs));
 }
 
 SEMSCOPE_TEST_MAIN(TestLoadTestPage)
