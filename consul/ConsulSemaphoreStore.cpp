@@ -7,6 +7,7 @@
 #include "ConsulForceRelease.h"
 #include "NodeHealth.h"
 #include "RawKvReader.h"
+#include "core/CountText.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -346,9 +347,11 @@ void ConsulSemaphoreStore::doPurgeExpired(const core::SemaphoreRef &ref,
                     maintenance(false, QStringLiteral("the semaphore changed while purging; nothing done "
                                                       "(read it again)")));
             done(maintenance(true,
-                             QStringLiteral("pruned %1 stale holder(s), deleted %2 orphan contender key(s)")
-                                 .arg(stale.size())
-                                 .arg(orphans),
+                             QStringLiteral("pruned %1, deleted %2")
+                                 .arg(core::countText(stale.size(), QStringLiteral("stale holder"),
+                                                      QStringLiteral("stale holders")),
+                                      core::countText(orphans, QStringLiteral("orphan contender key"),
+                                                      QStringLiteral("orphan contender keys"))),
                              affected));
         });
     });
@@ -419,8 +422,10 @@ void ConsulSemaphoreStore::destroy(const core::SemaphoreRef &ref,
                 return done(maintenance(false, QStringLiteral("cannot destroy: %1").arg(view.lockError)));
             const QStringList live = view.liveHolders();
             if (!live.isEmpty())
-                return done(maintenance(
-                    false, QStringLiteral("Semaphore in use (%1 live holder(s))").arg(live.size())));
+                return done(
+                    maintenance(false, QStringLiteral("Semaphore in use (%1)")
+                                           .arg(core::countText(live.size(), QStringLiteral("live holder"),
+                                                                QStringLiteral("live holders")))));
         }
         m_client->kvDelete(
             view.lockKey(), {view.lock->modifyIndex, false}, [done, prefix](ConsulClient::BoolResult d) {

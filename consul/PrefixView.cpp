@@ -1,5 +1,6 @@
 #include "PrefixView.h"
 
+#include "core/CountText.h"
 #include "core/SnapshotRules.h"
 
 #include <QDateTime>
@@ -210,9 +211,11 @@ core::Snapshot buildSnapshot(const core::SemaphoreRef &ref, const PrefixView &vi
     const qint64 stale = snap.countInState(core::HolderState::Stale);
     if (stale > 0)
         snap.warnings.append(
-            QStringLiteral("%1 stale holder(s) in .lock: their sessions are gone; the next acquire "
-                           "or a purge prunes them")
-                .arg(stale));
+            QStringLiteral("%1 in .lock: %2 gone; the next acquire or a purge prunes %3")
+                .arg(core::countText(stale, QStringLiteral("stale holder"), QStringLiteral("stale holders")),
+                     core::forCount(stale, QStringLiteral("its session is"),
+                                    QStringLiteral("their sessions are")),
+                     core::forCount(stale, QStringLiteral("it"), QStringLiteral("them"))));
 
     for (const auto &c : view.contenders) {
         const QString sid = c.key.section(QLatin1Char('/'), -1);

@@ -1,5 +1,7 @@
 #include "LoadTestVerdict.h"
 
+#include "core/CountText.h"
+
 #include <QCoreApplication>
 #include <algorithm>
 
@@ -31,12 +33,12 @@ LoadTestVerdict liveVerdict(const QString &label, const core::LoadTestProgress &
     LoadTestVerdict v;
     if (aboutLeaks) {
         // Slots crashed clients took count as in use: a leak is slots nobody holds that nobody gets.
-        v.text = tr("%1: running — %2 crashes so far, %3 of %4 slots in use (%5 by crashed clients)")
-                     .arg(label)
-                     .arg(p.crashes)
+        v.text = tr("%1: running — %2 so far, %3 of %4 in use (%5 by %6)")
+                     .arg(label, core::countText(p.crashes, tr("crash"), tr("crashes")))
                      .arg(std::min(p.holders + p.crashedSlots, std::max(p.limit, p.holders)))
-                     .arg(p.limit)
-                     .arg(p.crashedSlots);
+                     .arg(core::countText(p.limit, tr("slot"), tr("slots")))
+                     .arg(p.crashedSlots)
+                     .arg(core::forCount(p.crashedSlots, tr("a crashed client"), tr("crashed clients")));
         v.tone = p.crashedSlots > 0 ? LoadTestVerdict::Tone::Bad : LoadTestVerdict::Tone::Neutral;
         return v;
     }
@@ -59,7 +61,8 @@ LoadTestVerdict finalVerdict(const core::LoadTestReport &r, bool aboutLeaks) {
         if (r.safety.overAdmissions > 0)
             v.text += timeAbove(r);
         if (r.safety.tokenViolations > 0)
-            v.text += tr(", %1 token violations").arg(r.safety.tokenViolations);
+            v.text += tr(", %1").arg(
+                core::countText(r.safety.tokenViolations, tr("token violation"), tr("token violations")));
         v.text += tr(" — up to %1 holders at once, limit %2")
                       .arg(r.safety.maxConcurrentHolders)
                       .arg(r.config.limit);
@@ -69,9 +72,8 @@ LoadTestVerdict finalVerdict(const core::LoadTestReport &r, bool aboutLeaks) {
     }
     if (r.errors > 0) {
         // Safe, but no pass: a server that answered nothing admitted nobody.
-        v.text = tr("%1: 0 over-admissions, but %2 operations failed — the server was unavailable for %3 s")
-                     .arg(r.label)
-                     .arg(r.errors)
+        v.text = tr("%1: 0 over-admissions, but %2 failed — the server was unavailable for %3 s")
+                     .arg(r.label, core::countText(r.errors, tr("operation"), tr("operations")))
                      .arg(r.unavailableMs() / 1000.0, 0, 'f', 1) +
                  stopped;
         v.tone = LoadTestVerdict::Tone::Bad;
@@ -83,16 +85,18 @@ LoadTestVerdict finalVerdict(const core::LoadTestReport &r, bool aboutLeaks) {
             v.text = tr("%1: 0 over-admissions, no client crashed while holding").arg(r.label) + stopped;
             v.tone = LoadTestVerdict::Tone::Neutral;
         } else if (leaked == 0) {
-            v.text = tr("%1: 0 over-admissions, all %2 crashed slots came back")
-                         .arg(r.label)
-                         .arg(r.recovery.crashes) +
+            v.text = (r.recovery.crashes == 1
+                          ? tr("%1: 0 over-admissions, the 1 crashed slot came back").arg(r.label)
+                          : tr("%1: 0 over-admissions, all %2 crashed slots came back")
+                                .arg(r.label)
+                                .arg(r.recovery.crashes)) +
                      stopped;
             v.tone = LoadTestVerdict::Tone::Good;
         } else if (r.recovery.recovered == 0 && aboutLeaks) {
-            v.text = tr("%1: %2 of %3 crashed slots leaked — never given back")
+            v.text = tr("%1: %2 of %3 leaked — never given back")
                          .arg(r.label)
                          .arg(leaked)
-                         .arg(r.recovery.crashes) +
+                         .arg(core::countText(r.recovery.crashes, tr("crashed slot"), tr("crashed slots"))) +
                      stopped;
             v.tone = LoadTestVerdict::Tone::Bad;
         } else {

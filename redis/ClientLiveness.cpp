@@ -150,60 +150,100 @@ QString nodeOf(RedisConnection *c) {
         node = c->lastServingNode();
     return node.isEmpty() ? c->endpoint() : node;
 }
-} // namespace
 
-void readClientList(topology::RedisTopology &topology, std::function<void(const ClientListRead &)> done) {
+// Sends `args` to each node and gathers the lists; `done` runs once, when every node answered.
+void askNodes(const QList<std::pair<RedisConnection *, QList<QByteArray>>> &asks, bool cluster,
+              std::function<void(const ClientListRead &)> done) {
+    auto state = std::make_shared<ReadState>();
+    state->done = std::move(done);
+    state->read.cluster = cluster;
+    state->pending = int(asks.size());
+    if (asks.isEmpty()) {
+        state->read.error = QObject::tr("no node to ask");
+        state->done(state->read);
+        return;
+    }
+    for (const auto &[conn, args] : asks) {
+        conn->command(args, [state, node = nodeOf(conn)](const RedisReply &reply) {
+            if (reply.isString()) {
+                state->read.nodes << node;
+                for (ClientEntry e : parseClientList(reply.str)) {
+                    e.node = node;
+                    state->read.clients << e;
+                }
+            } else {
+                const QString why = reply.isError()
+                                        ? reply.errorMessage()
+                                        : QObject::tr("unexpected reply %1").arg(reply.describe());
+                if (reply.isServerError() && reply.str.startsWith("NOPERM"))
+                    state->read.forbidden = true;
+                state->read.failedNodes << QStringLiteral("%1: %2").arg(node, why);
+            }
+            if (--state->pending > 0)
+                return;
+            if (state->read.nodes.isEmpty()) {
+                state->read.error =
+                    state->read.forbidden
+                        ? QObject::tr("this connection's ACL user may not run CLIENT LIST (%1)")
+                              .arg(state->read.failedNodes.join(QStringLiteral("; ")))
+                        : QObject::tr("CLIENT LIST failed: %1")
+                              .arg(state->read.failedNodes.join(QStringLiteral("; ")));
+            }
+            state->done(state->read);
+        });
+    }
+}
+
+// Runs `ask` once the topology is known, or tells `done` the connection went.
+void whenDetected(topology::RedisTopology &topology, std::function<void(const ClientListRead &)> done,
+                  std::function<void(topology::RedisTopology &)> ask) {
     QPointer<topology::RedisTopology> guard(&topology);
-    topology.detect([guard, done](const QString &) {
+    topology.detect([guard, done = std::move(done), ask = std::move(ask)](const QString &) {
         if (!guard) {
             ClientListRead gone;
             gone.error = QObject::tr("connection closed");
             done(gone);
             return;
         }
-        auto state = std::make_shared<ReadState>();
-        state->done = done;
-        state->read.cluster = guard->mode() == topology::RedisTopology::Mode::Cluster;
+        ask(*guard);
+    });
+}
+} // namespace
+
+void readClientList(topology::RedisTopology &topology, std::function<void(const ClientListRead &)> done) {
+    whenDetected(topology, done, [done](topology::RedisTopology &t) {
         // A holder's client talks to the master that serves its key, and semscope's own Cluster
         // clients open one connection per master: every master's list is read.
-        const QList<RedisConnection *> nodes = guard->masterConnections();
-        state->pending = int(nodes.size());
-        if (nodes.isEmpty()) {
-            state->read.error = QObject::tr("no node to ask");
-            done(state->read);
+        QList<std::pair<RedisConnection *, QList<QByteArray>>> asks;
+        for (RedisConnection *conn : t.masterConnections())
+            asks.append({conn, {QByteArrayLiteral("CLIENT"), QByteArrayLiteral("LIST")}});
+        askNodes(asks, t.mode() == topology::RedisTopology::Mode::Cluster, done);
+    });
+}
+
+void readClientsById(topology::RedisTopology &topology, const QHash<QString, QList<qint64>> &idsByNode,
+                     std::function<void(const ClientListRead &)> done) {
+    whenDetected(topology, done, [idsByNode, done](topology::RedisTopology &t) {
+        QList<std::pair<RedisConnection *, QList<QByteArray>>> asks;
+        for (RedisConnection *conn : t.masterConnections()) {
+            const auto it = idsByNode.constFind(nodeOf(conn));
+            if (it == idsByNode.cend())
+                continue;
+            QList<QByteArray> args{QByteArrayLiteral("CLIENT"), QByteArrayLiteral("LIST"),
+                                   QByteArrayLiteral("ID")};
+            for (const qint64 id : *it)
+                args << QByteArray::number(id);
+            asks.append({conn, args});
+        }
+        if (asks.size() != idsByNode.size()) {
+            // A node that served a remembered client is no longer a master here (a failover, a
+            // resharding): only a whole read can tell where its clients are now.
+            ClientListRead moved;
+            moved.error = QObject::tr("a node of the last read is no longer a master");
+            done(moved);
             return;
         }
-        for (RedisConnection *conn : nodes) {
-            conn->command(
-                {QByteArrayLiteral("CLIENT"), QByteArrayLiteral("LIST")},
-                [state, node = nodeOf(conn)](const RedisReply &reply) {
-                    if (reply.isString()) {
-                        state->read.nodes << node;
-                        for (ClientEntry e : parseClientList(reply.str)) {
-                            e.node = node;
-                            state->read.clients << e;
-                        }
-                    } else {
-                        const QString why = reply.isError()
-                                                ? reply.errorMessage()
-                                                : QObject::tr("unexpected reply %1").arg(reply.describe());
-                        if (reply.isServerError() && reply.str.startsWith("NOPERM"))
-                            state->read.forbidden = true;
-                        state->read.failedNodes << QStringLiteral("%1: %2").arg(node, why);
-                    }
-                    if (--state->pending > 0)
-                        return;
-                    if (state->read.nodes.isEmpty()) {
-                        state->read.error =
-                            state->read.forbidden
-                                ? QObject::tr("this connection's ACL user may not run CLIENT LIST (%1)")
-                                      .arg(state->read.failedNodes.join(QStringLiteral("; ")))
-                                : QObject::tr("CLIENT LIST failed: %1")
-                                      .arg(state->read.failedNodes.join(QStringLiteral("; ")));
-                    }
-                    state->done(state->read);
-                });
-        }
+        askNodes(asks, t.mode() == topology::RedisTopology::Mode::Cluster, done);
     });
 }
 
@@ -267,29 +307,6 @@ core::ClientLiveness livenessFromRead(const ClientIdentity &identity, const Clie
                                    "semscope makes, and its client may never have set a name")
                            .arg(identity.pid, identity.host);
     return l;
-}
-
-void readHolderLiveness(topology::RedisTopology &topology, const QList<core::Holder> &holders,
-                        const QSet<QString> &seenConnected,
-                        std::function<void(QHash<QString, core::HolderClientLiveness>)> done) {
-    QList<std::pair<QString, ClientIdentity>> items;
-    for (const core::Holder &h : holders) {
-        if (auto id = clientIdentityOf(h))
-            items.append({h.id, *id});
-    }
-    if (items.isEmpty()) {
-        // Later, as every store answer comes: no caller is re-entered from inside its own call.
-        QTimer::singleShot(0, [done] { done({}); });
-        return;
-    }
-    readClientList(topology, [items, seenConnected, done](const ClientListRead &read) {
-        QHash<QString, core::HolderClientLiveness> out;
-        for (const auto &[holderId, identity] : items) {
-            const QString key = identity.key();
-            out.insert(holderId, {key, livenessFromRead(identity, read, seenConnected.contains(key))});
-        }
-        done(out);
-    });
 }
 
 } // namespace semscope::redis

@@ -79,15 +79,14 @@ struct ClientListRead {
 // Runs on the thread of `topology` (the connection's worker thread); `done` runs once, there.
 void readClientList(topology::RedisTopology &topology, std::function<void(const ClientListRead &)> done);
 
+// CLIENT LIST ID (Redis 6.2+): only the clients of those ids, per node ("host:port" as ClientEntry::node
+// names it). The read fails (error set) when a node is no longer among the masters, or refuses the form.
+void readClientsById(topology::RedisTopology &topology, const QHash<QString, QList<qint64>> &idsByNode,
+                     std::function<void(const ClientListRead &)> done);
+
 // What a read says of one holder's identity. `seenBefore`: the identity was connected at an
 // earlier read (a hint-only identity may then read "gone").
 core::ClientLiveness livenessFromRead(const ClientIdentity &identity, const ClientListRead &read,
                                       bool seenBefore);
-
-// RedisSemaphoreStore::readClientLiveness: one client-list read for every holder whose record
-// identifies its client. Runs on the thread of `topology`; `done` runs once, there.
-void readHolderLiveness(topology::RedisTopology &topology, const QList<core::Holder> &holders,
-                        const QSet<QString> &seenConnected,
-                        std::function<void(QHash<QString, core::HolderClientLiveness>)> done);
 
 } // namespace semscope::redis

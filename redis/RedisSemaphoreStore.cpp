@@ -407,7 +407,7 @@ void RedisSemaphoreStore::readRawKeys(const core::SemaphoreRef &ref,
 void RedisSemaphoreStore::readClientLiveness(
     const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
     core::Callback<QHash<QString, core::HolderClientLiveness>> done) {
-    readHolderLiveness(*m_conn, holders, seenConnected, std::move(done));
+    m_liveness->read(*m_conn, holders, seenConnected, std::move(done));
 }
 
 } // namespace semscope::redis

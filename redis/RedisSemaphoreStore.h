@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClientLivenessPoll.h"
 #include "RedisConnection.h"
 #include "RedisKind.h"
 #include "core/RawKeys.h"
@@ -63,7 +64,7 @@ public:
     void snapshot(const core::SemaphoreRef &ref, core::Callback<core::Snapshot> done) override;
     // The raw view: the keys the semaphore's snapshot names, read by RawKeyReader.
     void readRawKeys(const core::SemaphoreRef &ref, std::function<void(core::RawKeys)> done) override;
-    // CLIENT LIST of every master (redis/ClientLiveness).
+    // The masters' client lists, read whole only when a short read cannot tell (ClientLivenessPoll).
     void readClientLiveness(const QList<core::Holder> &holders, const QSet<QString> &seenConnected,
                             core::Callback<QHash<QString, core::HolderClientLiveness>> done) override;
 
@@ -102,6 +103,7 @@ private:
     QSet<QString> m_slotsChecked; // split-key layouts found writable (not on a Cluster)
     WaitingAcquires *m_waiting;   // a child, so that it follows the store to another thread, unless shared
     std::shared_ptr<WaitingAcquires> m_sharedWaiting; // owns m_waiting when shared
+    std::unique_ptr<ClientLivenessPoll> m_liveness = std::make_unique<ClientLivenessPoll>();
 };
 
 } // namespace semscope::redis

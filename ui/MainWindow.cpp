@@ -109,7 +109,7 @@ MainWindow::MainWindow(MainWindowServices services, QWidget *parent)
     });
 
     m_quitGuard = new QuitGuard(this);
-    m_toolWindows = new ToolWindows(this, m_services.settingsFile, m_services.audit);
+    m_toolWindows = new ToolWindows(this, m_services.settingsFile, m_services.audit, m_services.privateRedis);
     m_pinnedKeys = new PinnedKeys(this, m_services.registry);
 
     m_zoom = new ViewZoom(m_services.settingsFile, this);

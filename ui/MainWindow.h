@@ -8,6 +8,7 @@
 #include "model/ConnectionRegistry.h"
 #include "model/ConnectionStores.h"
 #include "model/SecretStore.h"
+#include "ui/loadtest/PrivateRedisServer.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -56,6 +57,8 @@ struct MainWindowServices {
     StoreFactoryProvider storeFactory;
     model::ChangeHintsProvider changeHints; // empty: watched semaphores are re-read on the interval only
     QString settingsFile;                   // window state; empty: default QSettings
+    // Training runs' private redis-server (app/privateredis); empty: they can run on a connection only.
+    PrivateRedisLauncher privateRedis;
 };
 
 // Connections and the semaphores found on the selected one on the left, the selected semaphore on

@@ -17,11 +17,13 @@ namespace semscope::ui {
 
 using core::SemaphoreRef;
 
-ToolWindows::ToolWindows(MainWindow *window, const QString &settingsFile, core::AuditLog *audit)
+ToolWindows::ToolWindows(MainWindow *window, const QString &settingsFile, core::AuditLog *audit,
+                         PrivateRedisLauncher privateRedis)
     : QObject(window)
     , m_window(window)
     , m_settingsFile(settingsFile)
-    , m_audit(audit) {}
+    , m_audit(audit)
+    , m_privateRedis(std::move(privateRedis)) {}
 
 LoadTestWindow *ToolWindows::openLoadTest(bool training) {
     ConnectionSession *s = m_window->currentSession();
@@ -38,6 +40,7 @@ LoadTestWindow *ToolWindows::openLoadTest(bool training) {
         [&] {
             auto *window = new LoadTestWindow(config, m_settingsFile, m_window);
             window->setAuditLog(m_audit);
+            window->setPrivateRedisLauncher(m_privateRedis);
             window->setAttribute(Qt::WA_DeleteOnClose);
             return window;
         },

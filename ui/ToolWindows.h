@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/audit/AuditLog.h"
+#include "ui/loadtest/PrivateRedisServer.h"
 
 #include <QObject>
 #include <QString>
@@ -20,7 +21,9 @@ class ToolWindows : public QObject {
     Q_OBJECT
 public:
     // `settingsFile`: where the load-test window keeps its values (empty: the application's).
-    ToolWindows(MainWindow *window, const QString &settingsFile, core::AuditLog *audit);
+    // `privateRedis`: where training runs get their private redis-server.
+    ToolWindows(MainWindow *window, const QString &settingsFile, core::AuditLog *audit,
+                PrivateRedisLauncher privateRedis);
 
     LoadTestWindow *openLoadTest(bool training);
     ConsulSessionsWindow *openConsulSessions();
@@ -31,6 +34,7 @@ private:
     MainWindow *m_window = nullptr;
     QString m_settingsFile;
     core::AuditLog *m_audit = nullptr;
+    PrivateRedisLauncher m_privateRedis;
 };
 
 } // namespace semscope::ui

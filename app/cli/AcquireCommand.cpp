@@ -2,6 +2,7 @@
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
 #include "TerminationSignals.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 #include "core/PrintableText.h"
 
@@ -195,7 +196,11 @@ private:
         if (!r.error.isEmpty())
             why += QStringLiteral(": ") + r.error;
         else if (snap.limit)
-            why += QStringLiteral(": all %1 slot(s) are held").arg(*snap.limit);
+            why +=
+                *snap.limit == 1
+                    ? QStringLiteral(": its only slot is held")
+                    : QStringLiteral(": all %1 are held")
+                          .arg(core::countText(*snap.limit, QStringLiteral("slot"), QStringLiteral("slots")));
         if (r.earliestExpiryMs && now > 0)
             why += QStringLiteral("; the first lease ends in %1")
                        .arg(core::formatDurationMs(std::max<qint64>(0, *r.earliestExpiryMs - now)));

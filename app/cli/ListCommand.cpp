@@ -5,6 +5,7 @@
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
 #include "StoreFromOptions.h"
+#include "core/CountText.h"
 #include "core/ProfileStore.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SeenHolders.h"
@@ -80,7 +81,9 @@ private:
                 QString line = QStringLiteral("scanned %1").arg(p.scannedKeys);
                 if (p.totalKeys >= 0)
                     line += QStringLiteral(" of %1").arg(p.totalKeys);
-                line += QStringLiteral(" keys, %1 semaphores so far").arg(m_foundSoFar);
+                line += QStringLiteral(" keys, %1 so far")
+                            .arg(core::countText(m_foundSoFar, QStringLiteral("semaphore"),
+                                                 QStringLiteral("semaphores")));
                 ctx.err() << (tty ? QString(QStringLiteral("\r") + line) : QString(line + QLatin1Char('\n')));
                 ctx.err().flush();
             },
@@ -96,9 +99,11 @@ private:
                 m_partialError = result.ok ? QString() : result.error;
                 for (const QString &w : result.warnings)
                     ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(w);
-                ctx.err() << QStringLiteral("scanned %1 keys, found %2 semaphores\n")
-                                 .arg(result.scannedKeys)
-                                 .arg(result.semaphores.size());
+                ctx.err() << QStringLiteral("scanned %1, found %2\n")
+                                 .arg(core::countText(result.scannedKeys, QStringLiteral("key"),
+                                                      QStringLiteral("keys")),
+                                      core::countText(result.semaphores.size(), QStringLiteral("semaphore"),
+                                                      QStringLiteral("semaphores")));
                 ctx.err().flush();
                 readAll(ctx, result.semaphores);
             });

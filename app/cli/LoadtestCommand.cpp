@@ -70,7 +70,8 @@ public:
                  "gives pairs/s per node and in total (default 1)."),
              QStringLiteral("K")},
             {QStringLiteral("connections"),
-             QStringLiteral("loadtest: connections the clients share (default min(clients, 4))."),
+             QStringLiteral("loadtest: connections the clients share (default 1: their commands are "
+                            "pipelined on it, the cheapest for the server)."),
              QStringLiteral("C")},
             {QStringLiteral("threads"),
              QStringLiteral("loadtest: worker threads (default: one per core, at most C)."),
@@ -170,14 +171,14 @@ public:
     }
 
 private:
-    // A plain run's defaults: 10 clients over up to 4 connections that release at once, for 10 s,
-    // acquiring the way semscope recommends for the kind (waiting in its queue, or retrying).
+    // A plain run's defaults: 10 clients on one connection (LoadTestConfig says why) that release
+    // at once, for 10 s, acquiring the way semscope recommends for the kind (waiting in its queue,
+    // or retrying).
     static LoadTestConfig plainDefaults(core::Kind kind) {
         LoadTestConfig d;
         d.waitMs = LoadTestConfig::recommendedWaitMs(kind);
         d.limit = kind == core::Kind::Lock ? 1 : 5;
         d.clients = 10;
-        d.connections = 4;
         d.ttlMs = 10'000;
         d.durationMs = 10'000;
         return d;

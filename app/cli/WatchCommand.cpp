@@ -5,6 +5,7 @@
 #include "StoreFromOptions.h"
 #include "TerminationSignals.h"
 #include "WatchOptionsFromCli.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 #include "core/ProfileStore.h"
 #include "monitor/HistoryWorker.h"
@@ -134,9 +135,11 @@ private:
                                                   .arg(m_store->endpoint(), why);
                              } else if (!m_announced) {
                                  m_announced = true;
-                                 ctx.err() << QStringLiteral("watching %1 semaphores on %2\n")
-                                                  .arg(m_watcher->watched().size())
-                                                  .arg(m_store->endpoint());
+                                 ctx.err() << QStringLiteral("watching %1 on %2\n")
+                                                  .arg(core::countText(m_watcher->watched().size(),
+                                                                       QStringLiteral("semaphore"),
+                                                                       QStringLiteral("semaphores")),
+                                                       m_store->endpoint());
                              }
                              ctx.err().flush();
                          });

@@ -3,6 +3,7 @@
 
 #include "QuitOnSignal.h"
 #include "app/demo/DemoSandbox.h"
+#include "app/privateredis/LocalPrivateRedisServer.h"
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
@@ -99,6 +100,7 @@ int main(int argc, char *argv[]) {
     services.profiles = profiles;
     services.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
     services.changeHints = model::changeHintsFor;
+    services.privateRedis = app::localPrivateRedisLauncher();
     auto window = std::make_unique<ui::MainWindow>(services);
     if (parser.isSet(interval)) {
         bool ok = false;

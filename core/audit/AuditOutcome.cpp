@@ -1,5 +1,6 @@
 #include "AuditOutcome.h"
 
+#include "core/CountText.h"
 #include "core/Kind.h"
 
 namespace semscope::core {
@@ -19,7 +20,9 @@ AuditOutcome auditOutcome(const AcquireResult &r) {
         return {QStringLiteral("granted"), notes.join(QStringLiteral("; ")), true};
     }
     case AcquireResult::Status::Busy:
-        return {QStringLiteral("busy"), QStringLiteral("%1 holders, no free slot").arg(r.holders.size()),
+        return {QStringLiteral("busy"),
+                QStringLiteral("%1, no free slot")
+                    .arg(countText(r.holders.size(), QStringLiteral("holder"), QStringLiteral("holders"))),
                 false};
     case AcquireResult::Status::Error:
         break;

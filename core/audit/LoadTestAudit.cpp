@@ -1,5 +1,7 @@
 #include "LoadTestAudit.h"
 
+#include "core/CountText.h"
+
 namespace semscope::core {
 
 AuditEntry loadTestAuditEntry(const QString &connection, const QString &environment,
@@ -24,18 +26,22 @@ AuditEntry loadTestAuditEntry(const QString &connection, const QString &environm
         e.message = report.error;
     } else if (!report.safe()) {
         e.result = QStringLiteral("over-admitted");
-        e.message = QStringLiteral("%1 over-admissions, up to %2 holders at once (limit %3)")
-                        .arg(report.safety.overAdmissions)
-                        .arg(report.safety.maxConcurrentHolders)
+        e.message = QStringLiteral("%1, up to %2 at once (limit %3)")
+                        .arg(countText(report.safety.overAdmissions, QStringLiteral("over-admission"),
+                                       QStringLiteral("over-admissions")),
+                             countText(report.safety.maxConcurrentHolders, QStringLiteral("holder"),
+                                       QStringLiteral("holders")))
                         .arg(report.config.limit);
     } else if (report.errors > 0) {
         e.result = QStringLiteral("failed");
-        e.message = QStringLiteral("%1 operations failed; the server was unavailable for %2 ms")
-                        .arg(report.errors)
-                        .arg(report.unavailableMs());
+        e.message =
+            QStringLiteral("%1 failed; the server was unavailable for %2 ms")
+                .arg(countText(report.errors, QStringLiteral("operation"), QStringLiteral("operations")))
+                .arg(report.unavailableMs());
     } else {
         e.result = QStringLiteral("ok");
-        e.message = QStringLiteral("%1 grants, 0 over-admissions").arg(report.grants);
+        e.message = QStringLiteral("%1, 0 over-admissions")
+                        .arg(countText(report.grants, QStringLiteral("grant"), QStringLiteral("grants")));
     }
     if (report.cancelled)
         e.message += QStringLiteral(" (stopped early)");

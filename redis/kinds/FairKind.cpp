@@ -4,6 +4,7 @@
 #include "KindReplies.h"
 #include "ScoreReading.h"
 #include "SeedKindSupport.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 
 #include <QHash>
@@ -130,7 +131,10 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
         }
     }
     if (badTimes > 0)
-        snap.warnings << QStringLiteral("%1 has %2 non-numeric scores").arg(ref.name).arg(badTimes);
+        snap.warnings << QStringLiteral("%1 has %2 not a number")
+                             .arg(ref.name,
+                                  core::forCount(badTimes, QStringLiteral("1 score that is"),
+                                                 QStringLiteral("%1 scores that are").arg(badTimes)));
 
     qint64 rank = 0;
     int badCounters = 0;
@@ -167,8 +171,11 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
     if (!snap.limit)
         inferLimitFromHolders(snap, snap.countInState(core::HolderState::Live));
     if (badCounters > 0)
-        snap.warnings
-            << QStringLiteral("%1:owner has %2 scores that are not counters").arg(ref.name).arg(badCounters);
+        snap.warnings << QStringLiteral("%1:owner has %2")
+                             .arg(ref.name,
+                                  core::forCount(
+                                      badCounters, QStringLiteral("1 score that is not a counter"),
+                                      QStringLiteral("%1 scores that are not counters").arg(badCounters)));
     // Entries in S without an owner entry hold nothing: leftovers of a crash between the two steps.
     for (auto it = times.cbegin(); it != times.cend(); ++it) {
         if (inOwner.contains(it.key()))
@@ -190,10 +197,12 @@ core::Snapshot FairKind::parseSnapshot(const core::SemaphoreRef &ref, const QStr
                              .arg(rank);
     const qint64 expired = snap.countInState(core::HolderState::ExpiredPresent);
     if (expired > 0)
-        snap.warnings << QStringLiteral(
-                             "%1 holders timed out but are still recorded (the next acquire or a purge "
-                             "removes them)")
-                             .arg(expired);
+        snap.warnings << QStringLiteral("%1 timed out but %2 still recorded (the next acquire or a purge "
+                                        "removes %3)")
+                             .arg(core::countText(expired, QStringLiteral("holder"),
+                                                  QStringLiteral("holders")),
+                                  core::forCount(expired, QStringLiteral("is"), QStringLiteral("are")),
+                                  core::forCount(expired, QStringLiteral("it"), QStringLiteral("them")));
     return snap;
 }
 
@@ -407,7 +416,10 @@ void FairKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
             return;
         }
         const qint64 n = *reply.toInteger();
-        done({true, n, QStringLiteral("removed %1 timed-out holders").arg(n)});
+        done({true, n,
+              QStringLiteral("removed %1")
+                  .arg(core::countText(n, QStringLiteral("timed-out holder"),
+                                       QStringLiteral("timed-out holders")))});
     });
 }
 

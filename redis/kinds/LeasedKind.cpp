@@ -3,12 +3,15 @@
 #include "KeyLayouts.h"
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
+#include "core/CountText.h"
 
 namespace semscope::redis {
 
 using namespace kinds;
 using core::AcquireResult;
+using core::countText;
 using core::ForceReleaseResult;
+using core::forCount;
 using core::HolderState;
 using core::MaintenanceResult;
 using core::RefreshResult;
@@ -243,14 +246,18 @@ void LeasedKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
             snap.holders << w;
         }
         if (dead > 0)
-            snap.warnings << QStringLiteral("%1 waiter(s) stopped renewing their place; they drop out when "
-                                            "they reach the head of the queue, or at a purge")
-                                 .arg(dead);
+            snap.warnings << (dead == 1
+                                  ? QStringLiteral("1 waiter stopped renewing its place; it drops out "
+                                                   "when it reaches the head of the queue, or at a purge")
+                                  : QStringLiteral("%1 waiters stopped renewing their place; they drop "
+                                                   "out when they reach the head of the queue, or at a "
+                                                   "purge")
+                                        .arg(dead));
         if (stray > 0)
-            snap.warnings << QStringLiteral("%1 queue entr%2 without a waiter record; repair removes %3")
-                                 .arg(stray)
-                                 .arg(stray == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
-                                 .arg(stray == 1 ? QStringLiteral("it") : QStringLiteral("them"));
+            snap.warnings << QStringLiteral("%1 without a waiter record; repair removes %2")
+                                 .arg(countText(stray, QStringLiteral("queue entry"),
+                                                QStringLiteral("queue entries")),
+                                      forCount(stray, QStringLiteral("it"), QStringLiteral("them")));
 
         const RedisReply &counts = elementAt(reply, 7);
         const qint64 holderCount = integerAt(counts, 0).value_or(0);
@@ -261,8 +268,11 @@ void LeasedKind::snapshot(RedisCommands &conn, const core::SemaphoreRef &ref,
         if (waiterCount > kSnapshotCap)
             snap.warnings << QStringLiteral("showing %1 of %2 waiters").arg(kSnapshotCap).arg(waiterCount);
         if (ownerCount > holderCount)
-            snap.warnings << QStringLiteral("%1 owner record(s) without a holder; repair removes them")
-                                 .arg(ownerCount - holderCount);
+            snap.warnings << QStringLiteral("%1 without a holder; repair removes %2")
+                                 .arg(countText(ownerCount - holderCount, QStringLiteral("owner record"),
+                                                QStringLiteral("owner records")),
+                                      forCount(ownerCount - holderCount, QStringLiteral("it"),
+                                               QStringLiteral("them")));
         if (snap.limit && live > *snap.limit)
             snap.warnings
                 << QStringLiteral("%1 live holders exceed the limit of %2").arg(live).arg(*snap.limit);
@@ -545,9 +555,11 @@ void LeasedKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref
         } else {
             r.ok = true;
             r.affected = *holders + *waiters;
-            r.message = QStringLiteral("removed %1 expired holder(s) and %2 dead waiter(s)")
-                            .arg(*holders)
-                            .arg(*waiters);
+            r.message =
+                QStringLiteral("removed %1 and %2")
+                    .arg(countText(*holders, QStringLiteral("expired holder"),
+                                   QStringLiteral("expired holders")),
+                         countText(*waiters, QStringLiteral("dead waiter"), QStringLiteral("dead waiters")));
         }
         done(r);
     });
@@ -567,11 +579,11 @@ void LeasedKind::repair(RedisCommands &conn, const core::SemaphoreRef &ref,
             r.ok = true;
             r.affected = *orphans + *stray + *raised;
             r.message =
-                QStringLiteral("dropped %1 owner record(s) without a holder and %2 stray queue entr%3%4")
-                    .arg(*orphans)
-                    .arg(*stray)
-                    .arg(*stray == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
-                    .arg(*raised ? QStringLiteral("; rebuilt the fencing counter above every token on record")
+                QStringLiteral("dropped %1 without a holder and %2%3")
+                    .arg(countText(*orphans, QStringLiteral("owner record"), QStringLiteral("owner records")),
+                         countText(*stray, QStringLiteral("stray queue entry"),
+                                   QStringLiteral("stray queue entries")),
+                         *raised ? QStringLiteral("; rebuilt the fencing counter above every token on record")
                                  : QString());
             if (*noLimit)
                 r.message += QStringLiteral("; the limit was lost and nothing on record proves it: set it "

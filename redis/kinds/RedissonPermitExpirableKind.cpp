@@ -65,9 +65,12 @@ core::Snapshot RedissonPermitExpirableKind::parseSnapshot(const core::SemaphoreR
     }
     snap.details.insert(QStringLiteral("acquired"), card);
     if (expired > 0)
-        snap.warnings << QStringLiteral(
-                             "%1 permits' leases ran out; Redisson reclaims them at the next acquire")
-                             .arg(expired);
+        snap.warnings
+            << (expired == 1
+                    ? QStringLiteral("1 permit's lease ran out; Redisson reclaims it at the next acquire")
+                    : QStringLiteral("%1 permits' leases ran out; Redisson reclaims them at the next "
+                                     "acquire")
+                          .arg(expired));
 
     qint64 rank = 0;
     for (const auto &[member, score] : pairsAt(reply, 7)) {

@@ -2,6 +2,7 @@
 
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
+#include "core/CountText.h"
 
 namespace semscope::redis {
 
@@ -78,7 +79,9 @@ void RedissonSemaphoreKind::forceRelease(RedisCommands &conn, const core::Semaph
     const QList<QByteArray> args{QByteArray::number(permits),
                                  observedVersion ? QByteArray::number(*observedVersion) : QByteArray(),
                                  releaseChannel(ref.name), "PUBLISH"};
-    const QString what = QStringLiteral("%1 permit(s) of %2").arg(permits).arg(ref.name);
+    const QString what =
+        QStringLiteral("%1 of %2")
+            .arg(core::countText(permits, QStringLiteral("permit"), QStringLiteral("permits")), ref.name);
     conn.eval(m_release, keysOf(ref.name), args, [what, done](const RedisReply &reply) {
         done(forceReleaseFromReply(reply, what, QStringLiteral("available count changed")));
     });

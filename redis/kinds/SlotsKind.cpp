@@ -3,6 +3,7 @@
 #include "KeyLayouts.h"
 #include "KindReplies.h"
 #include "SeedKindSupport.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 
 #include <QHash>
@@ -44,10 +45,9 @@ constexpr QByteArrayView kTokenPrefix = "semscope:token:";
 
 // Said wherever a limit from the profile (or --limit) meets a semaphore that already has its own.
 QString limitMismatch(const core::SemaphoreRef &ref, qint64 slotCount) {
-    return QStringLiteral("%1 has %2 slots; the limit given (%3) is not used: it only sizes a new "
+    return QStringLiteral("%1 has %2; the limit given (%3) is not used: it only sizes a new "
                           "semaphore (set-limit changes this one)")
-        .arg(ref.name)
-        .arg(slotCount)
+        .arg(ref.name, core::countText(slotCount, QStringLiteral("slot"), QStringLiteral("slots")))
         .arg(ref.profile.limit.value_or(0));
 }
 
@@ -141,9 +141,12 @@ core::Snapshot SlotsKind::parseSnapshot(const core::SemaphoreRef &ref, const QSt
         freeCount[*slot] += 1;
     }
     if (garbageFree > 0)
-        snap.warnings << QStringLiteral("%1 holds %2 entries that are not slot numbers")
-                             .arg(keys.value(0))
-                             .arg(garbageFree);
+        snap.warnings
+            << QStringLiteral("%1 holds %2")
+                   .arg(keys.value(0),
+                        core::forCount(
+                            garbageFree, QStringLiteral("1 entry that is not a slot number"),
+                            QStringLiteral("%1 entries that are not slot numbers").arg(garbageFree)));
     if (listLen > items.elements.size())
         snap.warnings << QStringLiteral("%1 has %2 entries; only the first %3 were read")
                              .arg(keys.value(0))
@@ -468,7 +471,9 @@ void SlotsKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
             return;
         }
         const qint64 n = *reply.toInteger();
-        done({true, n, QStringLiteral("reclaimed %1 holders whose lease ran out").arg(n)});
+        done({true, n,
+              QStringLiteral("reclaimed %1 whose lease ran out")
+                  .arg(core::countText(n, QStringLiteral("holder"), QStringLiteral("holders")))});
     });
 }
 
@@ -521,14 +526,16 @@ void SlotsKind::setLimit(RedisCommands &conn, const core::SemaphoreRef &ref, qin
             const qint64 dropped = integerAt(reply, 4).value_or(0);
             const bool owned = integerAt(reply, 5).value_or(0) == 1;
             QString message =
-                QStringLiteral("limit of %1 is now %2 (was %3 slots): %4 free slots added, %5 removed")
+                QStringLiteral("limit of %1 is now %2 (was %3): %4 added, %5 removed")
                     .arg(ref.name)
                     .arg(after)
-                    .arg(before)
-                    .arg(added)
+                    .arg(core::countText(before, QStringLiteral("slot"), QStringLiteral("slots")),
+                         core::countText(added, QStringLiteral("free slot"), QStringLiteral("free slots")))
                     .arg(removed);
             if (dropped > 0)
-                message += QStringLiteral(", %1 bad or duplicate free entries dropped").arg(dropped);
+                message += QStringLiteral(", %1 dropped")
+                               .arg(core::countText(dropped, QStringLiteral("bad or duplicate free entry"),
+                                                    QStringLiteral("bad or duplicate free entries")));
             if (!owned)
                 message += QStringLiteral(
                     "; clients that pass their own slot count to the acquire script (the seed's) refill the "

@@ -3,6 +3,7 @@
 #include "KindReplies.h"
 #include "ScoreReading.h"
 #include "SeedKindSupport.h"
+#include "core/CountText.h"
 #include "core/Duration.h"
 
 #include <QHash>
@@ -425,7 +426,10 @@ void ZsetKind::purgeExpired(RedisCommands &conn, const core::SemaphoreRef &ref,
                 done({false, 0, failureText(QStringLiteral("purge"), reply)});
                 return;
             }
-            done({true, *n, QStringLiteral("removed %1 expired holders").arg(*n)});
+            done({true, *n,
+                  QStringLiteral("removed %1")
+                      .arg(core::countText(*n, QStringLiteral("expired holder"),
+                                           QStringLiteral("expired holders")))});
         });
 }
 

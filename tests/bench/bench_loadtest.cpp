@@ -32,7 +32,7 @@
 // CPU each side spent per pair (robust against other load on a shared machine), the machine's load,
 // PASS or FAIL per goal, and last the verdict (BenchVerdict.h): the exit code is 1 when a goal was
 // missed or could not be judged (node not installed). The contended setup takes the CLI's defaults:
-// 4 connections and the acquire semscope recommends for `leased`, waiting in its queue; a second one
+// one connection and the acquire semscope recommends for `leased`, waiting in its queue; a second one
 // retries after a pause (--retry) for comparison.
 #include "BenchVerdict.h"
 #include "RedisServer.h"
@@ -216,8 +216,8 @@ int main(int argc, char *argv[]) {
                       QStringLiteral("Load-tester worker threads (default: the engine's choice)."),
                       QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("contended-connections"),
-                      QStringLiteral("Connections of the contended setups (default 4, the CLI's default)."),
-                      QStringLiteral("N"), QStringLiteral("4")});
+                      QStringLiteral("Connections of the contended setups (default: the CLI's default)."),
+                      QStringLiteral("N"), QString::number(core::LoadTestConfig{}.connections)});
     parser.addOption({QStringLiteral("node-reference"),
                       QStringLiteral("Where the node redis-semaphore reference is installed (default: the "
                                      "source tree's tests/bench/node-reference)."),
@@ -339,7 +339,7 @@ int main(int argc, char *argv[]) {
                         ratioGoal(p16->pairs(), 0.7, QStringLiteral("the script bound (-P 16)"))};
     }
     // The contended setup with the CLI's defaults (`loadtest NAME --kind leased --limit 5 --clients
-    // 50`): 4 connections, no hold, no think, and the acquire semscope recommends for the kind.
+    // 50`): one connection, no hold, no think, and the acquire semscope recommends for the kind.
     auto contendedConfig = [&](const QString &name) {
         core::LoadTestConfig c = base(name);
         c.clients = contendedClients;
@@ -372,8 +372,9 @@ int main(int argc, char *argv[]) {
         core::LoadTestConfig c = contendedConfig(QStringLiteral("bench-contended-retry"));
         c.waitMs = 0;
         setups << Setup{
-            QStringLiteral("contended --retry: 50 clients, %1 connections, limit 5, retry after %2")
+            QStringLiteral("contended --retry: 50 clients, %1 connection%2, limit 5, retry after %3")
                 .arg(c.connections)
+                .arg(c.connections == 1 ? QString() : QStringLiteral("s"))
                 .arg(c.retry.toString()),
             c, nodePairs, nodeName, safe};
     }

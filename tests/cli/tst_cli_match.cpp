@@ -75,6 +75,10 @@ private Q_SLOTS:
         for (const QString &name : names)
             QVERIFY2(human.out.contains(name), qPrintable(describe(human)));
         QCOMPARE(human.out.contains(QStringLiteral("(no semaphores found)")), names.isEmpty());
+        // The count in words: "found 1 semaphore", not "found 1 semaphores".
+        const QString found = names.size() == 1 ? QStringLiteral(", found 1 semaphore\n")
+                                                : QStringLiteral(", found %1 semaphores\n").arg(names.size());
+        QVERIFY2(human.err.contains(found), qPrintable(describe(human)));
     }
 };
 

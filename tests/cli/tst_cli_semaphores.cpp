@@ -136,6 +136,7 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("beta"));
         QVERIFY(r.err.startsWith("semscope-cli: "));
         QVERIFY(r.err.contains("busy"));
+        QVERIFY2(r.err.contains("orders is busy: all 2 slots are held"), r.err.constData()); // not "slot(s)"
         r = cli({"acquire", "orders", "--kind", "leased", "--holder", "gamma", "--json"});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("busy"));

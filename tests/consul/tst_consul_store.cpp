@@ -208,6 +208,28 @@ private Q_SLOTS:
         QVERIFY(!entry(m_prefix + QStringLiteral("/.lock")));
     }
 
+    // Destroy deletes nothing while someone holds, and says how many in words.
+    void destroyRefusesWhileHeld_data() {
+        QTest::addColumn<int>("holders");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("one") << 1 << QStringLiteral("Semaphore in use (1 live holder)");
+        QTest::newRow("two") << 2 << QStringLiteral("Semaphore in use (2 live holders)");
+    }
+    void destroyRefusesWhileHeld() {
+        QFETCH(int, holders);
+        QFETCH(QString, message);
+        for (int i = 0; i < holders; ++i) {
+            const core::AcquireResult a = acquire(ref(3));
+            QVERIFY2(a.status == core::AcquireResult::Status::Granted, qPrintable(a.error));
+        }
+        auto d = semscope::test::awaitCall<core::MaintenanceResult>(
+            [&](core::Callback<core::MaintenanceResult> cb) { m_store->destroy(ref(), cb); });
+        QVERIFY(d);
+        QVERIFY(!d->ok);
+        QCOMPARE(d->message, message);
+        QVERIFY(entry(m_prefix + QStringLiteral("/.lock")));
+    }
+
     void limitConflictIsAnErrorAndWritesNothing() {
         QVERIFY(
             !foreignHolder(R"({"Limit":2,"Holders":{"{sid}":true}})", kSemaphoreFlagValue, "{}").isEmpty());
@@ -359,6 +381,10 @@ private Q_SLOTS:
         const core::Snapshot s = snapshot(ref());
         QCOMPARE(s.holders.size(), 5000);
         QCOMPARE(s.countInState(core::HolderState::Stale), qint64(5000));
+        QVERIFY2(
+            s.warnings.contains(QStringLiteral("5000 stale holders in .lock: their sessions are gone; the "
+                                               "next acquire or a purge prunes them")),
+            qPrintable(s.warnings.join(QLatin1Char('\n'))));
         const core::AcquireResult a = acquire(ref());
         QVERIFY2(a.status == core::AcquireResult::Status::Granted, qPrintable(a.error));
         QCOMPARE(entry(m_prefix + QStringLiteral("/.lock"))->value,
@@ -484,10 +510,15 @@ private Q_SLOTS:
         QCOMPARE(s.countInState(core::HolderState::Stale), qint64(1));
         QCOMPARE(s.countInState(core::HolderState::Orphan),
                  qint64(0)); // its contender is listed as the holder
+        // Counts said in words, not "holder(s)".
+        QVERIFY2(s.warnings.contains(QStringLiteral("1 stale holder in .lock: its session is gone; the next "
+                                                    "acquire or a purge prunes it")),
+                 qPrintable(s.warnings.join(QLatin1Char('\n'))));
         auto r = semscope::test::awaitCall<core::MaintenanceResult>(
             [&](core::Callback<core::MaintenanceResult> cb) { m_store->purgeExpired(ref(), cb); });
         QVERIFY2(r->ok, qPrintable(r->message));
         QCOMPARE(r->affected, qint64(2));
+        QCOMPARE(r->message, QStringLiteral("pruned 1 stale holder, deleted 1 orphan contender key"));
         QCOMPARE(entry(m_prefix + QStringLiteral("/.lock"))->value,
                  QByteArray(R"({"limit":3,"holders":[]})"));
         QVERIFY(!entry(m_prefix + QLatin1Char('/') + dead));

@@ -40,6 +40,25 @@ private Q_SLOTS:
         QVERIFY(o.ok);
     }
 
+    // Busy says how many hold, the count in words.
+    void busySaysHowManyHold_data() {
+        QTest::addColumn<int>("holders");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("one") << 1 << QStringLiteral("1 holder, no free slot");
+        QTest::newRow("three") << 3 << QStringLiteral("3 holders, no free slot");
+    }
+    void busySaysHowManyHold() {
+        QFETCH(int, holders);
+        QFETCH(QString, message);
+        core::AcquireResult r;
+        r.status = core::AcquireResult::Status::Busy;
+        r.holders.resize(holders);
+        const core::AuditOutcome o = core::auditOutcome(r);
+        QCOMPARE(o.result, QStringLiteral("busy"));
+        QCOMPARE(o.message, message);
+        QVERIFY(!o.ok);
+    }
+
     void refreshCarriesItsWarnings() {
         core::RefreshResult r;
         r.status = core::RefreshResult::Status::Ok;

@@ -22,6 +22,11 @@ private Q_SLOTS:
                                        << "3 over-admissions";
         QTest::newRow("operations failed") << true << 0LL << 40LL << "failed"
                                            << "40 operations failed";
+        // A count of one in the singular, not "1 over-admissions".
+        QTest::newRow("one over-admission") << true << 1LL << 0LL << "over-admitted"
+                                            << "1 over-admission, up to";
+        QTest::newRow("one operation failed") << true << 0LL << 1LL << "failed"
+                                              << "1 operation failed;";
         QTest::newRow("did not run") << false << 0LL << 0LL << "failed"
                                      << "connection refused";
     }

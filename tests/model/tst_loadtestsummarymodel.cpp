@@ -61,6 +61,7 @@ private Q_SLOTS:
     void unsafeBesideAtomic();
     void verdicts();
     void leakVerdicts();
+    void countsOfOneInTheSingular();
 };
 
 void TestLoadTestSummaryModel::liveThenFinal() {
@@ -193,6 +194,41 @@ void TestLoadTestSummaryModel::leakVerdicts() {
              QStringLiteral("none came back"));
     QCOMPARE(m.index(LoadTestSummaryModel::RecoveryRow, 1).data().toString(), QStringLiteral("2100.00 ms"));
     QCOMPARE(m.index(LoadTestSummaryModel::LeakedRow, 1).data().toString(), QStringLiteral("0"));
+}
+
+// A count of one reads "1 crash", "1 token violation", "1 operation failed", not "1 crashes".
+void TestLoadTestSummaryModel::countsOfOneInTheSingular() {
+    core::LoadTestProgress p = sample(0);
+    p.crashes = 1;
+    p.holders = 0;
+    p.crashedSlots = 1;
+    p.limit = 1;
+    QCOMPARE(model::liveVerdict(QStringLiteral("slots"), p, true).text,
+             QStringLiteral("slots: running — 1 crash so far, 1 of 1 slot in use (1 by a crashed client)"));
+
+    core::LoadTestReport tokens = report(QStringLiteral("incr-lock"), 0);
+    tokens.safety.tokenViolations = 1;
+    tokens.safety.maxConcurrentHolders = 5;
+    QVERIFY2(model::finalVerdict(tokens, false)
+                 .text.startsWith(QStringLiteral("incr-lock: 0 over-admissions, 1 token violation — ")),
+             qPrintable(model::finalVerdict(tokens, false).text));
+
+    core::LoadTestReport outage = report(QStringLiteral("leased"), 0);
+    outage.errors = 1;
+    QVERIFY2(model::finalVerdict(outage, false).text.contains(QLatin1String("but 1 operation failed")),
+             qPrintable(model::finalVerdict(outage, false).text));
+
+    core::LoadTestReport back = report(QStringLiteral("slots"), 0);
+    back.recovery.crashes = 1;
+    back.recovery.recovered = 1;
+    QCOMPARE(model::finalVerdict(back, true).text,
+             QStringLiteral("slots: 0 over-admissions, the 1 crashed slot came back"));
+
+    core::LoadTestReport leak = report(QStringLiteral("slots-crash-leak"), 0);
+    leak.recovery.crashes = 1;
+    leak.recovery.leakedHolders = {QStringLiteral("a")};
+    QCOMPARE(model::finalVerdict(leak, true).text,
+             QStringLiteral("slots-crash-leak: 1 of 1 crashed slot leaked — never given back"));
 }
 
 SEMSCOPE_TEST_GUILESS_MAIN(TestLoadTestSummaryModel)

@@ -53,6 +53,33 @@ private:
             .value_or(ClientListRead{});
     }
 
+    // The CLIENT LIST commands the server ran since the last call, oldest first, each as its
+    // arguments ("CLIENT LIST", "CLIENT LIST ID 12"): the slow log keeps every command while
+    // slowlog-log-slower-than is 0.
+    QStringList clientListsRun() {
+        const redis::RedisReply log = m_server.command({"SLOWLOG", "GET", "1000"});
+        m_server.command({"SLOWLOG", "RESET"});
+        QStringList run;
+        for (const redis::RedisReply &entry : log.elements) {
+            if (entry.elements.size() < 4)
+                continue;
+            QStringList args;
+            for (const redis::RedisReply &a : entry.elements.at(3).elements)
+                args << QString::fromUtf8(a.str);
+            if (args.size() >= 2 && args.at(0).compare(QLatin1String("CLIENT"), Qt::CaseInsensitive) == 0 &&
+                args.at(1).compare(QLatin1String("LIST"), Qt::CaseInsensitive) == 0)
+                run.prepend(args.join(QLatin1Char(' ')).toUpper());
+        }
+        return run;
+    }
+
+    QHash<QString, core::HolderClientLiveness> poll(RedisSemaphoreStore &store, const core::Holder &holder,
+                                                    const QSet<QString> &seen) {
+        return awaitCall<QHash<QString, core::HolderClientLiveness>>(
+                   [&](auto done) { store.readClientLiveness({holder}, seen, done); })
+            .value_or(QHash<QString, core::HolderClientLiveness>{});
+    }
+
     core::Holder onlyHolder(RedisSemaphoreStore &store, const QString &name) {
         const auto snap = awaitCall<core::Snapshot>([&](auto done) { store.snapshot(leased(name), done); });
         if (!snap || snap->holders.size() != 1)
@@ -302,6 +329,57 @@ private Q_SLOTS:
 
     // A Cluster: every master's client list is read, and the answer says what it cannot see. A
     // client connected to the third master only is found.
+    // A page polls each second, and CLIENT LIST lists every client of the server: the store reads
+    // the whole list only when something may have changed that a short read cannot see, and in
+    // between asks for the connection it found for the holder (CLIENT LIST ID). A holder whose
+    // connection closes reads gone at the next poll all the same.
+    void pollListsOnlyTheHoldersConnectionsBetweenWholeReads() {
+        RedisSemaphoreStore observer(m_server.settings());
+        const core::Holder holder = holderWithId(QStringLiteral("worker-9"));
+        ConnectionSettings s = m_server.settings();
+        s.clientName.clear();
+        std::vector<std::unique_ptr<RedisConnection>> others; // the rest of a busy server's clients
+        for (int i = 0; i < 5; ++i) {
+            others.push_back(std::make_unique<RedisConnection>(s));
+            others.back()->open();
+            QVERIFY(awaitCall<RedisReply>([&](auto done) { others.back()->command({"PING"}, done); }));
+        }
+        auto client = std::make_unique<RedisConnection>(s);
+        client->open();
+        QVERIFY(awaitCall<RedisReply>([&](auto done) {
+            client->command({"CLIENT", "SETNAME", "worker-9"}, done);
+        }));
+        m_server.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"});
+        m_server.command({"CONFIG", "SET", "slowlog-max-len", "1000"});
+        m_server.command({"SLOWLOG", "RESET"});
+
+        auto first = poll(observer, holder, {});
+        QCOMPARE(first.value(holder.id).liveness.state, State::Connected);
+        const QString key = first.value(holder.id).identityKey;
+        const auto second = poll(observer, holder, {key});
+        QCOMPARE(second.value(holder.id).liveness.state, State::Connected);
+        QVERIFY2(second.value(holder.id).liveness.evidence.contains(QStringLiteral("worker-9")),
+                 qPrintable(second.value(holder.id).liveness.evidence));
+        QStringList run = clientListsRun();
+        QCOMPARE(run.size(), 2);
+        QCOMPARE(run.at(0), QStringLiteral("CLIENT LIST"));
+        QVERIFY2(run.at(1).startsWith(QStringLiteral("CLIENT LIST ID ")), qPrintable(run.join(u'|')));
+
+        client.reset(); // its only connection closes
+        QVERIFY(test::waitFor(
+            [&] {
+                return m_server.command({"CLIENT", "LIST"}).str.contains("name=worker-9 ") == false;
+            },
+            10000));
+        const auto third = poll(observer, holder, {key});
+        QCOMPARE(third.value(holder.id).liveness.state, State::Gone);
+        run = clientListsRun();
+        run.removeAll(QStringLiteral("CLIENT LIST")); // the test's own look above
+        QVERIFY2(run.size() == 1 && run.at(0).startsWith(QStringLiteral("CLIENT LIST ID ")),
+                 qPrintable(run.join(u'|')));
+        m_server.command({"CONFIG", "SET", "slowlog-log-slower-than", "10000"});
+    }
+
     void clusterReadsEveryMaster() {
         test::RedisCluster cluster;
         QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));

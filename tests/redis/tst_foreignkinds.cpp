@@ -91,6 +91,7 @@ private Q_SLOTS:
         // On the current count, one permit goes back and waiters hear the new count.
         const core::ForceReleaseResult released = driver.forceRelease(r, core::Holder{}, 2);
         QCOMPARE(released.status, core::ForceReleaseResult::Status::Released);
+        QCOMPARE(released.message, QStringLiteral("released 1 permit of sem")); // not "1 permit(s)"
         QCOMPARE(cmd({"GET", "sem"}).str, QByteArray("3"));
         QTRY_COMPARE_WITH_TIMEOUT(m_messages.size(), 1, 10000);
         QCOMPARE(m_messages.first().second, QByteArray("3"));
@@ -124,6 +125,9 @@ private Q_SLOTS:
         QVERIFY(!holderById(snap, QStringLiteral("ffeeddccbbaa99887766554433221100"))->expiresAtMs);
         QCOMPARE(holderById(snap, QStringLiteral("0102030405060708090a0b0c0d0e0f10"))->state,
                  core::HolderState::ExpiredPresent);
+        QVERIFY2(snap.warnings.contains(
+                     QStringLiteral("1 permit's lease ran out; Redisson reclaims it at the next acquire")),
+                 qPrintable(snap.warnings.join(QLatin1Char('\n'))));
         // Reading changed nothing (Redisson's availablePermits() would have reclaimed and published).
         QCOMPARE(cmd({"GET", "perm"}).str, QByteArray("1"));
         QCOMPARE(cmd({"ZCARD", "{perm}:timeout"}).toInteger(), 3);

@@ -347,6 +347,7 @@ private Q_SLOTS:
             awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
         QVERIFY(purged->ok);
         QCOMPARE(purged->affected, 1);
+        QCOMPARE(purged->message, QStringLiteral("removed 1 expired holder and 0 dead waiters"));
         QCOMPARE(snapshot(r).holders.size(), 1);
         QVERIFY(cmd({"HGET", "{stale}:owners", "dead"}).isNil());
     }
@@ -569,7 +570,9 @@ private Q_SLOTS:
 
         core::Snapshot s = snapshot(r);
         const QString warnings = s.warnings.join(QLatin1Char('\n'));
-        QVERIFY2(warnings.contains(QStringLiteral("1 waiter(s) stopped renewing")), qPrintable(warnings));
+        QVERIFY2(warnings.contains(QStringLiteral("1 waiter stopped renewing its place; it drops out when it "
+                                                  "reaches the head of the queue, or at a purge")),
+                 qPrintable(warnings));
         QVERIFY2(warnings.contains(QStringLiteral("1 queue entry without a waiter record")),
                  qPrintable(warnings));
         QCOMPARE(s.countInState(core::HolderState::Waiting), 3);
@@ -581,12 +584,15 @@ private Q_SLOTS:
             awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.repair(*m_conn, r, done); });
         QVERIFY2(repaired->ok, qPrintable(repaired->message));
         QCOMPARE(repaired->affected, 2); // ghost's entry and lonely's record
+        QCOMPARE(repaired->message,
+                 QStringLiteral("dropped 0 owner records without a holder and 2 stray queue entries"));
         QVERIFY(cmd({"HGET", "{odd}:waiting", "lonely"}).isNil());
         QCOMPARE(cmd({"LLEN", "{odd}:queue"}).toInteger(), std::optional<qint64>(3));
 
         auto purged =
             awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.purgeExpired(*m_conn, r, done); });
         QCOMPARE(purged->affected, 1); // w2
+        QCOMPARE(purged->message, QStringLiteral("removed 0 expired holders and 1 dead waiter"));
         QCOMPARE(cmd({"LRANGE", "{odd}:queue", "0", "-1"}).elements.size(), 2);
 
         // The release hands the slot to w1, and its holder row says it came from the queue.
@@ -744,6 +750,35 @@ private Q_SLOTS:
         QCOMPARE(cmd({"GET", "{broken}:meta"}).str, QByteArray("not a hash"));
         QCOMPARE(acquire(ref(QStringLiteral("fine")), QStringLiteral("x")).status,
                  core::AcquireResult::Status::Granted);
+    }
+
+    // Owner records left without a holder are counted in words, and repair drops them.
+    void ownerRecordsWithoutAHolderAreCounted_data() {
+        QTest::addColumn<int>("orphans");
+        QTest::addColumn<QString>("warning");
+        QTest::addColumn<QString>("repairMessage");
+        QTest::newRow("one") << 1 << QStringLiteral("1 owner record without a holder; repair removes it")
+                             << QStringLiteral(
+                                    "dropped 1 owner record without a holder and 0 stray queue entries");
+        QTest::newRow("two") << 2 << QStringLiteral("2 owner records without a holder; repair removes them")
+                             << QStringLiteral(
+                                    "dropped 2 owner records without a holder and 0 stray queue entries");
+    }
+    void ownerRecordsWithoutAHolderAreCounted() {
+        QFETCH(int, orphans);
+        QFETCH(QString, warning);
+        QFETCH(QString, repairMessage);
+        const auto r = ref(QStringLiteral("owners"), 3);
+        acquire(r, QStringLiteral("held"));
+        for (int i = 0; i < orphans; ++i)
+            cmd({"HSET", "{owners}:owners", "gone" + QByteArray::number(i), "9|1|x"});
+        const QStringList warnings = snapshot(r).warnings;
+        QVERIFY2(warnings.contains(warning), qPrintable(warnings.join(QLatin1Char('\n'))));
+        auto repaired =
+            awaitCall<core::MaintenanceResult>([&](auto done) { m_kind.repair(*m_conn, r, done); });
+        QVERIFY2(repaired->ok, qPrintable(repaired->message));
+        QCOMPARE(repaired->message, repairMessage);
+        QVERIFY(snapshot(r).warnings.isEmpty());
     }
 
     void garbageIsReportedAndRepaired() {

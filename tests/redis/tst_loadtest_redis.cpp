@@ -236,6 +236,9 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("acquire_mode")).toString(), mode);
         const QJsonObject config = o.value(QStringLiteral("config")).toObject();
         QCOMPARE(config.value(QStringLiteral("acquire_mode")).toString(), mode);
+        // One connection unless told otherwise: the clients' commands pipeline on it, the cheapest
+        // way for the server (LoadTestConfig::connections).
+        QCOMPARE(config.value(QStringLiteral("connections")).toInt(), 1);
         QVERIFY(o.value(QStringLiteral("grants")).toInteger() > 0);
         if (mode == QLatin1String("wait")) {
             QVERIFY(config.value(QStringLiteral("wait_ms")).toInteger() > 0);

@@ -160,6 +160,7 @@ private Q_SLOTS:
         const core::MaintenanceResult purged = m_driver->purge(r);
         QVERIFY(purged.ok);
         QCOMPARE(purged.affected, 1);
+        QCOMPARE(purged.message, QStringLiteral("reclaimed 1 holder whose lease ran out"));
         const core::Snapshot snap = m_driver->snapshot(r);
         QCOMPARE(snap.holders.size(), 1);
         QCOMPARE(snap.freeSlots.size(), 2);
@@ -308,7 +309,7 @@ private Q_SLOTS:
             << QStringLiteral("maps to \"banana\", not a slot number") << false;
         QTest::newRow("garbage in the list")
             << Cmds{{"RPUSH", "B|list", "1", "pear"}, {"HSET", "B|map", "h", "2"}}
-            << QStringLiteral("not slot numbers") << true;
+            << QStringLiteral("B|list holds 1 entry that is not a slot number") << true;
         QTest::newRow("10 MB value") << Cmds{{"RPUSH", "B|list", "1"},
                                              {"HSET", "B|map", "h", QByteArray(10 << 20, 'x')}}
                                      << QStringLiteral("10.0 MB") << false;
@@ -407,6 +408,10 @@ private Q_SLOTS:
         const core::MaintenanceResult r = setLimit(QStringLiteral("C"), 3);
         QVERIFY2(r.ok, qPrintable(r.message));
         QVERIFY2(r.message.contains(QStringLiteral("3 bad or duplicate")), qPrintable(r.message));
+        QVERIFY2(
+            r.message.startsWith(QStringLiteral("limit of C is now 3 (was 5 slots): 1 free slot added, 0 "
+                                                "removed, 3 bad or duplicate free entries dropped")),
+            qPrintable(r.message));
         QCOMPARE(list("C|list"), (QList<QByteArray>{"2", "3"}));
         QVERIFY(m_driver->snapshot(m_driver->ref(QStringLiteral("C"))).warnings.isEmpty());
     }

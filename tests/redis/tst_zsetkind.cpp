@@ -236,6 +236,7 @@ private Q_SLOTS:
         const core::MaintenanceResult purged = m_driver->purge(r);
         QVERIFY2(purged.ok, qPrintable(purged.message));
         QCOMPARE(purged.affected, 1);
+        QCOMPARE(purged.message, QStringLiteral("removed 1 expired holder"));
         QVERIFY(member(key, "counter"));
         QCOMPARE(m_driver->acquire(r, QStringLiteral("x")).status, core::AcquireResult::Status::Busy);
         QVERIFY(member(key, "counter"));

@@ -4,6 +4,7 @@
 // wired to it with temporary settings, an in-memory secret store and a temporary audit log.
 
 #include "app/demo/DemoSandbox.h"
+#include "app/privateredis/LocalPrivateRedisServer.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
 #include "model/ConnectionSession.h"
@@ -55,6 +56,7 @@ public:
         s.audit = audit.get();
         s.profiles = sandbox->profiles();
         s.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+        s.privateRedis = app::localPrivateRedisLauncher(); // as app/gui/main.cpp wires it
         s.settingsFile = dir.path() + QLatin1Char('/') + settingsName;
         return s;
     }

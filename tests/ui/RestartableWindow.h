@@ -5,6 +5,7 @@
 // the app would after a restart (what it remembers must survive that).
 
 #include "RedisServer.h"
+#include "app/privateredis/LocalPrivateRedisServer.h"
 #include "core/ProfileStore.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionRegistry.h"
@@ -59,6 +60,7 @@ struct RestartableWindow {
         s.audit = audit.get();
         s.profiles = profiles.get();
         s.storeFactory = [](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); };
+        s.privateRedis = app::localPrivateRedisLauncher(); // as app/gui/main.cpp wires it
         s.settingsFile = dir.filePath(QStringLiteral("window.ini"));
         window = std::make_unique<ui::MainWindow>(s);
         window->resize(1280, 720);

@@ -5,6 +5,7 @@
 // end the run, and no process it started is left behind.
 
 #include "TestMain.h"
+#include "app/privateredis/LocalPrivateRedisServer.h"
 #include "model/FailoverTrainingRunner.h"
 #include "training/FailoverLostLock.h"
 #include "training/TrainingScenarios.h"
@@ -60,6 +61,7 @@ class TestFailoverTraining : public QObject {
         c.name = QStringLiteral("consul (never reached)");
         c.address = QStringLiteral("http://127.0.0.1:1");
         auto w = std::make_unique<ui::LoadTestWindow>(c, m_dir.filePath(QStringLiteral("settings.ini")));
+        w->setPrivateRedisLauncher(app::localPrivateRedisLauncher()); // as the main window wires it
         w->resize(1280, 720);
         w->show();
         if (!QTest::qWaitForWindowExposed(w.get()))
@@ -77,6 +79,7 @@ private Q_SLOTS:
         // start; the load test tab says it needs a connection. The other scenarios run on a private
         // redis-server of their own (issue 31 item 7), so they can start too.
         ui::LoadTestWindow w(model::ConnectionConfig(), m_dir.filePath(QStringLiteral("settings.ini")));
+        w.setPrivateRedisLauncher(app::localPrivateRedisLauncher());
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         ui::TrainingPage *page = w.trainingPage();

@@ -5,6 +5,7 @@
 
 #include "RedisServer.h"
 #include "TestMain.h"
+#include "app/privateredis/LocalPrivateRedisServer.h"
 #include "consuldouble/ConsulDouble.h"
 #include "core/Kind.h"
 #include "core/audit/AuditLog.h"
@@ -121,6 +122,7 @@ private Q_SLOTS:
     void consulConnectionRunsTheConsulKind();
     void readOnlyConnectionRefuses();
     void productionConnectionAsksFirst();
+    void statusSaysOneClientInTheSingular();
 
 private:
     model::ConnectionConfig redisConfig(const QString &name) const;
@@ -146,6 +148,7 @@ model::ConnectionConfig TestLoadTestPage::redisConfig(const QString &name) const
 
 std::unique_ptr<ui::LoadTestWindow> TestLoadTestPage::window(const model::ConnectionConfig &config) {
     auto w = std::make_unique<ui::LoadTestWindow>(config, m_dir.filePath(QStringLiteral("settings.ini")));
+    w->setPrivateRedisLauncher(app::localPrivateRedisLauncher()); // as the main window wires it
     w->resize(1500, 940); // the offscreen screen is 800x600: the window would shrink to fit it
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get()))
@@ -666,6 +669,30 @@ void TestLoadTestPage::productionConnectionAsksFirst() {
     QVERIFY(page->isRunning());
     QVERIFY(finished.wait(runTimeoutMs));
     QVERIFY(page->runner()->reports().value(0).grants > 0);
+}
+
+// "Running 1 client against …", not "1 clients". A window of its own, with its own settings file:
+// its form values stay out of the other tests' windows.
+void TestLoadTestPage::statusSaysOneClientInTheSingular() {
+    auto w = std::make_unique<ui::LoadTestWindow>(redisConfig(QStringLiteral("one client")),
+                                                  m_dir.filePath(QStringLiteral("one-client.ini")));
+    w->resize(1500, 940);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    ui::LoadTestPage *page = w->loadTestPage();
+    ui::LoadTestForm *form = page->form();
+    form->kindBox()->setCurrentIndex(form->kindBox()->findText(QStringLiteral("leased")));
+    form->nameEdit()->clear();
+    QTest::keyClicks(form->nameEdit(), QStringLiteral("gui:one-client"));
+    typeInto(form->clientsBox(), QStringLiteral("1"));
+    typeInto(form->durationBox(), QStringLiteral("1"));
+    QSignalSpy finished(page->runner(), &model::LoadTestRunner::finished);
+    QTest::mouseClick(page->startButton(), Qt::LeftButton);
+    QVERIFY(page->isRunning());
+    QVERIFY2(page->statusLabel()->text().startsWith(
+                 QStringLiteral("Running 1 client against leased \"gui:one-client\" on one client")),
+             qPrintable(page->statusLabel()->text()));
+    QVERIFY(finished.wait(runTimeoutMs));
 }
 
 SEMSCOPE_TEST_MAIN(TestLoadTestPage)

@@ -97,6 +97,24 @@ private Q_SLOTS:
         QCOMPARE(trainingKeys(), QStringList());
     }
 
+    // A program that wires no launcher (semscope always does, app/privateredis) says why a run on a
+    // private server cannot start, instead of waiting for a server that never comes.
+    void withoutALauncherNothingStartsAndItSaysWhy() {
+        ui::LoadTestWindow w(model::ConnectionConfig(),
+                             m_demo->dir.path() + QStringLiteral("/no-launcher.ini"));
+        ui::TrainingPage *page = w.trainingPage();
+        page->setScenario(QStringLiteral("incr-lock"));
+        QCOMPARE(page->target(), Target::PrivateServer);
+        QSignalSpy running(page, &ui::TrainingPage::runningChanged);
+        page->start();
+        QVERIFY(!page->isRunning());
+        QVERIFY(page->privateServer() == nullptr);
+        QVERIFY(running.isEmpty());
+        QVERIFY2(page->statusLabel()->text().contains(QLatin1String("cannot start a private redis-server")),
+                 qPrintable(page->statusLabel()->text()));
+        QVERIFY(page->startButton()->isEnabled()); // the trainer can pick a connection and start again
+    }
+
     void connectionRunDeletesItsKeysFinishedOrStopped() {
         ui::TrainingPage *page = m_window->trainingPage();
         page->setTarget(Target::Connection);

@@ -59,7 +59,7 @@ LoadTestForm::LoadTestForm(QWidget *parent)
     m_clients = spin(this, QStringLiteral("clients"), 1, 100'000, 10);
     m_clients->setToolTip(tr("Virtual clients, each acquiring, holding, releasing and thinking in a loop"));
     form->addRow(tr("&Clients"), m_clients);
-    m_connections = spin(this, QStringLiteral("connections"), 1, 10'000, 4);
+    m_connections = spin(this, QStringLiteral("connections"), 1, 10'000, core::LoadTestConfig{}.connections);
     m_connections->setToolTip(tr("Server connections the clients share (commands are pipelined on each)"));
     form->addRow(tr("Co&nnections"), m_connections);
     m_threads = spin(this, QStringLiteral("threads"), 0, 256, 0);

@@ -5,6 +5,7 @@
 #include "LoadTestExportButton.h"
 #include "LoadTestForm.h"
 #include "LoadTestRunView.h"
+#include "core/CountText.h"
 #include "core/Kind.h"
 #include "model/LoadTestRunner.h"
 #include "model/LoadTestStoreFactory.h"
@@ -178,9 +179,9 @@ void LoadTestPage::launch() {
     run.factory = *factory;
     m_haveReport = false;
     m_view->begin(run.label, run.config.ops > 0 ? 0 : run.config.durationMs, run.config.limit);
-    setStatus(tr("Running %1 clients against %2 \"%3\" on %4…")
-                  .arg(run.config.clients)
-                  .arg(run.label, run.config.ref.name, m_config.name));
+    setStatus(tr("Running %1 against %2 \"%3\" on %4…")
+                  .arg(core::countText(run.config.clients, tr("client"), tr("clients")), run.label,
+                       run.config.ref.name, m_config.name));
     m_runner->start({run});
     updateButtons();
     Q_EMIT runningChanged(true);

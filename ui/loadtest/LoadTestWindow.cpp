@@ -109,6 +109,10 @@ void LoadTestWindow::setAuditLog(core::AuditLog *log) {
     m_training->runner()->setAudit(log, m_config, QStringLiteral("training"));
 }
 
+void LoadTestWindow::setPrivateRedisLauncher(PrivateRedisLauncher launcher) {
+    m_training->setPrivateRedisLauncher(std::move(launcher));
+}
+
 void LoadTestWindow::showLoadTest() {
     if (m_tabs->isTabEnabled(m_tabs->indexOf(m_loadTest)))
         m_tabs->setCurrentWidget(m_loadTest);

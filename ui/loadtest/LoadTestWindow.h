@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PrivateRedisServer.h"
 #include "core/SemaphoreTypes.h"
 #include "core/audit/AuditLog.h"
 #include "model/ConnectionConfig.h"
@@ -31,6 +32,8 @@ public:
 
     // Both pages' runs are written to `log` (not owned; nullptr: none), as every write is.
     void setAuditLog(core::AuditLog *log);
+    // Where the training page's runs get their private redis-server (TrainingPage).
+    void setPrivateRedisLauncher(PrivateRedisLauncher launcher);
     void showLoadTest();
     void showTraining();
     const QString &connectionId() const { return m_connectionId; }

@@ -6,7 +6,6 @@
 #include "LoadTestExportButton.h"
 #include "LoadTestRunView.h"
 #include "core/Kind.h"
-#include "localredis/LocalRedisProcess.h"
 #include "model/FailoverTrainingRunner.h"
 #include "model/LoadTestRunner.h"
 #include "model/LoadTestStoreFactory.h"
@@ -350,10 +349,22 @@ void TrainingPage::launch() {
     launchOn(*settings);
 }
 
+void TrainingPage::setPrivateRedisLauncher(PrivateRedisLauncher launcher) {
+    m_launchPrivateServer = std::move(launcher);
+}
+
 void TrainingPage::startPrivateServer() {
-    m_privateServer = std::make_unique<redis::LocalRedisProcess>();
+    if (!m_launchPrivateServer) {
+        // semscope always gives one (app/privateredis); a program built without it says why
+        // nothing starts instead of waiting for a server that never comes.
+        setStatus(tr("Not started: this program cannot start a private redis-server. Pick a connection "
+                     "under Run on instead."),
+                  true);
+        return;
+    }
+    m_privateServer = m_launchPrivateServer();
     m_startingServer = true;
-    connect(m_privateServer.get(), &redis::LocalRedisProcess::ready, this, [this] {
+    connect(m_privateServer.get(), &PrivateRedisServer::ready, this, [this] {
         if (!m_startingServer || !m_privateServer)
             return; // a late word from a server already on its way out
         m_startingServer = false;
@@ -361,7 +372,7 @@ void TrainingPage::startPrivateServer() {
         settings.autoReconnect = true; // as on a connection (model::loadTestRedisSettings)
         launchOn(settings);
     });
-    connect(m_privateServer.get(), &redis::LocalRedisProcess::failed, this, [this](const QString &message) {
+    connect(m_privateServer.get(), &PrivateRedisServer::failed, this, [this](const QString &message) {
         m_startingServer = false;
         setStatus(tr("Not started: the private redis-server did not start: %1. Pick a connection under "
                      "Run on instead.")
@@ -371,16 +382,14 @@ void TrainingPage::startPrivateServer() {
         updateButtons();
         Q_EMIT runningChanged(false);
     });
-    redis::LocalRedisProcess::Options options;
-    options.label = QStringLiteral("the training redis-server");
     setStatus(tr("Starting a private redis-server for the run…"));
-    m_privateServer->start(options);
+    m_privateServer->start(QStringLiteral("the training redis-server"));
     updateButtons();
     Q_EMIT runningChanged(true);
 }
 
 void TrainingPage::stopPrivateServer() {
-    // By its PID (LocalRedisProcess); its folder goes with it, and every key in it.
+    // By its PID (PrivateRedisServer); its folder goes with it, and every key in it.
     // Later, not now: this may run inside one of its signals. What it says while it stops (its
     // log read to the end) is no news for this page.
     if (!m_privateServer)

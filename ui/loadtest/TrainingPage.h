@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PrivateRedisServer.h"
 #include "model/ConnectionConfig.h"
 
 #include <QWidget>
@@ -16,7 +17,6 @@ class FailoverTrainingRunner;
 class LoadTestRunner;
 } // namespace semscope::model
 namespace semscope::redis {
-class LocalRedisProcess;
 struct ConnectionSettings;
 struct TrainingScenario;
 } // namespace semscope::redis
@@ -61,8 +61,10 @@ public:
     // server, and for failover-lost-lock, which starts its own servers.
     bool writesToConnection() const;
     QComboBox *targetBox() const { return m_target; }
+    // How a run on Target::PrivateServer gets its server: the app's launcher (MainWindowServices).
+    void setPrivateRedisLauncher(PrivateRedisLauncher launcher);
     // The private server of the run in progress (nullptr when none runs).
-    redis::LocalRedisProcess *privateServer() const { return m_privateServer.get(); }
+    PrivateRedisServer *privateServer() const { return m_privateServer.get(); }
 
     QComboBox *scenarioBox() const { return m_scenario; }
     QDoubleSpinBox *durationBox() const { return m_duration; }
@@ -110,7 +112,8 @@ private:
     FailoverVerdictView *m_failoverView = nullptr;
     QComboBox *m_scenario = nullptr;
     QComboBox *m_target = nullptr;
-    std::unique_ptr<redis::LocalRedisProcess> m_privateServer;
+    PrivateRedisLauncher m_launchPrivateServer;
+    std::unique_ptr<PrivateRedisServer> m_privateServer;
     bool m_startingServer = false; // the private server is starting; the runs follow when it is ready
     QDoubleSpinBox *m_duration = nullptr;
     QPushButton *m_start = nullptr;
