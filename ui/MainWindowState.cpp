@@ -27,6 +27,7 @@ void restoreMainWindowState(QSettings &settings, const MainWindowParts &parts) {
             settings.value(QStringLiteral("window/leftSplitter")).toByteArray()))
         parts.leftSplitter->setSizes({110, 700});
     parts.page->restoreViewState(settings.value(QStringLiteral("window/holderHeader")).toByteArray());
+    parts.page->setColumnChoices(settings.value(QStringLiteral("window/holderColumns")).toMap());
     parts.page->setIntervalMs(settings.value(QStringLiteral("window/refreshMs"), 1000).toInt());
 }
 
@@ -36,6 +37,7 @@ void saveMainWindowState(QSettings &settings, const MainWindowParts &parts) {
     settings.setValue(QStringLiteral("window/splitter"), parts.mainSplitter->saveState());
     settings.setValue(QStringLiteral("window/leftSplitter"), parts.leftSplitter->saveState());
     settings.setValue(QStringLiteral("window/holderHeader"), parts.page->saveViewState());
+    settings.setValue(QStringLiteral("window/holderColumns"), parts.page->columnChoices());
     settings.setValue(QStringLiteral("window/refreshMs"), parts.page->intervalMs());
     if (const QByteArray header = parts.list->saveHeaderState(); !header.isEmpty())
         settings.setValue(QStringLiteral("window/semaphoreHeader"), header);

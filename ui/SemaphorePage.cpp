@@ -3,6 +3,7 @@
 #include "ChartsPanel.h"
 #include "HeaderFit.h"
 #include "HistoryPanel.h"
+#include "HolderColumnMenu.h"
 #include "HolderDetailCard.h"
 #include "HolderTableView.h"
 #include "InvalidateSessionDialog.h"
@@ -161,6 +162,15 @@ void SemaphorePage::connectActions() {
                                       "keys or a click)."));
     });
     connect(m_view, &QWidget::customContextMenuRequested, this, &SemaphorePage::showContextMenu);
+    m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view->horizontalHeader(), &QWidget::customContextMenuRequested, this,
+            [this](const QPoint &pos) {
+                // Which columns apply is known from the semaphore's first read.
+                if (!m_session || m_lastSnapshot.ref.name.isEmpty())
+                    return;
+                std::unique_ptr<QMenu> menu(makeColumnMenu(this));
+                menu->exec(m_view->horizontalHeader()->mapToGlobal(pos));
+            });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateCard();
         updateActions();
@@ -411,7 +421,7 @@ void SemaphorePage::applySnapshot(const Snapshot &incoming) {
 }
 
 void SemaphorePage::updateColumns(const Snapshot &s) {
-    const QMap<int, bool> hidden = model::holderColumnsHidden(s);
+    const QMap<int, bool> hidden = model::holderColumnsHidden(s, m_columnChoices);
     for (auto it = hidden.begin(); it != hidden.end(); ++it)
         m_view->setColumnHidden(it.key(), it.value());
     m_view->refitColumns();
@@ -557,7 +567,40 @@ void SemaphorePage::showContextMenu(const QPoint &pos) {
         else
             menu.addSeparator();
     }
+    if (!m_lastSnapshot.ref.name.isEmpty()) {
+        menu.addSeparator();
+        menu.addMenu(makeColumnMenu(&menu));
+    }
     menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+QMenu *SemaphorePage::makeColumnMenu(QWidget *parent) {
+    auto *menu = new QMenu(tr("Columns"), parent);
+    menu->setObjectName(QStringLiteral("holderColumnMenu"));
+    addHolderColumnEntries(menu, m_view, model::holderColumnsToChoose(m_lastSnapshot),
+                           [this](int column, bool on) {
+                               m_columnChoices[column] = on;
+                               updateColumns(m_lastSnapshot);
+                           });
+    return menu;
+}
+
+QVariantMap SemaphorePage::columnChoices() const {
+    QVariantMap choices;
+    for (auto it = m_columnChoices.begin(); it != m_columnChoices.end(); ++it)
+        choices.insert(m_holders.headerData(it.key(), Qt::Horizontal).toString(), it.value());
+    return choices;
+}
+
+void SemaphorePage::setColumnChoices(const QVariantMap &choices) {
+    m_columnChoices.clear();
+    for (int c = 0; c < m_holders.columnCount(); ++c) {
+        const QString title = m_holders.headerData(c, Qt::Horizontal).toString();
+        if (choices.contains(title))
+            m_columnChoices[c] = choices.value(title).toBool();
+    }
+    if (!m_lastSnapshot.ref.name.isEmpty()) // else the first read applies them
+        updateColumns(m_lastSnapshot);
 }
 
 QByteArray SemaphorePage::saveViewState() const {

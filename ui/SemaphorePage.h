@@ -15,6 +15,7 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 class QTableView;
 class QTabWidget;
 class QToolBar;
@@ -104,6 +105,14 @@ public:
 
     QByteArray saveViewState() const;
     void restoreViewState(const QByteArray &state);
+    // The holder table's column menu (right-click on its header, or Columns in the rows' menu): the
+    // columns this semaphore's holders have data for, each shown or hidden by the operator. The
+    // caller owns the menu.
+    QMenu *makeColumnMenu(QWidget *parent);
+    // What the operator chose there, by column title (shown or not): it holds for every semaphore
+    // a column applies to, and the main window keeps it across restarts.
+    QVariantMap columnChoices() const;
+    void setColumnChoices(const QVariantMap &choices);
 
     // Shows a finished read: holder table (updated in place), header, card, charts. Called with
     // each answer of the store; public so bench_holdertable measures exactly this.
@@ -154,6 +163,7 @@ private:
     int m_applied = 0;
 
     core::Snapshot m_lastSnapshot;
+    QMap<int, bool> m_columnChoices; // HolderTableModel column -> shown, as the operator chose
     model::HolderTableModel m_holders;
     model::HolderSortProxy m_proxy;
     model::HistorySeries m_history;

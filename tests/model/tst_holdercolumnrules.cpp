@@ -13,6 +13,8 @@ using model::HolderTableModel;
 Q_DECLARE_METATYPE(semscope::core::Kind)
 
 namespace {
+using Choice = QMap<int, bool>; // column -> shown, as the operator chose
+
 // What a holder carries, as letters: r rank, s slot, t token, a acquired at, e expiry.
 core::Holder holderWith(const QString &fields) {
     core::Holder h;
@@ -71,9 +73,11 @@ private Q_SLOTS:
         QTest::newRow("slots with leases") << Kind::Slots << QStringList{QStringLiteral("se")} << "SL";
         QTest::newRow("lock without expiry keeps TTL (no TTL is news)")
             << Kind::Lock << QStringList{QStringLiteral("t")} << "TL";
-        QTest::newRow("consul: session columns, no TTL")
-            << Kind::Consul << QStringList{QStringLiteral("t")} << "Tsnbh";
-        QTest::newRow("consul mutex, empty") << Kind::ConsulMutex << QStringList{} << "RTsnbh";
+        // The session's columns are off at first: the Holder column reads the session's name, the
+        // card the rest; all nine pushed Age out of view at 1280x720.
+        QTest::newRow("consul: no TTL, session columns off")
+            << Kind::Consul << QStringList{QStringLiteral("t")} << "T";
+        QTest::newRow("consul mutex, empty") << Kind::ConsulMutex << QStringList{} << "RT";
         QTest::newRow("redisson lock: no Consul columns")
             << Kind::RedissonLock << QStringList{QStringLiteral("e")} << "L";
     }
@@ -87,6 +91,57 @@ private Q_SLOTS:
         for (const QString &fields : holders)
             s.holders << holderWith(fields);
         QCOMPARE(shown(model::holderColumnsHidden(s)), shownColumns);
+    }
+
+    // What the operator turned on or off in the header's context menu wins where the column applies;
+    // a column without data stays hidden whatever was chosen.
+    void operatorChoiceWins_data() {
+        QTest::addColumn<Kind>("kind");
+        QTest::addColumn<QString>("fields"); // of the one holder (see holderWith)
+        QTest::addColumn<Choice>("choice");
+        QTest::addColumn<QString>("shownColumns");
+        using M = HolderTableModel;
+        QTest::newRow("consul: behavior turned on")
+            << Kind::Consul << "t" << Choice{{M::BehaviorColumn, true}} << "Tb";
+        QTest::newRow("consul: node on, token off")
+            << Kind::Consul << "t" << Choice{{M::NodeColumn, true}, {M::TokenColumn, false}} << "n";
+        QTest::newRow("consul: every session column on") << Kind::Consul << "t"
+                                                         << Choice{{M::SessionColumn, true},
+                                                                   {M::NodeColumn, true},
+                                                                   {M::BehaviorColumn, true},
+                                                                   {M::HealthColumn, true}}
+                                                         << "Tsnbh";
+        QTest::newRow("consul: TTL has no data, stays hidden")
+            << Kind::Consul << "t" << Choice{{M::TtlColumn, true}} << "T";
+        QTest::newRow("leased: token turned off")
+            << Kind::Leased << "rtae" << Choice{{M::TokenColumn, false}} << "RAL";
+        QTest::newRow("leased: behavior on means nothing without Consul")
+            << Kind::Leased << "rtae" << Choice{{M::BehaviorColumn, true}} << "RTAL";
+    }
+    void operatorChoiceWins() {
+        QFETCH(Kind, kind);
+        QFETCH(QString, fields);
+        QFETCH(Choice, choice);
+        QFETCH(QString, shownColumns);
+        core::Snapshot s;
+        s.ref.kind = kind;
+        s.holders << holderWith(fields);
+        QCOMPARE(shown(model::holderColumnsHidden(s, choice)), shownColumns);
+    }
+
+    // The header's context menu offers the columns this semaphore's holders have data for.
+    void offersTheColumnsThatApply() {
+        using M = HolderTableModel;
+        core::Snapshot consul;
+        consul.ref.kind = Kind::Consul;
+        consul.holders << holderWith(QStringLiteral("rt"));
+        QCOMPARE(model::holderColumnsToChoose(consul),
+                 (QList<int>{M::RankColumn, M::TokenColumn, M::SessionColumn, M::NodeColumn,
+                             M::BehaviorColumn, M::HealthColumn}));
+        core::Snapshot slotsKind;
+        slotsKind.ref.kind = Kind::Slots;
+        slotsKind.holders << holderWith(QStringLiteral("s"));
+        QCOMPARE(model::holderColumnsToChoose(slotsKind), QList<int>{M::SlotColumn});
     }
 
     // The holder, its age and its state are what an operator looks for: never hidden by the rule.

@@ -3,6 +3,7 @@
 // offer one: every write action is greyed from the first read on, its tooltip and the page's banner
 // say why (in the store's own words) and what the operator can do instead, and no force-release
 // dialog opens to have the name typed for nothing.
+#include "CardLines.h"
 #include "DemoFixture.h"
 #include "TestMain.h"
 #include "TestWait.h"
@@ -52,6 +53,10 @@ private Q_SLOTS:
         // The stuck holder selected, as an operator would before Delete: still nothing to start.
         QVERIFY(test::waitFor([&] { return page->holderView()->model()->rowCount() > 0; }, 10000));
         page->holderView()->selectRow(0);
+        // Its card at once, as a grab right after the selection shows it: under the two-part banner
+        // it is about 90 px high, and its wrapped lines were drawn over one another.
+        const QString cut = test::cutCardLine(page->findChild<QWidget *>(QStringLiteral("holderCard")));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut));
         for (const char *name : {"acquireAction", "forceReleaseAction", "purgeAction", "repairAction"}) {
             auto *a = page->findChild<QAction *>(QLatin1String(name));
             QVERIFY2(a, name);

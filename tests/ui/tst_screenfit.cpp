@@ -1,16 +1,20 @@
 // ui/ScreenFit: windows made to fit the screen they open on, and ui/ElidedLabel: names cut in the
 // middle (issue 31 item 9, a 1280x720 projector).
+#include "ConsulHolders.h"
 #include "TestMain.h"
 #include "model/HolderTableModel.h"
 #include "ui/ElideMiddleDelegate.h"
 #include "ui/ElidedLabel.h"
 #include "ui/HolderDetailCard.h"
 #include "ui/ScreenFit.h"
+#include "ui/SemaphorePage.h"
 #include "ui/UsageBarDelegate.h"
 
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -33,6 +37,19 @@ core::Snapshot stuckSlotSnapshot() {
     h.slot = 1;
     s.holders = {h};
     return s;
+}
+
+// Why `column` of `view` is not wholly in view; empty when it is.
+QString outOfView(QTableView *view, int column) {
+    const int x = view->columnViewportPosition(column);
+    const int width = view->columnWidth(column);
+    if (x >= 0 && x + width <= view->viewport()->width())
+        return {};
+    return QStringLiteral("%1 at %2+%3 of %4")
+        .arg(view->model()->headerData(column, Qt::Horizontal).toString())
+        .arg(x)
+        .arg(width)
+        .arg(view->viewport()->width());
 }
 
 // Why `label` is not drawn whole: cut at the bottom, or over `other`; empty when it is.
@@ -236,6 +253,31 @@ private Q_SLOTS:
                 continue;
             QVERIFY2(overlapOrCut(card, label, labels).isEmpty(),
                      qPrintable(overlapOrCut(card, label, labels)));
+        }
+    }
+
+    // page-consul-*-1280x720.png: nine holder columns beside the card; Holder and Session were cut
+    // and Age was off to the right, behind a horizontal scroll bar. Every column the page shows is
+    // in view at the scroll origin, and every holder's age is read whole without scrolling.
+    void consulHolderColumnsInViewAt1280() {
+        ui::SemaphorePage page(nullptr);
+        page.resize(775, 668); // the page's share of a 1280x720 window
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.applySnapshot(test::consulServiceSnapshot());
+        QTableView *view = page.holderView();
+        QTRY_COMPARE(page.holderProxy()->rowCount(), 3);
+        const QAbstractItemView *asView = view;
+        const int age = model::HolderTableModel::AgeColumn;
+        QTRY_VERIFY2(view->columnWidth(age) >= asView->sizeHintForColumn(age),
+                     qPrintable(QStringLiteral("Age is %1 px, \"%2\" needs %3")
+                                    .arg(view->columnWidth(age))
+                                    .arg(view->model()->index(0, age).data().toString())
+                                    .arg(asView->sizeHintForColumn(age))));
+        QTRY_VERIFY(!view->horizontalScrollBar()->isVisible());
+        for (int c = 0; c < view->model()->columnCount(); ++c) {
+            if (!view->isColumnHidden(c))
+                QVERIFY2(outOfView(view, c).isEmpty(), qPrintable(outOfView(view, c)));
         }
     }
 };
