@@ -7,6 +7,7 @@
 #include "TestMain.h"
 #include "TestWait.h"
 #include "redis/ClientLiveness.h"
+#include "redis/ClientLivenessPoll.h"
 #include "redis/RedisConnection.h"
 #include "redis/RedisSemaphoreStore.h"
 
@@ -73,10 +74,10 @@ private:
         return run;
     }
 
-    QHash<QString, core::HolderClientLiveness> poll(RedisSemaphoreStore &store, const core::Holder &holder,
-                                                    const QSet<QString> &seen) {
+    QHash<QString, core::HolderClientLiveness> poll(ClientLivenessPoll &poll, RedisSemaphoreStore &store,
+                                                    const core::Holder &holder, const QSet<QString> &seen) {
         return awaitCall<QHash<QString, core::HolderClientLiveness>>(
-                   [&](auto done) { store.readClientLiveness({holder}, seen, done); })
+                   [&](auto done) { poll.read(store.topology(), {holder}, seen, done); })
             .value_or(QHash<QString, core::HolderClientLiveness>{});
     }
 
@@ -327,14 +328,14 @@ private Q_SLOTS:
         QVERIFY(l.limits.isEmpty()); // not a Cluster
     }
 
-    // A Cluster: every master's client list is read, and the answer says what it cannot see. A
-    // client connected to the third master only is found.
-    // A page polls each second, and CLIENT LIST lists every client of the server: the store reads
-    // the whole list only when something may have changed that a short read cannot see, and in
-    // between asks for the connection it found for the holder (CLIENT LIST ID). A holder whose
-    // connection closes reads gone at the next poll all the same.
+    // A page polls each second, and CLIENT LIST lists every client of the server: the store
+    // (ClientLivenessPoll) reads the whole list only when something may have changed that a short
+    // read cannot see, and in between asks for the connection it found for the holder (CLIENT LIST
+    // ID). A holder whose connection closes reads gone at the next poll all the same. (A period of
+    // ten minutes, so that a slow machine does not reach the periodic whole read mid-test.)
     void pollListsOnlyTheHoldersConnectionsBetweenWholeReads() {
         RedisSemaphoreStore observer(m_server.settings());
+        ClientLivenessPoll liveness(600'000);
         const core::Holder holder = holderWithId(QStringLiteral("worker-9"));
         ConnectionSettings s = m_server.settings();
         s.clientName.clear();
@@ -350,13 +351,16 @@ private Q_SLOTS:
             client->command({"CLIENT", "SETNAME", "worker-9"}, done);
         }));
         m_server.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"});
+        const auto restore = qScopeGuard([this] {
+            m_server.command({"CONFIG", "SET", "slowlog-log-slower-than", "10000"});
+        });
         m_server.command({"CONFIG", "SET", "slowlog-max-len", "1000"});
         m_server.command({"SLOWLOG", "RESET"});
 
-        auto first = poll(observer, holder, {});
+        auto first = poll(liveness, observer, holder, {});
         QCOMPARE(first.value(holder.id).liveness.state, State::Connected);
         const QString key = first.value(holder.id).identityKey;
-        const auto second = poll(observer, holder, {key});
+        const auto second = poll(liveness, observer, holder, {key});
         QCOMPARE(second.value(holder.id).liveness.state, State::Connected);
         QVERIFY2(second.value(holder.id).liveness.evidence.contains(QStringLiteral("worker-9")),
                  qPrintable(second.value(holder.id).liveness.evidence));
@@ -371,15 +375,16 @@ private Q_SLOTS:
                 return m_server.command({"CLIENT", "LIST"}).str.contains("name=worker-9 ") == false;
             },
             10000));
-        const auto third = poll(observer, holder, {key});
+        const auto third = poll(liveness, observer, holder, {key});
         QCOMPARE(third.value(holder.id).liveness.state, State::Gone);
         run = clientListsRun();
         run.removeAll(QStringLiteral("CLIENT LIST")); // the test's own look above
         QVERIFY2(run.size() == 1 && run.at(0).startsWith(QStringLiteral("CLIENT LIST ID ")),
                  qPrintable(run.join(u'|')));
-        m_server.command({"CONFIG", "SET", "slowlog-log-slower-than", "10000"});
     }
 
+    // A Cluster: every master's client list is read, and the answer says what it cannot see. A
+    // client connected to the third master only is found.
     void clusterReadsEveryMaster() {
         test::RedisCluster cluster;
         QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
