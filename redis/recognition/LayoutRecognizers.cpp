@@ -2,6 +2,7 @@
 
 #include "KeyNameRules.h"
 #include "RecognitionKeys.h"
+#include "redis/kinds/SeedKindSupport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,14 +32,6 @@ QString typeWarning(const KeyFingerprint &fp, const QByteArray &expected) {
         .arg(keyText(fp.key), QString::fromLatin1(fp.type), QString::fromLatin1(expected));
 }
 
-QString sizeText(qint64 bytes) {
-    if (bytes >= 1024 * 1024)
-        return QStringLiteral("%1 MB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
-    if (bytes >= 1024)
-        return QStringLiteral("%1 kB").arg(double(bytes) / 1024.0, 0, 'f', 1);
-    return QStringLiteral("%1 bytes").arg(bytes);
-}
-
 // Checks a string key that must hold a small integer (counters, Redisson permits).
 void checkIntegerString(const KeyFingerprint &fp, QStringList &warnings) {
     if (fp.type != "string") {
@@ -46,8 +39,8 @@ void checkIntegerString(const KeyFingerprint &fp, QStringList &warnings) {
         return;
     }
     if (fp.length > 64) {
-        warnings
-            << QStringLiteral("%1 holds %2, expected a number").arg(keyText(fp.key), sizeText(fp.length));
+        warnings << QStringLiteral("%1 holds %2, expected a number")
+                        .arg(keyText(fp.key), kinds::byteSize(fp.length));
         return;
     }
     if (!toInt(fp.value))
@@ -293,7 +286,7 @@ void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
             found.warnings << typeWarning(*fp, kNodeMutex.type);
         else if (fp->length > 1024)
             found.warnings << QStringLiteral("%1 holds %2, far too long for an identifier")
-                                  .arg(keyText(fp->key), sizeText(fp->length));
+                                  .arg(keyText(fp->key), kinds::byteSize(fp->length));
         if (fp->type == "string" && fp->pttl == -1)
             found.warnings << QStringLiteral("%1 has no TTL: the mutex never expires").arg(keyText(fp->key));
         out << found;
@@ -317,7 +310,7 @@ void recognizeStrings(const Group &g, QList<DiscoveredSemaphore> &out) {
         DiscoveredSemaphore found = makeFound(Kind::Lock, g.base, {fp});
         if (fp->length > 1024)
             found.warnings << QStringLiteral("%1 holds %2, far too long for a lock token")
-                                  .arg(keyText(fp->key), sizeText(fp->length));
+                                  .arg(keyText(fp->key), kinds::byteSize(fp->length));
         if (fp->pttl == -1)
             found.warnings << QStringLiteral("%1 has no TTL: the lock never expires").arg(keyText(fp->key));
         out << found;
