@@ -1,6 +1,7 @@
 #include "CliCommand.h"
 #include "CliContext.h"
 #include "FailoverScenario.h"
+#include "LoadtestFailureText.h"
 #include "LoadtestSpread.h"
 #include "SemaphoreCommand.h"
 #include "StoreFromOptions.h"
@@ -599,23 +600,16 @@ private:
             // Failed operations are no pass, however safe the rest was: a dead server admits nobody.
             if (r.errors > 0)
                 return m_ctx->fail(ExitFailed, r.endpoint,
-                                   QStringLiteral("load test %1: %2 operations failed; the server was "
-                                                  "unavailable for %3 ms")
-                                       .arg(r.label)
-                                       .arg(r.errors)
-                                       .arg(r.unavailableMs()));
+                                   operationsFailedText(r.label, r.errors, r.unavailableMs()));
         }
         // A plain run that broke safety fails, so scripts can gate on it; a scenario is expected to
         // show the unsafe side failing.
         if (!m_scenario) {
             for (const LoadTestReport &r : reports) {
                 if (!r.safe())
-                    return m_ctx->fail(
-                        ExitFailed, r.endpoint,
-                        QStringLiteral("%1%2 over-admissions, %3 token violations")
-                            .arg(m_semaphores > 1 ? r.config.ref.name + QStringLiteral(": ") : QString())
-                            .arg(r.safety.overAdmissions)
-                            .arg(r.safety.tokenViolations));
+                    return m_ctx->fail(ExitFailed, r.endpoint,
+                                       unsafeRunText(m_semaphores > 1 ? r.config.ref.name : QString(),
+                                                     r.safety.overAdmissions, r.safety.tokenViolations));
             }
         }
         m_ctx->finish(ExitOk);
