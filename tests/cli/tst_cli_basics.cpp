@@ -92,6 +92,8 @@ private Q_SLOTS:
     void unixSocket();
     void aclPasswordFromUrlAndEnvironment();
     void wrongPasswordIsExit2AndNeverPrinted();
+    void missingPasswordIsExit2AndSaysSo_data();
+    void missingPasswordIsExit2AndSaysSo();
     void malformedUrls_data();
     void malformedUrls();
     void unknownHost();
@@ -271,6 +273,35 @@ void TestCliBasics::wrongPasswordIsExit2AndNeverPrinted() {
         QVERIFY(!r.err.contains(QStringLiteral("hunter2")));
         QVERIFY(!r.err.contains(QStringLiteral("tr0ub4dor")));
     }
+}
+
+void TestCliBasics::missingPasswordIsExit2AndSaysSo_data() {
+    QTest::addColumn<QStringList>("command");
+    QTest::newRow("ping") << QStringList{"ping"};
+    QTest::newRow("info") << QStringList{"info"};
+    QTest::newRow("list") << QStringList{"list"};
+    QTest::newRow("show") << QStringList{"show", "jobs"};
+    // Its script load once failed with "ERR Protocol error: unauthenticated multibulk length", exit 1.
+    QTest::newRow("acquire") << QStringList{"acquire", "jobs", "--kind", "leased", "--limit", "1"};
+}
+
+void TestCliBasics::missingPasswordIsExit2AndSaysSo() {
+    // No password for a server that wants one is a wrong password too: the server could not be asked
+    // (exit 2), and the one line says what is missing, not a warning plus the first command's NOAUTH.
+    QFETCH(QStringList, command);
+    RedisServer server;
+    RedisServer::Options options;
+    options.aclUser = QStringLiteral("ops");
+    options.aclPassword = QStringLiteral("tr0ub4dor");
+    QVERIFY2(server.start(options), qPrintable(server.errorString()));
+    const Run r = runCli(
+        QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:%1").arg(server.port())} +
+        command);
+    VERIFY_ONE_LINE_ERROR(r, 2);
+    QVERIFY2(
+        r.err.contains(QStringLiteral("authentication required: the server wants a password and none was "
+                                      "given (NOAUTH")),
+        qPrintable(r.err));
 }
 
 void TestCliBasics::malformedUrls_data() {
