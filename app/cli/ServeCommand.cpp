@@ -87,7 +87,7 @@ public:
         options.discoveryIntervalMs = options.intervalMs;
         options.maxInFlight = kMaxInFlight;
 
-        m_store = openStore(ctx, &error);
+        m_store = openStore(ctx, &error, StoreAudit::EachWrite, StoreReconnect::WithBackoff);
         if (!m_store) {
             ctx.fail(ExitUsage, {}, error);
             return;
