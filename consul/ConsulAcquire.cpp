@@ -108,8 +108,15 @@ void ConsulAcquire::createSession() {
         m_inflight.reset();
         if (m_finished)
             return;
-        if (!r.http.ok())
-            return fail(QStringLiteral("failed to create session: %1").arg(r.http.error));
+        if (!r.http.ok()) {
+            QString why = QStringLiteral("failed to create session: %1").arg(r.http.error);
+            // Consul states the TTL it refused in nanoseconds: say it in the unit it was asked in.
+            if (r.http.error.contains(QLatin1String("Invalid Session TTL")))
+                why += QStringLiteral("; a lease of %1 is outside the session TTLs this agent accepts (its "
+                                      "session_ttl_min, 10 s by default, to 24 h)")
+                           .arg(core::formatDurationMs(m_request.ttlMs));
+            return fail(why);
+        }
         m_sid = r.id;
         read();
     });

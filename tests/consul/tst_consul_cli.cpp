@@ -280,6 +280,19 @@ private Q_SLOTS:
         QVERIFY(m_double->state().session(holder) != nullptr); // the holder is untouched
     }
 
+    // A lease Consul refuses for a session is said in the unit it was asked in, with the range, not
+    // only as Consul's nanoseconds ("Invalid Session TTL '5000000000'").
+    void leaseOutsideTheSessionTtlRangeIsExplained() {
+        const Run r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("acquire"),
+                           QStringLiteral("semaphore/ttl"), QStringLiteral("--kind"),
+                           QStringLiteral("consul"), QStringLiteral("--limit"), QStringLiteral("1"),
+                           QStringLiteral("--ttl"), QStringLiteral("5s")});
+        QCOMPARE(r.exitCode, 1); // Consul answered and refused
+        QVERIFY2(r.err.contains("a lease of 5.0 s is outside the session TTLs this agent accepts"),
+                 r.err.constData());
+        QVERIFY(m_double->state().sessions().isEmpty());
+    }
+
     // repair is Redis' (slots, leased): on Consul it refuses and names what does the job there, commands
     // that exist (it once pointed at a "destroy" there is none of).
     void repairWithConsulNamesWhatToDoInstead() {
