@@ -100,6 +100,8 @@ private Q_SLOTS:
     void closedPort();
     void usageErrors_data();
     void usageErrors();
+    void jsonFailuresPrintOneJsonDocument_data();
+    void jsonFailuresPrintOneJsonDocument();
 };
 
 void TestCliBasics::initTestCase() {
@@ -385,5 +387,56 @@ void TestCliBasics::usageErrors() {
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
 }
 
+void TestCliBasics::jsonFailuresPrintOneJsonDocument_data() {
+    // "URL" stands for a running server's URL.
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("status");
+    QTest::newRow("option parser") << QStringList{"--json", "--nope"} << 2 << "error";
+    QTest::newRow("no command") << QStringList{"--json"} << 2 << "error";
+    QTest::newRow("unknown command") << QStringList{"--json", "frobnicate"} << 2 << "error";
+    QTest::newRow("missing NAME") << QStringList{"--redis", "URL", "--json", "show"} << 2 << "error";
+    QTest::newRow("bare --ttl") << QStringList{"--redis", "URL", "--json", "acquire", "x", "--ttl", "5"} << 2
+                                << "error";
+    QTest::newRow("refused port") << QStringList{"--redis", "redis://127.0.0.1:1", "--json", "ping"} << 2
+                                  << "error";
+    QTest::newRow("no such semaphore")
+        << QStringList{"--redis", "URL", "--json", "show", "nosuch"} << 1 << "error";
+    // A refusal with an answer of its own prints that answer, not a second document.
+    QTest::newRow("busy acquire") << QStringList{"--redis", "URL",    "--json", "acquire",
+                                                 "full",    "--kind", "leased"}
+                                  << 1 << "busy";
+}
+
+void TestCliBasics::jsonFailuresPrintOneJsonDocument() {
+    // With --json a script reading stdout gets one JSON document on every path, failures included
+    // (stdout used to be empty for most of them); stderr still has the one line.
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, status);
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    const Run held =
+        runCli({QStringLiteral("--redis"), server.url(), QStringLiteral("acquire"), QStringLiteral("full"),
+                QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+                QStringLiteral("1"), QStringLiteral("--ttl"), QStringLiteral("5m")});
+    QCOMPARE(held.exitCode, 0);
+    args.replaceInStrings(QRegularExpression(QStringLiteral("^URL$")), server.url());
+
+    const Run r = runCli(args);
+    QVERIFY2(r.finished, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == exitCode, qPrintable(describe(r)));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &parseError);
+    QVERIFY2(parseError.error == QJsonParseError::NoError && doc.isObject(), qPrintable(describe(r)));
+    QCOMPARE(doc.object().value(QStringLiteral("status")).toString(), status);
+    QVERIFY2(lines(r.err).size() == 1 && r.err.startsWith(QStringLiteral("semscope-cli: ")),
+             qPrintable(describe(r)));
+    if (status != QLatin1String("error"))
+        return;
+    QCOMPARE(doc.object().value(QStringLiteral("exit_code")).toInt(), exitCode);
+    const QString error = doc.object().value(QStringLiteral("error")).toString();
+    QVERIFY2(!error.isEmpty() && r.err.contains(error), qPrintable(describe(r)));
+}
 SEMSCOPE_TEST_GUILESS_MAIN(TestCliBasics)
 #include "tst_cli_basics.moc"
