@@ -49,8 +49,7 @@ protected:
                              replicaTimeoutMs](const core::Snapshot &snap) {
             const core::Holder *h = findHolder(snap, holderId);
             if (!h) {
-                report(ctx, store, QStringLiteral("lost"),
-                       QStringLiteral("%1 does not hold %2").arg(holderId, snap.ref.name));
+                report(ctx, store, QStringLiteral("lost"), notHeldText(snap, holderId));
                 return;
             }
             // Server time at the refresh, near enough: the snapshot's plus what passed here since.

@@ -215,6 +215,20 @@ const core::Holder *SemaphoreCommand::findHolder(const core::Snapshot &snapshot,
     return nullptr;
 }
 
+QString SemaphoreCommand::notHeldText(const core::Snapshot &snapshot, const QString &holderId) {
+    QString text = QStringLiteral("%1 does not hold %2").arg(holderId, snapshot.ref.name);
+    QStringList sessions;
+    for (const core::Holder &h : snapshot.holders) {
+        if (h.state != core::HolderState::Waiting &&
+            h.details.value(QStringLiteral("sessionName")).toString() == holderId)
+            sessions << h.id;
+    }
+    if (!sessions.isEmpty())
+        text += QStringLiteral(" (a Consul holder is its session id; %1 names the session %2: give that)")
+                    .arg(holderId, sessions.join(QStringLiteral(", ")));
+    return text;
+}
+
 core::Grant SemaphoreCommand::grantFor(const core::Snapshot &snapshot, const core::Holder &holder) {
     core::Grant g;
     g.ref = snapshot.ref;

@@ -293,6 +293,27 @@ private Q_SLOTS:
         QVERIFY(m_double->state().sessions().isEmpty());
     }
 
+    // `acquire --holder worker-a` names the Consul session; the holder is the session id. release by
+    // the name says which id to give instead of only "does not hold".
+    void releaseBySessionNameSaysWhichSession() {
+        const QString url = m_double->url().toString();
+        Run r =
+            cli({QStringLiteral("--consul"), url, QStringLiteral("acquire"), QStringLiteral("semaphore/sn"),
+                 QStringLiteral("--kind"), QStringLiteral("consul"), QStringLiteral("--limit"),
+                 QStringLiteral("2"), QStringLiteral("--holder"), QStringLiteral("worker-a")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        QCOMPARE(m_double->state().sessions().size(), 1);
+        const QString sid = m_double->state().sessions().constFirst().id;
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("release"), QStringLiteral("semaphore/sn"),
+                 QStringLiteral("worker-a")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("worker-a names the session %1: give that").arg(sid).toUtf8()),
+                 r.err.constData());
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("release"), QStringLiteral("semaphore/sn"),
+                 sid});
+        QVERIFY2(r.exitCode == 0, r.err);
+    }
+
     // repair is Redis' (slots, leased): on Consul it refuses and names what does the job there, commands
     // that exist (it once pointed at a "destroy" there is none of).
     void repairWithConsulNamesWhatToDoInstead() {
