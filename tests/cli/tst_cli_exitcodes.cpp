@@ -236,6 +236,23 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("give a number with its unit")), qPrintable(describe(r)));
         QCOMPARE(server.command({"DBSIZE"}).integer, 0);
     }
+
+    // A --csv path that cannot be written is a usage error said before the run; it used to come
+    // after the whole run (exit 1), and the run's report was not printed.
+    void unwritableCsvIsAUsageErrorBeforeTheRun() {
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const Run r =
+            cli({QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"), QStringLiteral("lt"),
+                 QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+                 QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("2"),
+                 QStringLiteral("--duration"), QStringLiteral("20s"), QStringLiteral("--csv"),
+                 m_home.filePath(QStringLiteral("no-such-folder/timeline.csv"))});
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("--csv: cannot write")), qPrintable(describe(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r))); // no run, so no report
+        QCOMPARE(server.command({"INFO", "commandstats"}).str.contains("cmdstat_evalsha"), false);
+    }
 };
 
 SEMSCOPE_TEST_GUILESS_MAIN(TestCliExitCodes)
