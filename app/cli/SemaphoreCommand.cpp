@@ -5,6 +5,8 @@
 #include "core/GlobPattern.h"
 #include "core/ProfileStore.h"
 
+#include <QRegularExpression>
+
 namespace semscope::cli {
 
 QCommandLineOption kindOption() {
@@ -89,6 +91,13 @@ std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qin
     if (!ctx.isSet(option))
         return fallback;
     const std::optional<qint64> ms = core::parseDurationMs(ctx.value(option));
+    // A number with its unit that still does not parse is past what a duration can hold.
+    static const QRegularExpression wellFormed(QStringLiteral("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"));
+    if (!ms && wellFormed.match(ctx.value(option)).hasMatch()) {
+        ctx.fail(ExitUsage, {},
+                 QStringLiteral("--%1: '%2' is too long to be a duration").arg(option, ctx.value(option)));
+        return std::nullopt;
+    }
     if (!ms || *ms < 0) {
         ctx.fail(ExitUsage, {},
                  QStringLiteral(

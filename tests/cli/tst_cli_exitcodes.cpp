@@ -237,6 +237,19 @@ private Q_SLOTS:
         QCOMPARE(server.command({"DBSIZE"}).integer, 0);
     }
 
+    // A duration past what can be held is said to be too long, not "not a duration".
+    void hugeDurationIsTooLong() {
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const Run r = cli({QStringLiteral("--redis"), server.url(), QStringLiteral("acquire"),
+                           QStringLiteral("jobs"), QStringLiteral("--kind"), QStringLiteral("leased"),
+                           QStringLiteral("--ttl"), QStringLiteral("100000000000h")});
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("--ttl: '100000000000h' is too long to be a duration")),
+                 qPrintable(describe(r)));
+        QCOMPARE(server.command({"DBSIZE"}).integer, 0);
+    }
+
     // A --csv path that cannot be written is a usage error said before the run; it used to come
     // after the whole run (exit 1), and the run's report was not printed.
     void unwritableCsvIsAUsageErrorBeforeTheRun() {
