@@ -149,6 +149,14 @@ private:
         m_watcher->setHistory(m_history.get());
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
                          [this, &ctx](qint64, bool ok, const QString &why) {
+                             // A store that never answered a discovery could not be asked at all:
+                             // serve ends as it does when Redis cannot be connected to (exit 2).
+                             if (!ok && !m_discovered) {
+                                 ctx.failOperation(m_store->endpoint(),
+                                                   QStringLiteral("discovery failed: %1").arg(why));
+                                 return;
+                             }
+                             m_discovered = true;
                              // Told on stderr once per change, counted in the metrics every time.
                              if (ok == m_discoveryOk)
                                  return;
@@ -186,6 +194,7 @@ private:
     std::unique_ptr<MetricsHttpServer> m_http;
     std::unique_ptr<TerminationSignals> m_signals;
     bool m_discoveryOk = true;
+    bool m_discovered = false; // a discovery succeeded once
 };
 
 } // namespace

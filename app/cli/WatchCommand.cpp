@@ -142,7 +142,14 @@ private:
             });
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
                          [this, &ctx](qint64, bool ok, const QString &why) {
-                             // Told once per change, like the reads.
+                             // A store that never answered a discovery could not be asked at all:
+                             // the watch ends as a Redis one does when it cannot connect (exit 2; 1
+                             // when the server refused). Later it is told once per change.
+                             if (!ok && !m_announced) {
+                                 ctx.failOperation(m_store->endpoint(),
+                                                   QStringLiteral("discovery failed: %1").arg(why));
+                                 return;
+                             }
                              if (!ok) {
                                  if (!m_discoveryFailing)
                                      ctx.err() << QStringLiteral("semscope-cli: %1: discovery failed: %2\n")

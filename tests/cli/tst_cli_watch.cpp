@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
@@ -451,6 +452,23 @@ private Q_SLOTS:
         ::kill(pid_t(watch.processId()), SIGINT);
         QVERIFY(watch.waitForFinished(30000));
         QCOMPARE(watch.exitCode(), 0);
+    }
+
+    // A Consul agent that cannot be reached at the start ends the watch with exit 2, as a Redis
+    // server that refuses the connection does; it used to run to --for and exit 0.
+    void unreachableConsulAtTheStartIsExit2() {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 closed = probe.serverPort();
+        probe.close();
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli,
+                    {"--consul", QStringLiteral("http://127.0.0.1:%1").arg(closed), "watch", "--for", "10s"});
+        QVERIFY(watch.waitForFinished(30000));
+        const QByteArray err = watch.readAllStandardError();
+        QVERIFY2(watch.exitCode() == 2, err.constData());
+        QVERIFY2(err.contains("discovery failed"), err.constData());
     }
 
     void matchAndKindNarrowIt() {
