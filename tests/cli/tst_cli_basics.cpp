@@ -377,6 +377,15 @@ void TestCliBasics::usageErrors_data() {
                                      << QStringLiteral("cannot read CA file /nonexistent/ca.pem");
     QTest::newRow("unknown option") << QStringList{QStringLiteral("--bogus"), QStringLiteral("ping")}
                                     << QStringLiteral("bogus");
+    // Once ignored: `ping jobs` pinged and exited 0.
+    QTest::newRow("ping with an argument")
+        << QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1"),
+                       QStringLiteral("ping"), QStringLiteral("jobs")}
+        << QStringLiteral("ping takes no arguments");
+    QTest::newRow("info with an argument")
+        << QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1"),
+                       QStringLiteral("info"), QStringLiteral("jobs")}
+        << QStringLiteral("info takes no arguments");
 }
 
 void TestCliBasics::usageErrors() {
