@@ -59,7 +59,10 @@ void CliContext::fail(int code, const QString &endpoint, const QString &message)
 }
 
 void CliContext::failOperation(const QString &endpoint, const QString &message) {
-    fail(m_connectionLost ? ExitUsage : ExitFailed, endpoint, message);
+    // "no reply: ..." is how a Redis store says a command never got an answer (kinds::failureText):
+    // on a Cluster that is another master than the one the connection state follows.
+    const bool notHeard = m_connectionLost || message.contains(QLatin1String("no reply: "));
+    fail(notHeard ? ExitUsage : ExitFailed, endpoint, message);
 }
 
 void CliContext::watchConnection(core::SemaphoreStore &store) {

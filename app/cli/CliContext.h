@@ -46,7 +46,8 @@ public:
     // gets one JSON document, never nothing.
     void fail(int code, const QString &endpoint, const QString &message);
     // For an operation that ended in an error result: exit 2 when the store lost its connection
-    // while it ran (the server was never heard), exit 1 when the server answered with a refusal.
+    // while it ran or a command got no reply (a Cluster master that is down), exit 1 when the server
+    // answered with a refusal.
     void failOperation(const QString &endpoint, const QString &message);
     // Follows `store`'s connection state for failOperation().
     void watchConnection(core::SemaphoreStore &store);

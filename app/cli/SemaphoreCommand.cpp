@@ -157,8 +157,12 @@ void SemaphoreCommand::resolve(CliContext &ctx, const QString &name) {
     m_store->discover(
         request, core::Cancellation(), {}, [this, &ctx, name](const core::DiscoverResult &result) {
             if (!result.ok) {
-                ctx.failOperation(m_store->endpoint(),
-                                  QStringLiteral("looking for %1: %2").arg(name, result.error));
+                // The lookup reads every master: one that is down stops it, even for a name served
+                // by another. --kind skips the lookup.
+                ctx.failOperation(
+                    m_store->endpoint(),
+                    QStringLiteral("looking for %1: %2 (--kind K reads %1 without looking it up)")
+                        .arg(name, result.error));
                 return;
             }
             QList<core::DiscoveredSemaphore> matches;
