@@ -149,9 +149,11 @@ private:
         m_watcher->setHistory(m_history.get());
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
                          [this, &ctx](qint64, bool ok, const QString &why) {
-                             // A store that never answered a discovery could not be asked at all:
+                             // A Consul agent that never answered a discovery could not be asked at all
+                             // (Redis is connected to first, whenReachable; a Cluster master that is
+                             // down leaves the others watched):
                              // serve ends as it does when Redis cannot be connected to (exit 2).
-                             if (!ok && !m_discovered) {
+                             if (!ok && !m_discovered && m_store->backend() == core::Backend::Consul) {
                                  ctx.failOperation(m_store->endpoint(),
                                                    QStringLiteral("discovery failed: %1").arg(why));
                                  return;

@@ -142,10 +142,12 @@ private:
             });
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
                          [this, &ctx](qint64, bool ok, const QString &why) {
-                             // A store that never answered a discovery could not be asked at all:
+                             // A Consul agent that never answered a discovery could not be asked at all
+                             // (Redis is connected to first, whenReachable; a Cluster master that is
+                             // down leaves the others watched):
                              // the watch ends as a Redis one does when it cannot connect (exit 2; 1
                              // when the server refused). Later it is told once per change.
-                             if (!ok && !m_announced) {
+                             if (!ok && !m_announced && m_store->backend() == core::Backend::Consul) {
                                  ctx.failOperation(m_store->endpoint(),
                                                    QStringLiteral("discovery failed: %1").arg(why));
                                  return;
