@@ -4,6 +4,7 @@
 #include "core/Duration.h"
 
 #include <QDateTime>
+#include <QPointer>
 #include <algorithm>
 #include <limits>
 
@@ -107,8 +108,15 @@ void ConsulAcquire::createSession() {
         m_inflight.reset();
         if (m_finished)
             return;
-        if (!r.http.ok())
-            return fail(QStringLiteral("failed to create session: %1").arg(r.http.error));
+        if (!r.http.ok()) {
+            QString why = QStringLiteral("failed to create session: %1").arg(r.http.error);
+            // Consul states the TTL it refused in nanoseconds: say it in the unit it was asked in.
+            if (r.http.error.contains(QLatin1String("Invalid Session TTL")))
+                why += QStringLiteral("; a lease of %1 is outside the session TTLs this agent accepts (its "
+                                      "session_ttl_min, 10 s by default, to 24 h)")
+                           .arg(core::formatDurationMs(m_request.ttlMs));
+            return fail(why);
+        }
         m_sid = r.id;
         read();
     });
@@ -321,10 +329,28 @@ void ConsulAcquire::finish(core::AcquireResult result) {
     m_finished = true;
     m_cancelTimer.stop();
     m_deadline.stop();
-    if (result.status != core::AcquireResult::Status::Granted && !m_sid.isEmpty()) {
-        // Behaviour delete: destroying the session also removes our contender key.
-        m_client.sessionDestroy(m_sid, [](ConsulClient::BoolResult) {});
-    }
+    if (result.status == core::AcquireResult::Status::Granted || m_sid.isEmpty())
+        return answer(std::move(result));
+    // Behaviour delete: destroying the session also removes our contender key. Answered after it
+    // (see the class comment), whatever the agent says: the session's TTL ends it otherwise.
+    m_pending = std::move(result);
+    QPointer<ConsulAcquire> self(this);
+    m_client.sessionDestroy(m_sid, [self](ConsulClient::BoolResult) {
+        if (self)
+            self->answerPending();
+    });
+    QTimer::singleShot(kSessionCleanupMs, this, &ConsulAcquire::answerPending);
+}
+
+void ConsulAcquire::answerPending() {
+    if (!m_pending)
+        return;
+    core::AcquireResult result = std::move(*m_pending);
+    m_pending.reset();
+    answer(std::move(result));
+}
+
+void ConsulAcquire::answer(core::AcquireResult result) {
     auto done = std::move(m_done);
     deleteLater();
     done(std::move(result));

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+#include <optional>
 
 namespace semscope::consul {
 
@@ -23,8 +24,15 @@ class ConsulSemaphoreStore;
 // With a wait, the whole acquire ends by then: when the time is up the request in flight is
 // aborted and the answer is Busy (with the holders last seen) if the semaphore was seen full, or
 // an error if Consul never answered that far.
+//
+// An acquire that ends without a grant answers only once its session is destroyed (behaviour
+// delete: its contender key goes with it), or after kSessionCleanupMs for an agent that stopped
+// answering: a caller that ends the process right after the answer (semscope-cli on Ctrl-C during
+// `acquire --wait`, or after printing "busy") left the session and a "waiting" contender key behind.
 class ConsulAcquire : public QObject {
 public:
+    static constexpr int kSessionCleanupMs = 1000;
+
     ConsulAcquire(ConsulSemaphoreStore *store, const core::SemaphoreRef &ref,
                   const core::AcquireRequest &request, core::Cancellation cancel,
                   core::Callback<core::AcquireResult> done);
@@ -42,6 +50,8 @@ private:
     core::AcquireResult busyResult(const QStringList &liveHolders) const;
     void fail(const QString &message);
     void finish(core::AcquireResult result);
+    void answer(core::AcquireResult result);
+    void answerPending();
     qint64 remainingMs() const;
     void checkCancelled();
 
@@ -64,7 +74,8 @@ private:
     QElapsedTimer m_elapsed;
     QTimer m_cancelTimer;
     QTimer m_deadline;
-    std::optional<QStringList> m_lastSeenFull; // holders when the semaphore was last seen full
+    std::optional<core::AcquireResult> m_pending; // said once the session is destroyed
+    std::optional<QStringList> m_lastSeenFull;    // holders when the semaphore was last seen full
 };
 
 } // namespace semscope::consul

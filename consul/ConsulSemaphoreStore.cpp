@@ -361,8 +361,10 @@ void ConsulSemaphoreStore::doRepair(const core::SemaphoreRef &ref,
                                     core::Callback<core::MaintenanceResult> done) {
     Q_UNUSED(ref);
     done(maintenance(false,
-                     QStringLiteral("repair applies to `slots` semaphores; a Consul semaphore is cleaned "
-                                    "with purge (prunes stale holders) or destroy")));
+                     QStringLiteral("repair is for Redis semaphores; a Consul semaphore is cleaned with "
+                                    "purge (prunes stale holders, deletes orphan contender keys), and a "
+                                    "holder whose session should be over goes by invalidating that session "
+                                    "(semscope-cli invalidate SESSION, or Tools → Consul sessions)")));
 }
 
 void ConsulSemaphoreStore::doSetLimit(const core::SemaphoreRef &ref, qint64 limit,

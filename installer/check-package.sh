@@ -176,7 +176,8 @@ else
 fi
 
 if [ "$failures" -gt 0 ]; then
-    echo "check-package.sh: $failures check(s) failed" >&2
+    if [ "$failures" -eq 1 ]; then checks=check; else checks=checks; fi
+    echo "check-package.sh: $failures $checks failed" >&2
     exit 1
 fi
 # The packages, their extracted tree and the staging root hold four copies of each program; in a

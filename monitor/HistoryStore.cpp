@@ -1,5 +1,7 @@
 #include "HistoryStore.h"
 
+#include "core/CountText.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -264,11 +266,13 @@ bool HistoryStore::record(const QString &endpoint, const QList<HolderEvent> &lis
     }
     if (dropped > 0)
         qCWarning(lcHistory).noquote()
-            << (m_warning = QStringLiteral("history file %1: %2 events could not be written for a long "
-                                           "time and were dropped (at most %3 are kept waiting)")
-                                .arg(m_path)
-                                .arg(dropped)
-                                .arg(kMaxPendingEvents));
+            << (m_warning =
+                    QStringLiteral("history file %1: %2 could not be written for a long time and "
+                                   "%3 dropped (at most %4 are kept waiting)")
+                        .arg(m_path,
+                             core::countText(dropped, QStringLiteral("event"), QStringLiteral("events")),
+                             core::forCount(dropped, QStringLiteral("was"), QStringLiteral("were")))
+                        .arg(kMaxPendingEvents));
     while (!m_pending.isEmpty()) {
         if (!write(m_pending.first().first, m_pending.first().second))
             return false; // kept for the next call

@@ -115,9 +115,11 @@ QList<HolderEvent> diffSnapshots(const Snapshot *previous, const Snapshot &curre
         if (forceReleased.contains(p.id)) {
             out.holder(events::ForceReleased, p, QStringLiteral("force-released by a semscope operator"));
         } else if (ownerWasGone(p.state)) {
-            out.holder(
-                events::Removed, p,
-                QStringLiteral("the record of a %1 holder was cleared").arg(core::holderStateName(p.state)));
+            const QString state = core::holderStateName(p.state);
+            const bool vowel = QStringLiteral("aeiou").contains(state.at(0)); // "an expired", "a stale"
+            out.holder(events::Removed, p,
+                       QStringLiteral("the record of %1 %2 holder was cleared")
+                           .arg(vowel ? QStringLiteral("an") : QStringLiteral("a"), state));
         } else if (p.expiresAtMs && current.serverNowMs > 0 && *p.expiresAtMs <= current.serverNowMs) {
             out.holder(events::Expired, p, QStringLiteral("lease ran out"));
         } else {

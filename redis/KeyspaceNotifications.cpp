@@ -3,6 +3,7 @@
 #include "RedisConnection.h"
 #include "topology/RedisTopology.h"
 
+#include "core/CountText.h"
 #include "redis/KindRecognition.h"
 
 #include <QPointer>
@@ -88,7 +89,9 @@ void KeyspaceNotifications::finishProbe(const QList<Answer> &answers) {
     if (!off.isEmpty())
         setting = QStringLiteral("not on %1").arg(off.join(QStringLiteral(", ")));
     else if (isCluster())
-        setting = QStringLiteral("%1 on %2 masters").arg(setting).arg(answers.size());
+        setting = QStringLiteral("%1 on %2")
+                      .arg(setting, core::countText(answers.size(), QStringLiteral("master"),
+                                                    QStringLiteral("masters")));
     // Answered from the event loop, not from inside a connection's reply handling: `done` may delete
     // this object.
     QPointer<KeyspaceNotifications> self(this);

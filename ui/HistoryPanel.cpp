@@ -1,5 +1,6 @@
 #include "HistoryPanel.h"
 
+#include "core/CountText.h"
 #include "model/WatchController.h"
 #include "monitor/HistoryWorker.h"
 
@@ -165,7 +166,8 @@ void HistoryPanel::chooseExportFile() {
     if (!exportCsv(path, &error))
         m_note->setText(tr("Could not write %1: %2").arg(path, error));
     else
-        m_note->setText(tr("Exported %1 events to %2").arg(m_model.rowCount()).arg(path));
+        m_note->setText(tr("Exported %1 to %2")
+                            .arg(core::countText(m_model.rowCount(), tr("event"), tr("events")), path));
 }
 
 } // namespace semscope::ui

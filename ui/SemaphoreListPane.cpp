@@ -5,6 +5,7 @@
 #include "SpareWidth.h"
 #include "UsageBarDelegate.h"
 #include "WindowSettings.h"
+#include "core/CountText.h"
 #include "model/ConnectionSession.h"
 
 #include <QAction>
@@ -216,7 +217,9 @@ void SemaphoreListPane::showScanProgress(ConnectionSession *s) {
         m_discoveryProgress->setRange(0, 0);
     }
     m_discoveryLabel->setText(p.scanned < 0 ? tr("Scanning…")
-                                            : tr("Scanning: %1 keys, %2 found").arg(p.scanned).arg(p.found));
+                                            : tr("Scanning: %1, %2 found")
+                                                  .arg(core::countText(p.scanned, tr("key"), tr("keys")))
+                                                  .arg(p.found));
 }
 
 void SemaphoreListPane::hideScanProgress() {

@@ -30,6 +30,16 @@ void CliContext::printJson(const QJsonValue &value) {
     if (format == QJsonDocument::Compact)
         m_out << '\n';
     m_out.flush();
+    m_jsonPrinted = true;
+}
+
+QJsonObject jsonError(int code, const QString &endpoint, const QString &message) {
+    QJsonObject o{{QStringLiteral("status"), QStringLiteral("error")},
+                  {QStringLiteral("error"), message},
+                  {QStringLiteral("exit_code"), code}};
+    if (!endpoint.isEmpty())
+        o.insert(QStringLiteral("endpoint"), endpoint);
+    return o;
 }
 
 void CliContext::fail(int code, const QString &endpoint, const QString &message) {
@@ -40,13 +50,19 @@ void CliContext::fail(int code, const QString &endpoint, const QString &message)
         text.remove(endpoint + QStringLiteral(": "));
     }
     // The last gate before the terminal: a message may quote what a server said.
-    line += core::printableServerText(text, 2000);
+    const QString said = core::printableServerText(text, 2000);
+    line += said;
     m_err << line << '\n';
+    if (json() && !m_jsonPrinted)
+        printJson(jsonError(code, endpoint, said));
     finish(code);
 }
 
 void CliContext::failOperation(const QString &endpoint, const QString &message) {
-    fail(m_connectionLost ? ExitUsage : ExitFailed, endpoint, message);
+    // "no reply: ..." is how a Redis store says a command never got an answer (kinds::failureText):
+    // on a Cluster that is another master than the one the connection state follows.
+    const bool notHeard = m_connectionLost || message.contains(QLatin1String("no reply: "));
+    fail(notHeard ? ExitUsage : ExitFailed, endpoint, message);
 }
 
 void CliContext::watchConnection(core::SemaphoreStore &store) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QJsonValue>
 #include <QStringList>
 #include <QTextStream>
@@ -40,9 +41,13 @@ public:
     void printJson(const QJsonValue &value);
     // One line on stderr, "semscope-cli: <endpoint>: <what failed>", then finish(code). The endpoint
     // is said once: copies of it inside `message` (transport errors name it too) are left out.
+    // With --json, stdout gets {"status":"error","error","endpoint","exit_code"} too unless the
+    // command already printed its own answer (busy, lost, changed...): a script reading stdout always
+    // gets one JSON document, never nothing.
     void fail(int code, const QString &endpoint, const QString &message);
     // For an operation that ended in an error result: exit 2 when the store lost its connection
-    // while it ran (the server was never heard), exit 1 when the server answered with a refusal.
+    // while it ran or a command got no reply (a Cluster master that is down), exit 1 when the server
+    // answered with a refusal.
     void failOperation(const QString &endpoint, const QString &message);
     // Follows `store`'s connection state for failOperation().
     void watchConnection(core::SemaphoreStore &store);
@@ -69,9 +74,14 @@ private:
     QTextStream m_out;
     QTextStream m_err;
     std::optional<int> m_exitCode;
+    bool m_jsonPrinted = false;
     bool m_connectionLost = false;
     std::unique_ptr<core::AuditLog> m_auditLog;
     bool m_auditWarned = false;
 };
+
+// The --json document of a failure: {"status":"error","error":message,"exit_code":code} and
+// "endpoint" when there is one.
+QJsonObject jsonError(int code, const QString &endpoint, const QString &message);
 
 } // namespace semscope::cli

@@ -73,8 +73,7 @@ protected:
             const core::Holder *seen = findHolder(snap, holderId);
             if (!seen) {
                 report(ctx, store, core::ForceReleaseResult::Status::Gone,
-                       QStringLiteral("%1 does not hold %2; nothing was done").arg(holderId, snap.ref.name),
-                       nullptr, 0);
+                       notHeldText(snap, holderId) + QStringLiteral("; nothing was done"), nullptr, 0);
                 return;
             }
             if ((m_expectToken && !seen->token) || (m_expectSlot && !seen->slot)) {

@@ -44,6 +44,13 @@ public:
     }
 
     void start(CliContext &ctx) override {
+        // A word after the command is a mistake (a name meant for show?), not something to ignore.
+        if (!ctx.args().isEmpty()) {
+            ctx.fail(
+                ExitUsage, {},
+                QStringLiteral("info takes no arguments (got '%1')").arg(ctx.args().join(QLatin1Char(' '))));
+            return;
+        }
         QString error;
         auto settings = redisSettingsFromOptions(ctx, &error);
         if (!settings) {

@@ -1,6 +1,7 @@
 #include "CliCommand.h"
 #include "CliContext.h"
 #include "FailoverScenario.h"
+#include "LoadtestFailureText.h"
 #include "LoadtestSpread.h"
 #include "SemaphoreCommand.h"
 #include "StoreFromOptions.h"
@@ -341,6 +342,14 @@ private:
         if (const QString problem = c.validate(); !problem.isEmpty())
             return usageError(QStringLiteral("loadtest: ") + problem);
         m_csvPath = ctx.value(QStringLiteral("csv"));
+        if (!m_csvPath.isEmpty()) {
+            // Opened before the run, not after it: a path that cannot be written is a usage error
+            // said at once, not news after a long run whose report it then cost.
+            m_csvFile = std::make_unique<QFile>(m_csvPath);
+            if (!m_csvFile->open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+                return usageError(
+                    QStringLiteral("--csv: cannot write %1: %2").arg(m_csvPath, m_csvFile->errorString()));
+        }
         return true;
     }
 
@@ -554,16 +563,16 @@ private:
                                                   m_scenario ? QStringLiteral("training")
                                                              : QStringLiteral("load-test")));
 
-        if (!m_csvPath.isEmpty()) {
-            QFile file(m_csvPath);
-            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-                return m_ctx->fail(
-                    ExitFailed, {},
-                    QStringLiteral("--csv: cannot write %1: %2").arg(m_csvPath, file.errorString()));
-            QTextStream out(&file);
+        if (m_csvFile) {
+            QTextStream out(m_csvFile.get());
             out << LoadTestReport::csvHeader();
             for (const LoadTestReport &r : reports)
                 out << r.timelineCsv();
+            out.flush();
+            if (out.status() != QTextStream::Ok || !m_csvFile->flush())
+                m_ctx->err() << QStringLiteral("semscope-cli: warning: --csv: %1 may be incomplete: %2\n")
+                                    .arg(m_csvPath, m_csvFile->errorString());
+            m_csvFile->close();
         }
 
         if (m_semaphores > 1) {
@@ -599,23 +608,16 @@ private:
             // Failed operations are no pass, however safe the rest was: a dead server admits nobody.
             if (r.errors > 0)
                 return m_ctx->fail(ExitFailed, r.endpoint,
-                                   QStringLiteral("load test %1: %2 operations failed; the server was "
-                                                  "unavailable for %3 ms")
-                                       .arg(r.label)
-                                       .arg(r.errors)
-                                       .arg(r.unavailableMs()));
+                                   operationsFailedText(r.label, r.errors, r.unavailableMs()));
         }
         // A plain run that broke safety fails, so scripts can gate on it; a scenario is expected to
         // show the unsafe side failing.
         if (!m_scenario) {
             for (const LoadTestReport &r : reports) {
                 if (!r.safe())
-                    return m_ctx->fail(
-                        ExitFailed, r.endpoint,
-                        QStringLiteral("%1%2 over-admissions, %3 token violations")
-                            .arg(m_semaphores > 1 ? r.config.ref.name + QStringLiteral(": ") : QString())
-                            .arg(r.safety.overAdmissions)
-                            .arg(r.safety.tokenViolations));
+                    return m_ctx->fail(ExitFailed, r.endpoint,
+                                       unsafeRunText(m_semaphores > 1 ? r.config.ref.name : QString(),
+                                                     r.safety.overAdmissions, r.safety.tokenViolations));
             }
         }
         m_ctx->finish(ExitOk);
@@ -626,6 +628,7 @@ private:
     const redis::TrainingScenario *m_scenario = nullptr;
     int m_raceWindowMs = -1;
     QString m_csvPath;
+    std::unique_ptr<QFile> m_csvFile; // --csv, open from the start
     bool m_live = false;
     bool m_deleteKeysAfter = false; // a scenario's scratch semaphores
     int m_semaphores = 1;           // --semaphores

@@ -37,6 +37,7 @@ protected:
             return false;
         }
         m_ttlMs = *ttl;
+        m_ttlGiven = ctx.isSet(QStringLiteral("ttl"));
         return replicaOptions(ctx, &m_replicas, &m_replicaTimeoutMs);
     }
 
@@ -45,12 +46,24 @@ protected:
         const qint64 ttl = m_ttlMs;
         const int replicas = m_replicas;
         const qint64 replicaTimeoutMs = m_replicaTimeoutMs;
-        store.snapshot(ref, [&ctx, &store, holderId, ttl, replicas,
+        const bool ttlGiven = m_ttlGiven;
+        store.snapshot(ref, [&ctx, &store, holderId, ttl, ttlGiven, replicas,
                              replicaTimeoutMs](const core::Snapshot &snap) {
             const core::Holder *h = findHolder(snap, holderId);
             if (!h) {
-                report(ctx, store, QStringLiteral("lost"),
-                       QStringLiteral("%1 does not hold %2").arg(holderId, snap.ref.name));
+                report(ctx, store, QStringLiteral("lost"), notHeldText(snap, holderId));
+                return;
+            }
+            // The default lease is no extension of a longer one: it would cut a worker's 10 m lease
+            // to 30 s behind its back, and the slot could go to another client while it still works.
+            const qint64 left =
+                h->expiresAtMs && snap.serverNowMs > 0 ? *h->expiresAtMs - snap.serverNowMs : 0;
+            if (!ttlGiven && left > ttl) {
+                ctx.fail(
+                    ExitUsage, store.endpoint(),
+                    QStringLiteral("%1 has %2 of its lease left; refresh without --ttl sets %3, which would "
+                                   "shorten it: give the lease to set with --ttl; nothing was done")
+                        .arg(holderId, core::formatDurationMs(left), core::formatDurationMs(ttl)));
                 return;
             }
             // Server time at the refresh, near enough: the snapshot's plus what passed here since.
@@ -131,6 +144,7 @@ private:
     }
 
     qint64 m_ttlMs = 30000;
+    bool m_ttlGiven = false;
     int m_replicas = 0;
     qint64 m_replicaTimeoutMs = 1000;
 };

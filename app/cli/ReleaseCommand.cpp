@@ -24,8 +24,7 @@ protected:
         store.snapshot(ref, [&ctx, &store, holderId](const core::Snapshot &snap) {
             const core::Holder *h = findHolder(snap, holderId);
             if (!h) {
-                report(ctx, store, QStringLiteral("not-held"),
-                       QStringLiteral("%1 does not hold %2").arg(holderId, snap.ref.name));
+                report(ctx, store, QStringLiteral("not-held"), notHeldText(snap, holderId));
                 return;
             }
             store.release(grantFor(snap, *h), [&ctx, &store, holderId](const core::ReleaseResult &r) {

@@ -5,6 +5,8 @@
 #include "core/GlobPattern.h"
 #include "core/ProfileStore.h"
 
+#include <QRegularExpression>
+
 namespace semscope::cli {
 
 QCommandLineOption kindOption() {
@@ -89,6 +91,13 @@ std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qin
     if (!ctx.isSet(option))
         return fallback;
     const std::optional<qint64> ms = core::parseDurationMs(ctx.value(option));
+    // A number with its unit that still does not parse is past what a duration can hold.
+    static const QRegularExpression wellFormed(QStringLiteral("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"));
+    if (!ms && wellFormed.match(ctx.value(option)).hasMatch()) {
+        ctx.fail(ExitUsage, {},
+                 QStringLiteral("--%1: '%2' is too long to be a duration").arg(option, ctx.value(option)));
+        return std::nullopt;
+    }
     if (!ms || *ms < 0) {
         ctx.fail(ExitUsage, {},
                  QStringLiteral(
@@ -148,8 +157,12 @@ void SemaphoreCommand::resolve(CliContext &ctx, const QString &name) {
     m_store->discover(
         request, core::Cancellation(), {}, [this, &ctx, name](const core::DiscoverResult &result) {
             if (!result.ok) {
-                ctx.failOperation(m_store->endpoint(),
-                                  QStringLiteral("looking for %1: %2").arg(name, result.error));
+                // The lookup reads every master: one that is down stops it, even for a name served
+                // by another. --kind skips the lookup.
+                ctx.failOperation(
+                    m_store->endpoint(),
+                    QStringLiteral("looking for %1: %2 (--kind K reads %1 without looking it up)")
+                        .arg(name, result.error));
                 return;
             }
             QList<core::DiscoveredSemaphore> matches;
@@ -213,6 +226,20 @@ const core::Holder *SemaphoreCommand::findHolder(const core::Snapshot &snapshot,
             return &h;
     }
     return nullptr;
+}
+
+QString SemaphoreCommand::notHeldText(const core::Snapshot &snapshot, const QString &holderId) {
+    QString text = QStringLiteral("%1 does not hold %2").arg(holderId, snapshot.ref.name);
+    QStringList sessions;
+    for (const core::Holder &h : snapshot.holders) {
+        if (h.state != core::HolderState::Waiting &&
+            h.details.value(QStringLiteral("sessionName")).toString() == holderId)
+            sessions << h.id;
+    }
+    if (!sessions.isEmpty())
+        text += QStringLiteral(" (a Consul holder is its session id; %1 names the session %2: give that)")
+                    .arg(holderId, sessions.join(QStringLiteral(", ")));
+    return text;
 }
 
 core::Grant SemaphoreCommand::grantFor(const core::Snapshot &snapshot, const core::Holder &holder) {

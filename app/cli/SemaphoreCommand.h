@@ -35,6 +35,9 @@ protected:
 
     // Finds `holderId` (printable or hex raw id) among the holders of `snapshot`.
     static const core::Holder *findHolder(const core::Snapshot &snapshot, const QString &holderId);
+    // "HOLDER does not hold NAME", and, when HOLDER is the session name of a Consul holder (what
+    // `acquire --holder` names there), which session id to give instead.
+    static QString notHeldText(const core::Snapshot &snapshot, const QString &holderId);
     // The grant a holder seen in a snapshot stands for, so refresh/release compare its token/slot.
     static core::Grant grantFor(const core::Snapshot &snapshot, const core::Holder &holder);
 

@@ -87,7 +87,7 @@ public:
         options.discoveryIntervalMs = options.intervalMs;
         options.maxInFlight = kMaxInFlight;
 
-        m_store = openStore(ctx, &error);
+        m_store = openStore(ctx, &error, StoreAudit::EachWrite, StoreReconnect::WithBackoff);
         if (!m_store) {
             ctx.fail(ExitUsage, {}, error);
             return;
@@ -149,6 +149,16 @@ private:
         m_watcher->setHistory(m_history.get());
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
                          [this, &ctx](qint64, bool ok, const QString &why) {
+                             // A Consul agent that never answered a discovery could not be asked at all
+                             // (Redis is connected to first, whenReachable; a Cluster master that is
+                             // down leaves the others watched):
+                             // serve ends as it does when Redis cannot be connected to (exit 2).
+                             if (!ok && !m_discovered && m_store->backend() == core::Backend::Consul) {
+                                 ctx.failOperation(m_store->endpoint(),
+                                                   QStringLiteral("discovery failed: %1").arg(why));
+                                 return;
+                             }
+                             m_discovered = true;
                              // Told on stderr once per change, counted in the metrics every time.
                              if (ok == m_discoveryOk)
                                  return;
@@ -186,6 +196,7 @@ private:
     std::unique_ptr<MetricsHttpServer> m_http;
     std::unique_ptr<TerminationSignals> m_signals;
     bool m_discoveryOk = true;
+    bool m_discovered = false; // a discovery succeeded once
 };
 
 } // namespace

@@ -11,7 +11,7 @@ namespace semscope::cli {
 
 namespace {
 
-std::unique_ptr<core::SemaphoreStore> makeStore(CliContext &ctx, QString *error) {
+std::unique_ptr<core::SemaphoreStore> makeStore(CliContext &ctx, QString *error, StoreReconnect reconnect) {
     const bool redis = ctx.isSet(QStringLiteral("redis"));
     const bool consul = ctx.isSet(QStringLiteral("consul"));
     if (redis && consul) {
@@ -28,14 +28,15 @@ std::unique_ptr<core::SemaphoreStore> makeStore(CliContext &ctx, QString *error)
     if (!settings)
         return nullptr;
     redis::ConnectionSettings s = *settings;
-    s.autoReconnect = false; // a command-line run reports a lost connection instead of waiting it out
+    s.autoReconnect = reconnect == StoreReconnect::WithBackoff;
     return std::make_unique<redis::RedisSemaphoreStore>(s);
 }
 
 } // namespace
 
-std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error, StoreAudit audit) {
-    std::unique_ptr<core::SemaphoreStore> store = makeStore(ctx, error);
+std::unique_ptr<core::SemaphoreStore> openStore(CliContext &ctx, QString *error, StoreAudit audit,
+                                                StoreReconnect reconnect) {
+    std::unique_ptr<core::SemaphoreStore> store = makeStore(ctx, error, reconnect);
     if (!store)
         return store;
     ctx.watchConnection(*store);
@@ -109,10 +110,13 @@ void whenReachable(CliContext &ctx, core::SemaphoreStore &store, std::function<v
     });
     QObject::connect(&conn, &redis::RedisConnection::connectionLost, &conn,
                      [settled, &ctx, endpoint, &conn](const QString &reason) {
-                         // Reconnecting although the command line's connections do not: the
-                         // sentinels are asked again (a failover, a node that was not the
-                         // master); the next outcome settles it.
-                         if (*settled || conn.state() == redis::RedisConnection::State::Reconnecting)
+                         // Through Sentinel a connection reconnects although the command line's
+                         // connections do not: the sentinels are asked again (a failover, a node
+                         // that was not the master); the next outcome settles it. A store that
+                         // reconnects anyway (watch, serve) still ends on a first connect that fails.
+                         const bool throughSentinel = !conn.settings().sentinels.isEmpty();
+                         if (*settled ||
+                             (throughSentinel && conn.state() == redis::RedisConnection::State::Reconnecting))
                              return;
                          *settled = true;
                          QString why = reason;

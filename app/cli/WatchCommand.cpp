@@ -68,7 +68,7 @@ public:
         options.maxInFlight = kMaxInFlight;
 
         QString error;
-        m_store = openStore(ctx, &error);
+        m_store = openStore(ctx, &error, StoreAudit::EachWrite, StoreReconnect::WithBackoff);
         if (!m_store) {
             ctx.fail(ExitUsage, {}, error);
             return;
@@ -118,22 +118,51 @@ private:
                          });
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::readFailed, m_watcher.get(),
                          [this, &ctx](const core::SemaphoreRef &ref, const QString &why) {
-                             // Once per semaphore until it reads again, not once a second.
+                             // Once per semaphore until it reads again, not once a round for as long
+                             // as the server is away.
                              const QString key = core::kindName(ref.kind) + QLatin1Char(':') + ref.name;
+                             m_failedThisRound.insert(key);
                              if (m_failing.contains(key))
                                  return;
                              m_failing.insert(key);
                              ctx.err() << QStringLiteral("semscope-cli: %1: %2\n").arg(key, why);
                              ctx.err().flush();
                          });
-        QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::roundFinished, m_watcher.get(),
-                         [this] { m_failing.clear(); });
+        QObject::connect(
+            m_watcher.get(), &monitor::SemaphoreWatcher::roundFinished, m_watcher.get(), [this, &ctx] {
+                // A semaphore that did not fail this round read again: said once, so the operator knows
+                // the watch is back (after a Redis restart, say).
+                for (const QString &key : std::as_const(m_failing)) {
+                    if (!m_failedThisRound.contains(key))
+                        ctx.err() << QStringLiteral("semscope-cli: %1: reading it again\n").arg(key);
+                }
+                ctx.err().flush();
+                m_failing = m_failedThisRound;
+                m_failedThisRound.clear();
+            });
         QObject::connect(m_watcher.get(), &monitor::SemaphoreWatcher::discoveryFinished, m_watcher.get(),
                          [this, &ctx](qint64, bool ok, const QString &why) {
+                             // A Consul agent that never answered a discovery could not be asked at all
+                             // (Redis is connected to first, whenReachable; a Cluster master that is
+                             // down leaves the others watched):
+                             // the watch ends as a Redis one does when it cannot connect (exit 2; 1
+                             // when the server refused). Later it is told once per change.
+                             if (!ok && !m_announced && m_store->backend() == core::Backend::Consul) {
+                                 ctx.failOperation(m_store->endpoint(),
+                                                   QStringLiteral("discovery failed: %1").arg(why));
+                                 return;
+                             }
                              if (!ok) {
-                                 ctx.err() << QStringLiteral("semscope-cli: %1: discovery failed: %2\n")
-                                                  .arg(m_store->endpoint(), why);
-                             } else if (!m_announced) {
+                                 if (!m_discoveryFailing)
+                                     ctx.err() << QStringLiteral("semscope-cli: %1: discovery failed: %2\n")
+                                                      .arg(m_store->endpoint(), why);
+                                 m_discoveryFailing = true;
+                             } else if (m_discoveryFailing) {
+                                 m_discoveryFailing = false;
+                                 ctx.err() << QStringLiteral("semscope-cli: %1: discovery works again\n")
+                                                  .arg(m_store->endpoint());
+                             }
+                             if (ok && !m_announced) {
                                  m_announced = true;
                                  ctx.err() << QStringLiteral("watching %1 on %2\n")
                                                   .arg(core::countText(m_watcher->watched().size(),
@@ -165,7 +194,9 @@ private:
     std::unique_ptr<monitor::SemaphoreWatcher> m_watcher;
     std::unique_ptr<TerminationSignals> m_signals;
     std::unique_ptr<redis::KeyspaceNotifications> m_notifications;
-    QSet<QString> m_failing;
+    QSet<QString> m_failing;         // said to fail, not read since
+    QSet<QString> m_failedThisRound; // failed since the last roundFinished
+    bool m_discoveryFailing = false;
     bool m_announced = false;
 };
 

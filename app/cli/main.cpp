@@ -4,6 +4,7 @@
 #include "GlobalOptions.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QSet>
 #include <QTextStream>
 
@@ -56,10 +57,20 @@ int main(int argc, char *argv[]) {
                                  QStringLiteral("[args...]"));
 
     QTextStream err(stderr);
-    if (!parser.parse(QCoreApplication::arguments())) {
-        err << "semscope-cli: " << parser.errorText() << "\n";
-        return ExitUsage;
-    }
+    // A usage error before any command ran: one line on stderr and, with --json, its JSON document
+    // on stdout as every other failure has (CliContext::fail).
+    auto usageError = [&err](const QString &message, bool json) {
+        err << "semscope-cli: " << message << "\n";
+        err.flush();
+        if (json)
+            QTextStream(stdout)
+                << QJsonDocument(jsonError(ExitUsage, {}, message)).toJson(QJsonDocument::Compact) << "\n";
+        return int(ExitUsage);
+    };
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usageError(parser.errorText(),
+                          QCoreApplication::arguments().contains(QStringLiteral("--json")));
+    const bool json = parser.isSet(QStringLiteral("json"));
     if (parser.isSet(QStringLiteral("version"))) {
         QTextStream(stdout) << "semscope-cli " << SEMSCOPE_VERSION << "\n";
         return ExitOk;
@@ -69,19 +80,17 @@ int main(int argc, char *argv[]) {
         return ExitOk;
     }
     const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty()) {
-        err << "semscope-cli: no command given; see semscope-cli --help\n";
-        return ExitUsage;
-    }
+    if (positional.isEmpty())
+        return usageError(QStringLiteral("no command given; see semscope-cli --help"), json);
     CliCommand *command = nullptr;
     for (const auto &c : commands) {
         if (c->name() == positional.constFirst())
             command = c.get();
     }
-    if (!command) {
-        err << "semscope-cli: unknown command '" << positional.constFirst() << "'; see semscope-cli --help\n";
-        return ExitUsage;
-    }
+    if (!command)
+        return usageError(
+            QStringLiteral("unknown command '%1'; see semscope-cli --help").arg(positional.constFirst()),
+            json);
 
     CliContext ctx(parser);
     command->start(ctx);

@@ -58,6 +58,14 @@ HandshakeVerdict judgeHandshakeReply(const HandshakeStep &step, const RedisReply
         if (!refusal.isEmpty())
             return {step.staleMaster ? Outcome::StaleMaster : Outcome::Failed, refusal};
     }
+    // NOAUTH to any step: the server wants a password and none was given. Nothing after the handshake
+    // could work either, so the attempt ends here as a refused AUTH would, rather than every command
+    // failing one by one with its own text (an acquire's script load reads "unauthenticated multibulk
+    // length").
+    if (reply.isServerError() && reply.str.startsWith("NOAUTH"))
+        return {Outcome::Failed, QStringLiteral("authentication required: the server wants a password and "
+                                                "none was given (%1)")
+                                     .arg(reply.errorMessage())};
     if (reply.isServerError()) {
         const QString message = step.what + QStringLiteral(": ") + reply.errorMessage();
         return {step.required ? Outcome::Failed : Outcome::Warned, message};

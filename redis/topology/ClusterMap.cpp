@@ -44,7 +44,8 @@ QString ClusterShard::rangesText() const {
     return parts.join(QLatin1Char(','));
 }
 
-std::optional<ClusterMap> ClusterMap::fromShards(const RedisReply &reply, bool useTlsPort, QString *error) {
+std::optional<ClusterMap> ClusterMap::fromShards(const RedisReply &reply, bool useTlsPort, QString *error,
+                                                 const QString &askedHost) {
     if (!reply.isArray()) {
         fail(error, QStringLiteral("CLUSTER SHARDS: expected a list of shards, got ") + reply.describe());
         return std::nullopt;
@@ -74,6 +75,8 @@ std::optional<ClusterMap> ClusterMap::fromShards(const RedisReply &reply, bool u
             node.host = text(field(n, "endpoint"));
             if (node.host.isEmpty() || node.host == QLatin1String("?"))
                 node.host = text(field(n, "ip"));
+            if (node.host.isEmpty())
+                node.host = askedHost;
             const RedisReply *port = field(n, useTlsPort ? "tls-port" : "port");
             if (!port)
                 port = field(n, useTlsPort ? "port" : "tls-port");
@@ -106,16 +109,19 @@ std::optional<ClusterMap> ClusterMap::fromShards(const RedisReply &reply, bool u
     return map;
 }
 
-std::optional<ClusterMap> ClusterMap::fromSlots(const RedisReply &reply, QString *error) {
+std::optional<ClusterMap> ClusterMap::fromSlots(const RedisReply &reply, QString *error,
+                                                const QString &askedHost) {
     if (!reply.isArray()) {
         fail(error, QStringLiteral("CLUSTER SLOTS: expected a list of ranges, got ") + reply.describe());
         return std::nullopt;
     }
     ClusterMap map;
-    auto nodeOf = [](const RedisReply &n) {
+    auto nodeOf = [&askedHost](const RedisReply &n) {
         ClusterNode node;
         if (n.elements.size() >= 2) {
             node.host = QString::fromUtf8(n.elements.at(0).str);
+            if (node.host.isEmpty() || node.host == QLatin1String("?"))
+                node.host = askedHost;
             node.port = quint16(n.elements.at(1).toInteger().value_or(0));
         }
         if (n.elements.size() >= 3)

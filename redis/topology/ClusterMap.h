@@ -38,9 +38,14 @@ class ClusterMap {
 public:
     // From CLUSTER SHARDS (Redis 7.0+). `useTlsPort`: the nodes' TLS port is the one to dial (the
     // entry connection uses TLS). Empty optional and `error` when the reply is not a shard list.
-    static std::optional<ClusterMap> fromShards(const RedisReply &reply, bool useTlsPort, QString *error);
+    // `askedHost`: the host the reply came from. A node that never met another one (a Cluster of one
+    // master) does not know its own address and names itself with an empty ip: it is reached where
+    // it was asked, as Redis' documentation tells clients to.
+    static std::optional<ClusterMap> fromShards(const RedisReply &reply, bool useTlsPort, QString *error,
+                                                const QString &askedHost = QString());
     // From CLUSTER SLOTS (older servers); it names no health and no offsets.
-    static std::optional<ClusterMap> fromSlots(const RedisReply &reply, QString *error);
+    static std::optional<ClusterMap> fromSlots(const RedisReply &reply, QString *error,
+                                               const QString &askedHost = QString());
 
     const QList<ClusterShard> &shards() const { return m_shards; }
     // Index into shards() of the master serving `slot`, -1 when no master serves it.

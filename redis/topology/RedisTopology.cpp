@@ -601,9 +601,9 @@ void RedisTopology::reloadMap(std::function<void(const QString &error)> done) {
                 QString error;
                 std::optional<ClusterMap> map;
                 if (!replies.value(0).isError())
-                    map = ClusterMap::fromShards(replies.value(0), tls, &error);
+                    map = ClusterMap::fromShards(replies.value(0), tls, &error, c->settings().host);
                 if (!map && !replies.value(1).isError())
-                    map = ClusterMap::fromSlots(replies.value(1), &error);
+                    map = ClusterMap::fromSlots(replies.value(1), &error, c->settings().host);
                 if (!map || map->isEmpty()) {
                     if (error.isEmpty())
                         error = c->endpoint() + QStringLiteral(": ") + replies.value(1).errorMessage();

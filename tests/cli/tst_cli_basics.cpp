@@ -92,12 +92,16 @@ private Q_SLOTS:
     void unixSocket();
     void aclPasswordFromUrlAndEnvironment();
     void wrongPasswordIsExit2AndNeverPrinted();
+    void missingPasswordIsExit2AndSaysSo_data();
+    void missingPasswordIsExit2AndSaysSo();
     void malformedUrls_data();
     void malformedUrls();
     void unknownHost();
     void closedPort();
     void usageErrors_data();
     void usageErrors();
+    void jsonFailuresPrintOneJsonDocument_data();
+    void jsonFailuresPrintOneJsonDocument();
 };
 
 void TestCliBasics::initTestCase() {
@@ -273,6 +277,35 @@ void TestCliBasics::wrongPasswordIsExit2AndNeverPrinted() {
     }
 }
 
+void TestCliBasics::missingPasswordIsExit2AndSaysSo_data() {
+    QTest::addColumn<QStringList>("command");
+    QTest::newRow("ping") << QStringList{"ping"};
+    QTest::newRow("info") << QStringList{"info"};
+    QTest::newRow("list") << QStringList{"list"};
+    QTest::newRow("show") << QStringList{"show", "jobs"};
+    // Its script load once failed with "ERR Protocol error: unauthenticated multibulk length", exit 1.
+    QTest::newRow("acquire") << QStringList{"acquire", "jobs", "--kind", "leased", "--limit", "1"};
+}
+
+void TestCliBasics::missingPasswordIsExit2AndSaysSo() {
+    // No password for a server that wants one is a wrong password too: the server could not be asked
+    // (exit 2), and the one line says what is missing, not a warning plus the first command's NOAUTH.
+    QFETCH(QStringList, command);
+    RedisServer server;
+    RedisServer::Options options;
+    options.aclUser = QStringLiteral("ops");
+    options.aclPassword = QStringLiteral("tr0ub4dor");
+    QVERIFY2(server.start(options), qPrintable(server.errorString()));
+    const Run r = runCli(
+        QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:%1").arg(server.port())} +
+        command);
+    VERIFY_ONE_LINE_ERROR(r, 2);
+    QVERIFY2(
+        r.err.contains(QStringLiteral("authentication required: the server wants a password and none was "
+                                      "given (NOAUTH")),
+        qPrintable(r.err));
+}
+
 void TestCliBasics::malformedUrls_data() {
     QTest::addColumn<QString>("url");
     QTest::newRow("empty") << QString();
@@ -344,6 +377,15 @@ void TestCliBasics::usageErrors_data() {
                                      << QStringLiteral("cannot read CA file /nonexistent/ca.pem");
     QTest::newRow("unknown option") << QStringList{QStringLiteral("--bogus"), QStringLiteral("ping")}
                                     << QStringLiteral("bogus");
+    // Once ignored: `ping jobs` pinged and exited 0.
+    QTest::newRow("ping with an argument")
+        << QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1"),
+                       QStringLiteral("ping"), QStringLiteral("jobs")}
+        << QStringLiteral("ping takes no arguments");
+    QTest::newRow("info with an argument")
+        << QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1"),
+                       QStringLiteral("info"), QStringLiteral("jobs")}
+        << QStringLiteral("info takes no arguments");
 }
 
 void TestCliBasics::usageErrors() {
@@ -354,5 +396,56 @@ void TestCliBasics::usageErrors() {
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
 }
 
+void TestCliBasics::jsonFailuresPrintOneJsonDocument_data() {
+    // "URL" stands for a running server's URL.
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("status");
+    QTest::newRow("option parser") << QStringList{"--json", "--nope"} << 2 << "error";
+    QTest::newRow("no command") << QStringList{"--json"} << 2 << "error";
+    QTest::newRow("unknown command") << QStringList{"--json", "frobnicate"} << 2 << "error";
+    QTest::newRow("missing NAME") << QStringList{"--redis", "URL", "--json", "show"} << 2 << "error";
+    QTest::newRow("bare --ttl") << QStringList{"--redis", "URL", "--json", "acquire", "x", "--ttl", "5"} << 2
+                                << "error";
+    QTest::newRow("refused port") << QStringList{"--redis", "redis://127.0.0.1:1", "--json", "ping"} << 2
+                                  << "error";
+    QTest::newRow("no such semaphore")
+        << QStringList{"--redis", "URL", "--json", "show", "nosuch"} << 1 << "error";
+    // A refusal with an answer of its own prints that answer, not a second document.
+    QTest::newRow("busy acquire") << QStringList{"--redis", "URL",    "--json", "acquire",
+                                                 "full",    "--kind", "leased"}
+                                  << 1 << "busy";
+}
+
+void TestCliBasics::jsonFailuresPrintOneJsonDocument() {
+    // With --json a script reading stdout gets one JSON document on every path, failures included
+    // (stdout used to be empty for most of them); stderr still has the one line.
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, status);
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    const Run held =
+        runCli({QStringLiteral("--redis"), server.url(), QStringLiteral("acquire"), QStringLiteral("full"),
+                QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+                QStringLiteral("1"), QStringLiteral("--ttl"), QStringLiteral("5m")});
+    QCOMPARE(held.exitCode, 0);
+    args.replaceInStrings(QRegularExpression(QStringLiteral("^URL$")), server.url());
+
+    const Run r = runCli(args);
+    QVERIFY2(r.finished, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == exitCode, qPrintable(describe(r)));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &parseError);
+    QVERIFY2(parseError.error == QJsonParseError::NoError && doc.isObject(), qPrintable(describe(r)));
+    QCOMPARE(doc.object().value(QStringLiteral("status")).toString(), status);
+    QVERIFY2(lines(r.err).size() == 1 && r.err.startsWith(QStringLiteral("semscope-cli: ")),
+             qPrintable(describe(r)));
+    if (status != QLatin1String("error"))
+        return;
+    QCOMPARE(doc.object().value(QStringLiteral("exit_code")).toInt(), exitCode);
+    const QString error = doc.object().value(QStringLiteral("error")).toString();
+    QVERIFY2(!error.isEmpty() && r.err.contains(error), qPrintable(describe(r)));
+}
 SEMSCOPE_TEST_GUILESS_MAIN(TestCliBasics)
 #include "tst_cli_basics.moc"

@@ -3,9 +3,11 @@
 // refused, lost after connecting, protocol error). One line on stderr, the endpoint said once, and
 // nothing a server sent reaches the terminal raw.
 #include "CliRun.h"
+#include "RedisCluster.h"
 #include "RedisServer.h"
 #include "ScriptedRedisServer.h"
 #include "TestMain.h"
+#include "redis/topology/HashSlot.h"
 
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -235,6 +237,77 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
         QVERIFY2(r.err.contains(QStringLiteral("give a number with its unit")), qPrintable(describe(r)));
         QCOMPARE(server.command({"DBSIZE"}).integer, 0);
+    }
+
+    // A Cluster with one master down: an operation on a name it serves could not be asked (exit 2,
+    // not 1 as a refusal); a name served by a live master is still read with --kind, and the lookup
+    // that fails without it says so.
+    void clusterMasterDown() {
+        semscope::test::RedisCluster cluster;
+        semscope::test::RedisCluster::Options options;
+        options.replicasPerMaster = 0;
+        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        auto nameOn = [&](int node) {
+            for (int i = 0;; ++i) {
+                const QString candidate = QStringLiteral("down-%1").arg(i);
+                const RedisServer *master =
+                    cluster.masterOfSlot(semscope::redis::topology::hashSlot(candidate.toUtf8()));
+                if (master && master->port() == cluster.node(node).port())
+                    return candidate;
+            }
+        };
+        const QString live = nameOn(0), gone = nameOn(2);
+        const QStringList leased{QStringLiteral("--kind"),  QStringLiteral("leased"),
+                                 QStringLiteral("--limit"), QStringLiteral("1"),
+                                 QStringLiteral("--ttl"),   QStringLiteral("5m")};
+        for (const QString &name : {live, gone})
+            QCOMPARE(
+                cli(QStringList{QStringLiteral("--redis"), cluster.url(), QStringLiteral("acquire"), name} +
+                    leased)
+                    .exitCode,
+                0);
+        cluster.node(2).kill();
+
+        Run r = cli(QStringList{QStringLiteral("--redis"), cluster.url(), QStringLiteral("acquire"), gone} +
+                    leased);
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        r = cli({QStringLiteral("--redis"), cluster.url(), QStringLiteral("show"), live});
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("--kind K reads %1 without looking it up").arg(live)),
+                 qPrintable(describe(r)));
+        r = cli({QStringLiteral("--redis"), cluster.url(), QStringLiteral("show"), live,
+                 QStringLiteral("--kind"), QStringLiteral("leased")});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    }
+
+    // A duration past what can be held is said to be too long, not "not a duration".
+    void hugeDurationIsTooLong() {
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const Run r = cli({QStringLiteral("--redis"), server.url(), QStringLiteral("acquire"),
+                           QStringLiteral("jobs"), QStringLiteral("--kind"), QStringLiteral("leased"),
+                           QStringLiteral("--ttl"), QStringLiteral("100000000000h")});
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("--ttl: '100000000000h' is too long to be a duration")),
+                 qPrintable(describe(r)));
+        QCOMPARE(server.command({"DBSIZE"}).integer, 0);
+    }
+
+    // A --csv path that cannot be written is a usage error said before the run; it used to come
+    // after the whole run (exit 1), and the run's report was not printed.
+    void unwritableCsvIsAUsageErrorBeforeTheRun() {
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const Run r =
+            cli({QStringLiteral("--redis"), server.url(), QStringLiteral("loadtest"), QStringLiteral("lt"),
+                 QStringLiteral("--kind"), QStringLiteral("leased"), QStringLiteral("--limit"),
+                 QStringLiteral("2"), QStringLiteral("--clients"), QStringLiteral("2"),
+                 QStringLiteral("--duration"), QStringLiteral("20s"), QStringLiteral("--csv"),
+                 m_home.filePath(QStringLiteral("no-such-folder/timeline.csv"))});
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("--csv: cannot write")), qPrintable(describe(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r))); // no run, so no report
+        QCOMPARE(server.command({"INFO", "commandstats"}).str.contains("cmdstat_evalsha"), false);
     }
 };
 

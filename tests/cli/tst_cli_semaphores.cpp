@@ -438,6 +438,24 @@ private Q_SLOTS:
 
     // slots, on the layout the seed's clients write: --limit on acquire neither grows nor shrinks it;
     // refresh says nothing was extended.
+    // refresh without --ttl sets the default 30 s lease: on a holder with more left that would cut
+    // its lease behind its back, so it is refused and nothing is changed.
+    void refreshNeverShortensALeaseUnasked() {
+        QCOMPARE(
+            cli({"acquire", "long", "--kind", "leased", "--limit", "1", "--holder", "w1", "--ttl", "10m"})
+                .exitCode,
+            0);
+        CliRun r = cli({"refresh", "long", "w1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("refresh without --ttl sets 30.0 s, which would shorten it"),
+                 r.err.constData());
+        const qint64 ttl = holderNamed(cli({"show", "long", "--json"}).json(), QStringLiteral("w1"))
+                               .value(QStringLiteral("ttl_ms"))
+                               .toInteger();
+        QVERIFY2(ttl > 60000, qPrintable(QString::number(ttl)));
+        QCOMPARE(cli({"refresh", "long", "w1", "--ttl", "20m"}).exitCode, 0);
+    }
+
     void slotsSayWhatTheyDid() {
         cmd({"HSET", "printers|map", "10.0.0.1", "1"});
         cmd({"RPUSH", "printers|list", "2"});

@@ -334,6 +334,29 @@ private Q_SLOTS:
         QVERIFY(interrupt(serve));
     }
 
+    // After a Redis restart the exporter reads again (it reconnects): the metrics follow what the
+    // restarted server holds. It used to stay disconnected, counting scrape errors, until restarted.
+    void readsAgainAfterTheServerRestarts() {
+        makeSemaphores();
+        QProcess serve;
+        const quint16 port = startServe(serve, {"--interval", "100ms"});
+        QVERIFY(port != 0);
+        waitForSample(port, QStringLiteral("semscope_semaphore_used"), QStringLiteral("orders"), 2);
+        m_redis.kill(); // a crash: what it held is gone
+        QVERIFY(waitFor([&] {
+            return counter(http(port, "/metrics").body, QStringLiteral("semscope_scrape_errors_total"))
+                       .value_or(0) >= 1;
+        }));
+        QVERIFY2(m_redis.restart(), qPrintable(m_redis.errorString()));
+        QCOMPARE(
+            cli({"acquire", "orders", "--kind", "leased", "--limit", "3", "--holder", "c", "--ttl", "60s"}),
+            0);
+        const QByteArray metrics =
+            waitForSample(port, QStringLiteral("semscope_semaphore_used"), QStringLiteral("orders"), 1);
+        QCOMPARE(sample(metrics, QStringLiteral("semscope_semaphore_used"), QStringLiteral("orders")), 1.0);
+        QVERIFY(interrupt(serve));
+    }
+
     // Consul (the API double run by `sandbox consul`): followed through blocking queries; a holder
     // whose session is invalidated turns stale.
     void consulSemaphore() {

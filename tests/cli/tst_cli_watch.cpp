@@ -14,9 +14,11 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
+#include <functional>
 
 using namespace semscope;
 
@@ -322,6 +324,31 @@ private Q_SLOTS:
         QVERIFY2(err.contains("keyspace notifications on (g$hzxK on 3 masters)"), err.constData());
     }
 
+    // A Cluster of one master is found and read, and says so in the singular: "on 1 master", not
+    // "on 1 masters".
+    void keyspaceNotificationsOnAOneMasterCluster() {
+        test::RedisCluster cluster;
+        test::RedisCluster::Options options;
+        options.masters = 1;
+        options.replicasPerMaster = 0;
+        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        QCOMPARE(cluster.node(0).command({"CONFIG", "SET", "notify-keyspace-events", "Kgz$hx"}).str,
+                 QByteArray("OK"));
+        // The lone node names itself with an empty address (it never met another one): it is reached
+        // where it was asked, not at ":port" ("host not found").
+        QProcess list;
+        list.setProcessEnvironment(environment());
+        list.start(m_cli, {"--redis", cluster.url(), "list"});
+        QVERIFY(list.waitForFinished(30000));
+        QVERIFY2(list.exitCode() == 0, list.readAllStandardError().constData());
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli, {"--redis", cluster.url(), "watch", "--for", "1s"});
+        QVERIFY(watch.waitForFinished(30000));
+        const QByteArray err = watch.readAllStandardError();
+        QVERIFY2(err.contains("keyspace notifications on (g$hzxK on 1 master)"), err.constData());
+    }
+
     // The "done when" for new semaphores: on a plain Redis (no keyspace notifications) a
     // lock taken ~2 s after the watch started and deleted 1.5 s later is reported, because a small
     // keyspace is scanned for new semaphores every interval (the scan costs far below the budget);
@@ -381,6 +408,67 @@ private Q_SLOTS:
         QVERIFY(watch.waitForFinished(30000));
         QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
         QCOMPARE(watch.exitCode(), 0);
+    }
+
+    // A watch runs through a Redis restart: it says once that a semaphore cannot be read (not once
+    // a round), reconnects, says it reads again and reports what happens after. It used to print
+    // "not connected" twice a round until stopped by hand.
+    void survivesARedisRestart() {
+        test::RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        auto run = [&](const QStringList &args) {
+            QProcess p;
+            p.setProcessEnvironment(environment());
+            p.start(m_cli, QStringList{"--redis", server.url()} + args);
+            return p.waitForFinished(30000) ? p.exitCode() : -1;
+        };
+        const QStringList acquireArgs{"acquire", "restarted", "--kind", "leased",
+                                      "--limit", "2",         "--ttl",  "5m"};
+        QCOMPARE(run(acquireArgs + QStringList{"--holder", "a"}), 0);
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli, {"--redis", server.url(), "watch", "--json", "--interval", "200ms"});
+        QByteArray out, err;
+        auto until = [&](const std::function<bool()> &done) {
+            return test::waitFor(
+                [&] {
+                    watch.waitForReadyRead(50);
+                    out += watch.readAllStandardOutput();
+                    err += watch.readAllStandardError();
+                    return done();
+                },
+                30000);
+        };
+        QVERIFY2(until([&] { return err.contains("watching 1 semaphore on"); }), err.constData());
+        server.kill();
+        QVERIFY2(until([&] { return err.contains("semscope-cli: leased:restarted: "); }), err.constData());
+        QVERIFY(server.restart());
+        QCOMPARE(run(acquireArgs + QStringList{"--holder", "b"}), 0);
+        QVERIFY2(until([&] { return out.contains("\"event\":\"acquired\",\"holder\":\"b\""); }),
+                 QByteArray(out + err).constData());
+        QVERIFY2(until([&] { return err.contains("semscope-cli: leased:restarted: reading it again"); }),
+                 err.constData());
+        QCOMPARE(err.count("semscope-cli: leased:restarted: "), 2); // the failure once, then the recovery
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitCode(), 0);
+    }
+
+    // A Consul agent that cannot be reached at the start ends the watch with exit 2, as a Redis
+    // server that refuses the connection does; it used to run to --for and exit 0.
+    void unreachableConsulAtTheStartIsExit2() {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 closed = probe.serverPort();
+        probe.close();
+        QProcess watch;
+        watch.setProcessEnvironment(environment());
+        watch.start(m_cli,
+                    {"--consul", QStringLiteral("http://127.0.0.1:%1").arg(closed), "watch", "--for", "10s"});
+        QVERIFY(watch.waitForFinished(30000));
+        const QByteArray err = watch.readAllStandardError();
+        QVERIFY2(watch.exitCode() == 2, err.constData());
+        QVERIFY2(err.contains("discovery failed"), err.constData());
     }
 
     void matchAndKindNarrowIt() {

@@ -13,6 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <sys/types.h>
+
 using namespace semscope::consul;
 
 class TestConsulCli : public QObject {
@@ -233,6 +236,97 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("always 1"), r.err.constData());
         QCOMPARE(m_double->state().get(QStringLiteral("semaphore/sl/.lock"))->value, before);
+    }
+
+    // Ctrl-C during `acquire --wait` says it left the queue: then its session and contender key are
+    // gone from Consul when the process has ended (the destroy was sent and never waited for, so the
+    // process ended first and left a "waiting" contender until the session's TTL).
+    void interruptedWaitLeavesNoSessionBehind() {
+        const QString url = m_double->url().toString();
+        Run r =
+            cli({QStringLiteral("--consul"), url, QStringLiteral("acquire"), QStringLiteral("semaphore/iw"),
+                 QStringLiteral("--kind"), QStringLiteral("consul"), QStringLiteral("--limit"),
+                 QStringLiteral("1"), QStringLiteral("--ttl"), QStringLiteral("5m")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        QCOMPARE(m_double->state().sessions().size(), 1);
+        const QString holder = m_double->state().sessions().constFirst().id;
+
+        QProcess waiter;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_data.path());
+        waiter.setProcessEnvironment(env);
+        QSignalSpy finished(&waiter, &QProcess::finished);
+        waiter.start(m_cli,
+                     {QStringLiteral("--consul"), url, QStringLiteral("acquire"),
+                      QStringLiteral("semaphore/iw"), QStringLiteral("--wait"), QStringLiteral("60s")});
+        QVERIFY(waiter.waitForStarted(30000));
+        // In line: its session and its contender key are there.
+        QString waiting;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const auto &s : m_double->state().sessions())
+                    if (s.id != holder && m_double->state().get(QStringLiteral("semaphore/iw/") + s.id))
+                        waiting = s.id;
+                return !waiting.isEmpty();
+            }(),
+            30000);
+        ::kill(pid_t(waiter.processId()), SIGINT);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(waiter.exitCode(), 130);
+        QVERIFY2(waiter.readAllStandardError().contains("left the queue of semaphore/iw"),
+                 "the interrupted wait says so");
+        QVERIFY(m_double->state().session(waiting) == nullptr);
+        QVERIFY(m_double->state().get(QStringLiteral("semaphore/iw/") + waiting) == nullptr);
+        QVERIFY(m_double->state().session(holder) != nullptr); // the holder is untouched
+    }
+
+    // A lease Consul refuses for a session is said in the unit it was asked in, with the range, not
+    // only as Consul's nanoseconds ("Invalid Session TTL '5000000000'").
+    void leaseOutsideTheSessionTtlRangeIsExplained() {
+        const Run r = cli({QStringLiteral("--consul"), m_double->url().toString(), QStringLiteral("acquire"),
+                           QStringLiteral("semaphore/ttl"), QStringLiteral("--kind"),
+                           QStringLiteral("consul"), QStringLiteral("--limit"), QStringLiteral("1"),
+                           QStringLiteral("--ttl"), QStringLiteral("5s")});
+        QCOMPARE(r.exitCode, 1); // Consul answered and refused
+        QVERIFY2(r.err.contains("a lease of 5.0 s is outside the session TTLs this agent accepts"),
+                 r.err.constData());
+        QVERIFY(m_double->state().sessions().isEmpty());
+    }
+
+    // `acquire --holder worker-a` names the Consul session; the holder is the session id. release by
+    // the name says which id to give instead of only "does not hold".
+    void releaseBySessionNameSaysWhichSession() {
+        const QString url = m_double->url().toString();
+        Run r =
+            cli({QStringLiteral("--consul"), url, QStringLiteral("acquire"), QStringLiteral("semaphore/sn"),
+                 QStringLiteral("--kind"), QStringLiteral("consul"), QStringLiteral("--limit"),
+                 QStringLiteral("2"), QStringLiteral("--holder"), QStringLiteral("worker-a")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        QCOMPARE(m_double->state().sessions().size(), 1);
+        const QString sid = m_double->state().sessions().constFirst().id;
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("release"), QStringLiteral("semaphore/sn"),
+                 QStringLiteral("worker-a")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("worker-a names the session %1: give that").arg(sid).toUtf8()),
+                 r.err.constData());
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("release"), QStringLiteral("semaphore/sn"),
+                 sid});
+        QVERIFY2(r.exitCode == 0, r.err);
+    }
+
+    // repair is Redis' (slots, leased): on Consul it refuses and names what does the job there, commands
+    // that exist (it once pointed at a "destroy" there is none of).
+    void repairWithConsulNamesWhatToDoInstead() {
+        const QString url = m_double->url().toString();
+        Run r = cli({QStringLiteral("--consul"), url, QStringLiteral("acquire"),
+                     QStringLiteral("semaphore/rp"), QStringLiteral("--kind"), QStringLiteral("consul"),
+                     QStringLiteral("--limit"), QStringLiteral("2")});
+        QVERIFY2(r.exitCode == 0, r.err);
+        r = cli({QStringLiteral("--consul"), url, QStringLiteral("repair"), QStringLiteral("semaphore/rp")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("purge"), r.err.constData());
+        QVERIFY2(r.err.contains("semscope-cli invalidate SESSION"), r.err.constData());
+        QVERIFY2(!r.err.contains("destroy"), r.err.constData());
     }
 
     // The load tester drives ConsulSemaphoreStore like any other store: sessions, contender keys and

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSemaphore>
 #include <QSettings>
 #include <QSqlDatabase>
@@ -56,6 +57,8 @@ private Q_SLOTS:
     void twoProcessesWritingAtOnceLoseNothing();
     void openingWhileAnotherProcessSetsTheFileUp();
     void eventsWaitWhileTheFileIsBusy();
+    void eventsDroppedPastTheLimitAreCounted_data();
+    void eventsDroppedPastTheLimitAreCounted();
     void forceReleaseMarks();
     void seenSemaphoresSurviveARestart();
     void settlingAForceRelease();
@@ -236,6 +239,39 @@ void TestHistoryStore::eventsWaitWhileTheFileIsBusy() {
     QCOMPARE(got.size(), 2);
     QCOMPARE(got.at(0).event, QStringLiteral("released")); // newest first
     QCOMPARE(got.at(1).event, QStringLiteral("acquired"));
+}
+
+void TestHistoryStore::eventsDroppedPastTheLimitAreCounted_data() {
+    QTest::addColumn<int>("dropped");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("one") << 1 << "1 event could not be written for a long time and was dropped";
+    QTest::newRow("three") << 3 << "3 events could not be written for a long time and were dropped";
+}
+
+void TestHistoryStore::eventsDroppedPastTheLimitAreCounted() {
+    // More events waiting for a busy file than are kept: the oldest go, and the warning counts them.
+    QFETCH(int, dropped);
+    QFETCH(QString, expected);
+    HistoryStore h(path(), 50);
+    QVERIFY(h.isAvailable());
+    QSqlDatabase blocker = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("blocker"));
+    blocker.setDatabaseName(path());
+    QVERIFY(blocker.open());
+    QSqlQuery lock(blocker);
+    QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+    QList<HolderEvent> many;
+    for (int i = 0; i < HistoryStore::kMaxPendingEvents + dropped; ++i)
+        many << makeEvent(QStringLiteral("acquired"), QStringLiteral("h%1").arg(i), 1000 + i, i);
+    // The busy write's own warning follows; this one must come with the count said properly.
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QRegularExpression::escape(expected)));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("locked|busy")));
+    QVERIFY(!h.record(QStringLiteral("redis://test"), many));
+    QCOMPARE(h.pendingEvents(), HistoryStore::kMaxPendingEvents);
+    QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+    lock = QSqlQuery();
+    blocker.close();
+    blocker = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("blocker"));
 }
 
 void TestHistoryStore::forceReleaseMarks() {

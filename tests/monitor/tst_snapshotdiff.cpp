@@ -55,6 +55,8 @@ private Q_SLOTS:
     void eventsCarryHolderFacts();
     void appearedSaysLimitAndUse();
     void limitChangeSaysBoth();
+    void clearedRecordSaysItsState_data();
+    void clearedRecordSaysItsState();
     void jsonHasEveryKey();
     void textLine();
 };
@@ -233,6 +235,25 @@ void TestSnapshotDiff::limitChangeSaysBoth() {
     const auto got = monitor::diffSnapshots(&a, b, 1);
     QCOMPARE(got.size(), 1);
     QCOMPARE(got[0].details, QStringLiteral("limit 3 → 5"));
+}
+
+void TestSnapshotDiff::clearedRecordSaysItsState_data() {
+    QTest::addColumn<int>("state");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("expired") << int(HolderState::ExpiredPresent)
+                             << "the record of an expired holder was cleared";
+    QTest::newRow("stale") << int(HolderState::Stale) << "the record of a stale holder was cleared";
+}
+
+void TestSnapshotDiff::clearedRecordSaysItsState() {
+    // What `watch` prints when a purge (or the next acquire) clears a gone holder: "an expired", not
+    // "a expired".
+    QFETCH(int, state);
+    QFETCH(QString, expected);
+    const Snapshot before = snapshot({holder("a", HolderState(state), kNow - 1, 3)});
+    const auto got = monitor::diffSnapshots(&before, snapshot({}), 1);
+    QCOMPARE(summary(got), QStringList{"removed a"});
+    QCOMPARE(got[0].details, expected);
 }
 
 void TestSnapshotDiff::jsonHasEveryKey() {

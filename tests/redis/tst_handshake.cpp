@@ -107,6 +107,15 @@ void TestHandshake::verdicts_data() {
     QTest::newRow("CLIENT SETNAME refused only warns")
         << "CLIENT" << RedisReply::error("ERR unknown command") << Outcome::Warned
         << "CLIENT SETNAME failed: ERR unknown command";
+    // Without a password the server answers NOAUTH to the first step: nothing else can work.
+    QTest::newRow("CLIENT SETNAME NOAUTH ends the attempt")
+        << "CLIENT" << RedisReply::error("NOAUTH Authentication required.") << Outcome::Failed
+        << "authentication required: the server wants a password and none was given (NOAUTH "
+           "Authentication required.)";
+    QTest::newRow("SELECT NOAUTH ends the attempt")
+        << "SELECT" << RedisReply::error("NOAUTH Authentication required.") << Outcome::Failed
+        << "authentication required: the server wants a password and none was given (NOAUTH "
+           "Authentication required.)";
     QTest::newRow("ROLE master") << "ROLE" << roleReply("master") << Outcome::Passed << QString();
     QTest::newRow("ROLE slave: ask the sentinels again")
         << "ROLE" << roleReply("slave") << Outcome::StaleMaster

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void theScanBarShowsTheSelectedConnectionsOwnScan();
     void listsSemaphoresKnownOnlyByTheirProfile();
     void newLockIsListedWithinTheListsRefresh();
+    void scanBarCountsKeysInTheSingular();
 };
 
 void TestDiscovery::cancelWhileTheServerIsStuck() {
@@ -143,6 +144,35 @@ void TestDiscovery::theScanBarShowsTheSelectedConnectionsOwnScan() {
     QVERIFY(label->isVisibleTo(&window));
     QCOMPARE(label->text(), QStringLiteral("Scanning…"));
     stuckSession->cancelDiscovery();
+}
+
+// A keyspace of one key is "Scanning: 1 key", not "1 keys".
+void TestDiscovery::scanBarCountsKeysInTheSingular() {
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QVERIFY(!server.command({"SET", "lock:deploy", "worker-1"}).isError());
+    WindowFixture f;
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    auto *label = f.window.findChild<QLabel *>(QStringLiteral("discoveryLabel"));
+    QVERIFY(label);
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.name = QStringLiteral("one key");
+    config.port = server.port();
+    f.registry.upsert(config);
+    f.window.openConnection(config.id);
+    f.window.selectConnection(config.id);
+    model::ConnectionSession *session = f.window.session(config.id);
+    QVERIFY(session);
+    // Read as each count arrives: the bar is hidden again once the scan is done.
+    QStringList shown;
+    connect(session, &model::ConnectionSession::discoveryProgress, label, [&] { shown << label->text(); });
+    QSignalSpy done(session, &model::ConnectionSession::discoveryFinished);
+    QVERIFY(done.wait(30000));
+    const bool singular = std::any_of(shown.cbegin(), shown.cend(), [](const QString &text) {
+        return text.startsWith(QLatin1String("Scanning: 1 key, "));
+    });
+    QVERIFY2(singular, qPrintable(shown.join(QStringLiteral(" | "))));
 }
 
 // An idle Redisson RSemaphore is a bare integer string: only the profile the operator saved (here

@@ -7,9 +7,12 @@
 #include "monitor/HistoryWorker.h"
 #include "ui/HistoryPanel.h"
 
+#include <QApplication>
 #include <QDateTime>
+#include <QFileDialog>
 #include <QLabel>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 using namespace semscope;
@@ -46,6 +49,8 @@ class TestHistoryPanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void loadsWithoutBlockingAndSaysSo();
+    void exportSaysHowManyEvents_data();
+    void exportSaysHowManyEvents();
 };
 
 void TestHistoryPanel::loadsWithoutBlockingAndSaysSo() {
@@ -75,6 +80,45 @@ void TestHistoryPanel::loadsWithoutBlockingAndSaysSo() {
     QCOMPARE(panel.model()->rowCount(), 0); // jobs' rows went with it
     QVERIFY(test::waitFor([&] { return !panel.isLoading(); }));
     QCOMPARE(panel.model()->rowCount(), 5);
+}
+
+void TestHistoryPanel::exportSaysHowManyEvents_data() {
+    QTest::addColumn<int>("events");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("one") << 1 << "Exported 1 event to ";
+    QTest::newRow("three") << 3 << "Exported 3 events to ";
+}
+
+void TestHistoryPanel::exportSaysHowManyEvents() {
+    QFETCH(int, events);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+    writeEvents(path, named(QStringLiteral("jobs")), events);
+    monitor::HistoryWorker worker(path);
+    ui::HistoryPanel panel;
+    panel.setMonitoring(nullptr, &worker);
+    auto *note = panel.findChild<QLabel *>(QStringLiteral("historyNote"));
+    QVERIFY(note);
+    panel.setSemaphore(QStringLiteral("c"), kEndpoint, named(QStringLiteral("jobs")));
+    QVERIFY(test::waitFor([&] { return !panel.isLoading(); }));
+    QCOMPARE(panel.model()->rowCount(), events);
+
+    // The save dialog runs its own event loop: answered from a timer, as the operator would.
+    const QString csv = dir.filePath(QStringLiteral("out.csv"));
+    QTimer answer;
+    answer.setInterval(10);
+    connect(&answer, &QTimer::timeout, &panel, [&] {
+        if (auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
+            answer.stop();
+            dialog->selectFile(csv);
+            static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept, public in QDialog
+        }
+    });
+    answer.start();
+    panel.exportButton()->click();
+    QVERIFY(QFile::exists(csv));
+    QCOMPARE(note->text(), expected + csv);
 }
 
 SEMSCOPE_TEST_MAIN(TestHistoryPanel)
