@@ -160,8 +160,11 @@ void HistoryPanel::chooseExportFile() {
     suggested.replace(QLatin1Char('/'), QLatin1Char('_'));
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export history"), suggested + QStringLiteral("-history.csv"), tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
+    if (!path.isEmpty())
+        exportTo(path);
+}
+
+void HistoryPanel::exportTo(const QString &path) {
     QString error;
     if (!exportCsv(path, &error))
         m_note->setText(tr("Could not write %1: %2").arg(path, error));

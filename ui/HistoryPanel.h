@@ -42,6 +42,9 @@ public:
     QPushButton *exportButton() const { return m_export; }
     // Writes the rows as CSV; false (and `error`) if the file could not be written.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
+    // Writes the CSV to `path` and says in the panel's note how many events went, or why none did
+    // (what Export CSV… does once the operator picked a file).
+    void exportTo(const QString &path);
 
     static constexpr int kMaxRows = 2000;
 
