@@ -1,5 +1,6 @@
 #include "LoadTestReport.h"
 
+#include "core/CountText.h"
 #include "core/Kind.h"
 
 #include <QJsonArray>
@@ -184,13 +185,20 @@ QString LoadTestReport::timelineCsv() const {
     return out;
 }
 
+namespace {
+// "1 grant", "3 grants" (core::countText with the summary's plain literals).
+QString countText(qint64 n, const char *one, const char *many) {
+    return core::countText(n, QString::fromLatin1(one), QString::fromLatin1(many));
+}
+} // namespace
+
 QString LoadTestReport::summaryText() const {
     QString out;
     QTextStream s(&out);
     s.setRealNumberNotation(QTextStream::FixedNotation);
     s.setRealNumberPrecision(2);
-    s << label << ": " << grants << " grants in " << elapsedMs << " ms = " << pairsPerSecond << " pairs/s, "
-      << attemptsPerGrant << " attempts/grant\n";
+    s << label << ": " << countText(grants, "grant", "grants") << " in " << elapsedMs
+      << " ms = " << pairsPerSecond << " pairs/s, " << attemptsPerGrant << " attempts/grant\n";
     if (config.waits())
         s << "  acquire: wait up to " << config.waitMs << " ms"
           << (LoadTestConfig::kindHasWaitQueue(config.ref.kind) ? " in the semaphore's FIFO queue" : "")
@@ -206,19 +214,20 @@ QString LoadTestReport::summaryText() const {
     s << "  fairness (Jain) " << fairness.jainIndex << ", longest wait " << ms(longestWaitNs)
       << " ms, busy replies " << busyReplies << ", errors " << errors << "\n";
     if (failoverInterruptions > 0)
-        s << "  " << failoverInterruptions
-          << " operations were cut off by a failover (not sent again; the store followed the new master)\n";
+        s << "  " << countText(failoverInterruptions, "operation was", "operations were")
+          << " cut off by a failover (not sent again; the store followed the new master)\n";
     if (config.replicas > 0)
         s << "  waiting for " << config.replicas << " replica" << (config.replicas == 1 ? "" : "s")
-          << " (WAIT, up to " << config.replicaTimeoutMs << " ms) in every acquire: " << refusedGrants
-          << " grants refused (not acknowledged in time, released again); the acquire wait above includes "
+          << " (WAIT, up to " << config.replicaTimeoutMs
+          << " ms) in every acquire: " << countText(refusedGrants, "grant", "grants")
+          << " refused (not acknowledged in time, released again); the acquire wait above includes "
              "the WAIT\n";
     if (errors > 0)
-        s << "  " << errors << " operations failed; the server was unavailable for " << unavailableMs()
-          << " ms of the run\n";
-    s << "  safety: " << safety.overAdmissions << " over-admissions (max " << safety.maxConcurrentHolders
-      << " holders at once, limit " << config.limit << "), " << safety.tokenViolations
-      << " token violations\n";
+        s << "  " << countText(errors, "operation", "operations")
+          << " failed; the server was unavailable for " << unavailableMs() << " ms of the run\n";
+    s << "  safety: " << countText(safety.overAdmissions, "over-admission", "over-admissions") << " (max "
+      << countText(safety.maxConcurrentHolders, "holder", "holders") << " at once, limit " << config.limit
+      << "), " << countText(safety.tokenViolations, "token violation", "token violations") << "\n";
     if (recovery.crashes > 0) {
         s << "  crashes: " << recovery.crashes << ", slots back: " << recovery.recovered << " (slowest "
           << ms(recovery.maxRecoveryNs) << " ms), never seen back: " << recovery.leakedHolders.size() << "\n";
