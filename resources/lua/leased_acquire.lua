@@ -21,6 +21,9 @@ if not (limit and fenced) then
     -- Creating it again would take this caller's limit and count tokens from 0 again, so that a
     -- new holder carries the token of one still there. Read before anything is written.
     if not fenced and redis.call('EXISTS', KEYS[1], KEYS[3], KEYS[4], KEYS[5]) > 0 then
+        -- Unless what is there is not the layout's at all (a key SET by hand): that is named first,
+        -- since no repair rebuilds a meta beside a key of the wrong type.
+        ensure(1, 3, 4, 5)
         return redis.error_reply('METAMISSING meta missing — run repair: ' .. KEYS[2] ..
                                      ' lost its fencing counter (deleted or evicted) while holders or ' ..
                                      'waiters remain; an acquire now could repeat their tokens' ..

@@ -752,6 +752,21 @@ private Q_SLOTS:
                  core::AcquireResult::Status::Granted);
     }
 
+    // A holders key of the wrong type and no meta (a key someone SET by hand): the acquire names the
+    // key and its type. It said "METAMISSING … run repair", and repair then failed with WRONGTYPE.
+    void wrongTypeHoldersWithoutMetaSaysWrongType() {
+        const auto r = ref(QStringLiteral("handmade"));
+        cmd({"SET", "{handmade}:holders", "3"});
+        const auto a = acquire(r, QStringLiteral("x"));
+        QCOMPARE(a.status, core::AcquireResult::Status::Error);
+        QVERIFY2(a.error.contains(QStringLiteral("WRONGTYPE")) &&
+                     a.error.contains(QStringLiteral("{handmade}:holders")),
+                 qPrintable(a.error));
+        QVERIFY2(!a.error.contains(QStringLiteral("METAMISSING")), qPrintable(a.error));
+        QCOMPARE(cmd({"GET", "{handmade}:holders"}).str, QByteArray("3"));
+        QCOMPARE(cmd({"EXISTS", "{handmade}:meta"}).integer, 0);
+    }
+
     // Owner records left without a holder are counted in words, and repair drops them.
     void ownerRecordsWithoutAHolderAreCounted_data() {
         QTest::addColumn<int>("orphans");
