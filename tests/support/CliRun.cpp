@@ -6,7 +6,7 @@
 
 namespace semscope::test {
 
-CliRun runCliServing(const QStringList &args, const QMap<QString, QString> &env) {
+CliRun runCliServing(const QStringList &args, const QMap<QString, QString> &env, int timeoutMs) {
     QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     e.remove(QStringLiteral("CONSUL_HTTP_ADDR"));
@@ -16,9 +16,11 @@ CliRun runCliServing(const QStringList &args, const QMap<QString, QString> &env)
     p.setProcessEnvironment(e);
     p.start(qEnvironmentVariable("SEMSCOPE_CLI"), args);
     CliRun run;
-    if (!waitFor([&p]() { return p.state() == QProcess::NotRunning; }, 30000)) {
+    if (!waitFor([&p]() { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
         p.kill();
         p.waitForFinished();
+        run.err = QStringLiteral("(killed: still running after %1 s) ").arg(timeoutMs / 1000) +
+                  QString::fromUtf8(p.readAllStandardError());
         return run;
     }
     run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
