@@ -40,6 +40,18 @@ void writeEvents(const QString &path, const core::SemaphoreRef &ref, int count) 
     QVERIFY(store.record(kEndpoint, events));
 }
 
+// A panel on a history file of its own, as the main window sets one up.
+struct PanelOnFile {
+    explicit PanelOnFile(const QString &path)
+        : worker(path) {
+        panel.setMonitoring(nullptr, &worker);
+        note = panel.findChild<QLabel *>(QStringLiteral("historyNote"));
+    }
+    monitor::HistoryWorker worker;
+    ui::HistoryPanel panel;
+    QLabel *note = nullptr;
+};
+
 } // namespace
 
 class TestHistoryPanel : public QObject {
@@ -55,10 +67,9 @@ void TestHistoryPanel::loadsWithoutBlockingAndSaysSo() {
     const QString path = dir.filePath(QStringLiteral("history.sqlite"));
     writeEvents(path, named(QStringLiteral("jobs")), 3);
     writeEvents(path, named(QStringLiteral("other")), 5);
-    monitor::HistoryWorker worker(path);
-    ui::HistoryPanel panel;
-    panel.setMonitoring(nullptr, &worker);
-    auto *note = panel.findChild<QLabel *>(QStringLiteral("historyNote"));
+    PanelOnFile f(path);
+    ui::HistoryPanel &panel = f.panel;
+    QLabel *note = f.note;
     QVERIFY(note);
 
     panel.setSemaphore(QStringLiteral("c"), kEndpoint, named(QStringLiteral("jobs")));
@@ -92,10 +103,9 @@ void TestHistoryPanel::exportSaysHowManyEvents() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("history.sqlite"));
     writeEvents(path, named(QStringLiteral("jobs")), events);
-    monitor::HistoryWorker worker(path);
-    ui::HistoryPanel panel;
-    panel.setMonitoring(nullptr, &worker);
-    auto *note = panel.findChild<QLabel *>(QStringLiteral("historyNote"));
+    PanelOnFile f(path);
+    ui::HistoryPanel &panel = f.panel;
+    QLabel *note = f.note;
     QVERIFY(note);
     panel.setSemaphore(QStringLiteral("c"), kEndpoint, named(QStringLiteral("jobs")));
     QVERIFY(test::waitFor([&] { return !panel.isLoading(); }));
