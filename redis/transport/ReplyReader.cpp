@@ -78,17 +78,20 @@ std::optional<char> typeByteOf(const char *errstr) {
     }
 }
 
+// The byte hiredis found where a reply's type should be, when that is its complaint.
+std::optional<char> strayTypeByte(const redisReader *reader) {
+    return std::strstr(reader->errstr, "as reply type byte") ? typeByteOf(reader->errstr) : std::nullopt;
+}
+
 // hiredis' own findings (read.c of 0.14), said the way semscope says the rest.
 QString describeReaderError(const redisReader *reader) {
     const char *errstr = reader->errstr;
-    if (std::strstr(errstr, "as reply type byte")) {
-        if (const auto byte = typeByteOf(errstr)) {
-            if (isResp3Type(*byte))
-                return QStringLiteral("RESP3 reply type '%1' (semscope speaks RESP2)")
-                    .arg(QChar::fromLatin1(*byte));
-            return QStringLiteral("byte 0x%1 where a reply should start")
-                .arg(uchar(*byte), 2, 16, QLatin1Char('0'));
-        }
+    if (const auto byte = strayTypeByte(reader)) {
+        if (isResp3Type(*byte))
+            return QStringLiteral("RESP3 reply type '%1' (semscope speaks RESP2)")
+                .arg(QChar::fromLatin1(*byte));
+        return QStringLiteral("byte 0x%1 where a reply should start")
+            .arg(uchar(*byte), 2, 16, QLatin1Char('0'));
     }
     if (std::strcmp(errstr, "Bad integer value") == 0)
         return QStringLiteral("malformed integer (not a 64-bit decimal number)");
@@ -105,6 +108,28 @@ QString describeReaderError(const redisReader *reader) {
     if (reader->err == REDIS_ERR_OOM)
         return QStringLiteral("out of memory while reading a reply");
     return QStringLiteral("hiredis: ") + QString::fromLatin1(errstr);
+}
+
+// How much of a stranger's first line is kept and quoted.
+constexpr qsizetype kOpeningBytes = 60;
+
+// `opening` quoted when it starts with a line of plain text; empty otherwise. A line cut short by
+// the end of what arrived counts: an HTML page need not end its first line soon.
+QString quotedFirstLine(const QByteArray &opening, bool cut) {
+    qsizetype end = 0;
+    while (end < opening.size() && opening[end] != '\r' && opening[end] != '\n') {
+        const uchar c = uchar(opening[end]);
+        if (c < 0x20 || c > 0x7e)
+            return {};
+        ++end;
+    }
+    constexpr qsizetype kShortest = 4; // "HTTP", "SSH-": fewer says too little to quote
+    if (end < kShortest)
+        return {};
+    QString line = QString::fromLatin1(opening.constData(), end);
+    if (cut && end == opening.size())
+        line += QChar(0x2026); // …
+    return line;
 }
 
 ReplyReader *readerOf(const redisReadTask *task) {
@@ -145,6 +170,8 @@ void ReplyReader::reset() {
     m_built = 0;
     m_refusal.clear();
     m_error.clear();
+    m_opening = QByteArray();
+    m_repliedOnce = false;
     createReader();
 }
 
@@ -163,6 +190,8 @@ qsizetype ReplyReader::bufferCapacity() const {
 void ReplyReader::feed(const QByteArray &bytes) {
     if (bytes.isEmpty() || hasError())
         return;
+    if (!m_repliedOnce && m_opening.size() <= kOpeningBytes)
+        m_opening += bytes.left(kOpeningBytes + 1 - m_opening.size()); // one more tells a cut line
     if (m_stagedPos == m_staged.size()) {
         m_staged = bytes; // shared, not copied
     } else {
@@ -203,6 +232,10 @@ std::optional<RedisReply> ReplyReader::next() {
             return std::nullopt;
         }
         if (out) {
+            if (!m_repliedOnce) {
+                m_repliedOnce = true;
+                m_opening = QByteArray();
+            }
             m_built = 0;
             trimSpare();
             return std::exchange(m_root, RedisReply());
@@ -303,8 +336,15 @@ void ReplyReader::fail(const QString &what) {
 }
 
 void ReplyReader::failFromReader() {
-    const QString what = m_refusal.isEmpty() ? describeReaderError(m_reader) : m_refusal;
+    QString what = m_refusal.isEmpty() ? describeReaderError(m_reader) : m_refusal;
+    // Text where the first reply should start: something other than Redis listens on the port.
+    const auto stray = m_refusal.isEmpty() ? strayTypeByte(m_reader) : std::nullopt;
     m_refusal.clear();
+    if (!m_repliedOnce && stray && !isResp3Type(*stray)) {
+        const QString line = quotedFirstLine(m_opening.left(kOpeningBytes), m_opening.size() > kOpeningBytes);
+        if (!line.isEmpty())
+            what += QStringLiteral("; the server said \"%1\", so it is not a Redis server").arg(line);
+    }
     fail(what);
 }
 

@@ -52,7 +52,9 @@ public:
     // (hasError()). After an error the reader stays broken until reset().
     std::optional<RedisReply> next();
     bool hasError() const { return !m_error.isEmpty(); }
-    // "protocol error: ..." — what is wrong with the stream, never the server's bytes themselves.
+    // "protocol error: ..." — what is wrong with the stream. The server's own bytes appear only when
+    // its very first line is plain text that starts no reply (an HTTP or SSH server on the port):
+    // quoted, cut, and only printable ASCII, so that the operator sees what listens there.
     QString errorString() const { return m_error; }
     // Forgets all buffered input, any half-built reply and any error (a new connection).
     void reset();
@@ -101,6 +103,9 @@ private:
     qint64 m_maxReplyBytes;
     QString m_refusal; // why an object function refused a value (hiredis then reports "Out of memory")
     QString m_error;
+    // The stream's first bytes, kept until its first reply (see errorString()).
+    QByteArray m_opening;
+    bool m_repliedOnce = false;
 };
 
 } // namespace semscope::redis

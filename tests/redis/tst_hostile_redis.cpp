@@ -128,8 +128,10 @@ void TestHostileRedis::misbehaviour_data() {
     // Binary garbage and other protocols
     QTest::newRow("binary garbage") << scripted(QByteArray("\x00\x01\xfe\xff", 4), Then::Wait) << small
                                     << "protocol error: byte 0x00 where a reply should start";
-    QTest::newRow("an HTTP server") << scripted("HTTP/1.1 400 Bad Request\r\n\r\n") << small
-                                    << "protocol error: byte 0x48 where a reply should start";
+    QTest::newRow("an HTTP server")
+        << scripted("HTTP/1.1 400 Bad Request\r\n\r\n") << small
+        << "protocol error: byte 0x48 where a reply should start; the server said \"HTTP/1.1 400 Bad "
+           "Request\", so it is not a Redis server";
     QTest::newRow("a reply nobody asked for")
         << scripted("+PONG\r\n+EXTRA\r\n") << small
         << "protocol error: a reply arrived that no command was waiting for";

@@ -72,6 +72,8 @@ private Q_SLOTS:
     void claimedSizesReserveNothing();
     void hostileStreamsAreProtocolErrors_data();
     void hostileStreamsAreProtocolErrors();
+    void aStrangersFirstLineIsQuoted_data();
+    void aStrangersFirstLineIsQuoted();
     void replyLimitIsConfigurable();
     void cutOffRepliesWaitForTheRest();
     void linesTrickledByteByByte();
@@ -256,6 +258,52 @@ void TestRedisReply::hostileStreamsAreProtocolErrors() {
     QVERIFY2(parser.errorString().startsWith(QStringLiteral("protocol error: ") + error),
              qPrintable(parser.errorString()));
     QCOMPARE(parser.heldBytes(), 0); // the half-built reply is gone at once
+}
+
+void TestRedisReply::aStrangersFirstLineIsQuoted_data() {
+    QTest::addColumn<QByteArray>("raw");
+    QTest::addColumn<QString>("error");
+    const QString stranger =
+        QStringLiteral("protocol error: byte 0x%1 where a reply should start; the server "
+                       "said \"%2\", so it is not a Redis server");
+    QTest::newRow("an HTTP server") << QByteArray("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                                    << stranger.arg(QStringLiteral("48"),
+                                                    QStringLiteral("HTTP/1.1 400 Bad Request"));
+    QTest::newRow("an SSH server") << QByteArray("SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3\r\n")
+                                   << stranger.arg(QStringLiteral("53"),
+                                                   QStringLiteral("SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3"));
+    QTest::newRow("a line without its end yet")
+        << QByteArray("<!DOCTYPE HTML>")
+        << stranger.arg(QStringLiteral("3c"), QStringLiteral("<!DOCTYPE HTML>"));
+    QTest::newRow("a long first line is cut")
+        << QByteArray("Welcome ") + QByteArray(200, 'x') + "\r\n"
+        << stranger.arg(QStringLiteral("57"),
+                        QStringLiteral("Welcome ") + QString(52, QLatin1Char('x')) + QChar(0x2026));
+    // Not text: nothing is quoted (a terminal must not receive it).
+    QTest::newRow("control bytes in the first line")
+        << QByteArray("HTTP\x1b[2J\r\n")
+        << QStringLiteral("protocol error: byte 0x48 where a reply should start");
+    QTest::newRow("binary") << QByteArray("\x16\x03\x01\x00", 4)
+                            << QStringLiteral("protocol error: byte 0x16 where a reply should start");
+    // A server that answered in RESP first is a Redis that went wrong later, not a stranger.
+    QTest::newRow("garbage after a good reply")
+        << QByteArray("+OK\r\nHTTP/1.1 400 Bad Request\r\n")
+        << QStringLiteral("protocol error: byte 0x48 where a reply should start");
+}
+
+void TestRedisReply::aStrangersFirstLineIsQuoted() {
+    QFETCH(QByteArray, raw);
+    QFETCH(QString, error);
+    ReplyReader parser;
+    parser.feed(raw); // as one read delivers it
+    while (parser.next()) {
+    }
+    QCOMPARE(parser.errorString(), error);
+    // A new connection starts afresh: its own first line is what counts.
+    parser.reset();
+    parser.feed("+PONG\r\n");
+    QVERIFY(parser.next().has_value());
+    QVERIFY(!parser.hasError());
 }
 
 void TestRedisReply::replyLimitIsConfigurable() {
