@@ -22,4 +22,17 @@ LuaScript LuaScript::fromResource(const QString &name) {
     return LuaScript(file.readAll());
 }
 
+RedisReply LuaScript::withoutErrorPlace(RedisReply reply) const {
+    if (!reply.isServerError())
+        return reply;
+    // Only this script's own sha1 counts, so an error that merely quotes such words stays whole.
+    const QByteArray marker = " script: " + m_sha1 + ", on @user_script:";
+    const qsizetype at = reply.str.lastIndexOf(marker);
+    if (at < 0 || !reply.str.endsWith('.'))
+        return reply;
+    qCDebug(lcRedisTransport).noquote() << "script error raised at" << reply.str.mid(at + 1);
+    reply.str.truncate(at);
+    return reply;
+}
+
 } // namespace semscope::redis

@@ -25,9 +25,7 @@ public:
         parser.setMaxReplyBytes(settings.maxReplyBytes);
         connectTimer.setSingleShot(true);
         reconnectTimer.setSingleShot(true);
-        QObject::connect(&connectTimer, &QTimer::timeout, q, [this]() {
-            failConnection(QStringLiteral("connect timed out after %1 ms").arg(settings.connectTimeoutMs));
-        });
+        QObject::connect(&connectTimer, &QTimer::timeout, q, [this]() { failConnection(connectTimedOut()); });
         QObject::connect(&reconnectTimer, &QTimer::timeout, q, [this]() { startAttempt(); });
     }
 
@@ -40,6 +38,10 @@ public:
     State state = State::Disconnected;
     bool handshakeDone = false;
     int handshakeLeft = 0;
+    // The socket (and TLS) is up, and the handshake is written: what fails from here on failed at
+    // a server that accepted us, which tells "nothing there" from "something else there".
+    bool socketReady = false;
+    qint64 bytesReceived = 0; // on this connection
     QTimer connectTimer;
     QTimer reconnectTimer;
     ReconnectBackoff backoff;
@@ -97,17 +99,42 @@ public:
         QObject::connect(socket, &SocketTransport::ready, q, [this]() { onReady(); });
         QObject::connect(socket, &SocketTransport::readyRead, q, [this]() { onReadyRead(); });
         QObject::connect(socket, &SocketTransport::failed, q,
-                         [this](const QString &reason) { failConnection(reason); });
+                         [this](const QString &reason) { failConnection(reason + closedSilentlyHint()); });
         QObject::connect(socket, &SocketTransport::warning, q, [this](const QString &message) {
             qCInfo(lcRedisTransport).noquote() << endpoint() + QStringLiteral(": ") + message;
             Q_EMIT q->warning(endpoint() + QStringLiteral(": ") + message);
         });
     }
 
+    // What the connect timeout means depends on how far the attempt got.
+    QString connectTimedOut() const {
+        const int ms = settings.connectTimeoutMs;
+        if (socket && socket->awaitingTlsHandshake())
+            return QStringLiteral("connected, but the TLS handshake got no answer within %1 ms").arg(ms);
+        if (!socketReady || dispatcher.inFlight.empty())
+            return QStringLiteral("connect timed out after %1 ms").arg(ms);
+        return QStringLiteral("connected, but %1 got no answer within %2 ms (a Redis server busy with a long "
+                              "command, or not a Redis server)")
+            .arg(QString::fromUtf8(dispatcher.inFlight.front().name))
+            .arg(ms);
+    }
+
+    // A server that closes a plain connection before answering a word of the handshake is, most
+    // often, a TLS-only port (Redis refusing a client for its own reasons says why first).
+    QString closedSilentlyHint() const {
+        if (!socketReady || handshakeDone || bytesReceived > 0 || dispatcher.inFlight.empty() ||
+            settings.transport != ConnectionSettings::Transport::Tcp)
+            return {};
+        return QStringLiteral(" before it answered %1 (a TLS port? then use rediss://)")
+            .arg(QString::fromUtf8(dispatcher.inFlight.front().name));
+    }
+
     void startAttempt() {
         parser.reset();
         handshakeDone = false;
         handshakeLeft = 0;
+        socketReady = false;
+        bytesReceived = 0;
         if (sentinel) {
             if (sentinel->holding())
                 return; // the end of the failover starts the attempt
@@ -125,6 +152,7 @@ public:
     }
 
     void onReady() {
+        socketReady = true;
         // The handshake goes out in one write; queued commands only after its replies.
         const QList<HandshakeStep> steps = handshakeSteps(settings, bool(sentinel), servingNode);
         if (steps.isEmpty()) {
@@ -137,7 +165,7 @@ public:
         for (const HandshakeStep &step : steps) {
             wire += encodeCommand(step.args);
             PendingCommand p;
-            p.name = step.args.constFirst();
+            p.name = step.name();
             p.callback = [this, gen, step](const RedisReply &reply) {
                 if (reply.isTransportError() || gen != connectionGeneration)
                     return; // the connection failed; failConnection() handles it
@@ -219,7 +247,9 @@ public:
     }
 
     void onReadyRead() {
-        parser.feed(socket->readAll());
+        const QByteArray bytes = socket->readAll();
+        bytesReceived += bytes.size();
+        parser.feed(bytes);
         const auto guard = alive;
         const quint64 gen = connectionGeneration;
         ++dispatchDepth;
@@ -307,6 +337,7 @@ public:
         parser.reset();
         handshakeDone = false;
         handshakeLeft = 0;
+        socketReady = false;
         std::deque<PendingCommand> failed;
         failed.swap(dispatcher.inFlight);
         // A switch to the new master keeps what was never written: it goes there, once.
@@ -498,18 +529,21 @@ void RedisConnection::eval(const LuaScript &script, const QList<QByteArray> &key
     QList<QByteArray> evalsha = {QByteArrayLiteral("EVALSHA"), script.sha1()};
     evalsha << tail;
     QPointer<RedisConnection> self(this);
-    command(evalsha,
-            [self, source = script.source(), tail, callback = std::move(callback)](const RedisReply &reply) {
-                if (reply.isServerError() && reply.str.startsWith("NOSCRIPT") && self) {
-                    // EVAL runs the script and leaves it cached for the next EVALSHA.
-                    QList<QByteArray> evalArgs = {QByteArrayLiteral("EVAL"), source};
-                    evalArgs << tail;
-                    self->command(evalArgs, callback);
-                    return;
-                }
-                if (callback)
-                    callback(reply);
-            });
+    // Errors only are rewritten: a script's hot path hands its reply on untouched.
+    auto answer = [script, callback = std::move(callback)](const RedisReply &reply) {
+        if (callback)
+            reply.isServerError() ? callback(script.withoutErrorPlace(reply)) : callback(reply);
+    };
+    command(evalsha, [self, script, tail, answer = std::move(answer)](const RedisReply &reply) {
+        if (reply.isServerError() && reply.str.startsWith("NOSCRIPT") && self) {
+            // EVAL runs the script and leaves it cached for the next EVALSHA.
+            QList<QByteArray> evalArgs = {QByteArrayLiteral("EVAL"), script.source()};
+            evalArgs << tail;
+            self->command(evalArgs, answer);
+            return;
+        }
+        answer(reply);
+    });
 }
 
 QString RedisConnection::servingNode() const {

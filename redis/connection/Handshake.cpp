@@ -4,6 +4,15 @@
 
 namespace semscope::redis {
 
+QByteArray HandshakeStep::name() const {
+    if (args.isEmpty())
+        return {};
+    // Subcommands are part of the name (CLIENT SETNAME); AUTH's and SELECT's arguments are not.
+    if (args.size() > 1 && args.constFirst() == "CLIENT")
+        return args.constFirst() + ' ' + args.at(1);
+    return args.constFirst();
+}
+
 QList<HandshakeStep> handshakeSteps(const ConnectionSettings &settings, bool throughSentinel,
                                     const QString &servingNode) {
     QList<HandshakeStep> steps;

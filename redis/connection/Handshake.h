@@ -22,6 +22,10 @@ struct HandshakeStep {
     std::function<QString(const RedisReply &)> check = {};
     // A refusal by `check` means the sentinels named a node that is not the master.
     bool staleMaster = false;
+
+    // The command as messages name it ("AUTH", "CLIENT SETNAME"): never its arguments, which may
+    // be a password.
+    QByteArray name() const;
 };
 
 // The steps for `settings`, in the order they are written. `throughSentinel` adds the ROLE check of

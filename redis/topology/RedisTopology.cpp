@@ -395,9 +395,10 @@ void RedisTopology::send(std::shared_ptr<Request> request) {
         } else {
             args = request->args;
         }
-        conn->pipeline({{"ASKING"}, args}, [handle](const QList<RedisReply> &replies) {
-            handle(replies.value(1, replies.value(0)));
-        });
+        conn->pipeline({{"ASKING"}, args},
+                       [handle, script = request->script](const QList<RedisReply> &replies) {
+                           handle(script.withoutErrorPlace(replies.value(1, replies.value(0))));
+                       });
         return;
     }
     if (request->isEval)

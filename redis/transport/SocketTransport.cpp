@@ -309,6 +309,10 @@ void SocketTransport::onSocketError() {
     fail(describeSocketError(error, m_tcp->errorString()));
 }
 
+bool SocketTransport::awaitingTlsHandshake() const {
+    return m_active && !m_ready && m_ssl && m_ssl->state() == QAbstractSocket::ConnectedState;
+}
+
 void SocketTransport::onDisconnected() {
     if (m_active)
         fail(QStringLiteral("connection closed by the server"));

@@ -32,6 +32,8 @@ public:
     // Drops the connection at once; no signal follows.
     void abort();
     bool isActive() const { return m_active; }
+    // Connected over TCP, waiting for the server's side of the TLS handshake.
+    bool awaitingTlsHandshake() const;
 
     void write(const QByteArray &bytes);
     QByteArray readAll();

@@ -115,11 +115,14 @@ private Q_SLOTS:
     void commandWhileDisconnectedFails();
     void connectionRefusedNamesEndpoint();
     void connectTimeout();
+    void plainConnectionToTlsPortSuggestsRediss();
     void commandTimeoutFailsConnectionAndRecovers();
     void protocolGarbageFailsTheConnection();
     void cutOffReplyThenCloseFailsPending();
     void evalshaFallsBackToEvalOnNoscript();
     void invalidScriptIsRefused();
+    void scriptErrorsEndWithTheScriptsOwnWords_data();
+    void scriptErrorsEndWithTheScriptsOwnWords();
     void subscribeReceivesAndResubscribesAfterReconnect();
     void bigRepliesFromARealServer();
 };
@@ -580,7 +583,8 @@ void TestRedisConnection::connectionRefusedNamesEndpoint() {
 }
 
 void TestRedisConnection::connectTimeout() {
-    // Accepts the connection but never answers AUTH: the connect timeout covers the handshake.
+    // Accepts the connection but never answers AUTH: the connect timeout covers the handshake, and
+    // says that the connection was made, so the operator looks at what listens there.
     FakeServer silent;
     ConnectionSettings s;
     s.port = silent.port();
@@ -590,16 +594,47 @@ void TestRedisConnection::connectTimeout() {
     RedisConnection c(s);
     c.open();
     const RedisReply reply = call(c, {"PING"});
-    QCOMPARE(reply.errorMessage(), c.endpoint() + QStringLiteral(": connect timed out after 300 ms"));
+    QCOMPARE(reply.errorMessage(),
+             c.endpoint() + QStringLiteral(": connected, but AUTH got no answer within 300 ms (a Redis "
+                                           "server busy with a long command, or not a Redis server)"));
 
-    // The same for a TLS handshake that never gets an answer.
+    // The name of the step the server is silent on, never its arguments (AUTH's are a password).
+    ConnectionSettings named = s;
+    named.password.clear();
+    named.clientName = QStringLiteral("semscope-test");
+    RedisConnection m(named);
+    m.open();
+    QVERIFY2(
+        call(m, {"PING"})
+            .errorMessage()
+            .endsWith(QStringLiteral(": connected, but CLIENT SETNAME got no answer within 300 ms (a Redis "
+                                     "server busy with a long command, or not a Redis server)")),
+        qPrintable(call(m, {"PING"}).errorMessage()));
+
+    // A TLS handshake that never gets an answer.
     ConnectionSettings tls = s;
     tls.transport = ConnectionSettings::Transport::Tls;
     tls.password.clear();
     RedisConnection t(tls);
     t.open();
     QCOMPARE(call(t, {"PING"}).errorMessage(),
-             t.endpoint() + QStringLiteral(": connect timed out after 300 ms"));
+             t.endpoint() + QStringLiteral(": connected, but the TLS handshake got no answer within 300 ms"));
+}
+
+void TestRedisConnection::plainConnectionToTlsPortSuggestsRediss() {
+    // A TLS-only Redis closes a connection that speaks plain RESP without a word.
+    RedisServer server;
+    RedisServer::Options options;
+    options.tls = true;
+    QVERIFY2(server.start(options), qPrintable(server.errorString()));
+    ConnectionSettings s = noRetry(server.settings());
+    s.transport = ConnectionSettings::Transport::Tcp;
+    s.password = QStringLiteral("pw"); // a handshake step the server never answers
+    RedisConnection c(s);
+    c.open();
+    QCOMPARE(call(c, {"PING"}).errorMessage(),
+             c.endpoint() + QStringLiteral(": connection closed by the server before it answered AUTH "
+                                           "(a TLS port? then use rediss://)"));
 }
 
 void TestRedisConnection::commandTimeoutFailsConnectionAndRecovers() {
@@ -716,6 +751,43 @@ void TestRedisConnection::invalidScriptIsRefused() {
     const RedisReply reply = callEval(c, missing, {"k"}, {});
     QVERIFY(reply.isServerError());
     QVERIFY(reply.errorMessage().contains(QStringLiteral("empty Lua script")));
+}
+
+void TestRedisConnection::scriptErrorsEndWithTheScriptsOwnWords_data() {
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<QByteArray>("error");
+    // Redis 7 appends " script: <sha1>, on @user_script:<line>." to an error a script raises: noise
+    // after semscope's own message, which an operator reads and a log line cannot cut well.
+    QTest::newRow("error() with a table") << QByteArray("return error({err='WRONGTYPE {k} is a string'})")
+                                          << QByteArray("WRONGTYPE {k} is a string");
+    QTest::newRow("a command that failed")
+        << QByteArray("return redis.call('HGET', KEYS[1], 'a')")
+        << QByteArray("WRONGTYPE Operation against a key holding the wrong kind of value");
+    QTest::newRow("a Lua runtime error keeps its line")
+        << QByteArray("local x = nil\nreturn x + 1")
+        << QByteArray("ERR user_script:2: attempt to perform arithmetic on local 'x' (a nil value)");
+    QTest::newRow("error_reply is left alone")
+        << QByteArray("return redis.error_reply('BADLIMIT x')") << QByteArray("BADLIMIT x");
+    QTest::newRow("words that only look like the suffix")
+        << QByteArray("return redis.error_reply('ERR see script: abc, on @user_script:1.')")
+        << QByteArray("ERR see script: abc, on @user_script:1.");
+}
+
+void TestRedisConnection::scriptErrorsEndWithTheScriptsOwnWords() {
+    QFETCH(QByteArray, source);
+    QFETCH(QByteArray, error);
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QCOMPARE(server.command({"SET", "k", "a string"}).str, QByteArray("OK"));
+    RedisConnection c(server.settings());
+    c.open();
+    const LuaScript script(source);
+    // Twice: the first runs through the NOSCRIPT fallback (EVAL), the second through EVALSHA.
+    for (int run = 0; run < 2; ++run) {
+        const RedisReply reply = callEval(c, script, {"k"}, {});
+        QVERIFY(reply.isServerError());
+        QCOMPARE(reply.str, error);
+    }
 }
 
 void TestRedisConnection::subscribeReceivesAndResubscribesAfterReconnect() {
