@@ -23,7 +23,12 @@ HolderTableView::HolderTableView(QWidget *parent)
                                          HolderTableModel::BehaviorColumn, HolderTableModel::HealthColumn,
                                          HolderTableModel::TokenColumn, HolderTableModel::AcquiredColumn},
                                         48)) {
-    setItemDelegate(new PlainTextDelegate(this));
+    auto *delegate = new PlainTextDelegate(this);
+    // Tokens of one counter share their leading digits ("17959604903…" three times over at
+    // 1280x720): the digits that differ are kept. Holder ids keep both ends, worker and host.
+    delegate->setElideMode(HolderTableModel::TokenColumn, Qt::ElideLeft);
+    delegate->setElideMode(HolderTableModel::HolderColumn, Qt::ElideMiddle);
+    setItemDelegate(delegate);
 }
 
 void HolderTableView::setModel(QAbstractItemModel *model) {

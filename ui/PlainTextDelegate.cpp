@@ -71,6 +71,17 @@ const QStaticText *PlainTextDelegate::shaped(const QString &text, const QFont &f
     return &it.value();
 }
 
+std::optional<Qt::TextElideMode> PlainTextDelegate::elideMode(int column) const {
+    const auto it = m_elideModes.constFind(column);
+    return it == m_elideModes.cend() ? std::nullopt : std::optional<Qt::TextElideMode>(*it);
+}
+
+void PlainTextDelegate::initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const {
+    QStyledItemDelegate::initStyleOption(option, index);
+    if (const auto mode = elideMode(index.column()))
+        option->textElideMode = *mode;
+}
+
 void PlainTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                               const QModelIndex &index) const {
     QStyleOptionViewItem opt = option;

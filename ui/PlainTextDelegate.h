@@ -4,6 +4,7 @@
 #include <QHash>
 #include <QStaticText>
 #include <QStyledItemDelegate>
+#include <optional>
 
 namespace semscope::ui {
 
@@ -20,9 +21,19 @@ public:
     void paint(QPainter *painter, const QStyleOptionViewItem &option,
                const QModelIndex &index) const override;
 
+    // Where a cell of `column` too narrow for its text is cut (the view's mode by default): a
+    // fencing token's last digits are what tell one holder's from the next, a holder id's two ends
+    // its worker and its host.
+    void setElideMode(int column, Qt::TextElideMode mode) { m_elideModes.insert(column, mode); }
+    std::optional<Qt::TextElideMode> elideMode(int column) const;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
+
 private:
     const QStaticText *shaped(const QString &text, const QFont &font) const;
 
+    QHash<int, Qt::TextElideMode> m_elideModes;
     mutable QHash<QString, QStaticText> m_shaped;
     mutable QFont m_shapedFont;
 };

@@ -6,6 +6,7 @@
 #include "ui/ElideMiddleDelegate.h"
 #include "ui/ElidedLabel.h"
 #include "ui/HolderDetailCard.h"
+#include "ui/PlainTextDelegate.h"
 #include "ui/ScreenFit.h"
 #include "ui/SemaphorePage.h"
 #include "ui/UsageBarDelegate.h"
@@ -196,6 +197,48 @@ private Q_SLOTS:
         model.setItem(0, 0, new QStandardItem(QStringLiteral("redis-master-a.prod.internal:7002")));
         Probe delegate;
         QCOMPARE(delegate.modeFor(model.index(0, 0)), Qt::ElideMiddle);
+    }
+
+    // page-leased-demo_jobs-1280x720.png: three holders' fencing tokens all read "17959604903…":
+    // one counter's tokens share their leading digits, and the cut took the ones that differ. In
+    // the holder table at 1280x720, no two holders' tokens read the same, and a holder id keeps
+    // both ends.
+    void tokensKeepTheDigitsThatDiffer() {
+        ui::SemaphorePage page(nullptr);
+        page.resize(775, 668); // the page's share of a 1280x720 window
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        core::Snapshot s;
+        s.ref = {core::Kind::Leased, QStringLiteral("demo:jobs"), {}};
+        s.limit = 5;
+        s.limitSource = core::LimitSource::Stored;
+        s.serverNowMs = QDateTime::currentMSecsSinceEpoch();
+        for (int i = 0; i < 3; ++i) {
+            core::Holder h;
+            h.id = QStringLiteral("billing-worker-%1@app-%1.prod.internal").arg(i);
+            h.rawId = h.id.toUtf8();
+            h.token = 1795960490312345 + i;
+            h.expiresAtMs = s.serverNowMs + 30000;
+            s.holders << h;
+        }
+        page.applySnapshot(s);
+        QTableView *view = page.holderView();
+        QTRY_COMPARE(page.holderProxy()->rowCount(), 3);
+        auto *delegate = qobject_cast<ui::PlainTextDelegate *>(view->itemDelegate());
+        QVERIFY(delegate);
+        const int token = model::HolderTableModel::TokenColumn;
+        QCOMPARE(delegate->elideMode(token), Qt::ElideLeft);
+        QCOMPARE(delegate->elideMode(model::HolderTableModel::HolderColumn), Qt::ElideMiddle);
+        // What a cell of the column's width shows, cut as the delegate cuts it.
+        QSet<QString> shown;
+        const int room =
+            view->columnWidth(token) - 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
+        for (int row = 0; row < 3; ++row) {
+            const QString text = view->model()->index(row, token).data().toString();
+            shown << view->fontMetrics().elidedText(text, *delegate->elideMode(token), room);
+        }
+        QVERIFY2(shown.size() == 3,
+                 qPrintable(QStringList(shown.cbegin(), shown.cend()).join(QLatin1String(", "))));
     }
 
     // At 1280x720 the usage column is as wide as a bar needs, so the stale count beside it stays in
