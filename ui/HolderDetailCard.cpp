@@ -123,9 +123,20 @@ void HolderDetailCard::showHolder(const Holder *holder, const model::HolderTable
         showLiveness(std::nullopt, {});
         setRows({});
         m_holderId.clear();
-        m_title->setText(tr("No holder selected"));
-        m_state->setText(
-            tr("Select a holder to see who it is, since when it holds, and what its state means."));
+        // Beside an empty table there is nothing to select: say what the emptiness means.
+        const bool nobody = model && !model->snapshot().ref.name.isEmpty() && model->rowCount() == 0;
+        if (nobody) {
+            const std::optional<qint64> limit = model->snapshot().limit;
+            m_title->setText(tr("No holders"));
+            m_state->setText(limit ? tr("Nobody holds a slot now: %1 of %1 %2 free.")
+                                         .arg(*limit)
+                                         .arg(*limit == 1 ? tr("is") : tr("are"))
+                                   : tr("Nobody holds a slot now."));
+        } else {
+            m_title->setText(tr("No holder selected"));
+            m_state->setText(
+                tr("Select a holder to see who it is, since when it holds, and what its state means."));
+        }
         if (!m_state->styleSheet().isEmpty())
             m_state->setStyleSheet({});
         layOutNow();

@@ -25,7 +25,8 @@ class HolderDetailCard : public QFrame {
 public:
     explicit HolderDetailCard(QWidget *parent = nullptr);
 
-    // nullptr: nothing selected. The model supplies the live TTL and age. `liveness`: whether the
+    // nullptr: nothing selected (with a model that has no rows: nobody holds a slot). The model
+    // supplies the live TTL and age. `liveness`: whether the
     // holder's client is still connected (its node's checks pass), when its record says who it is.
     void showHolder(const core::Holder *holder, const model::HolderTableModel *model,
                     const std::optional<core::ClientLiveness> &liveness = std::nullopt);

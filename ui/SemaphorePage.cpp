@@ -460,7 +460,7 @@ void SemaphorePage::updateCard() {
     if (rows.size() != 1) {
         m_liveness.setHolders({});
         if (rows.isEmpty())
-            m_card->showHolder(nullptr, nullptr);
+            m_card->showHolder(nullptr, &m_holders);
         return;
     }
     const int row = m_proxy.mapToSource(rows.first()).row();

@@ -25,6 +25,9 @@ private Q_SLOTS:
     void saysWhetherItsClientIsThere();
     void silentWhenNobodyKnowsWhoItsClientIs();
     void screenshotOfAHolderWhoseClientIsGone();
+    // The card beside an empty table asked the operator to select a holder there was none of.
+    void saysSoWhenNobodyHolds_data();
+    void saysSoWhenNobodyHolds();
 };
 
 Q_DECLARE_METATYPE(semscope::core::ClientLiveness)
@@ -184,6 +187,49 @@ void TestHolderDetailCard::screenshotOfAHolderWhoseClientIsGone() {
     const QString dir = QStringLiteral(SEMSCOPE_SCREENSHOT_DIR);
     QVERIFY(QDir().mkpath(dir));
     QVERIFY(card->grab().save(dir + QStringLiteral("/holder-client-gone.png")));
+}
+
+void TestHolderDetailCard::saysSoWhenNobodyHolds_data() {
+    QTest::addColumn<core::Snapshot>("snapshot");
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QString>("state");
+    core::Snapshot empty = leasedSnapshot();
+    empty.holders.clear();
+    empty.limit = 4;
+    QTest::newRow("no holders, limit 4") << empty << "No holders"
+                                         << "Nobody holds a slot now: 4 of 4 are free.";
+    empty.limit = 1;
+    QTest::newRow("no holder, limit 1") << empty << "No holders"
+                                        << "Nobody holds a slot now: 1 of 1 is free.";
+    empty.limit.reset();
+    QTest::newRow("limit unknown") << empty << "No holders"
+                                   << "Nobody holds a slot now.";
+    QTest::newRow("holders, none selected")
+        << leasedSnapshot() << "No holder selected"
+        << "Select a holder to see who it is, since when it holds, and what its state means.";
+}
+
+void TestHolderDetailCard::saysSoWhenNobodyHolds() {
+    QFETCH(core::Snapshot, snapshot);
+    QFETCH(QString, title);
+    QFETCH(QString, state);
+    model::HolderTableModel holders;
+    holders.setSnapshot(snapshot);
+    ui::HolderDetailCard card;
+    card.resize(260, 300);
+    card.show();
+    // A holder shown first: the card must not keep its texts either.
+    model::HolderTableModel other;
+    other.setSnapshot(leasedSnapshot());
+    card.showHolder(other.holderAt(0), &other);
+    card.showHolder(nullptr, &holders);
+    QStringList texts;
+    for (const QLabel *label : card.findChildren<QLabel *>()) {
+        if (label->isVisibleTo(&card) && !label->text().isEmpty())
+            texts << label->text();
+    }
+    QVERIFY2(texts.contains(title), qPrintable(texts.join(QLatin1String(" | "))));
+    QVERIFY2(texts.contains(state), qPrintable(texts.join(QLatin1String(" | "))));
 }
 
 void TestHolderDetailCard::everyRowFitsTheCardsWidth_data() {
