@@ -12,6 +12,7 @@ std::unique_ptr<CliCommand> makeLoadtestCommand();
 std::unique_ptr<CliCommand> makeListCommand();
 std::unique_ptr<CliCommand> makeShowCommand();
 std::unique_ptr<CliCommand> makeAcquireCommand();
+std::unique_ptr<CliCommand> makeRunCommand();
 std::unique_ptr<CliCommand> makeRefreshCommand();
 std::unique_ptr<CliCommand> makeReleaseCommand();
 std::unique_ptr<CliCommand> makeForceReleaseCommand();
@@ -34,6 +35,7 @@ std::vector<std::unique_ptr<CliCommand>> allCommands() {
     commands.push_back(makeListCommand());
     commands.push_back(makeShowCommand());
     commands.push_back(makeAcquireCommand());
+    commands.push_back(makeRunCommand());
     commands.push_back(makeRefreshCommand());
     commands.push_back(makeReleaseCommand());
     commands.push_back(makeForceReleaseCommand());

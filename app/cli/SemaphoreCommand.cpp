@@ -109,7 +109,7 @@ std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qin
 }
 
 void SemaphoreCommand::start(CliContext &ctx) {
-    if (ctx.args().size() != argumentCount()) {
+    if (!takesArguments(ctx.args().size())) {
         ctx.fail(ExitUsage, {}, QStringLiteral("usage: semscope-cli %1 %2").arg(name(), usage()));
         return;
     }

@@ -29,6 +29,8 @@ public:
 protected:
     // Positional arguments after the command name, NAME included.
     virtual int argumentCount() const { return 1; }
+    // Whether `count` positional arguments are what the command takes (`run` takes a command line).
+    virtual bool takesArguments(qsizetype count) const { return count == argumentCount(); }
     // Checks the command's own options before anything is opened; false after ctx.fail().
     virtual bool validate(CliContext &ctx) { return true; }
     virtual void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) = 0;
