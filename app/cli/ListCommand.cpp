@@ -41,10 +41,10 @@ public:
             return;
         }
         core::DiscoverRequest request;
-        if (ctx.isSet(QStringLiteral("match"))) {
-            m_match.emplace(ctx.value(QStringLiteral("match")));
+        if (!matchOptionFromCli(ctx, &m_match))
+            return;
+        if (m_match)
             request.match = m_match->scanPattern();
-        }
         if (ctx.isSet(QStringLiteral("kind"))) {
             request.kind = core::kindFromName(ctx.value(QStringLiteral("kind")));
             if (!request.kind) {
