@@ -43,6 +43,24 @@ qsizetype matchClass(QStringView p, qsizetype start, QChar c, Qt::CaseSensitivit
     return std::min(i + 1, p.size());
 }
 
+// Where the class starting after its '[' at `start` ends: the index of its ']', or -1 when the pattern
+// ends first. Steps through the class exactly as matchClass() does (an escaped ']' and the end of a
+// range do not close it).
+qsizetype classEnd(QStringView p, qsizetype start) {
+    qsizetype i = start;
+    if (i < p.size() && p.at(i) == QLatin1Char('^'))
+        ++i;
+    while (i < p.size() && p.at(i) != QLatin1Char(']')) {
+        if (p.at(i) == QLatin1Char('\\') && i + 1 < p.size())
+            i += 2;
+        else if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-') && p.at(i + 2) != QLatin1Char(']'))
+            i += 3;
+        else
+            ++i;
+    }
+    return i < p.size() ? i : -1;
+}
+
 } // namespace
 
 GlobPattern::GlobPattern(QString pattern, Qt::CaseSensitivity cs)
@@ -144,6 +162,29 @@ QString GlobPattern::containing(const QString &pattern) {
     if (!out.endsWith(QLatin1Char('*')) || out.endsWith(QLatin1String("\\*")))
         out += QLatin1Char('*');
     return out;
+}
+
+QString GlobPattern::problem(QStringView pattern) {
+    for (qsizetype i = 0; i < pattern.size(); ++i) {
+        const QChar c = pattern.at(i);
+        if (c == QLatin1Char('\\')) {
+            if (i + 1 == pattern.size())
+                return QStringLiteral("'\\' at position %1 escapes nothing; write \\\\ for a backslash")
+                    .arg(i + 1);
+            ++i;
+        } else if (c == QLatin1Char('[')) {
+            const qsizetype end = classEnd(pattern, i + 1);
+            if (end < 0)
+                return QStringLiteral("'[' at position %1 is never closed; write \\[ for a bracket")
+                    .arg(i + 1);
+            if (end == i + 1)
+                return QStringLiteral(
+                           "'[]' at position %1 matches no character; write \\[\\] for the brackets")
+                    .arg(i + 1);
+            i = end;
+        }
+    }
+    return {};
 }
 
 } // namespace semscope::core

@@ -30,6 +30,11 @@ public:
     static QString escape(QStringView literal);
     // The scan pattern for "names or keys that contain a match": '*' added at either end unless there.
     static QString containing(const QString &pattern);
+    // What in `pattern` cannot mean what the operator typed, and where (positions count from 1),
+    // empty when nothing: a '[' never closed ("a[" matches nothing, "*[ab" is "*[ab]"), an empty
+    // class "[]" (it matches no character), a '\' with nothing after it. The matching rules above
+    // stay Redis' (the server scans by them); this is for refusing such a pattern where it is typed.
+    static QString problem(QStringView pattern);
 
 private:
     QString m_pattern;

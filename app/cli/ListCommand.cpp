@@ -1,11 +1,11 @@
 #include "CliCommand.h"
 #include "CliContext.h"
+#include "ListProgress.h"
 #include "MatchOption.h"
 #include "SemaphoreCommand.h"
 #include "SnapshotJson.h"
 #include "SnapshotText.h"
 #include "StoreFromOptions.h"
-#include "core/CountText.h"
 #include "core/ProfileStore.h"
 #include "monitor/HistoryStore.h"
 #include "monitor/SeenHolders.h"
@@ -41,10 +41,10 @@ public:
             return;
         }
         core::DiscoverRequest request;
-        if (ctx.isSet(QStringLiteral("match"))) {
-            m_match.emplace(ctx.value(QStringLiteral("match")));
+        if (!matchOptionFromCli(ctx, &m_match))
+            return;
+        if (m_match)
             request.match = m_match->scanPattern();
-        }
         if (ctx.isSet(QStringLiteral("kind"))) {
             request.kind = core::kindFromName(ctx.value(QStringLiteral("kind")));
             if (!request.kind) {
@@ -68,48 +68,40 @@ public:
 private:
     void discover(CliContext &ctx, const core::DiscoverRequest &request) {
         m_progressClock.start();
+        m_progress = std::make_unique<ListProgress>(ctx.stderrIsTerminal());
         m_store->discover(
             request, core::Cancellation(),
             [this, &ctx](const core::DiscoverProgress &p) {
-                m_foundSoFar += p.found.size();
-                // A terminal gets one line rewritten in place; a pipe gets a line a second.
-                const bool tty = ctx.stderrIsTerminal();
-                if (!tty && m_progressClock.elapsed() < 1000 && m_progressLines > 0)
-                    return;
-                m_progressClock.restart();
-                ++m_progressLines;
-                QString line = QStringLiteral("scanned %1").arg(p.scannedKeys);
-                if (p.totalKeys >= 0)
-                    line += QStringLiteral(" of %1").arg(p.totalKeys);
-                line += QStringLiteral(" keys, %1 so far")
-                            .arg(core::countText(m_foundSoFar, QStringLiteral("semaphore"),
-                                                 QStringLiteral("semaphores")));
-                ctx.err() << (tty ? QString(QStringLiteral("\r") + line) : QString(line + QLatin1Char('\n')));
+                ctx.err() << m_progress->report(m_progressClock.elapsed(), p.scannedKeys, p.totalKeys,
+                                                wantedCount(p.found));
                 ctx.err().flush();
             },
             [this, &ctx](const core::DiscoverResult &result) {
-                if (ctx.stderrIsTerminal() && m_progressLines > 0)
-                    ctx.err() << '\n';
                 if (!result.ok && (result.cancelled || result.semaphores.isEmpty())) {
+                    ctx.err() << m_progress->interrupted();
                     ctx.failOperation(m_store->endpoint(), result.error); // it names what failed
                     return;
                 }
                 // A Cluster master that could not be walked: what the others hold is still listed,
                 // then the run fails naming that master.
                 m_partialError = result.ok ? QString() : result.error;
+                // The summary (and the progress line above it) counts what the table will list:
+                // a scan for --match finds every semaphore with a key that contains a match.
+                const qint64 found = wantedCount(result.semaphores);
+                ctx.err() << m_progress->finish(result.scannedKeys, found);
                 for (const QString &w : result.warnings)
                     ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(w);
-                ctx.err() << QStringLiteral("scanned %1, found %2\n")
-                                 .arg(core::countText(result.scannedKeys, QStringLiteral("key"),
-                                                      QStringLiteral("keys")),
-                                      core::countText(result.semaphores.size(), QStringLiteral("semaphore"),
-                                                      QStringLiteral("semaphores")));
+                ctx.err() << ListProgress::summary(result.scannedKeys, found);
                 ctx.err().flush();
                 readAll(ctx, result.semaphores);
             });
     }
 
     bool wanted(const core::DiscoveredSemaphore &d) const { return !m_match || m_match->accepts(d); }
+    qint64 wantedCount(const QList<core::DiscoveredSemaphore> &found) const {
+        return std::count_if(found.cbegin(), found.cend(),
+                             [this](const core::DiscoveredSemaphore &d) { return wanted(d); });
+    }
 
     // Reads every semaphore found, then prints them by name. At most kReadWindow reads are in flight:
     // enough to keep the pipeline full, few enough that none waits long behind the others.
@@ -225,8 +217,7 @@ private:
     qsizetype m_nextRead = 0;
     static constexpr int kReadWindow = 256;
     QElapsedTimer m_progressClock;
-    int m_progressLines = 0;
-    qint64 m_foundSoFar = 0;
+    std::unique_ptr<ListProgress> m_progress; // made when discovery starts
     QList<core::DiscoveredSemaphore> m_found;
     std::vector<std::optional<core::Snapshot>> m_snapshots;
     qsizetype m_pending = 0;

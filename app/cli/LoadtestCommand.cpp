@@ -5,6 +5,7 @@
 #include "LoadtestSpread.h"
 #include "SemaphoreCommand.h"
 #include "StoreFromOptions.h"
+#include "WholeNumber.h"
 #include "consul/ConsulSemaphoreStore.h"
 #include "core/Duration.h"
 #include "core/Kind.h"
@@ -191,18 +192,7 @@ private:
     }
 
     std::optional<qint64> intOption(const QString &option, qint64 fallback, qint64 min, qint64 max) {
-        if (!m_ctx->isSet(option))
-            return fallback;
-        bool ok = false;
-        const qint64 v = m_ctx->value(option).toLongLong(&ok);
-        if (!ok || v < min || v > max) {
-            usageError(QStringLiteral("--%1: '%2' is not a whole number between %3 and %4")
-                           .arg(option, m_ctx->value(option))
-                           .arg(min)
-                           .arg(max));
-            return std::nullopt;
-        }
-        return v;
+        return wholeNumberOption(*m_ctx, option, fallback, min, max);
     }
 
     std::optional<core::Distribution> distOption(const QString &option, const core::Distribution &fallback) {

@@ -3,7 +3,11 @@
 #include "core/GlobPattern.h"
 #include "core/SemaphoreStore.h"
 
+#include <optional>
+
 namespace semscope::cli {
+
+class CliContext;
 
 // `--match GLOB` of list, watch and serve (core::GlobPattern's syntax). GLOB names semaphores
 // (`orders*`) or keys (`{orders}:*`): the store scans for every key that contains a match, and a
@@ -20,5 +24,10 @@ private:
     QString m_scan;
     core::GlobPattern m_glob;
 };
+
+// The --match of `ctx` into `match` (left empty when not given). A glob that cannot mean what was
+// typed (core::GlobPattern::problem: `--match '['` would silently find nothing) fails the command
+// with a usage error and returns false.
+bool matchOptionFromCli(CliContext &ctx, std::optional<MatchOption> *match);
 
 } // namespace semscope::cli

@@ -3,6 +3,7 @@
 // SIGTERM or SIGINT.
 #include "CliCommand.h"
 #include "CliContext.h"
+#include "WholeNumber.h"
 #include "consuldouble/ConsulDouble.h"
 
 #include <QCoreApplication>
@@ -40,16 +41,11 @@ public:
     void start(CliContext &ctx) override {
         if (ctx.args() != QStringList{QStringLiteral("consul")})
             return ctx.fail(ExitUsage, {}, QStringLiteral("usage: sandbox consul [--port P]"));
-        quint16 port = 0;
-        if (ctx.isSet(QStringLiteral("port"))) {
-            bool ok = false;
-            const uint p = ctx.value(QStringLiteral("port")).toUInt(&ok);
-            if (!ok || p > 65535)
-                return ctx.fail(
-                    ExitUsage, {},
-                    QStringLiteral("--port: not a TCP port: %1").arg(ctx.value(QStringLiteral("port"))));
-            port = quint16(p);
-        }
+        // 0: a free one.
+        const std::optional<qint64> p = wholeNumberOption(ctx, QStringLiteral("port"), 0, 0, 65535);
+        if (!p)
+            return;
+        const quint16 port = quint16(*p);
         m_double = std::make_unique<consul::ConsulDouble>();
         if (!m_double->listen(QHostAddress::LocalHost, port))
             return ctx.fail(ExitUsage, QStringLiteral("127.0.0.1:%1").arg(port),

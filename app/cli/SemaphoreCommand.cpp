@@ -1,6 +1,7 @@
 #include "SemaphoreCommand.h"
 
 #include "StoreFromOptions.h"
+#include "WholeNumber.h"
 #include "core/Duration.h"
 #include "core/GlobPattern.h"
 #include "core/ProfileStore.h"
@@ -60,18 +61,10 @@ QCommandLineOption replicaTimeoutOption() {
 }
 
 bool replicaOptions(CliContext &ctx, int *replicas, qint64 *timeoutMs) {
-    *replicas = 0;
-    if (ctx.isSet(QStringLiteral("replicas"))) {
-        bool ok = false;
-        const int n = ctx.value(QStringLiteral("replicas")).toInt(&ok);
-        if (!ok || n < 0 || n > 100) {
-            ctx.fail(ExitUsage, {},
-                     QStringLiteral("--replicas: '%1' is not a number of replicas from 0 to 100")
-                         .arg(ctx.value(QStringLiteral("replicas"))));
-            return false;
-        }
-        *replicas = n;
-    }
+    const std::optional<qint64> n = wholeNumberOption(ctx, QStringLiteral("replicas"), 0, 0, 100);
+    if (!n)
+        return false;
+    *replicas = int(*n);
     const std::optional<qint64> timeout = durationOption(ctx, QStringLiteral("replica-timeout"), 1000);
     if (!timeout)
         return false;
@@ -120,16 +113,8 @@ void SemaphoreCommand::start(CliContext &ctx) {
                 .arg(ctx.value(QStringLiteral("kind")), core::allKindNames().join(QStringLiteral(", "))));
         return;
     }
-    if (ctx.isSet(QStringLiteral("limit"))) {
-        bool ok = false;
-        const qint64 limit = ctx.value(QStringLiteral("limit")).toLongLong(&ok);
-        if (!ok || limit < 1) {
-            ctx.fail(ExitUsage, {},
-                     QStringLiteral("--limit: '%1' is not a positive integer")
-                         .arg(ctx.value(QStringLiteral("limit"))));
-            return;
-        }
-    }
+    if (!wholeNumberOption(ctx, QStringLiteral("limit"), 1, 1))
+        return;
     if (!durationOption(ctx, QStringLiteral("timeout"), 0) || !validate(ctx))
         return;
     QString error;

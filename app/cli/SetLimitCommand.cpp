@@ -1,5 +1,6 @@
 #include "SemaphoreCommand.h"
 #include "SnapshotJson.h"
+#include "WholeNumber.h"
 #include "core/ProfileStore.h"
 
 namespace semscope::cli {
@@ -27,14 +28,10 @@ protected:
     int argumentCount() const override { return 2; }
 
     bool validate(CliContext &ctx) override {
-        bool ok = false;
-        m_limit = ctx.args().at(1).toLongLong(&ok);
-        if (!ok || m_limit < 1) {
-            ctx.fail(ExitUsage, {},
-                     QStringLiteral("set-limit: '%1' is not a positive integer").arg(ctx.args().at(1)));
-            return false;
-        }
-        return true;
+        const std::optional<qint64> limit =
+            wholeNumberArgument(ctx, QStringLiteral("set-limit: the limit"), ctx.args().at(1), 1);
+        m_limit = limit.value_or(0);
+        return limit.has_value();
     }
 
     void run(CliContext &ctx, core::SemaphoreStore &store, const core::SemaphoreRef &ref) override {

@@ -8,10 +8,12 @@ namespace semscope::cli {
 
 std::optional<monitor::WatchOptions> watchOptionsFromCli(CliContext &ctx) {
     monitor::WatchOptions options;
-    if (ctx.isSet(QStringLiteral("match"))) {
-        const MatchOption match(ctx.value(QStringLiteral("match")));
-        options.match = match.scanPattern();
-        options.accept = [match](const core::DiscoveredSemaphore &d) { return match.accepts(d); };
+    std::optional<MatchOption> match;
+    if (!matchOptionFromCli(ctx, &match))
+        return std::nullopt;
+    if (match) {
+        options.match = match->scanPattern();
+        options.accept = [m = *match](const core::DiscoveredSemaphore &d) { return m.accepts(d); };
     }
     if (ctx.isSet(QStringLiteral("kind"))) {
         options.kind = core::kindFromName(ctx.value(QStringLiteral("kind")));

@@ -2,6 +2,7 @@
 #include "CliCommand.h"
 #include "CliContext.h"
 #include "GlobalOptions.h"
+#include "NegativeNumbers.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -41,6 +42,7 @@ int main(int argc, char *argv[]) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions(globalOptions());
+    QList<QCommandLineOption> known = globalOptions();
     QSet<QString> seen;
     for (const auto &opt : globalOptions())
         seen.unite(QSet<QString>(opt.names().cbegin(), opt.names().cend()));
@@ -50,6 +52,7 @@ int main(int argc, char *argv[]) {
                 continue; // shared option, declared by an earlier command
             seen.unite(QSet<QString>(opt.names().cbegin(), opt.names().cend()));
             parser.addOption(opt);
+            known << opt;
         }
     }
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("What to do (see Commands)."));
@@ -67,7 +70,7 @@ int main(int argc, char *argv[]) {
                 << QJsonDocument(jsonError(ExitUsage, {}, message)).toJson(QJsonDocument::Compact) << "\n";
         return int(ExitUsage);
     };
-    if (!parser.parse(QCoreApplication::arguments()))
+    if (!parser.parse(negativeNumbersAsPositional(QCoreApplication::arguments(), known)))
         return usageError(parser.errorText(),
                           QCoreApplication::arguments().contains(QStringLiteral("--json")));
     const bool json = parser.isSet(QStringLiteral("json"));

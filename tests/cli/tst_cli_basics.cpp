@@ -100,6 +100,8 @@ private Q_SLOTS:
     void closedPort();
     void usageErrors_data();
     void usageErrors();
+    void countsSayWhatIsWrong_data();
+    void countsSayWhatIsWrong();
     void jsonFailuresPrintOneJsonDocument_data();
     void jsonFailuresPrintOneJsonDocument();
 };
@@ -396,6 +398,50 @@ void TestCliBasics::usageErrors() {
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
 }
 
+void TestCliBasics::countsSayWhatIsWrong_data() {
+    // Every count an operator types is judged the same way, naming what was meant and what was
+    // typed. A negative positional number once stopped in the option parser: `set-limit jobs -1`
+    // said "Unknown option '1'.".
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("expected");
+    const QString limit = QStringLiteral("set-limit: the limit must be a whole number of at least 1, not %1");
+    QTest::newRow("set-limit negative") << QStringList{"set-limit", "jobs", "-1"} << limit.arg("-1");
+    QTest::newRow("set-limit negative, options after")
+        << QStringList{"set-limit", "jobs", "-1", "--kind", "leased"} << limit.arg("-1");
+    QTest::newRow("set-limit negative after --")
+        << QStringList{"set-limit", "--", "jobs", "-5"} << limit.arg("-5");
+    QTest::newRow("set-limit zero") << QStringList{"set-limit", "jobs", "0"} << limit.arg("0");
+    QTest::newRow("set-limit fraction") << QStringList{"set-limit", "jobs", "2.5"} << limit.arg("2.5");
+    QTest::newRow("set-limit word") << QStringList{"set-limit", "jobs", "many"} << limit.arg("'many'");
+    QTest::newRow("--limit negative")
+        << QStringList{"acquire", "jobs", "--limit", "-3"}
+        << QStringLiteral("--limit must be a whole number of at least 1, not -3");
+    QTest::newRow("--limit=negative")
+        << QStringList{"acquire", "jobs", "--limit=-3"}
+        << QStringLiteral("--limit must be a whole number of at least 1, not -3");
+    QTest::newRow("--clients negative")
+        << QStringList{"loadtest", "jobs", "--kind", "leased", "--clients", "-2"}
+        << QStringLiteral("--clients must be a whole number from 1 to 100000, not -2");
+    QTest::newRow("--ops negative") << QStringList{"loadtest", "jobs", "--kind", "leased", "--ops", "-1"}
+                                    << QStringLiteral(
+                                           "--ops must be a whole number from 1 to 1000000000, not -1");
+    QTest::newRow("--replicas negative")
+        << QStringList{"acquire", "jobs", "--replicas", "-1"}
+        << QStringLiteral("--replicas must be a whole number from 0 to 100, not -1");
+    QTest::newRow("--port negative") << QStringList{"sandbox", "consul", "--port", "-1"}
+                                     << QStringLiteral(
+                                            "--port must be a whole number from 0 to 65535, not -1");
+}
+
+void TestCliBasics::countsSayWhatIsWrong() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    const Run r =
+        runCli(QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1")} + args);
+    VERIFY_ONE_LINE_ERROR(r, 2);
+    QCOMPARE(r.err, QStringLiteral("semscope-cli: %1\n").arg(expected));
+}
+
 void TestCliBasics::jsonFailuresPrintOneJsonDocument_data() {
     // "URL" stands for a running server's URL.
     QTest::addColumn<QStringList>("args");
@@ -405,6 +451,8 @@ void TestCliBasics::jsonFailuresPrintOneJsonDocument_data() {
     QTest::newRow("no command") << QStringList{"--json"} << 2 << "error";
     QTest::newRow("unknown command") << QStringList{"--json", "frobnicate"} << 2 << "error";
     QTest::newRow("missing NAME") << QStringList{"--redis", "URL", "--json", "show"} << 2 << "error";
+    QTest::newRow("negative limit") << QStringList{"--redis", "URL", "--json", "set-limit", "x", "-1"} << 2
+                                    << "error";
     QTest::newRow("bare --ttl") << QStringList{"--redis", "URL", "--json", "acquire", "x", "--ttl", "5"} << 2
                                 << "error";
     QTest::newRow("refused port") << QStringList{"--redis", "redis://127.0.0.1:1", "--json", "ping"} << 2

@@ -20,11 +20,12 @@ class TestCliMatch : public QObject {
     consul::ConsulDouble m_consul;
     QTemporaryDir m_home;
 
-    test::CliRun cli(const QStringList &args) {
+    test::CliRun cli(const QStringList &args, int timeoutMs = 30000) {
         return test::runCliServing(QStringList{QStringLiteral("--consul"), m_consul.url().toString()} + args,
                                    {{QStringLiteral("HOME"), m_home.path()},
                                     {QStringLiteral("XDG_CONFIG_HOME"), m_home.path()},
-                                    {QStringLiteral("XDG_DATA_HOME"), m_home.path()}});
+                                    {QStringLiteral("XDG_DATA_HOME"), m_home.path()}},
+                                   timeoutMs);
     }
 
     static QString describe(const test::CliRun &r) {
@@ -79,6 +80,44 @@ private Q_SLOTS:
         const QString found = names.size() == 1 ? QStringLiteral(", found 1 semaphore\n")
                                                 : QStringLiteral(", found %1 semaphores\n").arg(names.size());
         QVERIFY2(human.err.contains(found), qPrintable(describe(human)));
+    }
+
+    // A glob that cannot mean what was typed is refused before anything is read: `--match '['`
+    // (Redis closes the class at the end, so it matches nothing) used to list nothing and exit 0,
+    // and `watch`/`serve` watched nothing for as long as they ran.
+    void globThatCannotMeanWhatWasTypedIsAUsageError_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<QString>("glob");
+        QTest::addColumn<QString>("problem");
+        const QString bracket = QStringLiteral("'[' at position 1 is never closed; write \\[ for a bracket");
+        QTest::newRow("list, lone bracket") << QStringList{"list"} << "[" << bracket;
+        QTest::newRow("list, unclosed class")
+            << QStringList{"list"} << "svc/[ab"
+            << QStringLiteral("'[' at position 5 is never closed; write \\[ for a bracket");
+        QTest::newRow("list, trailing backslash")
+            << QStringList{"list"} << "deploy\\"
+            << QStringLiteral("'\\' at position 7 escapes nothing; write \\\\ for a backslash");
+        QTest::newRow("watch") << QStringList{"watch", "--for", "2s"} << "[" << bracket;
+        QTest::newRow("serve") << QStringList{"serve", "--metrics", "127.0.0.1:0"} << "[" << bracket;
+    }
+    void globThatCannotMeanWhatWasTypedIsAUsageError() {
+        QFETCH(QStringList, command);
+        QFETCH(QString, glob);
+        QFETCH(QString, problem);
+        const QString line = QStringLiteral("--match '%1': %2").arg(glob, problem);
+        const test::CliRun r = cli(command + QStringList{QStringLiteral("--match"), glob}, 10000);
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QCOMPARE(r.err, QStringLiteral("semscope-cli: %1\n").arg(line));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+
+        // --json: the error document of every usage error.
+        const test::CliRun json =
+            cli(command + QStringList{QStringLiteral("--match"), glob, QStringLiteral("--json")}, 10000);
+        QVERIFY2(json.exitCode == 2, qPrintable(describe(json)));
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(doc.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+        QCOMPARE(doc.value(QStringLiteral("error")).toString(), line);
+        QCOMPARE(doc.value(QStringLiteral("exit_code")).toInt(), 2);
     }
 };
 

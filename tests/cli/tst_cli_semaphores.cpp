@@ -563,6 +563,35 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("KIND"));
     }
 
+    // What list says on stderr agrees with what it lists: the progress line above the summary once
+    // said "0 semaphores so far" right before "found 1 semaphore", and with --match the summary
+    // counted every semaphore the scan came across ("found 2 semaphores" above a table of one).
+    void listProgressAndSummaryAgreeWithTheTable_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("rows");
+        QTest::newRow("everything") << QStringList{"list", "--json"} << 2;
+        QTest::newRow("--match") << QStringList{"list", "--json", "--match", "jobs"} << 1;
+    }
+    void listProgressAndSummaryAgreeWithTheTable() {
+        QFETCH(QStringList, args);
+        QFETCH(int, rows);
+        for (const char *name : {"jobs", "jobs2"})
+            QCOMPARE(cli({"acquire", name, "--kind", "leased", "--limit", "2", "--holder", "h"}).exitCode, 0);
+        const CliRun r = cli(args);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.jsonArray().size(), rows);
+        const QString found =
+            rows == 1 ? QStringLiteral("1 semaphore") : QStringLiteral("%1 semaphores").arg(rows);
+        const QStringList lines = QString::fromUtf8(r.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(!lines.isEmpty() && lines.last().endsWith(QStringLiteral(", found ") + found),
+                 r.err.constData());
+        for (const QString &line : lines) {
+            if (line.contains(QStringLiteral("so far")))
+                QVERIFY2(line.endsWith(QStringLiteral(", ") + found + QStringLiteral(" so far")),
+                         r.err.constData());
+        }
+    }
+
     void purgeAndRepair() {
         QCOMPARE(cli({"acquire", "pr", "--kind", "leased", "--holder", "old"}).exitCode, 0);
         cmd({"ZADD", "{pr}:holders", "XX", "1", "old"});

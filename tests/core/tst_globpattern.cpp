@@ -99,6 +99,53 @@ private Q_SLOTS:
         QFETCH(QString, scan);
         QCOMPARE(GlobPattern::containing(pattern), scan);
     }
+
+    // What an operator typed that cannot mean what they meant is said, with where; a pattern that
+    // means what it says has no problem. (Matching still follows Redis: see matches().)
+    void problem_data() {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("literal") << "orders"
+                                 << "";
+        QTest::newRow("star and question") << "worker-?*"
+                                           << "";
+        QTest::newRow("class") << "worker-[12]"
+                               << "";
+        QTest::newRow("negated class") << "node-[^a-c]"
+                                       << "";
+        QTest::newRow("negated empty class is any character") << "a[^]"
+                                                              << "";
+        QTest::newRow("escaped bracket") << "a\\["
+                                         << "";
+        QTest::newRow("escaped backslash at the end") << "a\\\\"
+                                                      << "";
+        QTest::newRow("escaped closer inside a class") << "[a\\]]"
+                                                       << "";
+        QTest::newRow("lone bracket") << "["
+                                      << "'[' at position 1 is never closed; write \\[ for a bracket";
+        QTest::newRow("unclosed class") << "*[ab"
+                                        << "'[' at position 2 is never closed; write \\[ for a bracket";
+        QTest::newRow("unclosed negated class")
+            << "x[^"
+            << "'[' at position 2 is never closed; write \\[ for a bracket";
+        QTest::newRow("only an escaped closer")
+            << "[a\\]"
+            << "'[' at position 1 is never closed; write \\[ for a bracket";
+        QTest::newRow("second class unclosed")
+            << "[ab]x["
+            << "'[' at position 6 is never closed; write \\[ for a bracket";
+        QTest::newRow("trailing backslash")
+            << "jobs\\"
+            << "'\\' at position 5 escapes nothing; write \\\\ for a backslash";
+        QTest::newRow("empty class")
+            << "a[]"
+            << "'[]' at position 2 matches no character; write \\[\\] for the brackets";
+    }
+    void problem() {
+        QFETCH(QString, pattern);
+        QFETCH(QString, problem);
+        QCOMPARE(GlobPattern::problem(pattern), problem);
+    }
 };
 
 SEMSCOPE_TEST_APPLESS_MAIN(TestGlobPattern)

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QString>
+
+namespace semscope::cli {
+
+// What `list` writes on stderr while it discovers and when discovery is done. A terminal gets one
+// line rewritten in place at every report; a pipe gets at most a line a second, the first after a
+// second (a list that ends sooner says only its summary). The last progress line written always
+// says what the summary says: one that later reports (or the result) left behind is written once
+// more with the final numbers. Once a pipe's progress said "scanned 3 of 3 keys, 0 semaphores so
+// far" right above "scanned 3 keys, found 1 semaphore": the reports that found it came within the
+// second and were never written.
+class ListProgress {
+public:
+    explicit ListProgress(bool terminal)
+        : m_terminal(terminal) {}
+
+    // A report `elapsedMs` after discovery started: keys scanned so far, of `totalKeys` (-1 when
+    // unknown), and how many semaphores it found (of those the listing keeps). Returns what to write.
+    QString report(qint64 elapsedMs, qint64 scannedKeys, qint64 totalKeys, qint64 newlyFound);
+    // Discovery ended having scanned `scannedKeys` and found `found` semaphores (of those the
+    // listing keeps): returns what ends the progress, the last line brought up to these numbers.
+    QString finish(qint64 scannedKeys, qint64 found);
+    // The summary after it: "scanned 3 keys, found 1 semaphore".
+    static QString summary(qint64 scannedKeys, qint64 found);
+    // Discovery failed: ends a progress line left open on a terminal.
+    QString interrupted() const;
+
+private:
+    QString line() const;
+    QString write(const QString &line);
+
+    bool m_terminal;
+    qint64 m_scanned = 0;
+    qint64 m_total = -1;
+    qint64 m_found = 0;
+    qint64 m_writtenAtMs = -1; // when the last line was written; -1: none yet
+    QString m_written;         // the last line written
+};
+
+} // namespace semscope::cli
