@@ -9,6 +9,10 @@ HolderPattern::HolderPattern(const QString &text)
     // Without a wildcard the text is a literal, escapes and all: "job\*" looks for "job*".
     , m_literal(m_glob ? QString() : core::GlobPattern::literalPrefix(m_text)) {}
 
+QString HolderPattern::problem() const {
+    return m_glob ? core::GlobPattern::problem(m_text) : QString();
+}
+
 bool HolderPattern::matchesText(const QString &candidate) const {
     if (m_text.isEmpty() || candidate.isEmpty())
         return false;

@@ -19,6 +19,11 @@ public:
     bool isGlob() const { return m_glob; }
     const QString &text() const { return m_text; }
 
+    // What keeps a glob from meaning what was typed, and where (core::GlobPattern::problem: a '['
+    // never closed matches nothing); empty when there is nothing, and for a substring, whose
+    // characters are all literal.
+    QString problem() const;
+
     bool matchesText(const QString &candidate) const;
     bool matches(const core::Holder &holder) const;
 

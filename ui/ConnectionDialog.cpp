@@ -6,6 +6,7 @@
 
 #include "EnvironmentBadge.h"
 #include "consul/ConsulTypes.h"
+#include "core/GlobPattern.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -144,6 +145,7 @@ ConnectionDialog::ConnectionDialog(StoreFactoryProvider provider, QWidget *paren
     connect(m_name, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
     connect(m_url, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
     connect(m_address, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
+    connect(m_match, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
     connect(m_backend, &QComboBox::currentIndexChanged, this, &ConnectionDialog::validate);
 
     setConfig(m_config);
@@ -393,9 +395,18 @@ QString ConnectionDialog::addressProblem() const {
     return {};
 }
 
+QString ConnectionDialog::matchProblem() const {
+    // `a[` would discover nothing on every refresh, silently: Redis closes the class at the end.
+    const QString glob = m_match->text().trimmed();
+    const QString problem = core::GlobPattern::problem(glob);
+    return problem.isEmpty() ? QString() : tr("Discover keys “%1”: %2").arg(glob, problem);
+}
+
 void ConnectionDialog::validate() {
     // A connection that cannot even be opened is not saved: say why, where the operator typed it.
-    const QString problem = addressProblem();
+    QString problem = addressProblem();
+    if (problem.isEmpty())
+        problem = matchProblem();
     m_okButton->setEnabled(problem.isEmpty());
     if (!problem.isEmpty()) {
         m_testStatus->setText(tr("Cannot save: %1").arg(problem));

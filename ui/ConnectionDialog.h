@@ -74,6 +74,8 @@ private:
     void validate();
     // Why the URL (Redis) or address (Consul) cannot be used; empty when it can.
     QString addressProblem() const;
+    // The discovery glob's, when it cannot mean what was typed (core::GlobPattern::problem).
+    QString matchProblem() const;
     QWidget *buildRedisPage();
     QWidget *buildConsulPage();
     QLineEdit *fileField(QWidget *parent, QWidget **row);

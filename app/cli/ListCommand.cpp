@@ -68,7 +68,9 @@ public:
 private:
     void discover(CliContext &ctx, const core::DiscoverRequest &request) {
         m_progressClock.start();
-        m_progress = std::make_unique<ListProgress>(ctx.stderrIsTerminal());
+        // A Redis scan for --match reports the keys that matched, not the keys it walked.
+        m_progress = std::make_unique<ListProgress>(ctx.stderrIsTerminal(),
+                                                    m_match && m_store->backend() == core::Backend::Redis);
         m_store->discover(
             request, core::Cancellation(),
             [this, &ctx](const core::DiscoverProgress &p) {
@@ -91,7 +93,7 @@ private:
                 ctx.err() << m_progress->finish(result.scannedKeys, found);
                 for (const QString &w : result.warnings)
                     ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(w);
-                ctx.err() << ListProgress::summary(result.scannedKeys, found);
+                ctx.err() << m_progress->summary(result.scannedKeys, found);
                 ctx.err().flush();
                 readAll(ctx, result.semaphores);
             });

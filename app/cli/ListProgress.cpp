@@ -13,12 +13,18 @@ constexpr qint64 kPipeLineEveryMs = 1000;
 } // namespace
 
 QString ListProgress::line() const {
+    const QString found = core::countText(m_found, QStringLiteral("semaphore"), QStringLiteral("semaphores"));
+    if (m_matchedOnly) {
+        const QString matched =
+            core::countText(m_scanned, QStringLiteral("key matched"), QStringLiteral("keys matched"));
+        return m_total >= 0
+                   ? QStringLiteral("scanning %1 keys: %2, %3 so far").arg(m_total).arg(matched, found)
+                   : QStringLiteral("scanning: %1, %2 so far").arg(matched, found);
+    }
     QString text = QStringLiteral("scanned %1").arg(m_scanned);
     if (m_total >= 0)
         text += QStringLiteral(" of %1").arg(m_total);
-    return text +
-           QStringLiteral(" keys, %1 so far")
-               .arg(core::countText(m_found, QStringLiteral("semaphore"), QStringLiteral("semaphores")));
+    return text + QStringLiteral(" keys, %1 so far").arg(found);
 }
 
 QString ListProgress::write(const QString &text) {
@@ -52,10 +58,15 @@ QString ListProgress::finish(qint64 scannedKeys, qint64 found) {
     return out;
 }
 
-QString ListProgress::summary(qint64 scannedKeys, qint64 found) {
+QString ListProgress::summary(qint64 scannedKeys, qint64 found) const {
+    const QString semaphores =
+        core::countText(found, QStringLiteral("semaphore"), QStringLiteral("semaphores"));
+    if (m_matchedOnly)
+        return QStringLiteral("%1, found %2\n")
+            .arg(core::countText(scannedKeys, QStringLiteral("key matched"), QStringLiteral("keys matched")),
+                 semaphores);
     return QStringLiteral("scanned %1, found %2\n")
-        .arg(core::countText(scannedKeys, QStringLiteral("key"), QStringLiteral("keys")),
-             core::countText(found, QStringLiteral("semaphore"), QStringLiteral("semaphores")));
+        .arg(core::countText(scannedKeys, QStringLiteral("key"), QStringLiteral("keys")), semaphores);
 }
 
 QString ListProgress::interrupted() const {

@@ -13,8 +13,12 @@ namespace semscope::cli {
 // second and were never written.
 class ListProgress {
 public:
-    explicit ListProgress(bool terminal)
-        : m_terminal(terminal) {}
+    // `matchedOnly`: the scanned keys a store reports are only those that matched the scan pattern
+    // (Redis' SCAN MATCH returns no others), not the keys walked: "scanned 12 of 1000000 keys" for
+    // the whole walk read as a scan stuck at 12, so such counts are said as matches.
+    explicit ListProgress(bool terminal, bool matchedOnly = false)
+        : m_terminal(terminal)
+        , m_matchedOnly(matchedOnly) {}
 
     // A report `elapsedMs` after discovery started: keys scanned so far, of `totalKeys` (-1 when
     // unknown), and how many semaphores it found (of those the listing keeps). Returns what to write.
@@ -22,8 +26,9 @@ public:
     // Discovery ended having scanned `scannedKeys` and found `found` semaphores (of those the
     // listing keeps): returns what ends the progress, the last line brought up to these numbers.
     QString finish(qint64 scannedKeys, qint64 found);
-    // The summary after it: "scanned 3 keys, found 1 semaphore".
-    static QString summary(qint64 scannedKeys, qint64 found);
+    // The summary after it: "scanned 3 keys, found 1 semaphore" ("12 keys matched, ..." when
+    // matchedOnly).
+    QString summary(qint64 scannedKeys, qint64 found) const;
     // Discovery failed: ends a progress line left open on a terminal.
     QString interrupted() const;
 
@@ -32,6 +37,7 @@ private:
     QString write(const QString &line);
 
     bool m_terminal;
+    bool m_matchedOnly;
     qint64 m_scanned = 0;
     qint64 m_total = -1;
     qint64 m_found = 0;

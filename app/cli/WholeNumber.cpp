@@ -8,7 +8,7 @@ namespace semscope::cli {
 
 std::optional<qint64> parseWholeNumber(const QString &text, qint64 min, qint64 max) {
     bool ok = false;
-    const qint64 value = text.trimmed().toLongLong(&ok);
+    const qint64 value = text.toLongLong(&ok);
     if (!ok || value < min || value > max)
         return std::nullopt;
     return value;

@@ -23,6 +23,7 @@ class TestCliListProgress : public QObject {
 private Q_SLOTS:
     void progressAndSummaryAgree_data() {
         QTest::addColumn<bool>("terminal");
+        QTest::addColumn<bool>("matchedOnly"); // the scanned counts are matches (Redis SCAN MATCH)
         QTest::addColumn<QList<Report>>("reports");
         QTest::addColumn<qint64>("scanned"); // what the result says
         QTest::addColumn<qint64>("found");
@@ -30,50 +31,65 @@ private Q_SLOTS:
 
         const QString summary1 = QStringLiteral("scanned 3 keys, found 1 semaphore\n");
         QTest::newRow("pipe, done within a second: the summary alone")
-            << false << QList<Report>{{0, 3, 3, 0}, {40, 3, 3, 1}} << qint64(3) << qint64(1) << summary1;
+            << false << false << QList<Report>{{0, 3, 3, 0}, {40, 3, 3, 1}} << qint64(3) << qint64(1)
+            << summary1;
         QTest::newRow("pipe, a line a second, the one left behind brought up to date")
-            << false << QList<Report>{{0, 0, 100, 0}, {1000, 50, 100, 1}, {1500, 100, 100, 1}} << qint64(100)
-            << qint64(1)
+            << false << false << QList<Report>{{0, 0, 100, 0}, {1000, 50, 100, 1}, {1500, 100, 100, 1}}
+            << qint64(100) << qint64(1)
             << QStringLiteral("scanned 50 of 100 keys, 1 semaphore so far\n"
                               "scanned 100 of 100 keys, 1 semaphore so far\n"
                               "scanned 100 keys, found 1 semaphore\n");
         QTest::newRow("pipe, the last line already says it")
-            << false << QList<Report>{{1200, 100, 100, 2}} << qint64(100) << qint64(2)
+            << false << false << QList<Report>{{1200, 100, 100, 2}} << qint64(100) << qint64(2)
             << QStringLiteral("scanned 100 of 100 keys, 2 semaphores so far\n"
                               "scanned 100 keys, found 2 semaphores\n");
         QTest::newRow("pipe, the result found more than the reports")
-            << false << QList<Report>{{1000, 0, 0, 0}} << qint64(0) << qint64(1)
+            << false << false << QList<Report>{{1000, 0, 0, 0}} << qint64(0) << qint64(1)
             << QStringLiteral("scanned 0 of 0 keys, 0 semaphores so far\n"
                               "scanned 0 of 0 keys, 1 semaphore so far\n"
                               "scanned 0 keys, found 1 semaphore\n");
         QTest::newRow("pipe, total unknown")
-            << false << QList<Report>{{1000, 5, -1, 1}} << qint64(5) << qint64(1)
+            << false << false << QList<Report>{{1000, 5, -1, 1}} << qint64(5) << qint64(1)
             << QStringLiteral("scanned 5 keys, 1 semaphore so far\n"
                               "scanned 5 keys, found 1 semaphore\n");
         QTest::newRow("terminal, one line rewritten at every report")
-            << true << QList<Report>{{0, 3, 3, 0}, {40, 3, 3, 1}} << qint64(3) << qint64(1)
+            << true << false << QList<Report>{{0, 3, 3, 0}, {40, 3, 3, 1}} << qint64(3) << qint64(1)
             << QStringLiteral("\rscanned 3 of 3 keys, 0 semaphores so far"
                               "\rscanned 3 of 3 keys, 1 semaphore so far \n") +
                    summary1;
         QTest::newRow("terminal, the result found more than the reports")
-            << true << QList<Report>{{0, 3, 3, 0}} << qint64(3) << qint64(1)
+            << true << false << QList<Report>{{0, 3, 3, 0}} << qint64(3) << qint64(1)
             << QStringLiteral("\rscanned 3 of 3 keys, 0 semaphores so far"
                               "\rscanned 3 of 3 keys, 1 semaphore so far \n") +
                    summary1;
-        QTest::newRow("terminal, no report") << true << QList<Report>{} << qint64(3) << qint64(1) << summary1;
+        // `list --match` on Redis: SCAN MATCH returns only the keys that match, so "scanned 12 of
+        // 1000000 keys" stood still for the whole walk.
+        QTest::newRow("pipe, --match on Redis")
+            << false << true << QList<Report>{{1000, 12, 1000000, 3}, {2000, 12, 1000000, 0}} << qint64(12)
+            << qint64(3)
+            << QStringLiteral("scanning 1000000 keys: 12 keys matched, 3 semaphores so far\n"
+                              "scanning 1000000 keys: 12 keys matched, 3 semaphores so far\n"
+                              "12 keys matched, found 3 semaphores\n");
+        QTest::newRow("pipe, --match on Redis, one key, total unknown")
+            << false << true << QList<Report>{{1000, 1, -1, 1}} << qint64(1) << qint64(1)
+            << QStringLiteral("scanning: 1 key matched, 1 semaphore so far\n"
+                              "1 key matched, found 1 semaphore\n");
+        QTest::newRow("terminal, no report")
+            << true << false << QList<Report>{} << qint64(3) << qint64(1) << summary1;
     }
     void progressAndSummaryAgree() {
         QFETCH(bool, terminal);
+        QFETCH(bool, matchedOnly);
         QFETCH(QList<Report>, reports);
         QFETCH(qint64, scanned);
         QFETCH(qint64, found);
         QFETCH(QString, written);
-        ListProgress progress(terminal);
+        ListProgress progress(terminal, matchedOnly);
         QString out;
         for (const Report &r : reports)
             out += progress.report(r.elapsedMs, r.scanned, r.total, r.found);
         out += progress.finish(scanned, found);
-        out += ListProgress::summary(scanned, found);
+        out += progress.summary(scanned, found);
         QCOMPARE(out, written);
     }
 

@@ -35,6 +35,8 @@ class TestHolderSearchModel : public QObject {
 private Q_SLOTS:
     void patternMatches_data();
     void patternMatches();
+    void patternProblem_data();
+    void patternProblem();
     void matchesConsulSessionName();
     void showsEachMatch();
     void sortsTtlByNumber();
@@ -79,6 +81,30 @@ void TestHolderSearchModel::patternMatches() {
     core::Holder h;
     h.id = holder;
     QCOMPARE(model::HolderPattern(pattern).matches(h), expected);
+}
+
+void TestHolderSearchModel::patternProblem_data() {
+    // A glob that matches nothing whatever is held is said (the search window shows it); a
+    // substring's characters are all literal, so it has no problem.
+    QTest::addColumn<QString>("pattern");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("substring") << "worker-17"
+                               << "";
+    QTest::newRow("glob") << "worker-1?@*"
+                          << "";
+    QTest::newRow("unclosed class") << "worker-["
+                                    << "'[' at position 8 is never closed; write \\[ for a bracket";
+    QTest::newRow("glob ending in a lone backslash")
+        << "*@node-\\"
+        << "'\\' at position 8 escapes nothing; write \\\\ for a backslash";
+    QTest::newRow("substring ending in a backslash is literal") << "node-\\"
+                                                                << "";
+}
+
+void TestHolderSearchModel::patternProblem() {
+    QFETCH(QString, pattern);
+    QFETCH(QString, problem);
+    QCOMPARE(model::HolderPattern(pattern).problem(), problem);
 }
 
 void TestHolderSearchModel::matchesConsulSessionName() {

@@ -45,6 +45,7 @@ private Q_SLOTS:
     void testConnectionToSilentServerCanBeCancelled();
     void connectionDialogShowsNoLiteralAmpersand();
     void malformedAddressCannotBeSaved();
+    void discoveryGlobThatCannotMatchCannotBeSaved();
     // Issue 17 item 1, issue 18 item 1: the Test button says what stands behind the URL.
     void testDetectsTheDeployment_data();
     void testDetectsTheDeployment();
@@ -262,6 +263,26 @@ void TestDialogs::malformedAddressCannotBeSaved() {
     address->clear();
     QTest::keyClicks(address, QStringLiteral("http://consul:8500"));
     QVERIFY(okButton(&dialog)->isEnabled());
+}
+
+void TestDialogs::discoveryGlobThatCannotMatchCannotBeSaved() {
+    // "a[" would discover nothing at every refresh, silently (Redis closes the class at the end).
+    ui::ConnectionDialog dialog([](const model::ConnectionConfig &c) { return model::storeFactoryFor(c); });
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *match = dialog.findChild<QLineEdit *>(QStringLiteral("match"));
+    auto *status = dialog.findChild<QLabel *>(QStringLiteral("testStatus"));
+    QVERIFY(match && status);
+    QVERIFY(okButton(&dialog)->isEnabled());
+    match->clear();
+    QTest::keyClicks(match, QStringLiteral("jobs["));
+    QVERIFY(!okButton(&dialog)->isEnabled());
+    QCOMPARE(status->text(), QStringLiteral("Cannot save: Discover keys “jobs[”: '[' at position 5 is never "
+                                            "closed; write \\[ for a bracket"));
+    saveScreenshot(&dialog, QStringLiteral("connection-dialog-bad-glob.png"));
+    QTest::keyClicks(match, QStringLiteral("ab]*"));
+    QVERIFY(okButton(&dialog)->isEnabled());
+    QVERIFY(status->text().isEmpty());
 }
 
 ui::ConnectionDialog *TestDialogs::redisDialog(quint16 port) {

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void findsAHolderOnEveryConnection();
     void globsAndMisses_data();
     void globsAndMisses();
+    void globThatCannotMatchIsSaid();
     void cancelEndsASearchAtOnce();
     void activatingAResultOpensItsSemaphore();
     void closingAConnectionMidSearchStillEnds();
@@ -159,6 +160,30 @@ void TestHolderSearch::globsAndMisses() {
     QCOMPARE(w->model()->rowCount(), rows);
     if (rows == 0)
         QVERIFY(w->statusLabel()->text().startsWith(QLatin1String("0 holders")));
+}
+
+void TestHolderSearch::globThatCannotMatchIsSaid() {
+    // "worker-[" once searched every connection and reported "0 holders": Redis' glob rules close
+    // the class at the end, so it matches nothing whatever is held.
+    auto *w = openWindow();
+    QVERIFY(w);
+    QVERIFY(searchFor(w, QStringLiteral("worker-1")));
+    QVERIFY(w->model()->rowCount() > 0);
+    QSignalSpy done(w, &ui::HolderSearchWindow::searchFinished);
+    w->searchEdit()->clear();
+    QTest::keyClicks(w->searchEdit(), QStringLiteral("worker-["));
+    QTest::keyClick(w->searchEdit(), Qt::Key_Return);
+    QVERIFY(!w->isSearching());
+    QCOMPARE(done.size(), 0);
+    QCOMPARE(w->model()->rowCount(), 0); // the previous search's results are not this one's
+    const QString status = w->statusLabel()->text();
+    QVERIFY2(
+        status.contains(QStringLiteral("Cannot search for “worker-[”: '[' at position 8 is never closed; "
+                                       "write \\[ for a bracket")
+                            .toHtmlEscaped()),
+        qPrintable(status));
+    QDir().mkpath(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR));
+    QVERIFY(w->grab().save(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR "/holder-search-bad-glob.png")));
 }
 
 void TestHolderSearch::cancelEndsASearchAtOnce() {

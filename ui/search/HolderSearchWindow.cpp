@@ -120,6 +120,14 @@ void HolderSearchWindow::search() {
         m_status->setText(tr("Type a holder id (or part of one) first."));
         return;
     }
+    // A glob that would find nothing whatever is held ("worker-[") is said, not searched.
+    if (const QString problem = pattern.problem(); !problem.isEmpty()) {
+        m_model.clear();
+        m_status->setText(
+            QStringLiteral("<span style='color:#c62828'>%1</span>")
+                .arg(tr("Cannot search for “%1”: %2").arg(pattern.text(), problem).toHtmlEscaped()));
+        return;
+    }
     m_model.clear();
     const QList<model::HolderSearchTarget> targets =
         m_targets ? m_targets() : QList<model::HolderSearchTarget>{};
