@@ -27,7 +27,9 @@ qsizetype matchClass(QStringView p, qsizetype start, QChar c, Qt::CaseSensitivit
         if (p.at(i) == QLatin1Char('\\') && i + 1 < p.size()) {
             in = in || folded(p.at(i + 1), cs) == fc;
             i += 2;
-        } else if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-') && p.at(i + 2) != QLatin1Char(']')) {
+        } else if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-')) {
+            // As Redis reads it: the character after the '-' ends the range even when it is the ']'
+            // that would have closed the class ("[a-]" is the range ']'..'a', left open).
             QChar lo = folded(p.at(i), cs);
             QChar hi = folded(p.at(i + 2), cs);
             if (hi < lo) // Redis accepts a reversed range ("[z-a]")
@@ -53,7 +55,7 @@ qsizetype classEnd(QStringView p, qsizetype start) {
     while (i < p.size() && p.at(i) != QLatin1Char(']')) {
         if (p.at(i) == QLatin1Char('\\') && i + 1 < p.size())
             i += 2;
-        else if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-') && p.at(i + 2) != QLatin1Char(']'))
+        else if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-'))
             i += 3;
         else
             ++i;
@@ -174,6 +176,10 @@ QString GlobPattern::problem(QStringView pattern) {
             ++i;
         } else if (c == QLatin1Char('[')) {
             const qsizetype end = classEnd(pattern, i + 1);
+            if (end < 0 && pattern.mid(i).contains(QLatin1String("-]")))
+                return QStringLiteral("'[' at position %1 is never closed: in '-]' the ']' ends a range "
+                                      "(as Redis reads it); put a '-' first, [-a], to mean a dash")
+                    .arg(i + 1);
             if (end < 0)
                 return QStringLiteral("'[' at position %1 is never closed; write \\[ for a bracket")
                     .arg(i + 1);

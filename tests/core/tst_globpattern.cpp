@@ -134,6 +134,12 @@ private Q_SLOTS:
         QTest::newRow("second class unclosed")
             << "[ab]x["
             << "'[' at position 6 is never closed; write \\[ for a bracket";
+        QTest::newRow("dash before the closer makes a range of it")
+            << "node-[a-]"
+            << "'[' at position 6 is never closed: in '-]' the ']' ends a range (as Redis reads it); put a "
+               "'-' first, [-a], to mean a dash";
+        QTest::newRow("dash first is a dash") << "node-[-a]"
+                                              << "";
         QTest::newRow("trailing backslash")
             << "jobs\\"
             << "'\\' at position 5 escapes nothing; write \\\\ for a backslash";

@@ -51,6 +51,18 @@ inline void globPatternRows() {
                                 << "node-d" << false;
     QTest::newRow("reversed range") << "node-[c-a]"
                                     << "node-b" << true;
+    // A '-' before the ']' that would close the class starts a range to that ']' (Redis' stringmatch):
+    // "[a-]" is the range ']'..'a', never closed, and holds no '-'.
+    QTest::newRow("dash before bracket is a range to it") << "node-[a-]"
+                                                          << "node-]" << true;
+    QTest::newRow("dash before bracket: inside the range") << "node-[a-]"
+                                                           << "node-_" << true;
+    QTest::newRow("dash before bracket: no dash") << "node-[a-]"
+                                                  << "node--" << false;
+    QTest::newRow("dash before bracket, then closed") << "node-[a-]]"
+                                                      << "node-a" << true;
+    QTest::newRow("dash first is a dash") << "node-[-a]"
+                                          << "node--" << true;
     QTest::newRow("negated class") << "node-[^ab]"
                                    << "node-c" << true;
     QTest::newRow("negated class miss") << "node-[^ab]"
