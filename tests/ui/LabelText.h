@@ -12,4 +12,12 @@ inline QString shownText(const QLabel *label) {
     return doc.toPlainText();
 }
 
+// What any label shows: its text as rich text when Qt takes it for that (RichText, or AutoText that
+// looks like markup), else as it is. A label in AutoText shows "a&amp;b" to the letter.
+inline QString displayedText(const QLabel *label) {
+    const bool rich = label->textFormat() == Qt::RichText ||
+                      (label->textFormat() == Qt::AutoText && Qt::mightBeRichText(label->text()));
+    return rich ? shownText(label) : label->text();
+}
+
 } // namespace semscope::test

@@ -4,6 +4,7 @@
 // semaphore on its connection.
 
 #include "DemoFixture.h"
+#include "LabelText.h"
 #include "TestMain.h"
 #include "model/HolderSearchModel.h"
 #include "ui/search/HolderSearchWindow.h"
@@ -29,6 +30,9 @@ private Q_SLOTS:
     void globsAndMisses_data();
     void globsAndMisses();
     void globThatCannotMatchIsSaid();
+    void statusShowsThePatternAsTyped_data();
+    void statusShowsThePatternAsTyped();
+    void newSearchWhileOneRunsKeepsItsProgressAndCancel();
     void cancelEndsASearchAtOnce();
     void activatingAResultOpensItsSemaphore();
     void closingAConnectionMidSearchStillEnds();
@@ -184,6 +188,58 @@ void TestHolderSearch::globThatCannotMatchIsSaid() {
         qPrintable(status));
     QDir().mkpath(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR));
     QVERIFY(w->grab().save(QStringLiteral(SEMSCOPE_SCREENSHOT_DIR "/holder-search-bad-glob.png")));
+}
+
+// The status line is markup (its errors are red): what the operator typed is shown as typed, never
+// as "&amp;" nor taken for markup of its own.
+void TestHolderSearch::statusShowsThePatternAsTyped_data() {
+    QTest::addColumn<QString>("text");
+    QTest::newRow("ampersand") << "R&D-worker";
+    QTest::newRow("markup") << "<b>x</b>";
+    QTest::newRow("markup after a glob") << "worker-17*<i>";
+}
+
+void TestHolderSearch::statusShowsThePatternAsTyped() {
+    QFETCH(QString, text);
+    auto *w = openWindow();
+    QVERIFY(w);
+    QSignalSpy done(w, &ui::HolderSearchWindow::searchFinished);
+    w->searchEdit()->clear();
+    QTest::keyClicks(w->searchEdit(), text);
+    QTest::keyClick(w->searchEdit(), Qt::Key_Return);
+    const QString quoted = QStringLiteral("“%1”").arg(text);
+    // While it searches, and once it is done.
+    QString status = test::displayedText(w->statusLabel());
+    QVERIFY2(status.contains(QStringLiteral("for ") + quoted), qPrintable(status));
+    QVERIFY(done.wait(30000));
+    status = test::displayedText(w->statusLabel());
+    QVERIFY2(status.contains(QStringLiteral("matching ") + quoted), qPrintable(status));
+}
+
+// Return pressed again while a search runs: the first ends as cancelled, the second shows its own
+// progress and can be cancelled in turn.
+void TestHolderSearch::newSearchWhileOneRunsKeepsItsProgressAndCancel() {
+    auto *w = openWindow();
+    QVERIFY(w);
+    QSignalSpy done(w, &ui::HolderSearchWindow::searchFinished);
+    w->searchEdit()->clear();
+    QTest::keyClicks(w->searchEdit(), QStringLiteral("first"));
+    QTest::keyClick(w->searchEdit(), Qt::Key_Return);
+    QVERIFY(w->isSearching());
+    w->searchEdit()->clear();
+    QTest::keyClicks(w->searchEdit(), QStringLiteral("second"));
+    QTest::keyClick(w->searchEdit(), Qt::Key_Return);
+    QVERIFY(w->isSearching());
+    QVERIFY(w->progressBar()->isVisible());
+    auto *cancel = w->findChild<QPushButton *>(QStringLiteral("holderSearchCancel"));
+    QVERIFY(cancel);
+    QVERIFY(cancel->isEnabled());
+    const QString status = test::displayedText(w->statusLabel());
+    QVERIFY2(status.startsWith(QStringLiteral("Searching 2 connections for “second”")), qPrintable(status));
+    QCOMPARE(done.size(), 1); // the first, cancelled
+    QVERIFY(done.first().first().toBool());
+    QVERIFY(done.wait(30000));
+    QVERIFY(!done.last().first().toBool());
 }
 
 void TestHolderSearch::cancelEndsASearchAtOnce() {

@@ -57,6 +57,9 @@ HolderSearchWindow::HolderSearchWindow(TargetProvider targets, QWidget *parent)
     m_status->setObjectName(QStringLiteral("holderSearchStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Always markup (errors are red), so what the operator typed is escaped on every line: in
+    // AutoText, "R&amp;D" read as plain text and "<b>x" as markup.
+    m_status->setTextFormat(Qt::RichText);
     layout->addWidget(m_status);
 
     m_proxy.setSourceModel(&m_model);
@@ -115,9 +118,13 @@ void HolderSearchWindow::focusSearch() {
 }
 
 void HolderSearchWindow::search() {
+    // A search still running ends first, under its own pattern: ended from inside the new one's
+    // start, its "Cancelled" took the new pattern's name and hid the new search's progress and Cancel.
+    if (m_engine.isRunning())
+        m_engine.cancel();
     const model::HolderPattern pattern(m_edit->text());
     if (pattern.isEmpty()) {
-        m_status->setText(tr("Type a holder id (or part of one) first."));
+        m_status->setText(tr("Type a holder id (or part of one) first.").toHtmlEscaped());
         return;
     }
     // A glob that would find nothing whatever is held ("worker-[") is said, not searched.
@@ -134,12 +141,13 @@ void HolderSearchWindow::search() {
     m_connections = int(targets.size());
     m_pattern = pattern.text();
     if (targets.isEmpty()) {
-        m_status->setText(tr("No connection is open: connect first (double-click a connection)."));
+        m_status->setText(
+            tr("No connection is open: connect first (double-click a connection).").toHtmlEscaped());
         return;
     }
-    m_status->setText(
-        tr("Searching %1 for “%2”…")
-            .arg(core::countText(m_connections, tr("connection"), tr("connections")), m_pattern));
+    m_status->setText(tr("Searching %1 for “%2”…")
+                          .arg(core::countText(m_connections, tr("connection"), tr("connections")), m_pattern)
+                          .toHtmlEscaped());
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setEnabled(true);
