@@ -67,6 +67,8 @@ void ConnectionSession::startDiscovery(bool background) {
     DiscoverRequest request;
     const QString match = config().discoverMatch;
     request.match = match.isEmpty() && config().backend == Backend::Redis ? QStringLiteral("*") : match;
+    const bool matchedOnly = config().backend == Backend::Redis && request.match != QLatin1String("*");
+    m_scanProgress.matchedOnly = matchedOnly;
     if (knownSemaphores)
         request.known = knownSemaphores();
     listPinned();
@@ -77,7 +79,7 @@ void ConnectionSession::startDiscovery(bool background) {
                 return;
             list.addDiscovered(p.found);
             m_found += int(p.found.size());
-            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found};
+            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found, m_scanProgress.matchedOnly};
             Q_EMIT discoveryProgress(p.scannedKeys, p.totalKeys, m_found);
         },
         [this, round](DiscoverResult r) {
@@ -107,9 +109,9 @@ void ConnectionSession::startDiscovery(bool background) {
             Q_EMIT discoveryFinished(
                 r.ok, r.cancelled,
                 // What the list shows now (it also keeps the semaphores known from profiles).
-                r.ok ? tr("%1 listed, %2 scanned")
+                r.ok ? tr("%1 listed, %2")
                            .arg(core::countText(list.rowCount(), tr("semaphore"), tr("semaphores")),
-                                core::countText(r.scannedKeys, tr("key"), tr("keys")))
+                                scannedKeysText(r.scannedKeys, m_scanProgress.matchedOnly))
                      : r.error);
         });
 }
@@ -246,6 +248,11 @@ void ConnectionSession::stampFirstSeen(Snapshot &snapshot) {
 
 QString ConnectionSession::historyKey(const core::SemaphoreRef &ref) {
     return core::kindName(ref.kind) + QLatin1Char('\x1f') + ref.name;
+}
+
+QString ConnectionSession::scannedKeysText(qint64 keys, bool matchedOnly) {
+    return matchedOnly ? core::countText(keys, tr("key matched"), tr("keys matched"))
+                       : core::countText(keys, tr("key scanned"), tr("keys scanned"));
 }
 
 } // namespace semscope::model

@@ -45,8 +45,13 @@ public:
         qint64 scanned = -1;
         qint64 total = 0;
         int found = 0;
+        // A Redis scan with a Discover keys glob: `scanned` counts the keys that matched (SCAN MATCH
+        // returns no others), so it is no share of `total`.
+        bool matchedOnly = false;
     };
     ScanProgress scanProgress() const { return m_scanProgress; }
+    // "12 keys scanned", or "12 keys matched" for a scan that reports only the keys that matched.
+    static QString scannedKeysText(qint64 keys, bool matchedOnly);
 
     // Scans for semaphores; progress(scanned, total) as pages come in. Replaces a running scan.
     void discover() { startDiscovery(false); }

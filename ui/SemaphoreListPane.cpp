@@ -210,16 +210,17 @@ void SemaphoreListPane::showScanProgress(ConnectionSession *s) {
     if (!shown)
         return;
     const ConnectionSession::ScanProgress p = s->scanProgress();
-    if (p.total > 0) {
+    if (p.total > 0 && !p.matchedOnly) {
         m_discoveryProgress->setRange(0, 1000);
         m_discoveryProgress->setValue(int(std::min<qint64>(1000, p.scanned * 1000 / p.total)));
     } else {
         m_discoveryProgress->setRange(0, 0);
     }
+    // "Scanning: 12 keys" as the walk goes; a scan that reports only matches says so.
+    const QString keys = p.matchedOnly ? ConnectionSession::scannedKeysText(p.scanned, true)
+                                       : core::countText(p.scanned, tr("key"), tr("keys"));
     m_discoveryLabel->setText(p.scanned < 0 ? tr("Scanning…")
-                                            : tr("Scanning: %1, %2 found")
-                                                  .arg(core::countText(p.scanned, tr("key"), tr("keys")))
-                                                  .arg(p.found));
+                                            : tr("Scanning: %1, %2 found").arg(keys).arg(p.found));
 }
 
 void SemaphoreListPane::hideScanProgress() {

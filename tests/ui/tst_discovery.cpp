@@ -56,6 +56,7 @@ private Q_SLOTS:
     void listsSemaphoresKnownOnlyByTheirProfile();
     void newLockIsListedWithinTheListsRefresh();
     void scanBarCountsKeysInTheSingular();
+    void scanWithAGlobCountsTheKeysThatMatched();
 };
 
 void TestDiscovery::cancelWhileTheServerIsStuck() {
@@ -173,6 +174,49 @@ void TestDiscovery::scanBarCountsKeysInTheSingular() {
         return text.startsWith(QLatin1String("Scanning: 1 key, "));
     });
     QVERIFY2(singular, qPrintable(shown.join(QStringLiteral(" | "))));
+}
+
+// With a Discover keys glob, Redis' SCAN MATCH hands back only the keys that matched: 3 of 2,000 here.
+// The bar measured them against the whole keyspace ("Scanning: 3 keys" at 0 % for the whole walk);
+// it says what they are and does not claim a share it cannot know.
+void TestDiscovery::scanWithAGlobCountsTheKeysThatMatched() {
+    test::RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QList<QByteArray> mset{"MSET"};
+    for (int i = 0; i < 2000; ++i)
+        mset << "cache:" + QByteArray::number(i) << "x";
+    QVERIFY(!server.command(mset).isError());
+    for (const char *lock : {"lock:deploy", "lock:backup", "lock:report"})
+        QVERIFY(!server.command({"SET", lock, "worker-1"}).isError());
+    WindowFixture f;
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    auto *label = f.window.findChild<QLabel *>(QStringLiteral("discoveryLabel"));
+    auto *bar = f.window.findChild<QProgressBar *>(QStringLiteral("discoveryProgress"));
+    QVERIFY(label && bar);
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.name = QStringLiteral("locks only");
+    config.port = server.port();
+    config.discoverMatch = QStringLiteral("lock:*");
+    f.registry.upsert(config);
+    f.window.openConnection(config.id);
+    f.window.selectConnection(config.id);
+    model::ConnectionSession *session = f.window.session(config.id);
+    QVERIFY(session);
+    QStringList shown;
+    QList<int> maxima;
+    connect(session, &model::ConnectionSession::discoveryProgress, label, [&] {
+        shown << label->text();
+        maxima << bar->maximum();
+    });
+    QSignalSpy done(session, &model::ConnectionSession::discoveryFinished);
+    QVERIFY(done.wait(30000));
+    QVERIFY(!shown.isEmpty());
+    QVERIFY2(shown.constLast().startsWith(QLatin1String("Scanning: 3 keys matched, ")),
+             qPrintable(shown.join(QStringLiteral(" | "))));
+    QCOMPARE(maxima.constLast(), 0); // busy, not a share of the keyspace
+    const QString finished = done.constFirst().at(2).toString();
+    QVERIFY2(finished.contains(QLatin1String("3 keys matched")), qPrintable(finished));
 }
 
 // An idle Redisson RSemaphore is a bare integer string: only the profile the operator saved (here
