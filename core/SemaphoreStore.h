@@ -47,13 +47,17 @@ struct NodeProgress {
     QString node;
     qint64 scannedKeys = 0;
     qint64 totalKeys = -1;
+    double walked = -1; // as DiscoverProgress::walked, for this node
     bool finished = false;
     QString readFrom; // the node walked for it, "host:port (replica)", when that is not the node itself
 };
 
 struct DiscoverProgress {
-    qint64 scannedKeys = 0;           // over every node
-    qint64 totalKeys = -1;            // -1 when unknown; Redis reports DBSIZE (summed over masters)
+    qint64 scannedKeys = 0; // over every node
+    qint64 totalKeys = -1;  // -1 when unknown; Redis reports DBSIZE (summed over masters)
+    // The share of the keyspace walked, 0..1; -1 when the store cannot tell. Redis knows it from the
+    // SCAN cursor, also where MATCH keeps scannedKeys from saying it (only matches are returned).
+    double walked = -1;
     QList<DiscoveredSemaphore> found; // found since the previous progress report
     QList<NodeProgress> nodes;        // per node, when the store walks several
 };

@@ -79,7 +79,7 @@ void ConnectionSession::startDiscovery(bool background) {
                 return;
             list.addDiscovered(p.found);
             m_found += int(p.found.size());
-            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found, m_scanProgress.matchedOnly};
+            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found, m_scanProgress.matchedOnly, p.walked};
             Q_EMIT discoveryProgress(p.scannedKeys, p.totalKeys, m_found);
         },
         [this, round](DiscoverResult r) {

@@ -48,6 +48,7 @@ public:
         // A Redis scan with a Discover keys glob: `scanned` counts the keys that matched (SCAN MATCH
         // returns no others), so it is no share of `total`.
         bool matchedOnly = false;
+        double walked = -1; // DiscoverProgress::walked: the share of the keyspace walked, -1 unknown
     };
     ScanProgress scanProgress() const { return m_scanProgress; }
     // "12 keys scanned", or "12 keys matched" for a scan that reports only the keys that matched.

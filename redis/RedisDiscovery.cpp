@@ -22,6 +22,19 @@ Q_LOGGING_CATEGORY(lcDiscovery, "semscope.redis.discovery", QtWarningMsg)
 
 namespace {
 
+// How far a SCAN is, from its cursor: Redis walks the buckets in reverse-binary order (it increments
+// the cursor's bits from the top), so the cursor with its bits reversed, over 2^64, is the share of
+// the table's buckets visited, whatever MATCH or TYPE keep of them. Approximate while the table
+// grows or shrinks (the walk then covers some buckets twice), exact otherwise.
+double cursorShare(quint64 cursor) {
+    quint64 reversed = 0;
+    for (int bit = 0; bit < 64; ++bit) {
+        reversed = (reversed << 1) | (cursor & 1);
+        cursor >>= 1;
+    }
+    return double(reversed) / 18446744073709551616.0; // 2^64
+}
+
 // Sample batches out at once per walk.
 constexpr int kBatchesInFlight = 4;
 // SCAN pages allowed before the walk is declared endless: generous (COUNT is only a hint, MATCH
@@ -50,6 +63,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
     QElapsedTimer sinceStart;
     qint64 scanned = 0;
     qint64 total = -1;
+    double walked = 0; // the share of the keyspace's buckets the names pages have walked
     // base name -> keys to sample (candidates seen by SCAN and their companions).
     std::map<QByteArray, QSet<QByteArray>> groups;
     QSet<QByteArray> redissonChannelNames;   // N of every redisson_sc:{N} with subscribers
@@ -109,6 +123,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         core::DiscoverProgress p;
         p.scannedKeys = scanned;
         p.totalKeys = total;
+        p.walked = walked;
         p.found = newlyFound;
         progress(p);
     }
@@ -208,6 +223,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
             return;
         }
         namesEnded = next == "0";
+        walked = namesEnded ? 1.0 : cursorShare(next.toULongLong());
         // The next page goes out before this one is classified, so the server walks on meanwhile;
         // its replies come after this page's typed ones, in order.
         if (!namesEnded && !cancel.isCancelled())
@@ -517,12 +533,21 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         p.found = fresh;
         bool totalKnown = true;
         qint64 total = 0;
+        // Each master's share walked, weighed by its keys (every master counts for one key at least).
+        double walkedKeys = 0;
+        double weights = 0;
+        bool walkedKnown = true;
         for (const core::NodeProgress &n : std::as_const(nodes)) {
             p.scannedKeys += n.scannedKeys;
             totalKnown = totalKnown && n.totalKeys >= 0;
             total += std::max<qint64>(n.totalKeys, 0);
+            const double weight = double(std::max<qint64>(n.totalKeys, 1));
+            walkedKnown = walkedKnown && n.walked >= 0;
+            walkedKeys += std::max(n.walked, 0.0) * weight;
+            weights += weight;
         }
         p.totalKeys = totalKnown ? total : -1;
+        p.walked = walkedKnown && weights > 0 ? walkedKeys / weights : -1;
         progress(p);
     }
 
@@ -582,6 +607,7 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         auto onProgress = [self, i](const core::DiscoverProgress &p) {
             self->nodes[i].scannedKeys = p.scannedKeys;
             self->nodes[i].totalKeys = p.totalKeys;
+            self->nodes[i].walked = p.walked;
             self->report(self->placeAll(p.found));
         };
         auto onDone = [self, i, request, cancel, onReplica](const core::DiscoverResult &r) {
@@ -595,11 +621,13 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
                     << QStringLiteral("master %1 read itself: %2").arg(n.node, why.isEmpty() ? r.error : why);
                 n.readFrom = n.node + QStringLiteral(" (master)");
                 n.scannedKeys = 0;
+                n.walked = 0;
                 self->startWalk(i, self->topology.nodeConnection(n.node), request, cancel, false);
                 return;
             }
             n.finished = true;
             n.scannedKeys = r.scannedKeys;
+            n.walked = 1;
             self->scanned += r.scannedKeys;
             self->cancelled = self->cancelled || r.cancelled;
             if (!r.ok && !r.cancelled)

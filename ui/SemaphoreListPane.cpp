@@ -22,6 +22,7 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace semscope::ui {
 
@@ -210,7 +211,11 @@ void SemaphoreListPane::showScanProgress(ConnectionSession *s) {
     if (!shown)
         return;
     const ConnectionSession::ScanProgress p = s->scanProgress();
-    if (p.total > 0 && !p.matchedOnly) {
+    if (p.matchedOnly && p.walked >= 0) {
+        // Only matches come back: how far the walk is comes from the scan's cursor.
+        m_discoveryProgress->setRange(0, 1000);
+        m_discoveryProgress->setValue(int(std::clamp(p.walked, 0.0, 1.0) * 1000));
+    } else if (p.total > 0 && !p.matchedOnly) {
         m_discoveryProgress->setRange(0, 1000);
         m_discoveryProgress->setValue(int(std::min<qint64>(1000, p.scanned * 1000 / p.total)));
     } else {

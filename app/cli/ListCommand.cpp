@@ -75,7 +75,7 @@ private:
             request, core::Cancellation(),
             [this, &ctx](const core::DiscoverProgress &p) {
                 ctx.err() << m_progress->report(m_progressClock.elapsed(), p.scannedKeys, p.totalKeys,
-                                                wantedCount(p.found));
+                                                wantedCount(p.found), p.walked);
                 ctx.err().flush();
             },
             [this, &ctx](const core::DiscoverResult &result) {

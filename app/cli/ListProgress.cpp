@@ -17,9 +17,14 @@ QString ListProgress::line() const {
     if (m_matchedOnly) {
         const QString matched =
             core::countText(m_scanned, QStringLiteral("key matched"), QStringLiteral("keys matched"));
-        return m_total >= 0
-                   ? QStringLiteral("scanning %1 keys: %2, %3 so far").arg(m_total).arg(matched, found)
-                   : QStringLiteral("scanning: %1, %2 so far").arg(matched, found);
+        // The keys walked are not returned, only how far the cursor is.
+        const QString walked =
+            m_walked >= 0 ? QStringLiteral(", %1 % walked").arg(int(std::clamp(m_walked, 0.0, 1.0) * 100))
+                          : QString();
+        return m_total >= 0 ? QStringLiteral("scanning %1 keys%2: %3, %4 so far")
+                                  .arg(m_total)
+                                  .arg(walked, matched, found)
+                            : QStringLiteral("scanning%1: %2, %3 so far").arg(walked, matched, found);
     }
     QString text = QStringLiteral("scanned %1").arg(m_scanned);
     if (m_total >= 0)
@@ -35,9 +40,11 @@ QString ListProgress::write(const QString &text) {
     return out;
 }
 
-QString ListProgress::report(qint64 elapsedMs, qint64 scannedKeys, qint64 totalKeys, qint64 newlyFound) {
+QString ListProgress::report(qint64 elapsedMs, qint64 scannedKeys, qint64 totalKeys, qint64 newlyFound,
+                             double walked) {
     m_scanned = scannedKeys;
     m_total = totalKeys;
+    m_walked = walked;
     m_found += newlyFound;
     if (!m_terminal && elapsedMs - std::max<qint64>(m_writtenAtMs, 0) < kPipeLineEveryMs)
         return {};
@@ -50,6 +57,8 @@ QString ListProgress::finish(qint64 scannedKeys, qint64 found) {
     if (m_writtenAtMs >= 0) {
         m_scanned = scannedKeys;
         m_found = found;
+        if (m_walked >= 0)
+            m_walked = 1; // the walk is over
         if (const QString last = line(); last != m_written)
             out += write(last);
         if (m_terminal)

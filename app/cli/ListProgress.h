@@ -21,8 +21,10 @@ public:
         , m_matchedOnly(matchedOnly) {}
 
     // A report `elapsedMs` after discovery started: keys scanned so far, of `totalKeys` (-1 when
-    // unknown), and how many semaphores it found (of those the listing keeps). Returns what to write.
-    QString report(qint64 elapsedMs, qint64 scannedKeys, qint64 totalKeys, qint64 newlyFound);
+    // unknown), how many semaphores it found (of those the listing keeps), and the share of the
+    // keyspace walked (core::DiscoverProgress::walked; said when matchedOnly). Returns what to write.
+    QString report(qint64 elapsedMs, qint64 scannedKeys, qint64 totalKeys, qint64 newlyFound,
+                   double walked = -1);
     // Discovery ended having scanned `scannedKeys` and found `found` semaphores (of those the
     // listing keeps): returns what ends the progress, the last line brought up to these numbers.
     QString finish(qint64 scannedKeys, qint64 found);
@@ -41,6 +43,7 @@ private:
     qint64 m_scanned = 0;
     qint64 m_total = -1;
     qint64 m_found = 0;
+    double m_walked = -1;
     qint64 m_writtenAtMs = -1; // when the last line was written; -1: none yet
     QString m_written;         // the last line written
 };

@@ -15,6 +15,7 @@ struct Report {
     qint64 scanned;
     qint64 total;
     qint64 found;
+    double walked = -1; // the share of the keyspace walked (from the SCAN cursor), -1 unknown
 };
 Q_DECLARE_METATYPE(QList<Report>)
 
@@ -70,6 +71,14 @@ private Q_SLOTS:
             << QStringLiteral("scanning 1000000 keys: 12 keys matched, 3 semaphores so far\n"
                               "scanning 1000000 keys: 12 keys matched, 3 semaphores so far\n"
                               "12 keys matched, found 3 semaphores\n");
+        // ... and how far the walk is, from the scan's cursor.
+        QTest::newRow("pipe, --match on Redis, the share walked")
+            << false << true << QList<Report>{{1000, 12, 1000000, 3, 0.404}, {2000, 12, 1000000, 0, 0.9}}
+            << qint64(12) << qint64(3)
+            << QStringLiteral("scanning 1000000 keys, 40 % walked: 12 keys matched, 3 semaphores so far\n"
+                              "scanning 1000000 keys, 90 % walked: 12 keys matched, 3 semaphores so far\n"
+                              "scanning 1000000 keys, 100 % walked: 12 keys matched, 3 semaphores so far\n"
+                              "12 keys matched, found 3 semaphores\n");
         QTest::newRow("pipe, --match on Redis, one key, total unknown")
             << false << true << QList<Report>{{1000, 1, -1, 1}} << qint64(1) << qint64(1)
             << QStringLiteral("scanning: 1 key matched, 1 semaphore so far\n"
@@ -87,7 +96,7 @@ private Q_SLOTS:
         ListProgress progress(terminal, matchedOnly);
         QString out;
         for (const Report &r : reports)
-            out += progress.report(r.elapsedMs, r.scanned, r.total, r.found);
+            out += progress.report(r.elapsedMs, r.scanned, r.total, r.found, r.walked);
         out += progress.finish(scanned, found);
         out += progress.summary(scanned, found);
         QCOMPARE(out, written);

@@ -287,6 +287,37 @@ private Q_SLOTS:
         QCOMPARE(walk.result.semaphores.first().ref.name, QStringLiteral("semaphore:a"));
     }
 
+    // SCAN MATCH hands back only the keys that matched, so a glob's walk cannot be measured in keys;
+    // its cursor says how far it is (the bucket index, bits reversed). 3 locks among 5,000 keys, 100
+    // keys a page: the share walked rises page by page, stays below 1 until the last page, and the
+    // last report says the whole keyspace was walked.
+    void aGlobsWalkSaysHowFarItIs() {
+        QList<QByteArray> mset{"MSET"};
+        for (int i = 0; i < 5000; ++i)
+            mset << "cache:" + QByteArray::number(i) << "x";
+        QVERIFY(!cmd(mset).isError());
+        for (const char *lock : {"lock:deploy", "lock:backup", "lock:report"})
+            cmd({"SET", lock, "worker-1"});
+        core::DiscoverRequest request;
+        request.match = QStringLiteral("lock:*");
+        request.batch = 100;
+        Walk walk = discover(request);
+        QVERIFY(walk.result.ok);
+        QCOMPARE(walk.result.scannedKeys, 3);
+        QVERIFY(walk.progress.size() > 10);
+        QList<double> walked;
+        for (const core::DiscoverProgress &p : std::as_const(walk.progress))
+            walked << p.walked;
+        QString shares;
+        for (double w : std::as_const(walked))
+            shares += QString::number(w, 'f', 3) + QLatin1Char(' ');
+        QVERIFY2(std::is_sorted(walked.cbegin(), walked.cend()), qPrintable(shares));
+        QVERIFY2(walked.constFirst() > 0 && walked.constFirst() < 0.5, qPrintable(shares));
+        QCOMPARE(walked.constLast(), 1.0);
+        QVERIFY2(walked.at(walked.size() / 2) > 0.2 && walked.at(walked.size() / 2) < 0.8,
+                 qPrintable(shares));
+    }
+
     // Issue 31 item 2: keys named like a semaphore or a lock but of a type no such layout uses are
     // sampled (a names page says "string" of every key) and listed with the warning, not skipped.
     void wrongTypesAreListedWithAWarning() {
