@@ -34,18 +34,8 @@ public:
             "[--replicas N [--replica-timeout DUR]]");
     }
     QList<QCommandLineOption> options() const override {
-        return {
-            kindOption(),
-            limitOption(),
-            timeoutOption(),
-            lockKeyOption(),
-            ttlOption(),
-            {QStringLiteral("holder"),
-             QStringLiteral("Holder id (token for lock). Default: host:pid:random."), QStringLiteral("ID")},
-            {QStringLiteral("wait"), QStringLiteral("Wait up to this long for a slot (default: try once)."),
-             QStringLiteral("DUR")},
-            replicasOption(),
-            replicaTimeoutOption()};
+        return {kindOption(),   limitOption(), timeoutOption(),  lockKeyOption(),       ttlOption(),
+                holderOption(), waitOption(),  replicasOption(), replicaTimeoutOption()};
     }
 
 protected:

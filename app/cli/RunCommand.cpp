@@ -59,10 +59,11 @@ public:
     QString usage() const override {
         return QStringLiteral(
             "NAME [--kind K] [--limit N] [--holder ID] [--ttl DUR] [--wait DUR] [--grace DUR] "
-            "-- COMMAND [ARGS...]");
+            "[--replicas N [--replica-timeout DUR]] -- COMMAND [ARGS...]");
     }
     QList<QCommandLineOption> options() const override {
-        return {kindOption(), limitOption(), timeoutOption(), lockKeyOption(), ttlOption(), graceOption()};
+        return {kindOption(), limitOption(), timeoutOption(), lockKeyOption(),  holderOption(),
+                waitOption(), ttlOption(),   graceOption(),   replicasOption(), replicaTimeoutOption()};
     }
 
 protected:
@@ -80,7 +81,9 @@ protected:
             ttl ? durationOption(ctx, QStringLiteral("wait"), 0) : std::nullopt;
         const std::optional<qint64> grace =
             wait ? durationOption(ctx, QStringLiteral("grace"), 5000) : std::nullopt;
-        if (!grace)
+        // --replicas: the grant and every renewal count only once N replicas acknowledged them (the
+        // store keeps the count in the grant, so its refreshes wait for them too).
+        if (!grace || !replicaOptions(ctx, &m_request.replicas, &m_request.replicaTimeoutMs))
             return false;
         if (*ttl < 3) {
             ctx.fail(ExitUsage, {}, QStringLiteral("--ttl must be at least 3ms (it is renewed every third)"));

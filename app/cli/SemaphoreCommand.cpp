@@ -60,6 +60,16 @@ QCommandLineOption replicaTimeoutOption() {
             QStringLiteral("DUR")};
 }
 
+QCommandLineOption holderOption() {
+    return {QStringLiteral("holder"), QStringLiteral("Holder id (token for lock). Default: host:pid:random."),
+            QStringLiteral("ID")};
+}
+
+QCommandLineOption waitOption() {
+    return {QStringLiteral("wait"), QStringLiteral("Wait up to this long for a slot (default: try once)."),
+            QStringLiteral("DUR")};
+}
+
 bool replicaOptions(CliContext &ctx, int *replicas, qint64 *timeoutMs) {
     const std::optional<qint64> n = wholeNumberOption(ctx, QStringLiteral("replicas"), 0, 0, 100);
     if (!n)
@@ -99,6 +109,13 @@ std::optional<qint64> durationOption(CliContext &ctx, const QString &option, qin
         return std::nullopt;
     }
     return ms;
+}
+
+QStringList SemaphoreCommand::optionNames() const {
+    QStringList names = CliCommand::optionNames();
+    for (const QCommandLineOption &o : {kindOption(), limitOption(), timeoutOption(), lockKeyOption()})
+        names << o.names();
+    return names;
 }
 
 void SemaphoreCommand::start(CliContext &ctx) {

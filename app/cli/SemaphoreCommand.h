@@ -17,6 +17,8 @@ QCommandLineOption ttlOption();
 QCommandLineOption lockKeyOption();
 QCommandLineOption replicasOption();
 QCommandLineOption replicaTimeoutOption();
+QCommandLineOption holderOption();
+QCommandLineOption waitOption();
 
 // Base of the commands that work on one semaphore (`show NAME`, `acquire NAME`, ...): checks the
 // positional arguments, opens the store, waits until it is reachable, works out the semaphore's kind
@@ -25,6 +27,9 @@ QCommandLineOption replicaTimeoutOption();
 class SemaphoreCommand : public CliCommand {
 public:
     void start(CliContext &ctx) final;
+    // Its own options, and what finding the semaphore reads for every command (--kind, --limit,
+    // --timeout, --lock-key: the profile of a layout that stores no limit or timeout).
+    QStringList optionNames() const override;
 
 protected:
     // Positional arguments after the command name, NAME included.

@@ -95,6 +95,20 @@ int main(int argc, char *argv[]) {
             QStringLiteral("unknown command '%1'; see semscope-cli --help").arg(positional.constFirst()),
             json);
 
+    // One parser holds every command's options: one the command does not read would be taken and
+    // ignored (`release … --replicas 1` promised what release never does).
+    QSet<QString> accepted;
+    for (const QCommandLineOption &o : globalOptions())
+        accepted.unite(QSet<QString>(o.names().cbegin(), o.names().cend()));
+    const QStringList own = command->optionNames();
+    accepted.unite(QSet<QString>(own.cbegin(), own.cend()));
+    for (const QString &name : parser.optionNames()) {
+        if (!accepted.contains(name))
+            return usageError(QStringLiteral("--%1 does not apply to %2; see semscope-cli --help")
+                                  .arg(name, command->name()),
+                              json);
+    }
+
     CliContext ctx(parser);
     command->start(ctx);
     if (ctx.finished())

@@ -102,6 +102,8 @@ private Q_SLOTS:
     void usageErrors();
     void countsSayWhatIsWrong_data();
     void countsSayWhatIsWrong();
+    void optionsThatDoNotApplyAreRefused_data();
+    void optionsThatDoNotApplyAreRefused();
     void jsonFailuresPrintOneJsonDocument_data();
     void jsonFailuresPrintOneJsonDocument();
 };
@@ -434,6 +436,30 @@ void TestCliBasics::countsSayWhatIsWrong_data() {
 }
 
 void TestCliBasics::countsSayWhatIsWrong() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    const Run r =
+        runCli(QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1")} + args);
+    VERIFY_ONE_LINE_ERROR(r, 2);
+    QCOMPARE(r.err, QStringLiteral("semscope-cli: %1\n").arg(expected));
+}
+
+void TestCliBasics::optionsThatDoNotApplyAreRefused_data() {
+    // Every command's options share one parser, so an option of another command was taken and
+    // ignored: `run ... --replicas 1` ran COMMAND on a grant no replica had acknowledged.
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("release --replicas") << QStringList{"release", "jobs", "h1", "--replicas", "1"}
+                                        << "--replicas does not apply to release; see semscope-cli --help";
+    QTest::newRow("ping --wait") << QStringList{"ping", "--wait", "5s"}
+                                 << "--wait does not apply to ping; see semscope-cli --help";
+    QTest::newRow("show --grace") << QStringList{"show", "jobs", "--grace", "1s"}
+                                  << "--grace does not apply to show; see semscope-cli --help";
+    QTest::newRow("list --interval") << QStringList{"list", "--interval", "1s"}
+                                     << "--interval does not apply to list; see semscope-cli --help";
+}
+
+void TestCliBasics::optionsThatDoNotApplyAreRefused() {
     QFETCH(QStringList, args);
     QFETCH(QString, expected);
     const Run r =
