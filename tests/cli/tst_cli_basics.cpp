@@ -80,6 +80,8 @@ quint16 closedPort() {
 
 class TestCliBasics : public QObject {
     Q_OBJECT
+    void saysTheUsageError(const QStringList &args, const QString &expected);
+
 private Q_SLOTS:
     void initTestCase();
     void version();
@@ -435,13 +437,18 @@ void TestCliBasics::countsSayWhatIsWrong_data() {
                                             "--port must be a whole number from 0 to 65535, not -1");
 }
 
-void TestCliBasics::countsSayWhatIsWrong() {
-    QFETCH(QStringList, args);
-    QFETCH(QString, expected);
+// A usage error is said before any connection (the port is closed): one line, exit 2.
+void TestCliBasics::saysTheUsageError(const QStringList &args, const QString &expected) {
     const Run r =
         runCli(QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1")} + args);
     VERIFY_ONE_LINE_ERROR(r, 2);
     QCOMPARE(r.err, QStringLiteral("semscope-cli: %1\n").arg(expected));
+}
+
+void TestCliBasics::countsSayWhatIsWrong() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    saysTheUsageError(args, expected);
 }
 
 void TestCliBasics::optionsThatDoNotApplyAreRefused_data() {
@@ -462,10 +469,7 @@ void TestCliBasics::optionsThatDoNotApplyAreRefused_data() {
 void TestCliBasics::optionsThatDoNotApplyAreRefused() {
     QFETCH(QStringList, args);
     QFETCH(QString, expected);
-    const Run r =
-        runCli(QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1")} + args);
-    VERIFY_ONE_LINE_ERROR(r, 2);
-    QCOMPARE(r.err, QStringLiteral("semscope-cli: %1\n").arg(expected));
+    saysTheUsageError(args, expected);
 }
 
 void TestCliBasics::jsonFailuresPrintOneJsonDocument_data() {

@@ -47,6 +47,18 @@ struct WindowFixture {
         return s;
     }
 };
+// A Redis connection on `port` saved, opened and selected in the fixture's window; its session.
+model::ConnectionSession *openSelected(WindowFixture &f, const QString &name, quint16 port,
+                                       const QString &discoverMatch = {}) {
+    auto config = model::ConnectionConfig::create(core::Backend::Redis);
+    config.name = name;
+    config.port = port;
+    config.discoverMatch = discoverMatch;
+    f.registry.upsert(config);
+    f.window.openConnection(config.id);
+    f.window.selectConnection(config.id);
+    return f.window.session(config.id);
+}
 } // namespace
 
 class TestDiscovery : public QObject {
@@ -158,13 +170,7 @@ void TestDiscovery::scanBarCountsKeysInTheSingular() {
     QVERIFY(QTest::qWaitForWindowExposed(&f.window));
     auto *label = f.window.findChild<QLabel *>(QStringLiteral("discoveryLabel"));
     QVERIFY(label);
-    auto config = model::ConnectionConfig::create(core::Backend::Redis);
-    config.name = QStringLiteral("one key");
-    config.port = server.port();
-    f.registry.upsert(config);
-    f.window.openConnection(config.id);
-    f.window.selectConnection(config.id);
-    model::ConnectionSession *session = f.window.session(config.id);
+    model::ConnectionSession *session = openSelected(f, QStringLiteral("one key"), server.port());
     QVERIFY(session);
     // Read as each count arrives: the bar is hidden again once the scan is done.
     QStringList shown;
@@ -195,14 +201,8 @@ void TestDiscovery::scanWithAGlobCountsTheKeysThatMatched() {
     auto *label = f.window.findChild<QLabel *>(QStringLiteral("discoveryLabel"));
     auto *bar = f.window.findChild<QProgressBar *>(QStringLiteral("discoveryProgress"));
     QVERIFY(label && bar);
-    auto config = model::ConnectionConfig::create(core::Backend::Redis);
-    config.name = QStringLiteral("locks only");
-    config.port = server.port();
-    config.discoverMatch = QStringLiteral("lock:*");
-    f.registry.upsert(config);
-    f.window.openConnection(config.id);
-    f.window.selectConnection(config.id);
-    model::ConnectionSession *session = f.window.session(config.id);
+    model::ConnectionSession *session =
+        openSelected(f, QStringLiteral("locks only"), server.port(), QStringLiteral("lock:*"));
     QVERIFY(session);
     QStringList shown;
     QList<int> maxima;
