@@ -19,7 +19,7 @@ struct HostileScript {
         Close,   // ...close the connection
         Reset,   // ...drop it at once, its request unread (nothing of `head` is sent)
         Trickle, // ...send `tail` one byte every `intervalMs`, over and over, forever
-        Endless, // ...send `tail` over and over, as fast as the client reads, forever
+        Endless, // ...send `tail` over and over, as fast as the client reads (64 MiB at most)
     };
     QByteArray head;
     Then then = Then::Wait;
