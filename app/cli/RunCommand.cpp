@@ -112,7 +112,10 @@ protected:
                 case core::AcquireResult::Status::Granted:
                     m_grant = r.grant;
                     ctx.warn(r.grant.warnings());
-                    leaseConfirmed(sentAt, r.grant.expiresAtMs, !r.grant.warnings().isEmpty(),
+                    // A grant that waited began when a release handed it over, later than sentAt
+                    // and unknown here: its lease is read back like one that came out different.
+                    leaseConfirmed(sentAt, r.grant.expiresAtMs,
+                                   !r.grant.warnings().isEmpty() || m_request.waitMs > 0,
                                    [this] { startChild(); });
                     return;
                 case core::AcquireResult::Status::Error:
@@ -135,9 +138,9 @@ protected:
 
 private:
     // The lease the store confirmed, asked for at `sentAt` (m_clock): the slot is ours until sentAt plus
-    // the lease at the latest. Exactly the --ttl asked for, unless the store said it came out
-    // different; then the holder's expiry is read against the server's clock. `then` runs once the
-    // deadline is known.
+    // the lease at the latest. Exactly the --ttl asked for, unless `mayDiffer` (the store said it
+    // came out different, or the grant waited in line); then the holder's expiry is read against
+    // the server's clock. `then` runs once the deadline is known.
     void leaseConfirmed(qint64 sentAt, std::optional<qint64> expiresAtMs, bool mayDiffer,
                         std::function<void()> then) {
         if (!expiresAtMs) {
@@ -151,7 +154,10 @@ private:
             then();
             return;
         }
-        m_store->snapshot(m_ref, [this, sentAt, then](const core::Snapshot &snap) {
+        // What is left of it as of the read, counted from when the read was sent (the server's clock
+        // is read later than that).
+        const qint64 readAt = m_clock.elapsed();
+        m_store->snapshot(m_ref, [this, readAt, then](const core::Snapshot &snap) {
             const core::Holder *h = findHolder(snap, m_grant.holder);
             if (!h || !h->expiresAtMs || snap.serverNowMs <= 0) {
                 // Unreadable: the lease the caller asked for is no promise, so only what is left of the
@@ -162,7 +168,7 @@ private:
                 then();
                 return;
             }
-            setDeadline(sentAt, std::max<qint64>(0, *h->expiresAtMs - snap.serverNowMs));
+            setDeadline(readAt, std::max<qint64>(0, *h->expiresAtMs - snap.serverNowMs));
             then();
         });
     }

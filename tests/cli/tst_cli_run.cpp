@@ -7,6 +7,7 @@
 #include "consuldouble/ConsulDouble.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -207,6 +208,29 @@ private Q_SLOTS:
                  qPrintable(f.err));
         QCOMPARE(read(file(QStringLiteral("term"))), QStringLiteral("term"));
         QCOMPARE(holders("jobs"), 0);
+    }
+
+    // A grant that waited in line begins when a release hands it over, later than the request: its
+    // lease is not counted from the request. (Counted from there, a wait longer than the lease had
+    // run out before COMMAND started, and COMMAND was stopped at once.)
+    void aGrantThatWaitedKeepsItsWholeLease() {
+        QCOMPARE(run({"acquire", "jobs", "--kind", "leased", "--limit", "1", "--holder", "first"}).exitCode,
+                 0);
+        QStringList args{"run", "jobs", "--kind", "leased", "--wait", "30s", "--ttl", "900ms", "--"};
+        QElapsedTimer waited;
+        waited.start();
+        auto p =
+            start(args + QStringList{"sh", "-c", "echo up > " + file(QStringLiteral("up")) + "; sleep 1"});
+        // In line, and for longer than the lease it asks for.
+        QVERIFY(test::waitFor(
+            [&] {
+                return m_server.command({"LLEN", "{jobs}:queue"}).integer == 1 && waited.elapsed() > 1500;
+            },
+            kRunMs));
+        QCOMPARE(run({"release", "jobs", "first", "--kind", "leased"}).exitCode, 0);
+        const Finished f = finish(*p);
+        QVERIFY2(f.exitCode == 0, qPrintable(f.err));
+        QVERIFY(QFile::exists(file(QStringLiteral("up"))));
     }
 
     void commandThatCannotStartReleases() {
