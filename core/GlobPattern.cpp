@@ -14,52 +14,55 @@ QChar folded(QChar c, Qt::CaseSensitivity cs) {
     return cs == Qt::CaseInsensitive ? c.toCaseFolded() : c;
 }
 
+// One element of a "[...]" class at `i`: a character, an escaped one, or a range, read as Redis'
+// stringmatch reads it. The character after a '-' ends the range even when it is the ']' that would
+// have closed the class ("[a-]" is the range ']'..'a', left open). matchClass() and classEnd() both
+// step with it, so what a class matches and where it ends cannot disagree.
+struct ClassItem {
+    QChar lo;
+    QChar hi;
+    qsizetype next; // the index just past it
+};
+
+ClassItem classItem(QStringView p, qsizetype i) {
+    if (p.at(i) == QLatin1Char('\\') && i + 1 < p.size())
+        return {p.at(i + 1), p.at(i + 1), i + 2};
+    if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-'))
+        return {p.at(i), p.at(i + 2), i + 3};
+    return {p.at(i), p.at(i), i + 1};
+}
+
+// The first element of the class starting after its '[' at `start` (past a '^').
+qsizetype classBody(QStringView p, qsizetype start) {
+    return start < p.size() && p.at(start) == QLatin1Char('^') ? start + 1 : start;
+}
+
 // One "[...]" class starting after its '['. Returns the index just past its ']' (or the pattern's end:
 // Redis closes an unclosed class there) and sets `hit` to whether `c` is in the class.
 qsizetype matchClass(QStringView p, qsizetype start, QChar c, Qt::CaseSensitivity cs, bool &hit) {
-    qsizetype i = start;
-    const bool negate = i < p.size() && p.at(i) == QLatin1Char('^');
-    if (negate)
-        ++i;
+    qsizetype i = classBody(p, start);
+    const bool negate = i != start;
     const QChar fc = folded(c, cs);
     bool in = false;
     while (i < p.size() && p.at(i) != QLatin1Char(']')) {
-        if (p.at(i) == QLatin1Char('\\') && i + 1 < p.size()) {
-            in = in || folded(p.at(i + 1), cs) == fc;
-            i += 2;
-        } else if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-')) {
-            // As Redis reads it: the character after the '-' ends the range even when it is the ']'
-            // that would have closed the class ("[a-]" is the range ']'..'a', left open).
-            QChar lo = folded(p.at(i), cs);
-            QChar hi = folded(p.at(i + 2), cs);
-            if (hi < lo) // Redis accepts a reversed range ("[z-a]")
-                std::swap(lo, hi);
-            in = in || (fc >= lo && fc <= hi);
-            i += 3;
-        } else {
-            in = in || folded(p.at(i), cs) == fc;
-            ++i;
-        }
+        const ClassItem item = classItem(p, i);
+        QChar lo = folded(item.lo, cs);
+        QChar hi = folded(item.hi, cs);
+        if (hi < lo) // Redis accepts a reversed range ("[z-a]")
+            std::swap(lo, hi);
+        in = in || (fc >= lo && fc <= hi);
+        i = item.next;
     }
     hit = negate ? !in : in;
     return std::min(i + 1, p.size());
 }
 
 // Where the class starting after its '[' at `start` ends: the index of its ']', or -1 when the pattern
-// ends first. Steps through the class exactly as matchClass() does (an escaped ']' and the end of a
-// range do not close it).
+// ends first.
 qsizetype classEnd(QStringView p, qsizetype start) {
-    qsizetype i = start;
-    if (i < p.size() && p.at(i) == QLatin1Char('^'))
-        ++i;
-    while (i < p.size() && p.at(i) != QLatin1Char(']')) {
-        if (p.at(i) == QLatin1Char('\\') && i + 1 < p.size())
-            i += 2;
-        else if (i + 2 < p.size() && p.at(i + 1) == QLatin1Char('-'))
-            i += 3;
-        else
-            ++i;
-    }
+    qsizetype i = classBody(p, start);
+    while (i < p.size() && p.at(i) != QLatin1Char(']'))
+        i = classItem(p, i).next;
     return i < p.size() ? i : -1;
 }
 

@@ -43,9 +43,10 @@ int main(int argc, char *argv[]) {
     parser.addVersionOption();
     parser.addOptions(globalOptions());
     QList<QCommandLineOption> known = globalOptions();
-    QSet<QString> seen;
-    for (const auto &opt : globalOptions())
-        seen.unite(QSet<QString>(opt.names().cbegin(), opt.names().cend()));
+    QSet<QString> globalNames;
+    for (const auto &opt : std::as_const(known))
+        globalNames.unite(QSet<QString>(opt.names().cbegin(), opt.names().cend()));
+    QSet<QString> seen = globalNames;
     for (const auto &c : commands) {
         for (const auto &opt : c->options()) {
             if (seen.contains(opt.names().constFirst()))
@@ -97,9 +98,7 @@ int main(int argc, char *argv[]) {
 
     // One parser holds every command's options: one the command does not read would be taken and
     // ignored (`release … --replicas 1` promised what release never does).
-    QSet<QString> accepted;
-    for (const QCommandLineOption &o : globalOptions())
-        accepted.unite(QSet<QString>(o.names().cbegin(), o.names().cend()));
+    QSet<QString> accepted = globalNames;
     const QStringList own = command->optionNames();
     accepted.unite(QSet<QString>(own.cbegin(), own.cend()));
     for (const QString &name : parser.optionNames()) {
