@@ -58,6 +58,9 @@ struct DiscoverProgress {
     // The share of the keyspace walked, 0..1; -1 when the store cannot tell. Redis knows it from the
     // SCAN cursor, also where MATCH keeps scannedKeys from saying it (only matches are returned).
     double walked = -1;
+    // scannedKeys counts only the keys a pattern kept (Redis' SCAN MATCH returns no others), so it
+    // is no share of totalKeys.
+    bool scannedAreMatches = false;
     QList<DiscoveredSemaphore> found; // found since the previous progress report
     QList<NodeProgress> nodes;        // per node, when the store walks several
 };
@@ -68,6 +71,7 @@ struct DiscoverResult {
     QString error;
     QList<DiscoveredSemaphore> semaphores;
     qint64 scannedKeys = 0;
+    bool scannedAreMatches = false; // as DiscoverProgress::scannedAreMatches
     // Not errors, but worth a line: e.g. a Cluster master read itself because none of its replicas
     // answered.
     QStringList warnings;

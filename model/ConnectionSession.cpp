@@ -67,8 +67,6 @@ void ConnectionSession::startDiscovery(bool background) {
     DiscoverRequest request;
     const QString match = config().discoverMatch;
     request.match = match.isEmpty() && config().backend == Backend::Redis ? QStringLiteral("*") : match;
-    const bool matchedOnly = config().backend == Backend::Redis && request.match != QLatin1String("*");
-    m_scanProgress.matchedOnly = matchedOnly;
     if (knownSemaphores)
         request.known = knownSemaphores();
     listPinned();
@@ -79,7 +77,7 @@ void ConnectionSession::startDiscovery(bool background) {
                 return;
             list.addDiscovered(p.found);
             m_found += int(p.found.size());
-            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found, m_scanProgress.matchedOnly, p.walked};
+            m_scanProgress = {p.scannedKeys, p.totalKeys, m_found, p.scannedAreMatches, p.walked};
             Q_EMIT discoveryProgress(p.scannedKeys, p.totalKeys, m_found);
         },
         [this, round](DiscoverResult r) {
@@ -111,7 +109,7 @@ void ConnectionSession::startDiscovery(bool background) {
                 // What the list shows now (it also keeps the semaphores known from profiles).
                 r.ok ? tr("%1 listed, %2")
                            .arg(core::countText(list.rowCount(), tr("semaphore"), tr("semaphores")),
-                                scannedKeysText(r.scannedKeys, m_scanProgress.matchedOnly))
+                                scannedKeysText(r.scannedKeys, r.scannedAreMatches))
                      : r.error);
         });
 }

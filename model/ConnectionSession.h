@@ -45,8 +45,8 @@ public:
         qint64 scanned = -1;
         qint64 total = 0;
         int found = 0;
-        // A Redis scan with a Discover keys glob: `scanned` counts the keys that matched (SCAN MATCH
-        // returns no others), so it is no share of `total`.
+        // DiscoverProgress::scannedAreMatches: `scanned` counts the keys a Discover keys glob kept,
+        // so it is no share of `total`.
         bool matchedOnly = false;
         double walked = -1; // DiscoverProgress::walked: the share of the keyspace walked, -1 unknown
     };

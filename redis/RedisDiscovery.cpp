@@ -35,6 +35,11 @@ double cursorShare(quint64 cursor) {
     return double(reversed) / 18446744073709551616.0; // 2^64
 }
 
+// Whether SCAN runs with a pattern, and so returns only the keys that match it.
+bool scansMatchesOnly(const core::DiscoverRequest &request) {
+    return !request.match.isEmpty() && request.match != QLatin1String("*");
+}
+
 // Sample batches out at once per walk.
 constexpr int kBatchesInFlight = 4;
 // SCAN pages allowed before the walk is declared endless: generous (COUNT is only a hint, MATCH
@@ -107,6 +112,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         result.error = error;
         result.semaphores = found;
         result.scannedKeys = scanned;
+        result.scannedAreMatches = scansMatchesOnly(request);
         done(result);
     }
 
@@ -124,6 +130,7 @@ struct DiscoveryJob : std::enable_shared_from_this<DiscoveryJob> {
         p.scannedKeys = scanned;
         p.totalKeys = total;
         p.walked = walked;
+        p.scannedAreMatches = scansMatchesOnly(request);
         p.found = newlyFound;
         progress(p);
     }
@@ -493,6 +500,7 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
     bool fromReplicas = false; // settings().discoverFromReplicas on a Cluster
     bool cancelled = false;
     qint64 scanned = 0;
+    bool matchesOnly = false; // scansMatchesOnly() of the request
     int left = 0;
 
     ClusterDiscovery(topology::RedisTopology &t, core::Callback<core::DiscoverProgress> p,
@@ -548,10 +556,12 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         }
         p.totalKeys = totalKnown ? total : -1;
         p.walked = walkedKnown && weights > 0 ? walkedKeys / weights : -1;
+        p.scannedAreMatches = matchesOnly;
         progress(p);
     }
 
     void start(const core::DiscoverRequest &request, const core::Cancellation &cancel) {
+        matchesOnly = scansMatchesOnly(request);
         if (!topology.settings().discoverFromReplicas) {
             walk(request, cancel, {});
             return;
@@ -666,6 +676,7 @@ struct ClusterDiscovery : std::enable_shared_from_this<ClusterDiscovery> {
         result.error = cancelled ? QStringLiteral("cancelled") : errors.join(QStringLiteral("; "));
         result.semaphores = found;
         result.scannedKeys = scanned;
+        result.scannedAreMatches = matchesOnly;
         result.warnings = warnings;
         done(result);
     }

@@ -68,19 +68,18 @@ public:
 private:
     void discover(CliContext &ctx, const core::DiscoverRequest &request) {
         m_progressClock.start();
-        // A Redis scan for --match reports the keys that matched, not the keys it walked.
-        m_progress = std::make_unique<ListProgress>(ctx.stderrIsTerminal(),
-                                                    m_match && m_store->backend() == core::Backend::Redis);
         m_store->discover(
             request, core::Cancellation(),
             [this, &ctx](const core::DiscoverProgress &p) {
-                ctx.err() << m_progress->report(m_progressClock.elapsed(), p.scannedKeys, p.totalKeys,
-                                                wantedCount(p.found), p.walked);
+                ctx.err() << progress(ctx, p.scannedAreMatches)
+                                 .report(m_progressClock.elapsed(), p.scannedKeys, p.totalKeys,
+                                         wantedCount(p.found), p.walked);
                 ctx.err().flush();
             },
             [this, &ctx](const core::DiscoverResult &result) {
+                ListProgress &lines = progress(ctx, result.scannedAreMatches);
                 if (!result.ok && (result.cancelled || result.semaphores.isEmpty())) {
-                    ctx.err() << m_progress->interrupted();
+                    ctx.err() << lines.interrupted();
                     ctx.failOperation(m_store->endpoint(), result.error); // it names what failed
                     return;
                 }
@@ -90,13 +89,20 @@ private:
                 // The summary (and the progress line above it) counts what the table will list:
                 // a scan for --match finds every semaphore with a key that contains a match.
                 const qint64 found = wantedCount(result.semaphores);
-                ctx.err() << m_progress->finish(result.scannedKeys, found);
+                ctx.err() << lines.finish(result.scannedKeys, found);
                 for (const QString &w : result.warnings)
                     ctx.err() << QStringLiteral("semscope-cli: %1\n").arg(w);
-                ctx.err() << m_progress->summary(result.scannedKeys, found);
+                ctx.err() << lines.summary(result.scannedKeys, found);
                 ctx.err().flush();
                 readAll(ctx, result.semaphores);
             });
+    }
+
+    // Made at the store's first word, which says whether its scanned keys are matches only.
+    ListProgress &progress(CliContext &ctx, bool scannedAreMatches) {
+        if (!m_progress)
+            m_progress = std::make_unique<ListProgress>(ctx.stderrIsTerminal(), scannedAreMatches);
+        return *m_progress;
     }
 
     bool wanted(const core::DiscoveredSemaphore &d) const { return !m_match || m_match->accepts(d); }
@@ -219,7 +225,7 @@ private:
     qsizetype m_nextRead = 0;
     static constexpr int kReadWindow = 256;
     QElapsedTimer m_progressClock;
-    std::unique_ptr<ListProgress> m_progress; // made when discovery starts
+    std::unique_ptr<ListProgress> m_progress; // made at the store's first report or its result
     QList<core::DiscoveredSemaphore> m_found;
     std::vector<std::optional<core::Snapshot>> m_snapshots;
     qsizetype m_pending = 0;

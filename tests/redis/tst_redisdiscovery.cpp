@@ -304,7 +304,11 @@ private Q_SLOTS:
         Walk walk = discover(request);
         QVERIFY(walk.result.ok);
         QCOMPARE(walk.result.scannedKeys, 3);
+        QVERIFY(walk.result.scannedAreMatches); // 3 keys matched, not 3 keys walked
         QVERIFY(walk.progress.size() > 10);
+        QVERIFY(walk.progress.constFirst().scannedAreMatches);
+        // Without a pattern the keys counted are the keys walked.
+        QVERIFY(!discover(core::DiscoverRequest{}).result.scannedAreMatches);
         QList<double> walked;
         for (const core::DiscoverProgress &p : std::as_const(walk.progress))
             walked << p.walked;
